@@ -1,0 +1,1 @@
+//! accounts records: filled in by the issue that lands this group.

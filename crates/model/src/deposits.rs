@@ -1,0 +1,1 @@
+//! deposits records: filled in by the issue that lands this group.

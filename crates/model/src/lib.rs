@@ -1,0 +1,26 @@
+//! The Moneydesk API contract, written once for the portal (wasm32) and the server (native).
+//!
+//! No I/O here: types, the response envelope and page, and validated newtypes that are
+//! parsed once at the boundary. See `../shared/CONTRACT.md` for the decisions encoded here.
+
+pub mod accounts;
+pub mod auth;
+pub mod deposits;
+pub mod email;
+pub mod envelope;
+pub mod fees;
+pub mod money;
+pub mod page;
+pub mod paths;
+pub mod permissions;
+pub mod routing;
+pub mod scopes;
+pub mod vault;
+
+pub use email::EmailAddress;
+pub use envelope::{Envelope, ErrorDetail, FeeErrorBody, FeeSuccess, FieldError};
+pub use money::Money;
+pub use page::{Page, PageRequest, PageRequestError, Pageable, Sort};
+pub use routing::RoutingNumber;
+pub use scopes::Scope;
+pub use vault::VaultPath;

@@ -1,0 +1,41 @@
+//! The API's paths, relative to `base_url` (CONTRACT.md "Endpoints"). Portal and server
+//! both build their URLs and routes from these, so a path is written once.
+
+pub const FEES_ACH: &str = "/api/v1/cores/money-movements/fee-schedules/fees/ach";
+pub const FEES_WIRE: &str = "/api/v1/cores/money-movements/fee-schedules/fees/wire";
+
+pub const VAULT_FOLDER: &str = "/api/v1/cores/document-vault/records/{userId}/folder";
+pub const VAULT_FOLDER_MOVE: &str = "/api/v1/cores/document-vault/records/{userId}/folder/move";
+pub const VAULT_FOLDER_DOWNLOAD: &str = "/api/v1/cores/document-vault/records/{userId}/folder/download";
+pub const VAULT_FOLDERS_DELETE: &str = "/api/v1/cores/document-vault/records/folders/delete";
+
+pub const EMAIL_SEND: &str = "/api/v1/cores/utility/message/email";
+pub const EMAIL_VALIDATION: &str = "/api/v1/cores/utility/message/email/validation";
+
+pub const ROUTING_WIRE_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/wire/validate";
+pub const ROUTING_ACH_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/ach/validate";
+
+pub const DEPOSITS: &str = "/api/v2/services/money-movements/deposits";
+pub const DEPOSITS_CHECK: &str = "/api/v2/services/money-movements/deposits/check";
+pub const DEPOSITS_CHECK_SCAN: &str = "/api/v2/services/money-movements/deposits/check/smas/{smaSfid}/scan";
+
+pub const ACCOUNTS: &str = "/api/v1/cores/unifi/accounts";
+pub const PERMISSIONS: &str = "/api/v2/services/company/users/permissions";
+
+/// Extension: who the presented credential is and what it may do.
+pub const AUTH_ME: &str = "/api/v1/cores/auth/me";
+
+pub const OPENAPI: &str = "/api/openapi.json";
+
+/// Replaces a `{name}` placeholder with a percent-encoded path segment.
+pub fn fill(path: &str, name: &str, value: &str) -> String {
+    let mut enc = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            enc.push(b as char);
+        } else {
+            enc.push_str(&format!("%{b:02X}"));
+        }
+    }
+    path.replace(&format!("{{{name}}}"), &enc)
+}

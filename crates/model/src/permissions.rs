@@ -1,0 +1,1 @@
+//! permissions records: filled in by the issue that lands this group.
