@@ -1,1 +1,21 @@
-pub fn x(){}
+//! Reference server of the Financial Utility and Money Movement API, and the host of the
+//! built Moneydesk portal. See `README.md` for configuration and `../../shared/CONTRACT.md`
+//! for the API decisions it implements.
+
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod http;
+pub mod routing;
+pub mod seed;
+pub mod state;
+pub mod static_files;
+pub mod storage;
+pub mod tokens;
+
+mod server;
+
+pub use config::Config;
+pub use error::{Error, FeeError};
+pub use server::{app, start, Running};
+pub use state::AppState;

@@ -1,0 +1,226 @@
+//! Configuration: documented defaults, an optional TOML file (`MONEYDESK_CONFIG`), then
+//! environment variables, which win. See the crate's README for the list.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+pub const DEFAULT_DATA_DIR: &str = "./data";
+pub const DEFAULT_DIST: &str = "./dist";
+pub const DEFAULT_BODY_LIMIT: usize = 32 * 1024 * 1024;
+pub const DEFAULT_LOG: &str = "info,sqlx=warn,tower_http=info";
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where to listen (`MONEYDESK_ADDR`).
+    pub addr: SocketAddr,
+    /// sqlx URL of the database (`MONEYDESK_DATABASE_URL`); default `sqlite://<data_dir>/moneydesk.db`.
+    pub database_url: String,
+    /// Where the server keeps its files (`MONEYDESK_DATA_DIR`).
+    pub data_dir: PathBuf,
+    /// The built portal (`MONEYDESK_DIST`); `None` serves no portal at all.
+    pub dist_dir: Option<PathBuf>,
+    /// Origins allowed to call the API and load the portal's assets from a browser
+    /// (`MONEYDESK_CORS_ORIGINS`, comma separated). None by default.
+    pub cors_origins: Vec<String>,
+    /// Seed demo data and print a demo admin token on first start (`MONEYDESK_SEED_DEMO`).
+    pub seed_demo: bool,
+    /// Largest request body in bytes (`MONEYDESK_BODY_LIMIT`, e.g. `33554432`, `32MiB`).
+    pub body_limit: usize,
+    /// tracing filter (`MONEYDESK_LOG`, falls back to `RUST_LOG`).
+    pub log: String,
+    /// The Fed's FedACH directory file (`MONEYDESK_FEDACH_FILE`); with neither routing file
+    /// set, the embedded demo directory is served.
+    pub fedach_file: Option<PathBuf>,
+    /// The Fed's Fedwire Funds directory file (`MONEYDESK_FEDWIRE_FILE`).
+    pub fedwire_file: Option<PathBuf>,
+    /// Daily routing directory reload (`MONEYDESK_ROUTING_REFRESH`, e.g. `06:30 America/New_York`,
+    /// or `off`).
+    pub routing_refresh: Option<crate::routing::Schedule>,
+}
+
+/// The optional TOML file: every key optional, same meaning as the variables.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    addr: Option<String>,
+    data_dir: Option<PathBuf>,
+    database_url: Option<String>,
+    dist: Option<PathBuf>,
+    cors_origins: Option<Vec<String>>,
+    seed_demo: Option<bool>,
+    body_limit: Option<toml::Value>,
+    log: Option<String>,
+    fedach_file: Option<PathBuf>,
+    fedwire_file: Option<PathBuf>,
+    routing_refresh: Option<String>,
+}
+
+impl Config {
+    /// Reads `MONEYDESK_CONFIG` (if set) and the `MONEYDESK_*` variables.
+    pub fn from_env() -> anyhow::Result<Config> {
+        Self::from_lookup(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
+    }
+
+    /// `from_env` over any variable source (unit tests pass a map).
+    pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> anyhow::Result<Config> {
+        let file = match var("MONEYDESK_CONFIG") {
+            Some(path) => {
+                let text =
+                    std::fs::read_to_string(&path).with_context(|| format!("reading MONEYDESK_CONFIG file {path}"))?;
+                toml::from_str::<FileConfig>(&text).with_context(|| format!("parsing MONEYDESK_CONFIG file {path}"))?
+            }
+            None => FileConfig::default(),
+        };
+
+        let addr_text = var("MONEYDESK_ADDR").or(file.addr).unwrap_or_else(|| DEFAULT_ADDR.into());
+        let addr: SocketAddr = addr_text.parse().with_context(|| {
+            format!("MONEYDESK_ADDR must be host:port with an IP address, like 127.0.0.1:8080; got {addr_text:?}")
+        })?;
+        let data_dir =
+            var("MONEYDESK_DATA_DIR").map(PathBuf::from).or(file.data_dir).unwrap_or_else(|| DEFAULT_DATA_DIR.into());
+        let database_url = var("MONEYDESK_DATABASE_URL").or(file.database_url).unwrap_or_else(|| sqlite_url(&data_dir));
+        let dist_dir =
+            Some(var("MONEYDESK_DIST").map(PathBuf::from).or(file.dist).unwrap_or_else(|| DEFAULT_DIST.into()));
+        let cors_origins = match var("MONEYDESK_CORS_ORIGINS") {
+            Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect(),
+            None => file.cors_origins.unwrap_or_default(),
+        };
+        let cors_origins = cors_origins.iter().map(|o| normalise_origin(o)).collect::<anyhow::Result<Vec<_>>>()?;
+        let seed_demo = match var("MONEYDESK_SEED_DEMO") {
+            Some(v) => parse_bool("MONEYDESK_SEED_DEMO", &v)?,
+            None => file.seed_demo.unwrap_or(true),
+        };
+        let body_limit = match (var("MONEYDESK_BODY_LIMIT"), file.body_limit) {
+            (Some(v), _) => parse_size(&v).context("MONEYDESK_BODY_LIMIT")?,
+            (None, Some(toml::Value::Integer(n))) if n > 0 => n as usize,
+            (None, Some(toml::Value::String(s))) => parse_size(&s).context("body_limit in MONEYDESK_CONFIG")?,
+            (None, Some(other)) => bail!("body_limit in MONEYDESK_CONFIG must be a positive number of bytes or a string like \"32MiB\"; got {other}"),
+            (None, None) => DEFAULT_BODY_LIMIT,
+        };
+        let log = var("MONEYDESK_LOG").or_else(|| var("RUST_LOG")).or(file.log).unwrap_or_else(|| DEFAULT_LOG.into());
+        let fedach_file = var("MONEYDESK_FEDACH_FILE").map(PathBuf::from).or(file.fedach_file);
+        let fedwire_file = var("MONEYDESK_FEDWIRE_FILE").map(PathBuf::from).or(file.fedwire_file);
+        let routing_refresh = match var("MONEYDESK_ROUTING_REFRESH").or(file.routing_refresh) {
+            Some(v) => crate::routing::Schedule::parse_setting(&v).context("MONEYDESK_ROUTING_REFRESH")?,
+            None => Some(crate::routing::Schedule::default()),
+        };
+        Ok(Config { addr, database_url, data_dir, dist_dir, cors_origins, seed_demo, body_limit, log, fedach_file, fedwire_file, routing_refresh })
+    }
+
+    /// For tests: an ephemeral port on 127.0.0.1, a SQLite file in `data_dir`, no portal,
+    /// no CORS origins, no demo seed.
+    pub fn for_tests(data_dir: &Path) -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            database_url: sqlite_url(data_dir),
+            data_dir: data_dir.to_path_buf(),
+            dist_dir: None,
+            cors_origins: Vec::new(),
+            seed_demo: false,
+            body_limit: DEFAULT_BODY_LIMIT,
+            log: DEFAULT_LOG.into(),
+            fedach_file: None,
+            fedwire_file: None,
+            routing_refresh: Some(crate::routing::Schedule::default()),
+        }
+    }
+}
+
+fn sqlite_url(data_dir: &Path) -> String {
+    format!("sqlite://{}", data_dir.join("moneydesk.db").display())
+}
+
+fn parse_bool(name: &str, v: &str) -> anyhow::Result<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => bail!("{name} must be true or false, got {v:?}"),
+    }
+}
+
+/// `1048576`, `512KiB`, `32MiB`, `1GiB` (also `KB`/`MB`/`GB`, read as powers of 1024).
+pub fn parse_size(v: &str) -> anyhow::Result<usize> {
+    let t = v.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: usize = digits
+        .parse()
+        .map_err(|_| anyhow::anyhow!("size must be a number of bytes like 33554432 or 32MiB, got {v:?}"))?;
+    let mult = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1024,
+        "m" | "mb" | "mib" => 1024 * 1024,
+        "g" | "gb" | "gib" => 1024 * 1024 * 1024,
+        other => bail!("unknown size unit {other:?} in {v:?}; use KiB, MiB or GiB"),
+    };
+    match n.checked_mul(mult) {
+        Some(0) | None => bail!("size must be positive and fit in memory, got {v:?}"),
+        Some(b) => Ok(b),
+    }
+}
+
+/// An origin as browsers send it: `scheme://host[:port]`, no path, no trailing slash.
+fn normalise_origin(o: &str) -> anyhow::Result<String> {
+    let trimmed = o.trim().trim_end_matches('/');
+    let url = url::Url::parse(trimmed)
+        .with_context(|| format!("MONEYDESK_CORS_ORIGINS: {o:?} is not an origin like https://example.com"))?;
+    let origin = url.origin().ascii_serialization();
+    if origin != trimmed || !matches!(url.scheme(), "http" | "https") {
+        bail!("MONEYDESK_CORS_ORIGINS: {o:?} is not an origin like https://example.com (scheme, host and optional port only)");
+    }
+    Ok(origin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(vars: &[(&str, &str)]) -> anyhow::Result<Config> {
+        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.addr.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.database_url, "sqlite://./data/moneydesk.db");
+        assert_eq!(c.dist_dir, Some(PathBuf::from("./dist")));
+        assert!(c.cors_origins.is_empty() && c.seed_demo);
+        assert_eq!(c.body_limit, 32 * 1024 * 1024);
+    }
+
+    #[test]
+    fn env_wins_over_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.toml");
+        std::fs::write(
+            &file,
+            "addr = \"0.0.0.0:9000\"\ncors_origins = [\"http://a.test\"]\nbody_limit = \"1MiB\"\nseed_demo = false\n",
+        )
+        .unwrap();
+        let c = cfg(&[("MONEYDESK_CONFIG", file.to_str().unwrap()), ("MONEYDESK_ADDR", "127.0.0.1:9001")]).unwrap();
+        assert_eq!(c.addr.to_string(), "127.0.0.1:9001");
+        assert_eq!(c.cors_origins, vec!["http://a.test"]);
+        assert_eq!(c.body_limit, 1024 * 1024);
+        assert!(!c.seed_demo);
+        std::fs::write(&file, "adress = \"x\"\n").unwrap();
+        assert!(format!("{:#}", cfg(&[("MONEYDESK_CONFIG", file.to_str().unwrap())]).unwrap_err()).contains("adress"));
+    }
+
+    #[test]
+    fn bad_values_say_which() {
+        assert!(format!("{:#}", cfg(&[("MONEYDESK_ADDR", "localhost")]).unwrap_err()).contains("MONEYDESK_ADDR"));
+        assert!(format!("{:#}", cfg(&[("MONEYDESK_CORS_ORIGINS", "http://a.test/path")]).unwrap_err())
+            .contains("not an origin"));
+        assert!(format!("{:#}", cfg(&[("MONEYDESK_BODY_LIMIT", "12XB")]).unwrap_err()).contains("unit"));
+        let c = cfg(&[("MONEYDESK_CORS_ORIGINS", " http://a.test/, https://b.test:8443 ")]).unwrap();
+        assert_eq!(c.cors_origins, vec!["http://a.test", "https://b.test:8443"]);
+        assert_eq!(parse_size("512KiB").unwrap(), 512 * 1024);
+    }
+}

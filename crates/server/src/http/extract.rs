@@ -1,0 +1,57 @@
+//! Extractors whose rejections are envelope errors naming the problem (never axum's plain
+//! text). Use `extract::Json<T>` and `extract::Query<T>` instead of axum's in handlers.
+//! `Query` uses serde_urlencoded, which cannot read a repeated key (`paths=a&paths=b`):
+//! read those from `RawQuery` with `url::form_urlencoded::parse`.
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::Error;
+
+#[derive(Debug, Clone, Copy, Default, FromRequest)]
+#[from_request(via(axum::Json), rejection(Error))]
+pub struct Json<T>(pub T);
+
+impl<T: serde::Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        axum::Json(self.0).into_response()
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(Error))]
+pub struct Query<T>(pub T);
+
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(Error))]
+pub struct Path<T>(pub T);
+
+impl From<JsonRejection> for Error {
+    fn from(r: JsonRejection) -> Self {
+        let status = r.status();
+        let text = r.body_text();
+        match status {
+            StatusCode::PAYLOAD_TOO_LARGE => Error::payload_too_large("Request body is too large"),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+                Error::bad_request("Send the body as JSON with Content-Type: application/json")
+            }
+            // 400 for syntax and 422 for shape both become 400 naming the problem; serde's
+            // message names the field ("missing field `amount`", "invalid type ... at line 1").
+            _ => Error::new(StatusCode::BAD_REQUEST, "validation", text),
+        }
+    }
+}
+
+impl From<QueryRejection> for Error {
+    fn from(r: QueryRejection) -> Self {
+        Error::bad_request(r.body_text())
+    }
+}
+
+impl From<PathRejection> for Error {
+    fn from(r: PathRejection) -> Self {
+        Error::bad_request(r.body_text())
+    }
+}

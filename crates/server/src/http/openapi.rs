@@ -1,0 +1,118 @@
+//! The OpenAPI 3.1 document's frame: info, the bearer scheme, the error bodies, and the error
+//! answers every guarded operation can give (added to each operation by [`finish`]).
+
+use utoipa::openapi::path::Operation;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{Content, OpenApi, Ref, RefOr, Response, ResponseBuilder};
+use utoipa::Modify;
+
+use crate::auth::BEARER;
+use crate::error::{ErrorEnvelopeDoc, Shape};
+
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "Financial Utility and Money Movement API (Moneydesk reference server)",
+        description = "Every operation requires `Authorization: Bearer <token>` and the scopes in its \
+            security requirement (`admin` grants all). A missing or unknown token answers 401; a \
+            malformed, expired or revoked one answers 401 with `code` 600 and `errorMessage` \
+            \"Invalid token\" (on the fee schedules: `error_code` \"600\"); a token without the \
+            scope answers 403. Errors use the envelope `{code, errorMessage, error, data: null}` \
+            whose `code` is the HTTP status, except the fee schedules, which answer \
+            `{status: \"error\", error_code, message}`. Operations marked `x-extension: true` are \
+            not in the published description. Endpoints answering 501 are not implemented on this \
+            server yet. Request bodies are limited (default 32 MiB, 413 beyond).",
+        version = "1.0.0"
+    ),
+    components(schemas(ErrorEnvelopeDoc, moneydesk_model::FeeErrorBody, moneydesk_model::ErrorDetail, moneydesk_model::FieldError)),
+    modifiers(&BearerScheme)
+)]
+pub struct ApiDoc;
+
+struct BearerScheme;
+
+impl Modify for BearerScheme {
+    fn modify(&self, doc: &mut OpenApi) {
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            BEARER,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("mdk_<43 base64url characters>")
+                    .description(Some("An API token created with `moneydesk-server token create`. Its scopes are listed in each operation's security requirement."))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// Adds the error answers the guard and the body limit can give to every operation, in the
+/// path's body shape, unless the operation documents them itself.
+pub fn finish(doc: &mut OpenApi) {
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let shape = Shape::for_path(path);
+        let ops: [&mut Option<Operation>; 8] = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ];
+        for op in ops.into_iter().flatten() {
+            for (status, description) in [
+                ("400", "Invalid input; the body names every wrong field."),
+                ("401", "Missing or unknown token (`code` 401), or a malformed, expired or revoked token (`code` 600, \"Invalid token\")."),
+                ("403", "The token lacks the operation's scope."),
+                ("413", "Request body too large."),
+                ("500", "Internal error; the body carries the request id."),
+            ] {
+                if !op.responses.responses.contains_key(status) {
+                    op.responses.responses.insert(status.to_string(), error_response(shape, description));
+                }
+            }
+        }
+    }
+}
+
+pub fn error_response(shape: Shape, description: &str) -> RefOr<Response> {
+    let schema = match shape {
+        Shape::Envelope => "ErrorEnvelope",
+        Shape::Fee => "FeeErrorBody",
+    };
+    ResponseBuilder::new()
+        .description(description)
+        .content("application/json", Content::new(Some(Ref::from_schema_name(schema))))
+        .build()
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn frame_is_openapi_3_1_with_bearer() {
+        let doc = super::ApiDoc::openapi();
+        let v = serde_json::to_value(&doc).unwrap();
+        assert!(v["openapi"].as_str().unwrap().starts_with("3.1"));
+        assert_eq!(v["components"]["securitySchemes"]["bearer"]["scheme"], "bearer");
+    }
+    use utoipa::OpenApi as _;
+}
+
+/// The collection endpoints' paging parameters (CONTRACT.md points 3 and 4), for `params(...)`.
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct PageParams {
+    /// 1-based page number; missing or 0 means the first page.
+    page: Option<u64>,
+    /// Page size, default 10, at most 500 (larger values are clamped; the answer's `size` says so).
+    size: Option<u32>,
+    /// Alias of `size`.
+    per: Option<u32>,
+    /// Alias of `size`.
+    limit: Option<u32>,
+}

@@ -1,0 +1,22 @@
+//! Company user permissions. STUB: replaced by the permissions issue's agent.
+
+use moneydesk_model::{paths, Envelope, Page};
+use serde_json::Value;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::openapi::PageParams;
+use crate::auth::Caller;
+use crate::error::{Error, ErrorEnvelopeDoc};
+use crate::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list_permissions))
+}
+
+#[utoipa::path(get, path = paths::PERMISSIONS, tag = "permissions", params(PageParams),
+    security(("bearer" = ["permissions:read"])),
+    responses((status = 200, description = "A page of permissions", body = Envelope<Page<Value>>),
+        (status = 501, description = "Not implemented on this server yet", body = ErrorEnvelopeDoc)))]
+async fn list_permissions(_caller: Caller) -> Result<(), Error> {
+    Err(Error::not_implemented("Company user permissions"))
+}

@@ -1,0 +1,182 @@
+//! `moneydesk-server`: serve (default), and manage API tokens.
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use moneydesk_model::Scope;
+use moneydesk_server::{storage::Db, Config};
+
+#[derive(Parser)]
+#[command(
+    name = "moneydesk-server",
+    version,
+    about = "Moneydesk API reference server and portal host. Configured by MONEYDESK_* variables (see README)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API and the portal (the default).
+    Serve,
+    /// Create, list and revoke API tokens.
+    #[command(subcommand)]
+    Token(TokenCommand),
+}
+
+#[derive(Subcommand)]
+enum TokenCommand {
+    /// Create a token and print it once (only its hash is stored).
+    Create {
+        #[arg(long)]
+        name: String,
+        /// Repeat for each scope: fees:read, vault:read, vault:write, email:send, email:verify,
+        /// routing:read, deposits:read, deposits:write, accounts:read, permissions:read, admin.
+        #[arg(long = "scope", required = true, value_parser = parse_scope)]
+        scopes: Vec<Scope>,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3650))]
+        expires_in_days: Option<u32>,
+    },
+    /// List tokens (never their text).
+    List,
+    /// Revoke the token with this id, or every active token with this name.
+    Revoke { id_or_name: String },
+}
+
+fn parse_scope(s: &str) -> Result<Scope, String> {
+    s.parse::<Scope>().map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("moneydesk-server: configuration error: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    init_logs(&config.log);
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("moneydesk-server: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async move {
+        match cli.command.unwrap_or(Command::Serve) {
+            Command::Serve => serve(config).await,
+            Command::Token(cmd) => token(config, cmd).await,
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("moneydesk-server: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logs(filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter).unwrap_or_else(|e| {
+        eprintln!("moneydesk-server: MONEYDESK_LOG {filter:?} is not a tracing filter ({e}); using \"info\"");
+        tracing_subscriber::EnvFilter::new("info")
+    });
+    // Logs go to stderr; stdout is kept for what the user asked for (tokens, lists).
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let running = moneydesk_server::start(config).await?;
+    eprintln!("moneydesk-server: listening on {}", running.base_url());
+    shutdown_signal().await;
+    tracing::info!("shutting down: finishing requests in flight");
+    running.stop().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
+    let db = Db::open(&config.database_url).await?;
+    match cmd {
+        TokenCommand::Create { name, scopes, expires_in_days } => {
+            let expires = expires_in_days.map(|d| chrono::Duration::days(d as i64));
+            let new = db.create_token(&name, &scopes, expires).await?;
+            let r = &new.record;
+            eprintln!(
+                "Created token {} ({}) with scopes {}{}. It is shown once; store it now:",
+                r.id,
+                r.name,
+                scope_list(&r.scopes),
+                r.expires_at.as_ref().map(|e| format!(", expiring {e}")).unwrap_or_default()
+            );
+            println!("{}", new.token);
+        }
+        TokenCommand::List => {
+            let tokens = db.list_tokens().await?;
+            println!(
+                "{:<5} {:<20} {:<10} {:<21} {:<21} {:<21} SCOPES",
+                "ID", "NAME", "STATUS", "CREATED", "EXPIRES", "LAST USED"
+            );
+            let now = chrono::Utc::now();
+            for t in tokens {
+                let status = if t.is_revoked() {
+                    "revoked"
+                } else if t.is_expired(now) {
+                    "expired"
+                } else {
+                    "active"
+                };
+                println!(
+                    "{:<5} {:<20} {:<10} {:<21} {:<21} {:<21} {}",
+                    t.id,
+                    t.name,
+                    status,
+                    t.created_at,
+                    t.expires_at.as_deref().unwrap_or("never"),
+                    t.last_used_at.as_deref().unwrap_or("never"),
+                    scope_list(&t.scopes)
+                );
+            }
+        }
+        TokenCommand::Revoke { id_or_name } => {
+            let revoked = db.revoke_tokens(&id_or_name).await?;
+            anyhow::ensure!(
+                !revoked.is_empty(),
+                "no active token has the id or name {id_or_name:?} (see `token list`)"
+            );
+            for t in revoked {
+                println!("Revoked token {} ({})", t.id, t.name);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn scope_list(scopes: &[Scope]) -> String {
+    scopes.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(",")
+}

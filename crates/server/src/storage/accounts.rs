@@ -1,0 +1,1 @@
+//! accounts storage. STUB: replaced by the accounts issue's agent.

@@ -1,0 +1,1 @@
+//! permissions storage. STUB: replaced by the permissions issue's agent.

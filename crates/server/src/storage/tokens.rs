@@ -1,0 +1,165 @@
+//! The `tokens` table. Holds SHA-256 hashes only; see `crate::tokens`.
+
+use chrono::{DateTime, Duration, Utc};
+use moneydesk_model::Scope;
+use sqlx::FromRow;
+
+use super::{now_text, Db};
+use crate::tokens;
+
+/// A token as stored (without its hash).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRecord {
+    pub id: i64,
+    pub name: String,
+    pub scopes: Vec<Scope>,
+    pub created_at: String,
+    pub expires_at: Option<String>,
+    pub revoked_at: Option<String>,
+    pub last_used_at: Option<String>,
+}
+
+impl TokenRecord {
+    pub fn is_revoked(&self) -> bool {
+        self.revoked_at.is_some()
+    }
+
+    /// Expired at `now` (an unreadable expiry counts as expired: fail closed).
+    pub fn is_expired(&self, now: DateTime<Utc>) -> bool {
+        match &self.expires_at {
+            None => false,
+            Some(t) => DateTime::parse_from_rfc3339(t).map(|e| e.with_timezone(&Utc) <= now).unwrap_or(true),
+        }
+    }
+}
+
+#[derive(FromRow)]
+struct Row {
+    id: i64,
+    name: String,
+    scopes: String,
+    created_at: String,
+    expires_at: Option<String>,
+    revoked_at: Option<String>,
+    last_used_at: Option<String>,
+}
+
+impl Row {
+    fn into_record(self) -> TokenRecord {
+        // An unknown scope in the table (e.g. written by a newer version) grants nothing.
+        let scopes = self.scopes.split_whitespace().filter_map(|s| s.parse().ok()).collect();
+        TokenRecord {
+            id: self.id,
+            name: self.name,
+            scopes,
+            created_at: self.created_at,
+            expires_at: self.expires_at,
+            revoked_at: self.revoked_at,
+            last_used_at: self.last_used_at,
+        }
+    }
+}
+
+/// A token just created: its text is shown once and then only its hash exists.
+#[derive(Debug, Clone)]
+pub struct NewToken {
+    pub record: TokenRecord,
+    pub token: String,
+}
+
+const COLUMNS: &str = "id, name, scopes, created_at, expires_at, revoked_at, last_used_at";
+
+impl Db {
+    pub async fn create_token(
+        &self,
+        name: &str,
+        scopes: &[Scope],
+        expires_in: Option<Duration>,
+    ) -> anyhow::Result<NewToken> {
+        let name = name.trim();
+        anyhow::ensure!(!name.is_empty(), "token name must not be empty");
+        anyhow::ensure!(!scopes.is_empty(), "a token needs at least one scope");
+        let mut scopes = scopes.to_vec();
+        scopes.sort();
+        scopes.dedup();
+        let scope_text: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
+        let token = tokens::generate();
+        let expires_at = expires_in.map(|d| (Utc::now() + d).to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        let row: Row = sqlx::query_as(&format!(
+            "INSERT INTO tokens (name, token_hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+        ))
+        .bind(name)
+        .bind(tokens::hash(&token))
+        .bind(scope_text.join(" "))
+        .bind(now_text())
+        .bind(expires_at)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(NewToken { record: row.into_record(), token })
+    }
+
+    /// The token whose text hashes to `hash`, revoked or expired ones included.
+    pub async fn token_by_hash(&self, hash: &str) -> sqlx::Result<Option<TokenRecord>> {
+        let row: Option<Row> = sqlx::query_as(&format!("SELECT {COLUMNS} FROM tokens WHERE token_hash = ?"))
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(Row::into_record))
+    }
+
+    pub async fn list_tokens(&self) -> sqlx::Result<Vec<TokenRecord>> {
+        let rows: Vec<Row> =
+            sqlx::query_as(&format!("SELECT {COLUMNS} FROM tokens ORDER BY id")).fetch_all(&self.pool).await?;
+        Ok(rows.into_iter().map(Row::into_record).collect())
+    }
+
+    /// Revokes the token with this id, or every unrevoked token with this name.
+    /// Returns the tokens revoked now (empty when none matched or all were revoked already).
+    pub async fn revoke_tokens(&self, id_or_name: &str) -> sqlx::Result<Vec<TokenRecord>> {
+        let now = now_text();
+        let rows: Vec<Row> = match id_or_name.trim().parse::<i64>() {
+            Ok(id) => {
+                sqlx::query_as(&format!(
+                    "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING {COLUMNS}"
+                ))
+                .bind(&now)
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?
+            }
+            Err(_) => {
+                sqlx::query_as(&format!(
+                    "UPDATE tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL RETURNING {COLUMNS}"
+                ))
+                .bind(&now)
+                .bind(id_or_name.trim())
+                .fetch_all(&self.pool)
+                .await?
+            }
+        };
+        Ok(rows.into_iter().map(Row::into_record).collect())
+    }
+
+    /// Records a use, at most once a minute per token (keeps writes off the hot path).
+    pub async fn touch_token(&self, id: i64) -> sqlx::Result<()> {
+        let now = Utc::now();
+        let cutoff = (now - Duration::seconds(60)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        sqlx::query("UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)")
+            .bind(now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .bind(id)
+            .bind(cutoff)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Test and CLI helper: sets a token's expiry (RFC 3339), e.g. to the past.
+    pub async fn set_token_expiry(&self, id: i64, expires_at: Option<&str>) -> sqlx::Result<()> {
+        sqlx::query("UPDATE tokens SET expires_at = ? WHERE id = ?")
+            .bind(expires_at)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}

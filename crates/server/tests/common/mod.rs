@@ -1,0 +1,50 @@
+//! Shared harness: a real server on an ephemeral port with a temporary SQLite file.
+#![allow(dead_code)]
+
+use moneydesk_model::Scope;
+use moneydesk_server::{start, Config, Running};
+use tempfile::TempDir;
+
+pub struct Server {
+    pub running: Running,
+    pub client: reqwest::Client,
+    pub dir: TempDir,
+}
+
+impl Server {
+    pub async fn start() -> Server {
+        Self::start_with(|_| {}).await
+    }
+
+    /// Starts with `Config::for_tests` adjusted by `tweak` (dist dir, CORS origins, limits).
+    pub async fn start_with(tweak: impl FnOnce(&mut Config)) -> Server {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut config = Config::for_tests(dir.path());
+        tweak(&mut config);
+        let running = start(config).await.expect("server starts");
+        let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        Server { running, client, dir }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.running.base_url(), path)
+    }
+
+    pub async fn token(&self, scopes: &[Scope]) -> String {
+        self.running.create_token("test", scopes).await.expect("token")
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.expect("request")
+    }
+
+    pub async fn get_auth(&self, path: &str, token: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).bearer_auth(token).send().await.expect("request")
+    }
+}
+
+/// The response's JSON body (panics with the text when it is not JSON).
+pub async fn json(resp: reqwest::Response) -> serde_json::Value {
+    let text = resp.text().await.expect("body");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}

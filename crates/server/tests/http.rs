@@ -1,0 +1,200 @@
+//! The HTTP plumbing around the groups: unknown paths, methods, body limit, JSON rejections,
+//! request ids, CORS, graceful stop.
+
+mod common;
+
+use axum::routing::post;
+use common::{json, Server};
+use moneydesk_model::{paths, Scope};
+use moneydesk_server::http::{extract, finish};
+use reqwest::{Method, StatusCode};
+
+#[tokio::test]
+async fn unknown_api_paths_and_methods_answer_the_envelope() {
+    let s = Server::start().await;
+    for path in ["/api", "/api/", "/api/v1/nothing", "/api/v2/services/money-movements/deposits/extra/deep"] {
+        let resp = s.get(path).await;
+        assert_eq!(resp.status(), StatusCode::NOT_FOUND, "{path}");
+        let body = json(resp).await;
+        assert_eq!(
+            (body["code"].as_u64(), body["error"]["reason"].as_str()),
+            (Some(404), Some("not_found")),
+            "{path}: {body}"
+        );
+    }
+    let resp = s.client.delete(s.url(paths::AUTH_ME)).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(resp.headers()["allow"], "GET, HEAD");
+    let body = json(resp).await;
+    assert_eq!(
+        (body["code"].as_u64(), body["error"]["reason"].as_str()),
+        (Some(405), Some("method_not_allowed")),
+        "{body}"
+    );
+    // On the fee paths the fee body, even for a 405.
+    let resp = s.client.post(s.url(paths::FEES_ACH)).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(json(resp).await["error_code"], "405");
+    s.running.stop().await;
+}
+
+#[tokio::test]
+async fn body_limit_answers_413_with_the_envelope() {
+    let s = Server::start_with(|c| c.body_limit = 1024).await;
+    let token = s.token(&[Scope::Admin]).await;
+    let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(4096));
+    let resp = s
+        .client
+        .post(s.url(paths::EMAIL_SEND))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body(big)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let body = json(resp).await;
+    assert_eq!(
+        (body["code"].as_u64(), body["error"]["reason"].as_str()),
+        (Some(413), Some("payload_too_large")),
+        "{body}"
+    );
+    // Under the limit the request reaches the (not yet implemented) group.
+    let resp = s
+        .client
+        .post(s.url(paths::EMAIL_SEND))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_IMPLEMENTED);
+    let body = json(resp).await;
+    assert_eq!(
+        (body["code"].as_u64(), body["error"]["reason"].as_str()),
+        (Some(501), Some("not_implemented")),
+        "{body}"
+    );
+    s.running.stop().await;
+}
+
+#[tokio::test]
+async fn request_ids_are_set_propagated_and_in_error_bodies() {
+    let s = Server::start().await;
+    let resp = s.get(paths::AUTH_ME).await;
+    let id = resp.headers()["x-request-id"].to_str().unwrap().to_string();
+    assert!(!id.is_empty());
+    assert_eq!(json(resp).await["error"]["requestId"], id);
+    let resp = s.client.get(s.url(paths::AUTH_ME)).header("x-request-id", "client-chosen-42").send().await.unwrap();
+    assert_eq!(resp.headers()["x-request-id"], "client-chosen-42");
+    assert_eq!(json(resp).await["error"]["requestId"], "client-chosen-42");
+    s.running.stop().await;
+}
+
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct Body {
+    amount: String,
+    count: u32,
+}
+
+/// The extractors group handlers use answer 400 envelopes naming the problem, never plain text.
+#[tokio::test]
+async fn json_rejections_are_envelope_errors_naming_the_problem() {
+    async fn handler(extract::Json(_b): extract::Json<Body>) -> &'static str {
+        "ok"
+    }
+    let app = axum::Router::new().route("/api/x", post(handler)).layer(axum::middleware::from_fn(finish::finish));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let client = reqwest::Client::new();
+    let url = format!("http://{addr}/api/x");
+    for (ctype, body, needle) in [
+        ("application/json", r#"{"amount":"1.00"}"#, "count"),
+        ("application/json", r#"{"amount":"1.00","count":"three"}"#, "count"),
+        ("application/json", r#"{"amount": "#, "EOF"),
+        ("text/plain", r#"{}"#, "Content-Type: application/json"),
+    ] {
+        let resp = client.post(&url).header("content-type", ctype).body(body).send().await.unwrap();
+        let status = resp.status();
+        let b = json(resp).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert_eq!(b["code"], status.as_u16());
+        assert_eq!(b["error"]["reason"], "validation");
+        assert!(b["errorMessage"].as_str().unwrap().contains(needle), "{body}: {b}");
+    }
+}
+
+#[tokio::test]
+async fn cors_only_for_configured_origins_without_credentials() {
+    let s = Server::start_with(|c| c.cors_origins = vec!["http://host.test:9000".into()]).await;
+    let preflight = |origin: &'static str| {
+        s.client
+            .request(Method::OPTIONS, s.url(paths::AUTH_ME))
+            .header("Origin", origin)
+            .header("Access-Control-Request-Method", "GET")
+            .header("Access-Control-Request-Headers", "authorization")
+            .send()
+    };
+    let ok = preflight("http://host.test:9000").await.unwrap();
+    assert!(ok.status().is_success(), "{}", ok.status());
+    assert_eq!(ok.headers()["access-control-allow-origin"], "http://host.test:9000");
+    let allowed_headers = ok.headers()["access-control-allow-headers"].to_str().unwrap().to_ascii_lowercase();
+    assert!(allowed_headers.contains("authorization"), "{allowed_headers}");
+    assert!(ok.headers()["access-control-allow-methods"].to_str().unwrap().contains("GET"));
+    assert!(ok.headers().get("access-control-allow-credentials").is_none());
+
+    let other = preflight("http://evil.test").await.unwrap();
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+
+    // Actual requests (API errors included) carry the header for the allowed origin only.
+    let resp = s.client.get(s.url(paths::AUTH_ME)).header("Origin", "http://host.test:9000").send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(resp.headers()["access-control-allow-origin"], "http://host.test:9000");
+    let resp = s.client.get(s.url(paths::AUTH_ME)).header("Origin", "http://evil.test").send().await.unwrap();
+    assert!(resp.headers().get("access-control-allow-origin").is_none());
+    s.running.stop().await;
+
+    // None configured: no origin is allowed.
+    let s = Server::start().await;
+    let resp = s.client.get(s.url(paths::AUTH_ME)).header("Origin", "http://host.test:9000").send().await.unwrap();
+    assert!(resp.headers().get("access-control-allow-origin").is_none());
+    s.running.stop().await;
+}
+
+#[tokio::test]
+async fn security_headers_on_every_answer_and_graceful_stop() {
+    let s = Server::start().await;
+    for path in [paths::AUTH_ME, paths::OPENAPI, "/", "/some/deep/link"] {
+        let resp = s.get(path).await;
+        assert_eq!(resp.headers()["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(resp.headers()["referrer-policy"], "no-referrer", "{path}");
+    }
+    let addr = s.running.addr;
+    s.running.stop().await;
+    assert!(tokio::net::TcpStream::connect(addr).await.is_err(), "still listening after stop");
+}
+
+#[tokio::test]
+async fn restart_keeps_tokens_and_migrations_are_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = moneydesk_server::start(moneydesk_server::Config::for_tests(dir.path())).await.unwrap();
+    let token = first.create_token("kept", &[Scope::FeesRead]).await.unwrap();
+    first.stop().await;
+    let second = moneydesk_server::start(moneydesk_server::Config::for_tests(dir.path())).await.unwrap();
+    let resp = reqwest::Client::new()
+        .get(format!("{}{}", second.base_url(), paths::AUTH_ME))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    // Only the hash is in the database file.
+    let raw = std::fs::read(dir.path().join("moneydesk.db")).unwrap();
+    let wal = std::fs::read(dir.path().join("moneydesk.db-wal")).unwrap_or_default();
+    let needle = token.as_bytes();
+    assert!(!raw.windows(needle.len()).any(|w| w == needle) && !wal.windows(needle.len()).any(|w| w == needle));
+    second.stop().await;
+}

@@ -1,0 +1,144 @@
+//! Serving the built portal from a temporary dist dir: SPA fallback, cache headers, CSP,
+//! embed.js, CORS on assets; and the page shown when no build exists.
+
+mod common;
+
+use std::path::Path;
+
+use base64::Engine;
+use common::{json, Server};
+use reqwest::StatusCode;
+use sha2::Digest;
+
+const INLINE: &str = "\nimport init, * as bindings from '/moneydesk-0123456789abcdef.js';\nconst wasm = await init({ module_or_path: '/moneydesk-0123456789abcdef_bg.wasm' });\nwindow.wasmBindings = bindings;\n";
+
+fn write_dist(dir: &Path) {
+    let index = format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\">\
+         <link rel=\"stylesheet\" href=\"/style-1a2b3c4d5e6f7a8b.css\">\
+         <link rel=\"modulepreload\" href=\"/moneydesk-0123456789abcdef.js\" crossorigin=\"anonymous\">\
+         <script type=\"module\">{INLINE}</script></head><body></body></html>"
+    );
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("index.html"), index).unwrap();
+    std::fs::write(dir.join("moneydesk-0123456789abcdef.js"), "export default async function init() {}\n").unwrap();
+    std::fs::write(dir.join("moneydesk-0123456789abcdef_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+    std::fs::write(dir.join("style-1a2b3c4d5e6f7a8b.css"), ".moneydesk { color: black; }\n").unwrap();
+    std::fs::write(
+        dir.join("environments.json"),
+        r#"{"environments":[{"id":"local","label":"Local","baseUrl":""},{"id":"sandbox","label":"Sandbox","baseUrl":"https://sandbox.example.com"}]}"#,
+    )
+    .unwrap();
+}
+
+async fn with_dist() -> Server {
+    let dist = tempfile::tempdir().unwrap().keep();
+    write_dist(&dist);
+    Server::start_with(move |c| {
+        c.dist_dir = Some(dist);
+        c.cors_origins = vec!["http://host.test".into()];
+    })
+    .await
+}
+
+#[tokio::test]
+async fn index_and_deep_links_get_the_app_with_csp_and_no_cache() {
+    let s = with_dist().await;
+    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(INLINE.as_bytes()));
+    for path in ["/", "/index.html", "/deposits", "/vault/some/deep/folder", "/accounts?page=2"] {
+        let resp = s.get(path).await;
+        assert_eq!(resp.status(), StatusCode::OK, "{path}");
+        assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/html"), "{path}");
+        assert_eq!(resp.headers()["cache-control"], "no-cache", "{path}");
+        let csp = resp.headers()["content-security-policy"].to_str().unwrap().to_string();
+        for part in [
+            "default-src 'self'",
+            &format!("script-src 'self' 'wasm-unsafe-eval' 'sha256-{hash}'"),
+            "style-src 'self'",
+            "img-src 'self' data: blob:",
+            "connect-src 'self' https://sandbox.example.com",
+            "frame-ancestors 'none'",
+            "base-uri 'self'",
+            "object-src 'none'",
+            "form-action 'self'",
+        ] {
+            assert!(csp.contains(part), "{path}: {part} missing in {csp}");
+        }
+        assert!(resp.text().await.unwrap().contains("modulepreload"), "{path}");
+    }
+    s.running.stop().await;
+}
+
+#[tokio::test]
+async fn hashed_assets_are_immutable_others_revalidate() {
+    let s = with_dist().await;
+    for (path, ctype) in [
+        ("/moneydesk-0123456789abcdef_bg.wasm", "application/wasm"),
+        ("/moneydesk-0123456789abcdef.js", "javascript"),
+        ("/style-1a2b3c4d5e6f7a8b.css", "text/css"),
+    ] {
+        let resp = s.get(path).await;
+        assert_eq!(resp.status(), StatusCode::OK, "{path}");
+        assert_eq!(resp.headers()["cache-control"], "public, max-age=31536000, immutable", "{path}");
+        assert!(resp.headers()["content-type"].to_str().unwrap().contains(ctype), "{path}");
+        assert!(resp.headers().get("content-security-policy").is_none(), "{path}");
+    }
+    let resp = s.get("/environments.json").await;
+    assert_eq!(resp.headers()["cache-control"], "no-cache");
+    assert_eq!(json(resp).await["environments"][1]["id"], "sandbox");
+    s.running.stop().await;
+}
+
+#[tokio::test]
+async fn embed_js_loads_the_build_and_assets_allow_configured_origins() {
+    let s = with_dist().await;
+    let resp = s.get("/embed.js").await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(resp.headers()["cache-control"], "no-cache");
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/javascript"));
+    let js = resp.text().await.unwrap();
+    for needle in [
+        "import.meta.url",
+        "\"/moneydesk-0123456789abcdef.js\"",
+        "\"/moneydesk-0123456789abcdef_bg.wasm\"",
+        "\"/style-1a2b3c4d5e6f7a8b.css\"",
+        "MoneydeskEmbed",
+    ] {
+        assert!(js.contains(needle), "{needle} missing in {js}");
+    }
+    // A host page on a configured origin may fetch the module and the wasm.
+    for path in ["/embed.js", "/moneydesk-0123456789abcdef.js", "/moneydesk-0123456789abcdef_bg.wasm"] {
+        let resp = s.client.get(s.url(path)).header("Origin", "http://host.test").send().await.unwrap();
+        assert_eq!(resp.headers()["access-control-allow-origin"], "http://host.test", "{path}");
+        let resp = s.client.get(s.url(path)).header("Origin", "http://other.test").send().await.unwrap();
+        assert!(resp.headers().get("access-control-allow-origin").is_none(), "{path}");
+    }
+    s.running.stop().await;
+}
+
+#[tokio::test]
+async fn api_paths_never_fall_back_to_the_app() {
+    let s = with_dist().await;
+    let resp = s.get("/api/v1/unknown").await;
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+    assert_eq!(json(resp).await["code"], 404);
+    let resp = s.client.post(s.url("/deposits")).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+    s.running.stop().await;
+}
+
+#[tokio::test]
+async fn without_a_build_the_root_says_how_to_build_it() {
+    let s = Server::start().await; // for_tests: no dist
+    let resp = s.get("/").await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.text().await.unwrap().contains("trunk build --release"));
+    let missing = tempfile::tempdir().unwrap();
+    let path = missing.path().join("nope");
+    let s2 = Server::start_with(move |c| c.dist_dir = Some(path)).await;
+    let resp = s2.get("/signin").await;
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+    assert!(resp.text().await.unwrap().contains("MONEYDESK_DIST"));
+    s.running.stop().await;
+    s2.running.stop().await;
+}
