@@ -163,6 +163,154 @@ pub struct WireParticipant {
     pub change_date: String,
 }
 
+/// Extension: the directory's status (as-of date, load time, counts, staleness).
+pub const ROUTING_DIRECTORY: &str = "/api/v1/cores/utility/payment/routing/directory";
+/// Extension (scope `admin`): reload the directory files now.
+pub const ROUTING_DIRECTORY_REFRESH: &str = "/api/v1/cores/utility/payment/routing/directory/refresh";
+/// Extension: search by name, routing-number prefix, state, city and zip.
+pub const ROUTING_SEARCH: &str = "/api/v1/cores/utility/payment/routing/search";
+
+/// Where the directory in service came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum DirectorySource {
+    /// The operator's Fed files (`MONEYDESK_FEDACH_FILE`, `MONEYDESK_FEDWIRE_FILE`).
+    Files,
+    /// The embedded directory of fictional institutions.
+    Demo,
+}
+
+/// How one directory was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum DirectoryFormat {
+    /// 155 (FedACH) or 101 (Fedwire) characters a record.
+    FixedWidth,
+    /// The Fed's JSON download.
+    Json,
+    Demo,
+    /// Not configured: the directory is empty.
+    None,
+}
+
+/// What `asOf` was taken from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum AsOfSource {
+    /// The newest `changeDate` over both directories.
+    NewestChangeDate,
+    /// No record carries a date: the newest file modification time.
+    FileModified,
+    None,
+}
+
+/// One directory (FedACH or Fedwire) inside [`DirectoryStatus`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DirectoryPart {
+    pub records: u64,
+    pub format: DirectoryFormat,
+    /// The file name only (never its full path); null for the demo directory.
+    pub file: Option<String>,
+    /// YYYY-MM-DD.
+    pub newest_change_date: Option<String>,
+}
+
+/// A refresh that failed (the previous directory stayed in service).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RefreshFailure {
+    /// RFC 3339.
+    pub at: String,
+    /// Names the directory, the file, the line and what is wrong.
+    pub message: String,
+}
+
+/// Extension: the status of the routing directory in service.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DirectoryStatus {
+    pub source: DirectorySource,
+    /// YYYY-MM-DD: the newest change date in the directory (see `asOfSource`).
+    pub as_of: Option<String>,
+    pub as_of_source: AsOfSource,
+    /// RFC 3339: when the directory in service was loaded (the last successful refresh).
+    pub loaded_at: String,
+    /// The last successful refresh is older than `staleAfterHours`.
+    pub stale: bool,
+    pub stale_after_hours: u32,
+    /// Distinct routing numbers across both directories.
+    pub institutions: u64,
+    pub ach: DirectoryPart,
+    pub wire: DirectoryPart,
+    /// e.g. `06:30 America/New_York`; null when the scheduled refresh is off.
+    pub refresh_schedule: Option<String>,
+    /// RFC 3339; null when the scheduled refresh is off.
+    pub next_refresh_at: Option<String>,
+    /// RFC 3339: the last load attempt, successful or not.
+    pub last_attempt_at: String,
+    /// The last attempt's failure, cleared by the next success.
+    pub last_error: Option<RefreshFailure>,
+}
+
+/// Which directory a search looks in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum SearchDirectory {
+    Ach,
+    Wire,
+    #[default]
+    Both,
+}
+
+impl SearchDirectory {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "ach" => Some(SearchDirectory::Ach),
+            "wire" => Some(SearchDirectory::Wire),
+            "both" | "all" | "" => Some(SearchDirectory::Both),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SearchDirectory::Ach => "ach",
+            SearchDirectory::Wire => "wire",
+            SearchDirectory::Both => "both",
+        }
+    }
+}
+
+/// Extension: one search result, one per routing number. The summary fields come from the
+/// record that matched the query (the ACH record when both matched equally well).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoutingSearchHit {
+    pub routing_number: String,
+    pub customer_name: String,
+    pub customer_city: String,
+    pub customer_state: String,
+    /// Empty when only a wire record is shown (the wire directory has no ZIP codes).
+    pub customer_zip: String,
+    /// Name relevance, higher is better (100 = every word exact); null without `name`.
+    pub score: Option<f32>,
+    pub in_ach: bool,
+    pub in_wire: bool,
+    /// Null when not in the FedACH directory or when searching the wire directory only.
+    pub ach: Option<AchParticipant>,
+    /// Null when not in the Fedwire directory or when searching the ACH directory only.
+    pub wire: Option<WireParticipant>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +342,35 @@ mod tests {
         let w: WireParticipant = serde_json::from_str(json).unwrap();
         assert_eq!(w.settlement_only, " ");
         assert_eq!(serde_json::to_value(&w).unwrap()["settlementOnly"], " ");
+    }
+
+    #[test]
+    fn extension_types_use_the_documented_names() {
+        assert_eq!(SearchDirectory::parse(" ACH "), Some(SearchDirectory::Ach));
+        assert_eq!(SearchDirectory::parse(""), Some(SearchDirectory::Both));
+        assert_eq!(SearchDirectory::parse("fed"), None);
+        let part = DirectoryPart { records: 1, format: DirectoryFormat::FixedWidth, file: None, newest_change_date: None };
+        let status = DirectoryStatus {
+            source: DirectorySource::Demo,
+            as_of: None,
+            as_of_source: AsOfSource::NewestChangeDate,
+            loaded_at: "2025-01-01T00:00:00+00:00".into(),
+            stale: false,
+            stale_after_hours: 48,
+            institutions: 1,
+            ach: part.clone(),
+            wire: part,
+            refresh_schedule: None,
+            next_refresh_at: None,
+            last_attempt_at: "2025-01-01T00:00:00+00:00".into(),
+            last_error: None,
+        };
+        let v = serde_json::to_value(&status).unwrap();
+        assert_eq!((v["source"].as_str(), v["asOfSource"].as_str(), v["ach"]["format"].as_str()), (Some("demo"), Some("newestChangeDate"), Some("fixedWidth")));
+        for k in ["asOf", "loadedAt", "staleAfterHours", "refreshSchedule", "nextRefreshAt", "lastAttemptAt", "lastError"] {
+            assert!(v.get(k).is_some(), "{k}");
+        }
+        assert_eq!(serde_json::from_value::<DirectoryStatus>(v).unwrap(), status);
     }
 
     proptest! {

@@ -3,6 +3,7 @@
 //! for the API decisions it implements.
 
 pub mod auth;
+pub mod collections;
 pub mod config;
 pub mod error;
 pub mod http;

@@ -25,6 +25,9 @@ enum Command {
     /// Create, list and revoke API tokens.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Import accounts or permissions from a CSV or JSON file (all or nothing).
+    #[command(subcommand)]
+    Import(moneydesk_server::collections::import::ImportCommand),
 }
 
 #[derive(Subcommand)]
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         match cli.command.unwrap_or(Command::Serve) {
             Command::Serve => serve(config).await,
             Command::Token(cmd) => token(config, cmd).await,
+            Command::Import(cmd) => moneydesk_server::collections::import::run(config, cmd).await,
         }
     });
     match result {

@@ -16,6 +16,7 @@ pub async fn seed_demo(state: &AppState, addr: SocketAddr) -> anyhow::Result<()>
         return Ok(());
     }
     let token = state.db.create_token("demo-admin", &[Scope::Admin], None).await?;
+    crate::collections::seed::seed_demo(&state.db).await?;
     let host = if addr.ip().is_unspecified() { SocketAddr::from(([127, 0, 0, 1], addr.port())) } else { addr };
     println!();
     println!("  Moneydesk is seeded with demo data. Open http://{host}/ and sign in with this admin token");

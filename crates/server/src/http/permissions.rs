@@ -1,22 +1,52 @@
-//! Company user permissions. STUB: replaced by the permissions issue's agent.
+//! Company user permissions: GET /api/v2/services/company/users/permissions, the envelope
+//! with a page of [`Permission`]s (a record this server defines; see its schema).
 
+use axum::extract::{RawQuery, State};
+use moneydesk_model::permissions::{Permission, PermissionQuery};
 use moneydesk_model::{paths, Envelope, Page};
-use serde_json::Value;
+use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use super::extract::Json;
 use super::openapi::PageParams;
 use crate::auth::Caller;
-use crate::error::{Error, ErrorEnvelopeDoc};
+use crate::error::Error;
 use crate::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_permissions))
 }
 
-#[utoipa::path(get, path = paths::PERMISSIONS, tag = "permissions", params(PageParams),
+/// Sort and filters (extensions). Any other parameter is a 400 naming it.
+#[derive(Debug, serde::Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code, non_snake_case)]
+pub struct PermissionListParams {
+    /// `field[,asc|desc]`, one of id, userName, userId, companyName, scope, grantedAt,
+    /// grantedBy. Without it: by id. Ties are broken by id.
+    #[param(example = "grantedAt,desc")]
+    sort: Option<String>,
+    /// userId equal to this, or userName / userEmail containing it (ignoring case).
+    user: Option<String>,
+    /// One API scope name, e.g. `deposits:write`.
+    scope: Option<String>,
+    /// companyId equal to this.
+    companyId: Option<String>,
+}
+
+/// A page of permissions: each is one API scope granted to one user of one company, with
+/// who granted it and when (`grantedAt` ISO 8601 without zone). A page past the end has
+/// empty `content` and the right totals. An empty parameter value counts as absent.
+#[utoipa::path(get, path = paths::PERMISSIONS, tag = "permissions", params(PageParams, PermissionListParams),
     security(("bearer" = ["permissions:read"])),
-    responses((status = 200, description = "A page of permissions", body = Envelope<Page<Value>>),
-        (status = 501, description = "Not implemented on this server yet", body = ErrorEnvelopeDoc)))]
-async fn list_permissions(_caller: Caller) -> Result<(), Error> {
-    Err(Error::not_implemented("Company user permissions"))
+    responses((status = 200, description = "A page of permissions", body = Envelope<Page<Permission>>)))]
+async fn list_permissions(
+    State(state): State<AppState>,
+    _caller: Caller,
+    RawQuery(query): RawQuery,
+) -> Result<Json<Envelope<Page<Permission>>>, Error> {
+    let query = query.unwrap_or_default();
+    let parsed = PermissionQuery::from_query(url::form_urlencoded::parse(query.as_bytes()))
+        .map_err(|e| Error::field(e.param(), e.to_string()))?;
+    Ok(Json(Envelope::ok(state.db.list_permissions(&parsed).await?)))
 }

@@ -167,7 +167,10 @@ mod tests {
         let p = parse_ach(format!("{ACH}\r\n").as_bytes()).unwrap();
         assert_eq!(p.format, DirectoryFormat::FixedWidth);
         let a = &p.records[0];
-        assert_eq!((a.customer_name.as_str(), a.customer_address.as_str(), a.customer_city.as_str()), ("FEDERAL RESERVE BANK", "1000 PEACHTREE ST N.E.", "ATLANTA"));
+        assert_eq!(
+            (a.customer_name.as_str(), a.customer_address.as_str(), a.customer_city.as_str()),
+            ("FEDERAL RESERVE BANK", "1000 PEACHTREE ST N.E.", "ATLANTA")
+        );
         assert_eq!((a.change_date.as_str(), a.customer_zip_ext.as_str(), a.data_view_code.as_str()), ("122415", "4470", "1"));
         let w = &parse_wire(WIRE.as_bytes()).unwrap().records[0];
         assert_eq!((w.settlement_only.as_str(), w.change_date.as_str(), w.telegraphic_name.as_str()), (" ", "        ", "STATE ST BOS"));

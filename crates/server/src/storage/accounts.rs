@@ -1,1 +1,434 @@
-//! accounts storage. STUB: replaced by the accounts issue's agent.
+//! Accounts: writing them (counts and marks kept current in the same transaction) and
+//! answering a page by position at any depth. See `migrations/0002_collections.sql`.
+//!
+//! A page is found in two steps: the seqs of the page's rows from a covering index (seeking
+//! to the nearest mark, see `marks.rs`), then the rows themselves by seq.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use moneydesk_model::accounts::{Account, AccountQuery, AccountSortField, AccountStatus, AccountType};
+use moneydesk_model::collections::{LocalDateTime, QueryError, SortDir};
+use moneydesk_model::{Page, PageRequest, Sort};
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::Decimal;
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection, Transaction};
+
+use super::Db;
+
+mod marks;
+
+pub use marks::MARK_EVERY;
+
+/// The orders accounts can be listed in; `Seq` (insertion order) when no sort is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    Seq,
+    Create,
+    Name,
+    Status,
+    Type,
+    Value,
+    Id,
+}
+
+impl SortKey {
+    pub const ALL: [SortKey; 7] =
+        [SortKey::Seq, SortKey::Create, SortKey::Name, SortKey::Status, SortKey::Type, SortKey::Value, SortKey::Id];
+
+    fn code(self) -> i64 {
+        self as i64
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            SortKey::Seq => "seq",
+            SortKey::Create => "create_ms",
+            SortKey::Name => "name_key",
+            SortKey::Status => "status_code",
+            SortKey::Type => "type_code",
+            SortKey::Value => "value_key",
+            SortKey::Id => "id",
+        }
+    }
+
+    /// The covering index in (key, seq) order; `Seq` reads the table itself.
+    fn index(self) -> Option<&'static str> {
+        match self {
+            SortKey::Seq => None,
+            SortKey::Create => Some("accounts_by_create"),
+            SortKey::Name => Some("accounts_by_name"),
+            SortKey::Status => Some("accounts_by_status"),
+            SortKey::Type => Some("accounts_by_type"),
+            SortKey::Value => Some("accounts_by_value"),
+            SortKey::Id => Some("accounts_by_id"),
+        }
+    }
+
+    fn is_text(self) -> bool {
+        matches!(self, SortKey::Name | SortKey::Id)
+    }
+
+    fn of(field: AccountSortField) -> SortKey {
+        match field {
+            AccountSortField::CreateTime => SortKey::Create,
+            AccountSortField::AccountName => SortKey::Name,
+            AccountSortField::AccountStatus => SortKey::Status,
+            AccountSortField::AccountType => SortKey::Type,
+            AccountSortField::MarketValue => SortKey::Value,
+            AccountSortField::Id => SortKey::Id,
+        }
+    }
+}
+
+/// A sort key value, as stored in the key column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Key {
+    Int(i64),
+    Text(String),
+}
+
+/// A validated accounts query in storage terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountSelection {
+    pub page: PageRequest,
+    pub sort: SortKey,
+    pub desc: bool,
+    /// Whether the client asked for a sort (the page's `sort.sorted`).
+    pub sorted: bool,
+    pub status: Option<i64>,
+    pub typ: Option<i64>,
+    /// Lower-cased "name contains".
+    pub name: Option<String>,
+    /// createTime in [from, to), milliseconds.
+    pub from_ms: Option<i64>,
+    pub to_ms: Option<i64>,
+}
+
+impl AccountSelection {
+    pub fn new(q: &AccountQuery) -> Result<Self, QueryError> {
+        let (from, to) = q.filters.create_time_range()?;
+        Ok(AccountSelection {
+            page: q.page,
+            sort: q.sort.map(|s| SortKey::of(s.field)).unwrap_or(SortKey::Seq),
+            desc: q.sort.is_some_and(|s| s.dir == SortDir::Desc),
+            sorted: q.sort.is_some(),
+            status: q.filters.account_status.map(status_code),
+            typ: q.filters.account_type.map(type_code),
+            name: q.filters.name.as_ref().map(|n| n.to_lowercase()),
+            from_ms: from.map(LocalDateTime::millis),
+            to_ms: to.map(LocalDateTime::millis),
+        })
+    }
+
+    /// The marks partition of the status/type filters.
+    fn part(&self) -> i64 {
+        match (self.status, self.typ) {
+            (None, None) => 0,
+            (Some(s), None) => 100 + s,
+            (None, Some(t)) => 200 + t,
+            (Some(s), Some(t)) => 1000 + 10 * s + t,
+        }
+    }
+
+    fn has_range(&self) -> bool {
+        self.from_ms.is_some() || self.to_ms.is_some()
+    }
+}
+
+pub fn status_code(s: AccountStatus) -> i64 {
+    AccountStatus::ALL.iter().position(|x| *x == s).unwrap_or(0) as i64
+}
+
+pub fn type_code(t: AccountType) -> i64 {
+    AccountType::ALL.iter().position(|x| *x == t).unwrap_or(0) as i64
+}
+
+/// marketValue's sort key: ten-thousandths of a dollar; no value sorts lowest.
+pub fn value_key(v: Option<Decimal>) -> i64 {
+    v.and_then(|d| (d * Decimal::from(10_000)).trunc().to_i64()).unwrap_or(i64::MIN)
+}
+
+/// Pushes ` AND ...` for the status/type filters.
+fn push_part(qb: &mut QueryBuilder<'_, Sqlite>, sel: &AccountSelection) {
+    if let Some(s) = sel.status {
+        qb.push(" AND status_code = ").push_bind(s);
+    }
+    if let Some(t) = sel.typ {
+        qb.push(" AND type_code = ").push_bind(t);
+    }
+}
+
+/// Pushes ` AND ...` for every filter.
+fn push_filters(qb: &mut QueryBuilder<'_, Sqlite>, sel: &AccountSelection) {
+    push_part(qb, sel);
+    if let Some(f) = sel.from_ms {
+        qb.push(" AND create_ms >= ").push_bind(f);
+    }
+    if let Some(t) = sel.to_ms {
+        qb.push(" AND create_ms < ").push_bind(t);
+    }
+    if let Some(n) = &sel.name {
+        qb.push(" AND instr(name_key, ").push_bind(n.clone()).push(") > 0");
+    }
+}
+
+impl Db {
+    /// One page of accounts. Totals come from the counts table (or from marks for a
+    /// createTime range); rows are found by seeking to the nearest mark, except with a
+    /// `name` filter (or a createTime range under another sort), which scans.
+    pub async fn list_accounts(&self, sel: &AccountSelection) -> sqlx::Result<Page<Account>> {
+        // One read transaction: the total and the rows come from the same snapshot.
+        let mut tx = self.pool.begin().await?;
+        let marks_ok = marks::valid(&mut tx).await?;
+        if !marks_ok {
+            // Changed behind our back (not through a writer): answer by scanning, and
+            // rebuild the marks in the background so the next answers are fast again.
+            self.rebuild_marks_in_background();
+        }
+        let fast = marks_ok && sel.name.is_none() && (!sel.has_range() || sel.sort == SortKey::Create);
+
+        let (total, base) = if marks_ok && sel.name.is_none() && sel.has_range() {
+            let from = match sel.from_ms {
+                Some(f) => marks::rank_create(&mut tx, sel.part(), sel, f).await?,
+                None => 0,
+            };
+            let to = match sel.to_ms {
+                Some(t) => marks::rank_create(&mut tx, sel.part(), sel, t).await?,
+                None => partition_count(&mut tx, sel).await?,
+            };
+            ((to - from).max(0), from)
+        } else if sel.name.is_none() && !sel.has_range() {
+            (partition_count(&mut tx, sel).await?, 0)
+        } else {
+            (count_scan(&mut tx, sel).await?, 0)
+        };
+
+        let request = sel.page;
+        let offset = request.offset().min(i64::MAX as u64) as i64;
+        let n = (request.size as i64).min(total - offset).max(0);
+        let mut seqs = Vec::new();
+        if n > 0 {
+            // A descending page is the mirror of an ascending one.
+            let asc = if sel.desc { total - offset - n } else { offset };
+            seqs = if fast {
+                marks::seek(&mut tx, sel, base + asc, n).await?
+            } else {
+                scan_seqs(&mut tx, sel, asc, n).await?
+            };
+            if sel.desc {
+                seqs.reverse();
+            }
+        }
+        let content = rows_by_seq(&mut tx, &seqs).await?;
+        tx.commit().await?;
+        let sort = if sel.sorted { Sort::SORTED } else { Sort::UNSORTED };
+        Ok(Page::build(request, total as u64, content, sort))
+    }
+
+    /// Starts a write: insert in as many batches as needed, then `commit` (which rebuilds
+    /// the marks). Dropping the writer without committing rolls everything back.
+    pub async fn accounts_writer(&self) -> sqlx::Result<AccountsWriter> {
+        Ok(AccountsWriter { tx: self.pool.begin().await? })
+    }
+
+    pub async fn account_total(&self) -> sqlx::Result<i64> {
+        sqlx::query_scalar("SELECT COALESCE(SUM(n), 0) FROM account_counts").fetch_one(&self.pool).await
+    }
+
+    /// Rebuilds the marks (after out-of-band changes to the table).
+    pub async fn rebuild_account_marks(&self) -> sqlx::Result<()> {
+        let mut tx = self.pool.begin().await?;
+        marks::rebuild(&mut tx).await?;
+        tx.commit().await
+    }
+
+    fn rebuild_marks_in_background(&self) {
+        static RUNNING: AtomicBool = AtomicBool::new(false);
+        if RUNNING.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let db = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = db.rebuild_account_marks().await {
+                tracing::warn!(error = %e, "rebuilding the account marks failed; pages are answered by scanning");
+            }
+            RUNNING.store(false, Ordering::Release);
+        });
+    }
+}
+
+async fn partition_count(conn: &mut SqliteConnection, sel: &AccountSelection) -> sqlx::Result<i64> {
+    let mut qb = QueryBuilder::new("SELECT COALESCE(SUM(n), 0) FROM account_counts WHERE 1");
+    push_part(&mut qb, sel);
+    qb.build_query_scalar().fetch_one(conn).await
+}
+
+async fn count_scan(conn: &mut SqliteConnection, sel: &AccountSelection) -> sqlx::Result<i64> {
+    let mut qb = QueryBuilder::new("SELECT count(*) FROM accounts WHERE 1");
+    push_filters(&mut qb, sel);
+    qb.build_query_scalar().fetch_one(conn).await
+}
+
+/// The seqs at ascending positions [asc, asc + n) of the filtered order, by scanning.
+async fn scan_seqs(conn: &mut SqliteConnection, sel: &AccountSelection, asc: i64, n: i64) -> sqlx::Result<Vec<i64>> {
+    let mut qb = QueryBuilder::new("SELECT seq FROM accounts WHERE 1");
+    push_filters(&mut qb, sel);
+    qb.push(format_args!(" ORDER BY {}, seq LIMIT ", sel.sort.column()));
+    qb.push_bind(n).push(" OFFSET ").push_bind(asc);
+    qb.build_query_scalar().fetch_all(conn).await
+}
+
+const COLUMNS: &str = "seq, id, account_name, type_code, business_entity_type, account_email, sub_routing_number, \
+    sub_routing_name, parent_account_id, account_number, status_code, tin, record_type_id, billing_street, billing_city, \
+    billing_state, billing_postal_code, billing_country, mailing_street, mailing_city, mailing_state, mailing_postal_code, \
+    mailing_country, market_value, create_ms";
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    seq: i64,
+    id: String,
+    account_name: String,
+    type_code: i64,
+    business_entity_type: Option<String>,
+    account_email: Option<String>,
+    sub_routing_number: Option<String>,
+    sub_routing_name: Option<String>,
+    parent_account_id: Option<String>,
+    account_number: Option<String>,
+    status_code: i64,
+    tin: Option<String>,
+    record_type_id: Option<String>,
+    billing_street: Option<String>,
+    billing_city: Option<String>,
+    billing_state: Option<String>,
+    billing_postal_code: Option<String>,
+    billing_country: Option<String>,
+    mailing_street: Option<String>,
+    mailing_city: Option<String>,
+    mailing_state: Option<String>,
+    mailing_postal_code: Option<String>,
+    mailing_country: Option<String>,
+    market_value: Option<String>,
+    create_ms: i64,
+}
+
+impl Row {
+    fn into_account(self) -> Account {
+        Account {
+            id: self.id,
+            account_name: self.account_name,
+            account_type: AccountType::ALL[self.type_code.clamp(0, 4) as usize],
+            business_entity_type: self.business_entity_type,
+            account_email: self.account_email,
+            sub_routing_number: self.sub_routing_number,
+            sub_routing_name: self.sub_routing_name,
+            parent_account_id: self.parent_account_id,
+            account_number: self.account_number,
+            account_status: AccountStatus::ALL[self.status_code.clamp(0, 4) as usize],
+            tin: self.tin,
+            record_type_id: self.record_type_id,
+            billing_street: self.billing_street,
+            billing_city: self.billing_city,
+            billing_state: self.billing_state,
+            billing_postal_code: self.billing_postal_code,
+            billing_country: self.billing_country,
+            mailing_street: self.mailing_street,
+            mailing_city: self.mailing_city,
+            mailing_state: self.mailing_state,
+            mailing_postal_code: self.mailing_postal_code,
+            mailing_country: self.mailing_country,
+            // Written by us from a Decimal; unreadable text would be a stored-data bug.
+            market_value: self.market_value.and_then(|v| v.parse().ok()),
+            create_time: LocalDateTime::from_millis(self.create_ms),
+        }
+    }
+}
+
+/// The rows with these seqs, in the given order.
+async fn rows_by_seq(conn: &mut SqliteConnection, seqs: &[i64]) -> sqlx::Result<Vec<Account>> {
+    if seqs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut qb = QueryBuilder::new(format!("SELECT {COLUMNS} FROM accounts WHERE seq IN ("));
+    let mut list = qb.separated(", ");
+    for s in seqs {
+        list.push_bind(*s);
+    }
+    qb.push(")");
+    let rows: Vec<Row> = qb.build_query_as().fetch_all(conn).await?;
+    let mut by_seq: HashMap<i64, Row> = rows.into_iter().map(|r| (r.seq, r)).collect();
+    Ok(seqs.iter().filter_map(|s| by_seq.remove(s)).map(Row::into_account).collect())
+}
+
+/// An open write transaction on accounts.
+pub struct AccountsWriter {
+    tx: Transaction<'static, Sqlite>,
+}
+
+/// Rows per INSERT statement (26 binds each, under SQLite's 32,766 limit).
+const INSERT_BATCH: usize = 500;
+
+impl AccountsWriter {
+    /// Which of `ids` already exist.
+    pub async fn existing_ids(&mut self, ids: &[&str]) -> sqlx::Result<Vec<String>> {
+        let mut found = Vec::new();
+        for chunk in ids.chunks(INSERT_BATCH) {
+            let mut qb = QueryBuilder::new("SELECT id FROM accounts WHERE id IN (");
+            let mut list = qb.separated(", ");
+            for id in chunk {
+                list.push_bind(id.to_string());
+            }
+            qb.push(")");
+            found.extend(qb.build_query_scalar::<String>().fetch_all(&mut *self.tx).await?);
+        }
+        Ok(found)
+    }
+
+    pub async fn insert(&mut self, accounts: &[Account]) -> sqlx::Result<()> {
+        for chunk in accounts.chunks(INSERT_BATCH) {
+            let mut qb = QueryBuilder::new(
+                "INSERT INTO accounts (id, account_name, type_code, business_entity_type, account_email, sub_routing_number, \
+                 sub_routing_name, parent_account_id, account_number, status_code, tin, record_type_id, billing_street, \
+                 billing_city, billing_state, billing_postal_code, billing_country, mailing_street, mailing_city, mailing_state, \
+                 mailing_postal_code, mailing_country, market_value, create_ms, name_key, value_key) ",
+            );
+            qb.push_values(chunk, |mut b, a| {
+                b.push_bind(a.id.clone())
+                    .push_bind(a.account_name.clone())
+                    .push_bind(type_code(a.account_type))
+                    .push_bind(a.business_entity_type.clone())
+                    .push_bind(a.account_email.clone())
+                    .push_bind(a.sub_routing_number.clone())
+                    .push_bind(a.sub_routing_name.clone())
+                    .push_bind(a.parent_account_id.clone())
+                    .push_bind(a.account_number.clone())
+                    .push_bind(status_code(a.account_status))
+                    .push_bind(a.tin.clone())
+                    .push_bind(a.record_type_id.clone())
+                    .push_bind(a.billing_street.clone())
+                    .push_bind(a.billing_city.clone())
+                    .push_bind(a.billing_state.clone())
+                    .push_bind(a.billing_postal_code.clone())
+                    .push_bind(a.billing_country.clone())
+                    .push_bind(a.mailing_street.clone())
+                    .push_bind(a.mailing_city.clone())
+                    .push_bind(a.mailing_state.clone())
+                    .push_bind(a.mailing_postal_code.clone())
+                    .push_bind(a.mailing_country.clone())
+                    .push_bind(a.market_value.map(|v| v.to_string()))
+                    .push_bind(a.create_time.millis())
+                    .push_bind(a.account_name.to_lowercase())
+                    .push_bind(value_key(a.market_value));
+            });
+            qb.build().execute(&mut *self.tx).await?;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the marks and commits: all of the write, or (on any error) none of it.
+    pub async fn commit(mut self) -> sqlx::Result<()> {
+        marks::rebuild(&mut self.tx).await?;
+        self.tx.commit().await
+    }
+}

@@ -1,0 +1,277 @@
+//! Accounts filters (alone, combined, with sorts, deep pages), permissions, and the 400s
+//! that name the parameter — over real HTTP.
+
+mod collections_support;
+mod common;
+
+use collections_support::{assert_names, fixture, reference, N};
+use moneydesk_model::accounts::Account;
+use moneydesk_model::collections::LocalDateTime;
+use moneydesk_model::paths::{ACCOUNTS, PERMISSIONS};
+use serde_json::json;
+
+fn ms(s: &str) -> i64 {
+    LocalDateTime::parse(s).unwrap().millis()
+}
+
+#[tokio::test]
+async fn filters_alone_and_combined_match_a_reference_under_sorts() {
+    let f = fixture(N).await;
+    type Keep = Box<dyn Fn(&Account) -> bool>;
+    let cases: Vec<(&str, Keep)> = vec![
+        ("accountStatus=Active", Box::new(|a| a.account_status.as_str() == "Active")),
+        ("accountStatus=closed", Box::new(|a| a.account_status.as_str() == "Closed")),
+        ("accountType=Individual_Client", Box::new(|a| a.account_type.as_str() == "Individual_Client")),
+        (
+            "accountStatus=Active&accountType=Corporate_Client",
+            Box::new(|a| a.account_status.as_str() == "Active" && a.account_type.as_str() == "Corporate_Client"),
+        ),
+        ("name=HARBOR", Box::new(|a| a.account_name.to_lowercase().contains("harbor"))),
+        ("name=o%27c", Box::new(|a| a.account_name.to_lowercase().contains("o'c"))),
+        (
+            "createTimeFrom=2023-01-01&createTimeTo=2023-06-30",
+            Box::new(|a| (ms("2023-01-01T00:00")..ms("2023-07-01T00:00")).contains(&a.create_time.millis())),
+        ),
+        ("createTimeFrom=2024-02-10T12:30:00", Box::new(|a| a.create_time.millis() >= ms("2024-02-10T12:30"))),
+        ("createTimeTo=2022-03-01", Box::new(|a| a.create_time.millis() < ms("2022-03-02T00:00"))),
+        (
+            "accountStatus=Active&createTimeFrom=2022-06-01&createTimeTo=2023-12-31",
+            Box::new(|a| {
+                a.account_status.as_str() == "Active"
+                    && (ms("2022-06-01T00:00")..ms("2024-01-01T00:00")).contains(&a.create_time.millis())
+            }),
+        ),
+        (
+            "accountType=Household&name=family&createTimeFrom=2023-01-01",
+            Box::new(|a| {
+                a.account_type.as_str() == "Household"
+                    && a.account_name.to_lowercase().contains("family")
+                    && a.create_time.millis() >= ms("2023-01-01T00:00")
+            }),
+        ),
+        ("accountStatus=&accountType=&name=", Box::new(|_| true)),
+    ];
+    for (q, keep) in &cases {
+        let want_count = f.accounts.iter().filter(|a| keep(a)).count();
+        assert!(want_count > 0, "{q} matches nothing in the fixture");
+        for (sort, field, desc) in [
+            ("", None, false),
+            ("sort=createTime,desc", Some("createTime"), true),
+            ("sort=accountName", Some("accountName"), false),
+            ("sort=marketValue,desc", Some("marketValue"), true),
+        ] {
+            let got = f.walk(ACCOUNTS, &format!("{q}&{sort}"), 41, "id").await;
+            assert_eq!(got, reference(&f.accounts, field, desc, keep), "{q}&{sort}");
+        }
+    }
+    f.server.running.stop().await;
+}
+
+#[tokio::test]
+async fn a_deep_filtered_page_is_the_right_slice() {
+    let f = fixture(N).await;
+    let keep = |a: &Account| a.account_status.as_str() == "Active";
+    let want = reference(&f.accounts, Some("accountName"), true, keep);
+    for page in [1, 20, 29, 30] {
+        let (status, body) =
+            f.get(ACCOUNTS, &format!("accountStatus=Active&sort=accountName,desc&size=29&page={page}")).await;
+        assert_eq!(status, 200);
+        let ids: Vec<String> =
+            body["data"]["content"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()).collect();
+        let from = (page - 1) * 29;
+        assert_eq!(ids, want.iter().skip(from).take(29).cloned().collect::<Vec<_>>(), "page {page}");
+        assert_eq!(body["data"]["totalElements"], want.len());
+    }
+    f.server.running.stop().await;
+}
+
+#[tokio::test]
+async fn changes_made_behind_the_servers_back_are_still_paged_right() {
+    let f = fixture(N).await;
+    // Out-of-band edits leave the marks stale: the server must notice and still be right.
+    sqlx::query("UPDATE accounts SET status_code = 4 WHERE seq % 7 = 0")
+        .execute(&f.server.running.state.db.pool)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM accounts WHERE seq % 11 = 0").execute(&f.server.running.state.db.pool).await.unwrap();
+    let mut expected: Vec<Account> = Vec::new();
+    for (i, a) in f.accounts.iter().enumerate() {
+        let seq = i + 1;
+        if seq % 11 == 0 {
+            continue;
+        }
+        let mut a = a.clone();
+        if seq % 7 == 0 {
+            a.account_status = moneydesk_model::accounts::AccountStatus::Suspended;
+        }
+        expected.push(a);
+    }
+    let keep = |a: &Account| a.account_status.as_str() == "Suspended";
+    let got = f.walk(ACCOUNTS, "accountStatus=Suspended&sort=createTime,desc", 33, "id").await;
+    assert_eq!(got, reference(&expected, Some("createTime"), true, keep));
+    assert_eq!(f.walk(ACCOUNTS, "sort=id", 250, "id").await, reference(&expected, Some("id"), false, |_| true));
+    // After a rebuild the marks are used again, with the same answers.
+    f.server.running.state.db.rebuild_account_marks().await.unwrap();
+    let got = f.walk(ACCOUNTS, "accountStatus=Suspended&sort=createTime,desc", 33, "id").await;
+    assert_eq!(got, reference(&expected, Some("createTime"), true, keep));
+    f.server.running.stop().await;
+}
+
+#[tokio::test]
+async fn bad_parameters_are_400s_naming_the_parameter() {
+    let f = fixture(20).await;
+    for (q, param) in [
+        ("page=abc", "page"),
+        ("page=-1", "page"),
+        ("page=1.5", "page"),
+        ("size=0", "size"),
+        ("size=-5", "size"),
+        ("size=ten", "size"),
+        ("per=0", "per"),
+        ("limit=1.5", "limit"),
+        ("size=10&per=20", "size"),
+        ("sort=balance", "sort"),
+        ("sort=accountName,sideways", "sort"),
+        ("sort=id&sort=accountName", "sort"),
+        ("accountStatus=Open", "accountStatus"),
+        ("accountType=Business", "accountType"),
+        ("createTimeFrom=last+week", "createTimeFrom"),
+        ("createTimeTo=2024-02-30", "createTimeTo"),
+        ("createTimeFrom=2024-03-01&createTimeTo=2024-02-01", "createTimeTo"),
+        ("accountStatus=Active&accountStatus=Closed", "accountStatus"),
+        ("colour=blue", "colour"),
+    ] {
+        let (status, body) = f.get(ACCOUNTS, q).await;
+        assert_names(status, &body, param);
+    }
+    let long = "x".repeat(101);
+    let (status, body) = f.get(ACCOUNTS, &format!("name={long}")).await;
+    assert_names(status, &body, "name");
+    for (q, param) in [("scope=root", "scope"), ("sort=password", "sort"), ("role=admin", "role"), ("size=abc", "size")]
+    {
+        let (status, body) = f.get(PERMISSIONS, q).await;
+        assert_names(status, &body, param);
+    }
+    f.server.running.stop().await;
+}
+
+#[tokio::test]
+async fn permissions_page_sort_and_filter() {
+    let f = fixture(10).await;
+    let (status, body) = f.get(PERMISSIONS, "").await;
+    assert_eq!(status, 200, "{body}");
+    let p = &body["data"];
+    assert_eq!(
+        (p["totalElements"].as_u64(), p["totalPages"].as_u64(), p["size"].as_u64()),
+        (Some(300), Some(30), Some(10))
+    );
+    let first = &p["content"][0];
+    for k in ["id", "userId", "userName", "userEmail", "companyId", "companyName", "scope", "grantedBy", "grantedAt"] {
+        assert!(!first[k].is_null(), "{k}: {first}");
+    }
+    assert_eq!(first["scope"], "admin");
+    assert_eq!(first["grantedBy"], "System bootstrap");
+
+    let ids = f.walk(PERMISSIONS, "", 7, "id").await;
+    assert_eq!(ids.len(), 300);
+    assert!(ids.windows(2).all(|w| w[0].parse::<i64>().unwrap() < w[1].parse::<i64>().unwrap()));
+    let mut unique = ids.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), 300);
+
+    for (sort, key) in [
+        ("userName", "userName"),
+        ("grantedAt", "grantedAt"),
+        ("companyName", "companyName"),
+        ("scope", "scope"),
+        ("grantedBy", "grantedBy"),
+        ("userId", "userId"),
+    ] {
+        for dir in ["asc", "desc"] {
+            let vals = f.walk(PERMISSIONS, &format!("sort={sort},{dir}"), 45, key).await;
+            assert_eq!(vals.len(), 300, "{sort}");
+            let lower: Vec<String> = vals.iter().map(|v| v.to_lowercase()).collect();
+            let ordered = if dir == "asc" {
+                lower.windows(2).all(|w| w[0] <= w[1])
+            } else {
+                lower.windows(2).all(|w| w[0] >= w[1])
+            };
+            assert!(ordered, "sort={sort},{dir}");
+            let ids = f.walk(PERMISSIONS, &format!("sort={sort},{dir}"), 45, "id").await;
+            let mut sorted = ids.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), 300, "no repeats under sort={sort},{dir}");
+        }
+    }
+
+    let (_, body) = f.get(PERMISSIONS, "scope=deposits:write&size=500").await;
+    let rows = body["data"]["content"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|r| r["scope"] == "deposits:write"));
+    assert_eq!(body["data"]["totalElements"], rows.len());
+
+    let (_, body) = f.get(PERMISSIONS, "user=usr_0012&size=500").await;
+    let rows = body["data"]["content"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    assert!(rows.iter().all(|r| r["userId"] == "usr_0012"));
+    let name = rows[0]["userName"].as_str().unwrap().to_string();
+    let part = name.split(' ').next_back().unwrap().to_uppercase();
+    let (_, body) = f.get(PERMISSIONS, &format!("user={part}&companyId=cmp_002&size=500")).await;
+    let rows = body["data"]["content"].as_array().unwrap();
+    assert!(rows.iter().any(|r| r["userId"] == "usr_0012"));
+    assert!(rows
+        .iter()
+        .all(|r| r["companyId"] == "cmp_002" && r["userName"].as_str().unwrap().to_uppercase().contains(&part)));
+
+    let (_, body) = f.get(PERMISSIONS, "page=31").await;
+    assert_eq!((body["data"]["content"].clone(), body["data"]["totalElements"].clone()), (json!([]), json!(300)));
+    f.server.running.stop().await;
+}
+
+#[tokio::test]
+async fn openapi_documents_the_records_and_parameters() {
+    let f = fixture(1).await;
+    let body = collections_support_doc(&f).await;
+    let schemas = &body["components"]["schemas"];
+    for field in ["createTime", "marketValue", "billingPostalCode", "mailingCountry", "tin", "recordTypeId"] {
+        assert!(schemas["Account"]["properties"].get(field).is_some(), "Account.{field}");
+    }
+    for field in ["userId", "userName", "companyName", "scope", "grantedBy", "grantedAt"] {
+        assert!(schemas["Permission"]["properties"].get(field).is_some(), "Permission.{field}");
+    }
+    let params = |path: &str| -> Vec<String> {
+        body["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let a = params(ACCOUNTS);
+    for p in [
+        "page",
+        "size",
+        "per",
+        "limit",
+        "sort",
+        "accountStatus",
+        "accountType",
+        "name",
+        "createTimeFrom",
+        "createTimeTo",
+    ] {
+        assert!(a.contains(&p.to_string()), "accounts param {p}: {a:?}");
+    }
+    let p = params(PERMISSIONS);
+    for q in ["sort", "user", "scope", "companyId"] {
+        assert!(p.contains(&q.to_string()), "permissions param {q}");
+    }
+    assert_eq!(body["paths"][ACCOUNTS]["get"]["security"], json!([{"bearer": ["accounts:read"]}]));
+    assert_eq!(body["paths"][PERMISSIONS]["get"]["security"], json!([{"bearer": ["permissions:read"]}]));
+    f.server.running.stop().await;
+}
+
+async fn collections_support_doc(f: &collections_support::Fixture) -> serde_json::Value {
+    let resp = f.server.get(moneydesk_model::paths::OPENAPI).await;
+    common::json(resp).await
+}

@@ -1,0 +1,328 @@
+//! The typed API client over gloo-net: base URL of the chosen environment, `Authorization:
+//! Bearer`, one error type for both error bodies, and requests aborted when the reactive owner
+//! that started them (the page) is cleaned up.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use gloo_net::http::{Method, Request, RequestBuilder, Response};
+use moneydesk_model::{Envelope, FeeSuccess};
+use send_wrapper::SendWrapper;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::Serialize;
+use web_sys::{AbortController, AbortSignal, RequestCredentials};
+
+use super::error::{decode_error, network_error, ApiError};
+
+pub type AuthErrorHook = Arc<dyn Fn(&ApiError) + Send + Sync>;
+
+#[derive(Clone)]
+pub struct Client {
+    base_url: String,
+    token: Option<String>,
+    on_auth_error: Option<AuthErrorHook>,
+}
+
+/// A request body: JSON, or anything `fetch` takes (FormData, Blob, a string).
+pub enum Body {
+    Json(String),
+    Raw(wasm_bindgen::JsValue),
+}
+
+impl Body {
+    pub fn json<B: Serialize + ?Sized>(body: &B) -> Result<Body, ApiError> {
+        serde_json::to_string(body)
+            .map(Body::Json)
+            .map_err(|e| ApiError::Decode { status: 0, message: format!("could not encode the request: {e}") })
+    }
+}
+
+impl Client {
+    /// `base_url` is `""` for the portal's own origin, else `https://host[:port]` (no `/` at the end).
+    pub fn new(base_url: impl Into<String>, token: Option<String>) -> Self {
+        Client { base_url: base_url.into().trim_end_matches('/').to_string(), token, on_auth_error: None }
+    }
+
+    /// Called with every 401 / code 600 answer (the app signs the user out).
+    pub fn on_auth_error(mut self, hook: AuthErrorHook) -> Self {
+        self.on_auth_error = Some(hook);
+        self
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base_url, path)
+    }
+
+    /// GET a bare JSON body (the routing records, say).
+    pub fn get<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+    ) -> impl Future<Output = Result<T, ApiError>> + 'static {
+        self.send(Method::GET, path, query, None)
+    }
+
+    /// GET an envelope and return its `data`.
+    pub fn get_data<T: DeserializeOwned + 'static>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+    ) -> impl Future<Output = Result<T, ApiError>> + 'static {
+        let fut = self.send::<Envelope<T>>(Method::GET, path, query, None);
+        async move { envelope_data(fut.await?) }
+    }
+
+    /// GET a fee schedule body `{"status":"success","data":[...]}` and return `data`.
+    pub fn get_fees<T: DeserializeOwned + 'static>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+    ) -> impl Future<Output = Result<Vec<T>, ApiError>> + 'static {
+        let fut = self.send::<FeeSuccess<T>>(Method::GET, path, query, None);
+        async move { Ok(fut.await?.data) }
+    }
+
+    /// Any method; decodes a 2xx JSON body into `T` (use `()`-like types or `IgnoredAny` for
+    /// bodies you do not need).
+    pub fn send<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        query: &[(&str, &str)],
+        body: Option<Body>,
+    ) -> impl Future<Output = Result<T, ApiError>> + 'static {
+        let fut = self.send_raw(method, path, query, body);
+        async move {
+            let resp = fut.await?;
+            let status = resp.status();
+            let text = resp.text().await.map_err(|e| network_error(&resp.url(), e))?;
+            decode_success(status, &text)
+        }
+    }
+
+    /// Any method; returns a 2xx answer as it is (for downloads), every other answer as an error.
+    pub fn send_raw(
+        &self,
+        method: Method,
+        path: &str,
+        query: &[(&str, &str)],
+        body: Option<Body>,
+    ) -> impl Future<Output = Result<Response, ApiError>> + 'static {
+        let url = self.url(path);
+        let mut req = RequestBuilder::new(&url)
+            .method(method)
+            .credentials(RequestCredentials::Omit)
+            .header("Accept", "application/json");
+        if !query.is_empty() {
+            req = req.query(query.iter().copied());
+        }
+        if let Some(token) = &self.token {
+            req = req.header("Authorization", &format!("Bearer {token}"));
+        }
+        let signal = abort_on_cleanup();
+        let req = req.abort_signal(signal.as_ref());
+        let request = build(req, body);
+        let hook = self.on_auth_error.clone();
+        async move {
+            let resp = request?.send().await.map_err(|e| network_error(&url, e))?;
+            let status = resp.status();
+            if (200..300).contains(&status) {
+                return Ok(resp);
+            }
+            let text = resp.text().await.unwrap_or_default();
+            let err = decode_error(status, &text);
+            if err.is_auth() {
+                if let Some(hook) = hook {
+                    hook(&err);
+                }
+            }
+            Err(err)
+        }
+    }
+}
+
+fn build(req: RequestBuilder, body: Option<Body>) -> Result<Request, ApiError> {
+    let built = match body {
+        None => req.build(),
+        Some(Body::Json(json)) => req.header("Content-Type", "application/json").body(json),
+        Some(Body::Raw(raw)) => req.body(raw),
+    };
+    built.map_err(|e| ApiError::Decode { status: 0, message: format!("could not build the request: {e}") })
+}
+
+/// Decodes a 2xx body; `null` stands in for an empty one (204).
+pub fn decode_success<T: DeserializeOwned>(status: u16, text: &str) -> Result<T, ApiError> {
+    let text = if text.trim().is_empty() { "null" } else { text };
+    serde_json::from_str(text).map_err(|e| {
+        if serde_json::from_str::<IgnoredAny>(text).is_err() {
+            ApiError::NotJson { status }
+        } else {
+            ApiError::Decode { status, message: e.to_string() }
+        }
+    })
+}
+
+pub fn envelope_data<T>(envelope: Envelope<T>) -> Result<T, ApiError> {
+    let code = envelope.code;
+    envelope
+        .data
+        .ok_or_else(|| ApiError::Decode { status: code, message: "the envelope has no data".into() })
+}
+
+/// An abort signal for a request, aborted when the current reactive owner is cleaned up
+/// (the page that asked went away). Outside any owner the request simply runs to the end.
+fn abort_on_cleanup() -> Option<AbortSignal> {
+    let controller = AbortController::new().ok()?;
+    let signal = controller.signal();
+    if leptos::prelude::Owner::current().is_some() {
+        let controller = SendWrapper::new(controller);
+        leptos::prelude::on_cleanup(move || controller.abort());
+    }
+    Some(signal)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use leptos::prelude::Owner;
+    use moneydesk_model::auth::Session;
+    use moneydesk_model::paths::{AUTH_ME, FEES_ACH};
+    use moneydesk_model::Scope;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::test_util::{json, sleep, Answer, FakeFetch};
+
+    const SESSION: &str = r#"{"code":200,"errorMessage":null,"error":null,"data":{"name":"ops","scopes":["fees:read","admin"],"expiresAt":null}}"#;
+
+    fn counting_client(token: &str) -> (Client, Arc<AtomicU32>) {
+        let calls = Arc::new(AtomicU32::new(0));
+        let seen = calls.clone();
+        let client = Client::new("", Some(token.into())).on_auth_error(Arc::new(move |e: &ApiError| {
+            assert!(e.is_auth());
+            seen.fetch_add(1, Ordering::SeqCst);
+        }));
+        (client, calls)
+    }
+
+    #[wasm_bindgen_test]
+    async fn success_sends_the_bearer_token_and_reads_the_envelope() {
+        let fake = FakeFetch::install(vec![(AUTH_ME, json(200, SESSION))]);
+        let (client, calls) = counting_client("mdk_abc");
+        let s: Session = client.get_data(AUTH_ME, &[]).await.unwrap();
+        assert_eq!(s.name, "ops");
+        assert!(s.can(Scope::VaultWrite));
+        let reqs = fake.requests();
+        assert_eq!(reqs.len(), 1);
+        assert!(reqs[0].0.ends_with(AUTH_ME));
+        assert_eq!(reqs[0].2.as_deref(), Some("Bearer mdk_abc"));
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
+    }
+
+    #[wasm_bindgen_test]
+    async fn query_parameters_are_encoded_and_repeatable() {
+        let fake = FakeFetch::install(vec![("/q", json(200, "{}"))]);
+        let client = Client::new("", None);
+        let _: IgnoredAny = client.get("/q", &[("paths", "a b"), ("paths", "c&d")]).await.unwrap();
+        let url = &fake.requests()[0].0;
+        assert!(url.ends_with("/q?paths=a+b&paths=c%26d"), "{url}");
+        assert_eq!(fake.requests()[0].2, None, "no token, no Authorization header");
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_401_and_code_600_call_the_sign_out_hook() {
+        let _fake = FakeFetch::install(vec![
+            ("/a", json(401, r#"{"code":401,"errorMessage":"Unknown token","error":{"reason":"unauthorized"},"data":null}"#)),
+            ("/b", json(401, r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#)),
+            ("/c", json(403, r#"{"code":403,"errorMessage":"needs vault:read","error":{"reason":"forbidden"},"data":null}"#)),
+        ]);
+        let (client, calls) = counting_client("mdk_x");
+        let a = client.get_data::<Session>("/a", &[]).await.unwrap_err();
+        assert!(matches!(a, ApiError::Unauthorized { .. }), "{a:?}");
+        let b = client.get_data::<Session>("/b", &[]).await.unwrap_err();
+        assert_eq!(b, ApiError::InvalidToken { message: "Invalid token".into() });
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+        let c = client.get_data::<Session>("/c", &[]).await.unwrap_err();
+        assert_eq!(c, ApiError::Forbidden { message: "needs vault:read".into() });
+        assert_eq!(calls.load(Ordering::SeqCst), 2, "403 does not sign out");
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_400_envelope_names_the_fields() {
+        let _fake = FakeFetch::install(vec![(
+            "/v",
+            json(400, r#"{"code":400,"errorMessage":"invalid","error":{"reason":"validation","fields":[{"field":"routingNumber","message":"checksum digit should be 5, got 7"}]},"data":null}"#),
+        )]);
+        let e = Client::new("", None).get::<IgnoredAny>("/v", &[]).await.unwrap_err();
+        match e {
+            ApiError::Validation { fields, .. } => {
+                assert_eq!(fields[0].field, "routingNumber");
+                assert_eq!(fields[0].message, "checksum digit should be 5, got 7");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    async fn fee_bodies_both_ways() {
+        let _fake = FakeFetch::install(vec![
+            (FEES_ACH, json(200, r#"{"status":"success","data":[{"fee_type":"ACH","fee_amount":2.00,"description":"Standard"}]}"#)),
+            ("/fee-error", json(400, r#"{"status":"error","error_code":"400","message":"amount is empty"}"#)),
+        ]);
+        let client = Client::new("", Some("mdk_f".into()));
+        let fees: Vec<moneydesk_model::fees::FeeEntry> = client.get_fees(FEES_ACH, &[("amount", "10.00")]).await.unwrap();
+        assert_eq!(fees[0].fee_amount.to_string(), "2.00");
+        let e = client.get_fees::<moneydesk_model::fees::FeeEntry>("/fee-error", &[]).await.unwrap_err();
+        assert_eq!(e, ApiError::Validation { message: "amount is empty".into(), fields: vec![] });
+    }
+
+    #[wasm_bindgen_test]
+    async fn non_json_and_wrong_shapes_are_named() {
+        let _fake = FakeFetch::install(vec![
+            ("/html", Answer::Body { status: 200, content_type: "text/html", body: "<!doctype html><title>x</title>".into() }),
+            ("/proxy", Answer::Body { status: 502, content_type: "text/plain", body: "Bad Gateway".into() }),
+            ("/shape", json(200, r#"{"code":200,"errorMessage":null,"error":null,"data":{"unexpected":true}}"#)),
+        ]);
+        let client = Client::new("", None);
+        assert_eq!(client.get_data::<Session>("/html", &[]).await.unwrap_err(), ApiError::NotJson { status: 200 });
+        assert_eq!(client.get_data::<Session>("/proxy", &[]).await.unwrap_err(), ApiError::NotJson { status: 502 });
+        let e = client.get_data::<Session>("/shape", &[]).await.unwrap_err();
+        assert!(matches!(e, ApiError::Decode { status: 200, .. }), "{e:?}");
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_server_that_is_down_is_a_network_error() {
+        // Nothing listens on the discard port: the browser's fetch fails for real.
+        let client = Client::new("http://127.0.0.1:9", Some("mdk_x".into()));
+        let e = client.get_data::<Session>(AUTH_ME, &[]).await.unwrap_err();
+        match &e {
+            ApiError::Network { url, .. } => assert_eq!(url, &format!("http://127.0.0.1:9{AUTH_ME}")),
+            other => panic!("{other:?}"),
+        }
+        assert!(e.to_string().contains("Could not reach the server at http://127.0.0.1:9"));
+    }
+
+    #[wasm_bindgen_test]
+    async fn requests_abort_when_their_owner_is_cleaned_up() {
+        let _fake = FakeFetch::install(vec![("/slow", Answer::Hang)]);
+        let owner = Owner::new();
+        let fut = owner.with(|| Client::new("", None).get::<IgnoredAny>("/slow", &[]));
+        let slot = Rc::new(RefCell::new(None));
+        let out = slot.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            *out.borrow_mut() = Some(fut.await);
+        });
+        sleep(30).await;
+        assert!(slot.borrow().is_none(), "still waiting for the answer");
+        owner.cleanup();
+        sleep(30).await;
+        assert_eq!(slot.borrow_mut().take().map(|r| r.unwrap_err()), Some(ApiError::Aborted));
+    }
+}

@@ -1,0 +1,196 @@
+//! The root: contexts, the router with its base, the routes, toasts and the loading bar.
+
+use leptos::prelude::*;
+use leptos_router::components::{ParentRoute, Route, Router, Routes};
+use leptos_router::path;
+
+use crate::components::error_view::api_error_fallback;
+use crate::components::guard::RequireScope;
+use crate::components::layout::Shell;
+use crate::components::loading::LoadingBar;
+use crate::components::toasts::{ToastHost, Toasts};
+use crate::config::MountOptions;
+use crate::groups::group;
+use crate::pages::{
+    accounts::AccountsPage, dashboard::Dashboard, deposits::DepositsPage, email::EmailPage, fees::FeesPage,
+    not_found::NotFound, permissions::PermissionsPage, routing::RoutingPage, signin::SignInPage, vault::VaultPage,
+};
+use crate::session::{load_stored, Auth, Credentials, Keep};
+use crate::theme::Theme;
+
+#[component]
+pub fn App(options: MountOptions) -> impl IntoView {
+    let config = options.app_config();
+    // A token handed over by the host wins, and lives in memory only.
+    let initial = match &options.token {
+        Some(token) => Some(Credentials {
+            environment: "host".into(),
+            base_url: options.base_url.clone().unwrap_or_default(),
+            token: token.clone(),
+            keep: Keep::Memory,
+        }),
+        // Embedded with its own base URL: only a token for that server is of use.
+        None => load_stored().filter(|c| options.base_url.as_ref().is_none_or(|u| *u == c.base_url)),
+    };
+    let auth = Auth::new(initial);
+    let theme = Theme::init();
+    provide_context(config.clone());
+    provide_context(auth);
+    provide_context(theme);
+    provide_context(Toasts::new());
+
+    let (is_routing, set_is_routing) = signal(false);
+    let base = config.base_path.clone();
+
+    view! {
+        <div class="moneydesk" class:embedded=config.embedded data-theme=move || theme.mode().as_str()>
+            <Router base=base set_is_routing>
+                <LoadingBar active=is_routing/>
+                <ErrorBoundary fallback=api_error_fallback(None)>
+                    <Routes fallback=|| view! { <NotFound/> }>
+                        <Route path=path!("/signin") view=SignInPage/>
+                        <ParentRoute path=path!("") view=Shell>
+                            <Route path=path!("") view=Dashboard/>
+                            <Route path=path!("/fees") view=|| guarded("fees", || view! { <FeesPage/> })/>
+                            <Route path=path!("/vault") view=|| guarded("vault", || view! { <VaultPage/> })/>
+                            <Route path=path!("/email") view=|| guarded("email", || view! { <EmailPage/> })/>
+                            <Route path=path!("/routing") view=|| guarded("routing", || view! { <RoutingPage/> })/>
+                            <Route path=path!("/deposits") view=|| guarded("deposits", || view! { <DepositsPage/> })/>
+                            <Route path=path!("/accounts") view=|| guarded("accounts", || view! { <AccountsPage/> })/>
+                            <Route
+                                path=path!("/permissions")
+                                view=|| guarded("permissions", || view! { <PermissionsPage/> })
+                            />
+                            <Route path=path!("/*any") view=NotFound/>
+                        </ParentRoute>
+                    </Routes>
+                </ErrorBoundary>
+            </Router>
+            <ToastHost/>
+        </div>
+    }
+}
+
+/// A group's page behind the scope its group needs.
+fn guarded<V: IntoView + 'static>(slug: &'static str, page: impl Fn() -> V + Send + Sync + 'static) -> impl IntoView {
+    let scope = group(slug).scope;
+    view! { <RequireScope scope>{page()}</RequireScope> }
+}
+
+#[cfg(test)]
+mod tests {
+    use moneydesk_model::paths::AUTH_ME;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::test_util::{clear_storage, container, find, json, sleep, text_containing, Answer, FakeFetch};
+
+    const ENVIRONMENTS: &str = include_str!("../public/environments.json");
+    const FEES_ONLY: &str = r#"{"code":200,"errorMessage":null,"error":null,"data":{"name":"ops-fees","scopes":["fees:read"],"expiresAt":null}}"#;
+    const INVALID: &str = r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#;
+
+    fn set_token(root: &web_sys::Element, value: &str) {
+        let area: web_sys::HtmlTextAreaElement = root.query_selector("#signin-token").unwrap().unwrap().unchecked_into();
+        area.set_value(value);
+        area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    }
+
+    async fn click(root: &web_sys::Element, selector: &str) {
+        find(root, selector).await.click();
+    }
+
+    /// The whole portal in the test page: a stored token with the server down, Retry, sign
+    /// out, sign-in mistakes, sign in, the dashboard, a guarded page and a 404.
+    #[wasm_bindgen_test]
+    async fn the_portal_end_to_end_against_a_fake_server() {
+        clear_storage();
+        let history = web_sys::window().unwrap().history().unwrap();
+        let start_url = web_sys::window().unwrap().location().href().unwrap();
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/fees")).unwrap();
+        let stored = r#"{"environment":"local","baseUrl":"","token":"mdk_stored"}"#;
+        web_sys::window().unwrap().session_storage().unwrap().unwrap().set_item("moneydesk.credentials", stored).unwrap();
+
+        // 1. A reload with a stored token while the server is down: say so, offer Retry.
+        let down = FakeFetch::install(vec![("/environments.json", json(200, ENVIRONMENTS))]);
+        let root = container();
+        let _handle = leptos::mount::mount_to(root.clone(), || view! { <App options=MountOptions::default()/> });
+        let moneydesk = find(&root, "div.moneydesk[data-theme]").await;
+        assert!(matches!(moneydesk.get_attribute("data-theme").as_deref(), Some("light" | "dark")));
+        text_containing(&root, "[data-testid=network-error]", "Could not reach the server").await;
+        drop(down);
+
+        // 2. The server is back: Retry shows the page the user was on, guarded by its scope.
+        let up = FakeFetch::install(vec![("/environments.json", json(200, ENVIRONMENTS)), (AUTH_ME, json(200, FEES_ONLY))]);
+        click(&root, "button#retry").await;
+        text_containing(&root, "[data-testid=placeholder] h1", "Fee schedules").await;
+        assert_eq!(up.requests().last().unwrap().2.as_deref(), Some("Bearer mdk_stored"));
+        assert_eq!(root.query_selector_all("h1").unwrap().length(), 1, "one h1 per page");
+
+        // 3. A page the token may not use, through the navigation.
+        click(&root, "nav a[href$=\"/vault\"]").await;
+        text_containing(&root, "[data-testid=access-denied]", "vault:read").await;
+        assert!(root.query_selector("[data-testid=placeholder]").unwrap().is_none());
+
+        // 4. A path that does not exist.
+        click(&root, "a.brand").await;
+        text_containing(&root, "h1", "Dashboard").await;
+        history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/no-such-page")).unwrap();
+        web_sys::window().unwrap().dispatch_event(&web_sys::Event::new("popstate").unwrap()).unwrap();
+        find(&root, "[data-testid=not-found]").await;
+
+        // 5. Sign out: storage cleared, the sign-in page.
+        click(&root, "button#signout").await;
+        find(&root, "textarea#signin-token").await;
+        assert!(web_sys::window().unwrap().session_storage().unwrap().unwrap().get_item("moneydesk.credentials").unwrap().is_none());
+        find(&root, ".toasts [role=status]").await;
+        let select = find(&root, "select#signin-environment").await;
+        assert_eq!(select.query_selector_all("option").unwrap().length(), 3);
+
+        // 6. A malformed token is refused before anything is sent.
+        let sent_before = up.requests().len();
+        set_token(&root, "mdk_abc\ndef");
+        click(&root, "button#signin-submit").await;
+        text_containing(&root, "[role=alert]", "line break").await;
+        assert_eq!(up.requests().len(), sent_before);
+        drop(up);
+
+        // 7. The server rejects the token (code 600).
+        let rejecting = FakeFetch::install(vec![(AUTH_ME, json(401, INVALID))]);
+        set_token(&root, "mdk_revoked");
+        click(&root, "button#signin-submit").await;
+        text_containing(&root, "[role=alert]", "code 600").await;
+        drop(rejecting);
+
+        // 8. Something that is not JSON answers.
+        let html = FakeFetch::install(vec![(
+            AUTH_ME,
+            Answer::Body { status: 200, content_type: "text/html", body: "<!doctype html>".into() },
+        )]);
+        click(&root, "button#signin-submit").await;
+        text_containing(&root, "[role=alert]", "not JSON").await;
+        drop(html);
+
+        // 9. A good token, remembered on this device.
+        let good = FakeFetch::install(vec![(AUTH_ME, json(200, FEES_ONLY))]);
+        set_token(&root, "  mdk_good\n");
+        let remember: web_sys::HtmlInputElement = find(&root, "#signin-remember").await.unchecked_into();
+        remember.click();
+        click(&root, "button#signin-submit").await;
+        text_containing(&root, "h1", "Dashboard").await;
+        assert_eq!(good.requests()[0].2.as_deref(), Some("Bearer mdk_good"));
+        let local = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+        assert!(local.get_item("moneydesk.credentials").unwrap().unwrap().contains("mdk_good"));
+        let cards = root.query_selector_all(".cards .card").unwrap().length();
+        assert_eq!(cards, 1, "only the fees group is usable");
+
+        // 10. The theme toggle flips data-theme.
+        let before = moneydesk.get_attribute("data-theme").unwrap();
+        click(&root, "button#theme-toggle").await;
+        sleep(20).await;
+        assert_ne!(moneydesk.get_attribute("data-theme").unwrap(), before);
+
+        clear_storage();
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&start_url)).unwrap();
+    }
+}

@@ -1,0 +1,420 @@
+//! Bulk check: a pasted list or an uploaded CSV of routing numbers → valid / invalid (why) /
+//! in ACH / in wire / institution, looked up a few at a time with progress, exported as CSV.
+//! The state lives with the page, so switching tabs keeps a run and its results.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use moneydesk_model::routing::RoutingNumber;
+
+use super::csv;
+use super::format::{count, problem, yes_no};
+use crate::api::routing::{ach, wire, Lookup};
+use crate::api::{ApiError, Client};
+use crate::session::use_auth;
+
+/// Requests in flight at once.
+const CONCURRENCY: usize = 4;
+/// Rows one check takes (each valid number costs two requests).
+const MAX_ROWS: usize = 5000;
+/// Uploads larger than this are refused before reading.
+const MAX_FILE_BYTES: f64 = 5.0 * 1024.0 * 1024.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Invalid(String),
+    Pending,
+    Checked { ach: Option<String>, wire: Option<String> },
+    Failed(String),
+    NotChecked,
+}
+
+impl Outcome {
+    fn status(&self) -> &'static str {
+        match self {
+            Outcome::Invalid(_) => "invalid",
+            Outcome::Pending => "pending",
+            Outcome::Checked { ach: None, wire: None } => "not-listed",
+            Outcome::Checked { .. } => "listed",
+            Outcome::Failed(_) => "failed",
+            Outcome::NotChecked => "not-checked",
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Row {
+    input: String,
+    outcome: ArcRwSignal<Outcome>,
+}
+
+/// Why an input is not a routing number, with a hint when a spreadsheet ate a leading zero.
+pub fn why_invalid(input: &str) -> Option<String> {
+    let e = RoutingNumber::parse(input).err()?;
+    let mut why = problem(&e);
+    let padded = format!("0{input}");
+    if input.len() == 8 && RoutingNumber::parse(&padded).is_ok() {
+        why.push_str(&format!(" A spreadsheet may have dropped a leading zero: {padded} is valid."));
+    }
+    Some(why)
+}
+
+/// The page's bulk-check state (`Copy`; created by the page so a run survives tab switches).
+#[derive(Clone, Copy)]
+pub struct BulkState {
+    text: RwSignal<String>,
+    rows: RwSignal<Vec<Row>>,
+    done: RwSignal<usize>,
+    lookups: RwSignal<usize>,
+    running: RwSignal<bool>,
+    notice: RwSignal<Option<String>>,
+    /// Bumped by every new run and by Cancel: workers of an older run stop.
+    generation: StoredValue<u32>,
+    /// Owns the requests of the current run: cleaning it up aborts them. A child of the page's
+    /// owner, so leaving the page aborts them too.
+    run_owner: StoredValue<Option<Owner>>,
+    page_owner: StoredValue<Option<Owner>>,
+}
+
+impl BulkState {
+    pub fn new() -> Self {
+        BulkState {
+            text: RwSignal::new(String::new()),
+            rows: RwSignal::new(Vec::new()),
+            done: RwSignal::new(0),
+            lookups: RwSignal::new(0),
+            running: RwSignal::new(false),
+            notice: RwSignal::new(None),
+            generation: StoredValue::new(0),
+            run_owner: StoredValue::new(None),
+            page_owner: StoredValue::new(Owner::current()),
+        }
+    }
+
+    fn stop(&self) {
+        self.generation.update_value(|g| *g = g.wrapping_add(1));
+        if let Some(owner) = self.run_owner.try_update_value(Option::take).flatten() {
+            owner.cleanup();
+        }
+        self.running.set(false);
+    }
+
+    fn cancel(&self) {
+        self.stop();
+        self.rows.with_untracked(|rows| {
+            for r in rows {
+                if r.outcome.get_untracked() == Outcome::Pending {
+                    r.outcome.set(Outcome::NotChecked);
+                }
+            }
+        });
+        self.notice.set(Some("Cancelled: the remaining numbers were not checked.".into()));
+    }
+
+    fn start(&self, client: Client) {
+        self.stop();
+        let mut numbers = csv::routing_numbers(&self.text.get_untracked());
+        self.notice.set(None);
+        if numbers.is_empty() {
+            self.rows.set(Vec::new());
+            self.notice.set(Some("Paste or upload at least one routing number.".into()));
+            return;
+        }
+        if numbers.len() > MAX_ROWS {
+            self.notice.set(Some(format!(
+                "{} numbers given; the first {} are checked. Split the list to check the rest.",
+                count(numbers.len() as u64),
+                count(MAX_ROWS as u64)
+            )));
+            numbers.truncate(MAX_ROWS);
+        }
+        // One lookup per distinct valid number; its rows share the answer.
+        let mut jobs: Vec<(String, Vec<ArcRwSignal<Outcome>>)> = Vec::new();
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let rows: Vec<Row> = numbers
+            .into_iter()
+            .map(|input| {
+                let why = why_invalid(&input);
+                let valid = why.is_none();
+                let outcome = ArcRwSignal::new(why.map(Outcome::Invalid).unwrap_or(Outcome::Pending));
+                if valid {
+                    let i = *seen.entry(input.clone()).or_insert_with(|| {
+                        jobs.push((input.clone(), Vec::new()));
+                        jobs.len() - 1
+                    });
+                    jobs[i].1.push(outcome.clone());
+                }
+                Row { input, outcome }
+            })
+            .collect();
+        self.rows.set(rows);
+        self.done.set(0);
+        self.lookups.set(jobs.len());
+        if jobs.is_empty() {
+            return;
+        }
+        let owner = self.page_owner.get_value().map(|o| o.child()).unwrap_or_else(Owner::new);
+        self.run_owner.set_value(Some(owner.clone()));
+        self.running.set(true);
+        let generation = self.generation.get_value();
+        let jobs = Rc::new(jobs);
+        let next = Rc::new(Cell::new(0usize));
+        let workers = CONCURRENCY.min(jobs.len());
+        let finished = Rc::new(Cell::new(0usize));
+        let this = *self;
+        for _ in 0..workers {
+            let (jobs, next, finished, client, owner) = (jobs.clone(), next.clone(), finished.clone(), client.clone(), owner.clone());
+            spawn_local(async move {
+                let current = || this.generation.try_get_value() == Some(generation);
+                while current() {
+                    let i = next.get();
+                    let Some((number, slots)) = jobs.get(i) else { break };
+                    next.set(i + 1);
+                    let (a, w) = owner.with(|| (ach(&client, number), wire(&client, number)));
+                    let outcome = match lookup_both(a, w).await {
+                        Err(ApiError::Aborted) => return,
+                        Err(e) => Outcome::Failed(e.to_string()),
+                        Ok(o) => o,
+                    };
+                    for s in slots {
+                        s.set(outcome.clone());
+                    }
+                    this.done.try_update(|d| *d += 1);
+                }
+                finished.set(finished.get() + 1);
+                if finished.get() == workers && current() {
+                    this.running.try_set(false);
+                }
+            });
+        }
+    }
+
+    /// The results as CSV rows (header first).
+    fn export_rows(&self) -> Vec<Vec<String>> {
+        let header = ["row", "routingNumber", "valid", "problem", "inAch", "inWire", "institution", "error"];
+        let mut out = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+        self.rows.with_untracked(|rows| {
+            for (i, r) in rows.iter().enumerate() {
+                let (valid, problem, in_ach, in_wire, name, error) = match r.outcome.get_untracked() {
+                    Outcome::Invalid(why) => ("no", why, "", "", String::new(), String::new()),
+                    Outcome::Checked { ach, wire } => {
+                        let name = ach.clone().or(wire.clone()).unwrap_or_default();
+                        ("yes", String::new(), yes_no(ach.is_some()), yes_no(wire.is_some()), name, String::new())
+                    }
+                    Outcome::Failed(e) => ("yes", String::new(), "", "", String::new(), e),
+                    Outcome::Pending | Outcome::NotChecked => ("yes", String::new(), "", "", String::new(), "not checked".into()),
+                };
+                out.push(vec![
+                    (i + 1).to_string(),
+                    r.input.clone(),
+                    valid.into(),
+                    problem,
+                    in_ach.into(),
+                    in_wire.into(),
+                    name,
+                    error,
+                ]);
+            }
+        });
+        out
+    }
+}
+
+async fn lookup_both(
+    a: impl std::future::Future<Output = Result<Lookup<moneydesk_model::routing::AchParticipant>, ApiError>>,
+    w: impl std::future::Future<Output = Result<Lookup<moneydesk_model::routing::WireParticipant>, ApiError>>,
+) -> Result<Outcome, ApiError> {
+    let ach = a.await?.found().map(|r| r.customer_name.clone());
+    let wire = w.await?.found().map(|r| r.customer_name.clone());
+    Ok(Outcome::Checked { ach, wire })
+}
+
+/// A cell that follows the row's outcome.
+fn cell(o: &ArcRwSignal<Outcome>, show: fn(Outcome) -> AnyView) -> impl IntoView {
+    let o = o.clone();
+    move || show(o.get())
+}
+
+fn row_view(index: usize, row: Row) -> impl IntoView {
+    let o = row.outcome.clone();
+    view! {
+        <tr data-status=move || o.get().status()>
+            <td class="num">{index + 1}</td>
+            <td><code>{row.input.clone()}</code></td>
+            <td>{cell(&row.outcome, |o| match o {
+                Outcome::Invalid(why) => view! { <span class="routing-bad">"Invalid: " {why}</span> }.into_any(),
+                _ => view! { <span class="routing-good">"Valid"</span> }.into_any(),
+            })}</td>
+            <td>{cell(&row.outcome, |o| match o {
+                Outcome::Checked { ach, .. } => yes_no(ach.is_some()).into_any(),
+                _ => "—".into_any(),
+            })}</td>
+            <td>{cell(&row.outcome, |o| match o {
+                Outcome::Checked { wire, .. } => yes_no(wire.is_some()).into_any(),
+                _ => "—".into_any(),
+            })}</td>
+            <td>{cell(&row.outcome, |o| match o {
+                Outcome::Checked { ach: None, wire: None } => {
+                    view! { <span class="muted">"Not in either directory"</span> }.into_any()
+                }
+                Outcome::Checked { ach, wire } => ach.or(wire).unwrap_or_default().into_any(),
+                Outcome::Failed(e) => view! { <span class="routing-bad">{e}</span> }.into_any(),
+                Outcome::Pending => view! { <span class="muted">"Checking…"</span> }.into_any(),
+                Outcome::NotChecked => view! { <span class="muted">"Not checked"</span> }.into_any(),
+                Outcome::Invalid(_) => "—".into_any(),
+            })}</td>
+        </tr>
+    }
+}
+
+#[component]
+pub fn BulkTab(state: BulkState) -> impl IntoView {
+    let auth = use_auth();
+    let s = state;
+
+    let on_file = move |ev: web_sys::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        if file.size() > MAX_FILE_BYTES {
+            s.notice.set(Some(format!("{} is larger than 5 MB; upload a smaller file.", file.name())));
+            return;
+        }
+        let name = file.name();
+        let client = auth.client();
+        spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()) {
+                Some(text) => {
+                    if s.text.try_set(text).is_none() {
+                        s.start(client);
+                    }
+                }
+                None => {
+                    s.notice.try_set(Some(format!("Could not read {name} as text.")));
+                }
+            }
+        });
+        input.set_value("");
+    };
+
+    let export = move |_| {
+        let text = csv::write(&s.export_rows());
+        if let Err(e) = csv::download("routing-check.csv", &text) {
+            s.notice.set(Some(e));
+        }
+    };
+
+    let summary = move || {
+        let (mut valid, mut invalid, mut in_ach, mut in_wire, mut neither) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        s.rows.with(|rows| {
+            for r in rows {
+                match r.outcome.get() {
+                    Outcome::Invalid(_) => invalid += 1,
+                    Outcome::Checked { ach, wire } => {
+                        valid += 1;
+                        in_ach += ach.is_some() as u64;
+                        in_wire += wire.is_some() as u64;
+                        neither += (ach.is_none() && wire.is_none()) as u64;
+                    }
+                    _ => valid += 1,
+                }
+            }
+        });
+        format!(
+            "{} rows: {} valid, {} invalid; {} in ACH, {} in wire, {} in neither.",
+            count(valid + invalid),
+            count(valid),
+            count(invalid),
+            count(in_ach),
+            count(in_wire),
+            count(neither)
+        )
+    };
+
+    view! {
+        <form class="routing-bulk" on:submit=move |ev| {
+            ev.prevent_default();
+            s.start(auth.client());
+        }>
+            <label for="routing-bulk-input">"Routing numbers"</label>
+            <textarea
+                id="routing-bulk-input"
+                rows="6"
+                spellcheck="false"
+                aria-describedby="routing-bulk-hint"
+                placeholder="011000015\n021000021\n…"
+                prop:value=move || s.text.get()
+                on:input=move |ev| s.text.set(event_target_value(&ev))
+            ></textarea>
+            <p id="routing-bulk-hint" class="hint">
+                "One per line, or a CSV: a column headed “routing number” (or ABA) is used, else the first column. "
+                "Up to " {count(MAX_ROWS as u64)} " numbers."
+            </p>
+            <label for="routing-bulk-file">"Or upload a CSV or text file"</label>
+            <input id="routing-bulk-file" type="file" accept=".csv,.txt,text/csv,text/plain" on:change=on_file/>
+            <div class="routing-actions">
+                <button id="routing-bulk-check" type="submit" class="button primary" disabled=move || s.running.get()>
+                    "Check"
+                </button>
+                <Show when=move || s.running.get()>
+                    <button id="routing-bulk-cancel" type="button" class="button" on:click=move |_| s.cancel()>
+                        "Cancel"
+                    </button>
+                </Show>
+                <Show when=move || s.rows.with(|r| !r.is_empty()) && !s.running.get()>
+                    <button id="routing-bulk-export" type="button" class="button" on:click=export>
+                        "Export CSV"
+                    </button>
+                </Show>
+            </div>
+        </form>
+        {move || s.notice.get().map(|n| view! { <p class="alert warning" role="status">{n}</p> })}
+        <Show when=move || s.lookups.get() != 0>
+            <div class="routing-progress">
+                <progress max=move || s.lookups.get() value=move || s.done.get() aria-labelledby="routing-bulk-progress"></progress>
+                <span id="routing-bulk-progress" aria-live="polite">
+                    {move || format!("{} of {} distinct valid numbers looked up", count(s.done.get() as u64), count(s.lookups.get() as u64))}
+                </span>
+            </div>
+        </Show>
+        <Show when=move || s.rows.with(|r| !r.is_empty())>
+            <p class="routing-summary" data-testid="routing-bulk-summary">{summary}</p>
+            <div class="routing-table-wrap">
+                <table class="routing-table" data-testid="routing-bulk-results">
+                    <caption class="routing-sr">"Bulk check results"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"#"</th>
+                            <th scope="col">"Routing number"</th>
+                            <th scope="col">"Check"</th>
+                            <th scope="col">"In ACH"</th>
+                            <th scope="col">"In wire"</th>
+                            <th scope="col">"Institution"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || s.rows.get().into_iter().enumerate().map(|(i, r)| row_view(i, r)).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    #[wasm_bindgen_test]
+    fn invalid_numbers_say_why() {
+        assert_eq!(why_invalid("011000015"), None);
+        assert!(why_invalid("011000016").unwrap().contains("should be 5"));
+        let hint = why_invalid("11000015").unwrap();
+        assert!(hint.contains("leading zero: 011000015 is valid"), "{hint}");
+        assert!(!why_invalid("12345678").unwrap().contains("leading zero"));
+    }
+}

@@ -1,0 +1,6 @@
+//! Moneydesk's browser end-to-end tests: one module per page, all in this one test binary.
+//! The harness is the `moneydesk_e2e` library (tests/src/). They need the release build of
+//! the portal: `trunk build --release` (scripts/test builds it first).
+
+mod embed;
+mod shell;

@@ -1,0 +1,366 @@
+//! A headless Chromium session with bounded waits. Every helper polls until its condition
+//! holds or the timeout passes; a failure saves a screenshot and the page's HTML and panics
+//! with a message naming the selector, the URL and any console errors.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::error::{CmdError, ErrorStatus};
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+
+use crate::chromedriver::ChromeDriver;
+use crate::console::{self, Entry, GetBrowserLog};
+use crate::paths;
+
+/// TOOLCHAIN.md's flags for Chromium as root and offline, plus the test window size.
+pub const CHROMIUM_FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,900",
+];
+
+const POLL: Duration = Duration::from_millis(100);
+
+pub struct Browser {
+    client: Client,
+    name: String,
+    timeout: Duration,
+    /// Every console entry read so far (a read drains chromedriver's buffer).
+    console: Mutex<Vec<Entry>>,
+    /// Substrings of SEVERE console messages a test expects (e.g. a 401 it provokes).
+    allowed: Mutex<Vec<String>>,
+    reports: AtomicUsize,
+    // Last: dropping it kills chromedriver and the browser.
+    _driver: ChromeDriver,
+}
+
+fn timeout() -> Duration {
+    let secs = std::env::var("MONEYDESK_E2E_TIMEOUT_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    Duration::from_secs(secs)
+}
+
+/// Errors worth another try while the page is still rendering.
+fn transient(e: &CmdError) -> bool {
+    e.is_no_such_element()
+        || e.is_stale_element_reference()
+        || e.is_element_not_interactable()
+        || matches!(e, CmdError::Standard(w) if w.error == ErrorStatus::ElementClickIntercepted)
+        || e.is_invalid_element_state()
+}
+
+impl Browser {
+    /// Starts chromedriver and a fresh headless Chromium (its profile in `dir`).
+    pub async fn start(dir: &Path, name: String) -> Browser {
+        let profile = dir.join("chromium-profile");
+        std::fs::create_dir_all(&profile).expect("creating the browser profile dir");
+        let log = dir.join("chromedriver.log");
+        let driver = ChromeDriver::start(&log);
+
+        let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
+        args.push(format!("--user-data-dir={}", profile.display()));
+        let mut chrome = json!({ "args": args });
+        let binary = std::env::var_os("MONEYDESK_CHROMIUM")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| "/usr/bin/chromium".into());
+        if binary.is_file() {
+            chrome["binary"] = json!(binary);
+        }
+        let caps = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": chrome,
+            "goog:loggingPrefs": { "browser": "ALL" },
+        });
+        let client = ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps.as_object().cloned().unwrap_or_default())
+            .connect(&driver.url)
+            .await
+            .unwrap_or_else(|e| {
+                panic!(
+                    "starting Chromium through chromedriver failed: {e}; see {}",
+                    log.display()
+                )
+            });
+        Browser {
+            client,
+            name,
+            timeout: timeout(),
+            console: Mutex::new(Vec::new()),
+            allowed: Mutex::new(Vec::new()),
+            reports: AtomicUsize::new(0),
+            _driver: driver,
+        }
+    }
+
+    /// The underlying fantoccini client, for what the helpers do not cover.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// Navigates to an absolute URL (a full page load).
+    pub async fn open(&self, url: &str) {
+        if let Err(e) = self.client.goto(url).await {
+            self.fail(format!("opening {url}: {e}")).await;
+        }
+    }
+
+    pub async fn reload(&self) {
+        if let Err(e) = self.client.refresh().await {
+            self.fail(format!("reloading: {e}")).await;
+        }
+    }
+
+    /// Waits until an element matches `css`.
+    pub async fn wait_for(&self, css: &str) -> Element {
+        self.retry(&format!("waiting for `{css}`"), || async {
+            self.client.find(Locator::Css(css)).await
+        })
+        .await
+    }
+
+    /// Waits until nothing matches `css`.
+    pub async fn wait_gone(&self, css: &str) {
+        let deadline = Instant::now() + self.timeout;
+        while self.count(css).await > 0 {
+            if Instant::now() > deadline {
+                self.fail(format!(
+                    "timed out after {:?} waiting for `{css}` to go away",
+                    self.timeout
+                ))
+                .await;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// The text of the first element matching `css` (waiting for it).
+    pub async fn text(&self, css: &str) -> String {
+        self.retry(&format!("reading the text of `{css}`"), || async {
+            self.client.find(Locator::Css(css)).await?.text().await
+        })
+        .await
+    }
+
+    /// Waits until the first element matching `css` has a text containing `needle`
+    /// (case-insensitive); returns the text.
+    pub async fn wait_for_text(&self, css: &str, needle: &str) -> String {
+        let deadline = Instant::now() + self.timeout;
+        let mut last = None;
+        loop {
+            match self.client.find(Locator::Css(css)).await {
+                Ok(el) => match el.text().await {
+                    Ok(t) if t.to_lowercase().contains(&needle.to_lowercase()) => return t,
+                    Ok(t) => last = Some(t),
+                    Err(e) if transient(&e) => {}
+                    Err(e) => self.fail(format!("reading the text of `{css}`: {e}")).await,
+                },
+                Err(e) if transient(&e) => {}
+                Err(e) => self.fail(format!("finding `{css}`: {e}")).await,
+            }
+            if Instant::now() > deadline {
+                let seen = match last {
+                    Some(t) => format!("its text was {t:?}"),
+                    None => "no element matched".to_string(),
+                };
+                self.fail(format!(
+                    "timed out after {:?} waiting for `{css}` to contain {needle:?}: {seen}",
+                    self.timeout
+                ))
+                .await;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Clicks the first element matching `css`, waiting until it exists and takes clicks.
+    pub async fn click(&self, css: &str) {
+        self.retry(&format!("clicking `{css}`"), || async {
+            self.client.find(Locator::Css(css)).await?.click().await
+        })
+        .await
+    }
+
+    /// Replaces the value of the field matching `css` by typing `text` into it.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        self.retry(&format!("typing into `{css}`"), || async {
+            let el = self.client.find(Locator::Css(css)).await?;
+            el.clear().await?;
+            el.send_keys(text).await
+        })
+        .await
+    }
+
+    /// Chooses the option with `value` in the `<select>` matching `css`.
+    pub async fn select(&self, css: &str, value: &str) {
+        self.retry(&format!("selecting {value:?} in `{css}`"), || async {
+            self.client
+                .find(Locator::Css(css))
+                .await?
+                .select_by_value(value)
+                .await
+        })
+        .await
+    }
+
+    /// How many elements match `css` now (no waiting).
+    pub async fn count(&self, css: &str) -> usize {
+        match self.client.find_all(Locator::Css(css)).await {
+            Ok(all) => all.len(),
+            Err(e) => self.fail(format!("finding `{css}`: {e}")).await,
+        }
+    }
+
+    /// The current URL.
+    pub async fn url(&self) -> url::Url {
+        match self.client.current_url().await {
+            Ok(u) => u,
+            Err(e) => self.fail(format!("reading the current URL: {e}")).await,
+        }
+    }
+
+    /// Waits until the current URL's path is `path`; returns the whole URL.
+    pub async fn wait_for_path(&self, path: &str) -> url::Url {
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            let url = self.url().await;
+            if url.path() == path {
+                return url;
+            }
+            if Instant::now() > deadline {
+                self.fail(format!(
+                    "timed out after {:?} waiting for the path {path:?}; the URL is {url}",
+                    self.timeout
+                ))
+                .await;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Runs JavaScript in the page (`arguments[i]` are `args`) and returns its result.
+    pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
+        match self.client.execute(script, args).await {
+            Ok(v) => v,
+            Err(e) => self.fail(format!("running script {script:?}: {e}")).await,
+        }
+    }
+
+    /// Lets SEVERE console messages containing `substring` pass (a test that provokes a 401
+    /// or a refused connection expects the browser to log it).
+    pub fn allow_console_error(&self, substring: &str) {
+        self.allowed.lock().unwrap().push(substring.to_string());
+    }
+
+    /// Reads the console entries logged since the last read; returns the unexpected SEVERE ones
+    /// seen so far.
+    pub async fn console_errors(&self) -> Vec<Entry> {
+        if let Ok(v) = self.client.issue_cmd(GetBrowserLog).await {
+            self.console.lock().unwrap().extend(console::parse(&v));
+        }
+        let allowed = self.allowed.lock().unwrap().clone();
+        self.console
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|e| {
+                e.level == "SEVERE" && !allowed.iter().any(|a| e.message.contains(a.as_str()))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Fails the test if the browser logged an unexpected error so far.
+    pub async fn check_console(&self) {
+        let errors = self.console_errors().await;
+        if !errors.is_empty() {
+            let list: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
+            self.fail(format!(
+                "the browser console has errors:\n{}",
+                list.join("\n")
+            ))
+            .await;
+        }
+    }
+
+    /// Saves a screenshot and the page's HTML as `<artifacts>/<test>-<label>.{png,html}`.
+    pub async fn snapshot(&self, label: &str) -> PathBuf {
+        let dir = paths::artifacts_dir();
+        let _ = std::fs::create_dir_all(&dir);
+        let base = dir.join(format!("{}-{label}", self.name));
+        if let Ok(png) = self.client.screenshot().await {
+            let _ = std::fs::write(base.with_extension("png"), png);
+        }
+        if let Ok(html) = self.client.source().await {
+            let _ = std::fs::write(base.with_extension("html"), html);
+        }
+        base.with_extension("png")
+    }
+
+    /// Ends the browser session cleanly.
+    pub async fn close(self) {
+        let _ = self.client.clone().close().await;
+    }
+
+    /// Saves the evidence and panics with `what` (plus the URL and console errors).
+    pub async fn fail(&self, what: String) -> ! {
+        let n = self.reports.fetch_add(1, Ordering::SeqCst);
+        let shot = self.snapshot(&format!("failure-{n}")).await;
+        let url = self
+            .client
+            .current_url()
+            .await
+            .map(|u| u.to_string())
+            .unwrap_or_else(|e| format!("(unknown: {e})"));
+        let console: Vec<String> = self
+            .console_errors()
+            .await
+            .iter()
+            .map(|e| format!("\n  {e}"))
+            .collect();
+        panic!(
+            "{what}\n  at {url}\n  screenshot: {} (and .html beside it){}",
+            shot.display(),
+            if console.is_empty() {
+                String::new()
+            } else {
+                format!("\n  console errors:{}", console.concat())
+            }
+        );
+    }
+
+    /// Runs `op` until it succeeds, retrying transient WebDriver errors until the timeout.
+    async fn retry<T, F, Fut>(&self, what: &str, mut op: F) -> T
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<T, CmdError>>,
+    {
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            match op().await {
+                Ok(v) => return v,
+                Err(e) if transient(&e) && Instant::now() <= deadline => {
+                    tokio::time::sleep(POLL).await
+                }
+                Err(e) if transient(&e) => {
+                    self.fail(format!("timed out after {:?} {what}: {e}", self.timeout))
+                        .await
+                }
+                Err(e) => self.fail(format!("{what}: {e}")).await,
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! The browser's console, read through chromedriver's log endpoint (the session asks for
+//! `goog:loggingPrefs: {browser: ALL}`). Each read returns the entries since the last one.
+
+use fantoccini::wd::WebDriverCompatibleCommand;
+use serde_json::Value;
+
+#[derive(Debug)]
+pub struct GetBrowserLog;
+
+impl WebDriverCompatibleCommand for GetBrowserLog {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/se/log",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(r#"{"type":"browser"}"#.to_string()),
+        )
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub level: String,
+    pub source: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[{} {}] {}", self.level, self.source, self.message)
+    }
+}
+
+pub fn parse(value: &Value) -> Vec<Entry> {
+    let text = |e: &Value, k: &str| {
+        e.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    value
+        .as_array()
+        .map(|entries| {
+            entries
+                .iter()
+                .map(|e| Entry {
+                    level: text(e, "level"),
+                    source: text(e, "source"),
+                    message: text(e, "message"),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
