@@ -1,7 +1,9 @@
 //! The root: contexts, the router with its base, the routes, toasts and the loading bar.
 
+use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
+use leptos_router::hooks::use_params_map;
 use leptos_router::path;
 
 use crate::components::error_view::api_error_fallback;
@@ -10,7 +12,7 @@ use crate::components::layout::Shell;
 use crate::components::loading::LoadingBar;
 use crate::components::toasts::{ToastHost, Toasts};
 use crate::config::MountOptions;
-use crate::groups::group;
+use crate::groups::GROUPS;
 use crate::pages::{
     accounts::AccountsPage, dashboard::Dashboard, deposits::DepositsPage, email::EmailPage, fees::FeesPage,
     not_found::NotFound, permissions::PermissionsPage, routing::RoutingPage, signin::SignInPage, vault::VaultPage,
@@ -51,16 +53,7 @@ pub fn App(options: MountOptions) -> impl IntoView {
                         <Route path=path!("/signin") view=SignInPage/>
                         <ParentRoute path=path!("") view=Shell>
                             <Route path=path!("") view=Dashboard/>
-                            <Route path=path!("/fees") view=|| guarded("fees", || view! { <FeesPage/> })/>
-                            <Route path=path!("/vault") view=|| guarded("vault", || view! { <VaultPage/> })/>
-                            <Route path=path!("/email") view=|| guarded("email", || view! { <EmailPage/> })/>
-                            <Route path=path!("/routing") view=|| guarded("routing", || view! { <RoutingPage/> })/>
-                            <Route path=path!("/deposits") view=|| guarded("deposits", || view! { <DepositsPage/> })/>
-                            <Route path=path!("/accounts") view=|| guarded("accounts", || view! { <AccountsPage/> })/>
-                            <Route
-                                path=path!("/permissions")
-                                view=|| guarded("permissions", || view! { <PermissionsPage/> })
-                            />
+                            <Route path=path!("/:group") view=GroupPage/>
                             <Route path=path!("/*any") view=NotFound/>
                         </ParentRoute>
                     </Routes>
@@ -71,10 +64,33 @@ pub fn App(options: MountOptions) -> impl IntoView {
     }
 }
 
-/// A group's page behind the scope its group needs.
-fn guarded<V: IntoView + 'static>(slug: &'static str, page: impl Fn() -> V + Send + Sync + 'static) -> impl IntoView {
-    let scope = group(slug).scope;
-    view! { <RequireScope scope>{page()}</RequireScope> }
+/// `/fees`, `/vault`, ...: the group's page behind the scope it needs; any other name is a 404.
+/// One route for every group keeps the router's (generic, per-route) code small.
+#[component]
+fn GroupPage() -> impl IntoView {
+    let params = use_params_map();
+    let slug = Memo::new(move |_| params.with(|p| p.get("group")).unwrap_or_default());
+    move || match GROUPS.iter().find(|g| slug.with(|s| g.slug == s)) {
+        Some(g) => {
+            let slug = g.slug;
+            Either::Left(view! { <RequireScope scope=g.scope>{page(slug)}</RequireScope> })
+        }
+        None => Either::Right(view! { <NotFound/> }),
+    }
+}
+
+/// The page component of a group. A group's feature replaces its page file, not this table.
+fn page(slug: &str) -> AnyView {
+    match slug {
+        "fees" => view! { <FeesPage/> }.into_any(),
+        "vault" => view! { <VaultPage/> }.into_any(),
+        "email" => view! { <EmailPage/> }.into_any(),
+        "routing" => view! { <RoutingPage/> }.into_any(),
+        "deposits" => view! { <DepositsPage/> }.into_any(),
+        "accounts" => view! { <AccountsPage/> }.into_any(),
+        "permissions" => view! { <PermissionsPage/> }.into_any(),
+        _ => view! { <NotFound/> }.into_any(),
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! Where the portal runs: the host's mount options and the environments config file.
 
-use serde::Deserialize;
 use wasm_bindgen::{JsCast, JsValue};
+
+use crate::api::error::{js_get, js_string, parse_object};
 
 /// How the portal was started. Everything here comes from the host page (or defaults).
 #[derive(Clone, Debug, Default)]
@@ -147,8 +148,7 @@ pub fn normalize_base_url(raw: &str) -> Result<String, String> {
 }
 
 /// One entry of `environments.json`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Environment {
     pub id: String,
     pub label: String,
@@ -156,35 +156,38 @@ pub struct Environment {
     pub base_url: String,
 }
 
-#[derive(Deserialize)]
-struct EnvironmentsFile {
-    environments: Vec<Environment>,
-}
-
 /// Where the config lives: beside index.html (trunk copies `public/` to the dist root).
 pub const ENVIRONMENTS_URL: &str = "/environments.json";
 
+const ENVIRONMENTS_SHAPE: &str =
+    "It must look like {\"environments\":[{\"id\":\"local\",\"label\":\"Local\",\"baseUrl\":\"\"}]}.";
+
 /// Parses and checks `environments.json`; the error says what to fix in the file.
 pub fn parse_environments(text: &str) -> Result<Vec<Environment>, String> {
-    let file: EnvironmentsFile = serde_json::from_str(text).map_err(|e| {
-        format!("environments.json is not valid: {e}. It must look like {{\"environments\":[{{\"id\":\"local\",\"label\":\"Local\",\"baseUrl\":\"\"}}]}}")
-    })?;
-    if file.environments.is_empty() {
-        return Err("environments.json lists no environments".into());
-    }
-    let mut envs = Vec::with_capacity(file.environments.len());
-    for mut env in file.environments {
-        if env.id.trim().is_empty() {
+    let list = parse_object(text)
+        .and_then(|o| js_get(&o, "environments"))
+        .filter(js_sys::Array::is_array)
+        .ok_or_else(|| format!("environments.json is not valid: no list of environments. {ENVIRONMENTS_SHAPE}"))?;
+    let mut envs: Vec<Environment> = Vec::new();
+    for (i, e) in js_sys::Array::from(&list).iter().enumerate() {
+        let field = |name: &str| {
+            js_string(&e, name).ok_or_else(|| {
+                format!("environments.json: environment {} has no {name:?} text. {ENVIRONMENTS_SHAPE}", i + 1)
+            })
+        };
+        let (id, label, base_url) = (field("id")?, field("label")?, field("baseUrl")?);
+        if id.trim().is_empty() {
             return Err("environments.json has an environment with an empty id".into());
         }
-        if envs.iter().any(|e: &Environment| e.id == env.id) {
-            return Err(format!("environments.json lists the id {:?} twice", env.id));
+        if envs.iter().any(|e| e.id == id) {
+            return Err(format!("environments.json lists the id {id:?} twice"));
         }
-        env.base_url = normalize_base_url(&env.base_url).map_err(|e| format!("environments.json, {:?}: {e}", env.id))?;
-        if env.label.trim().is_empty() {
-            env.label = env.id.clone();
-        }
-        envs.push(env);
+        let base_url = normalize_base_url(&base_url).map_err(|e| format!("environments.json, {id:?}: {e}"))?;
+        let label = if label.trim().is_empty() { id.clone() } else { label };
+        envs.push(Environment { id, label, base_url });
+    }
+    if envs.is_empty() {
+        return Err("environments.json lists no environments".into());
     }
     Ok(envs)
 }
@@ -240,6 +243,7 @@ mod tests {
     fn broken_environment_files_say_what_is_wrong() {
         let e = parse_environments("<html>").unwrap_err();
         assert!(e.starts_with("environments.json is not valid"), "{e}");
+        assert!(parse_environments("[1]").unwrap_err().starts_with("environments.json is not valid"));
         let e = parse_environments(r#"{"environments":[]}"#).unwrap_err();
         assert_eq!(e, "environments.json lists no environments");
         let e = parse_environments(r#"{"environments":[{"id":"a","label":"A"}]}"#).unwrap_err();

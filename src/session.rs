@@ -8,10 +8,10 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use moneydesk_model::auth::Session;
 use moneydesk_model::Scope;
-use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
 
 use crate::api::client::Client;
-use crate::api::error::ApiError;
+use crate::api::error::{js_string, parse_object, ApiError};
 
 const STORAGE_KEY: &str = "moneydesk.credentials";
 /// Tokens the server issues start with this (say so before sending anything else).
@@ -28,15 +28,34 @@ pub enum Keep {
     Memory,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Credentials {
     /// The environment's id from environments.json (`host` when the host page chose).
     pub environment: String,
     pub base_url: String,
     pub token: String,
-    #[serde(skip)]
     pub keep: Keep,
+}
+
+impl Credentials {
+    /// `{"environment":..,"baseUrl":..,"token":..}` as stored.
+    fn to_json(&self) -> Option<String> {
+        let o = js_sys::Object::new();
+        for (k, v) in [("environment", &self.environment), ("baseUrl", &self.base_url), ("token", &self.token)] {
+            js_sys::Reflect::set(&o, &JsValue::from_str(k), &JsValue::from_str(v)).ok()?;
+        }
+        js_sys::JSON::stringify(&o).ok().map(String::from)
+    }
+
+    fn from_json(text: &str, keep: Keep) -> Option<Credentials> {
+        let o = parse_object(text)?;
+        Some(Credentials {
+            environment: js_string(&o, "environment")?,
+            base_url: js_string(&o, "baseUrl")?,
+            token: js_string(&o, "token")?,
+            keep,
+        })
+    }
 }
 
 /// Shared sign-in state; `Copy`, provided as context by the app.
@@ -68,7 +87,7 @@ impl Auth {
     pub fn sign_in(&self, credentials: Credentials, session: Session) {
         clear_stored();
         if let Some(storage) = storage(credentials.keep) {
-            if let Ok(json) = serde_json::to_string(&credentials) {
+            if let Some(json) = credentials.to_json() {
                 let _ = storage.set_item(STORAGE_KEY, &json);
             }
         }
@@ -126,10 +145,9 @@ fn clear_stored() {
 pub fn load_stored() -> Option<Credentials> {
     [Keep::Tab, Keep::Device].into_iter().find_map(|keep| {
         let json = storage(keep)?.get_item(STORAGE_KEY).ok().flatten()?;
-        let mut c: Credentials = serde_json::from_str(&json).ok()?;
+        let mut c = Credentials::from_json(&json, keep)?;
         // A stored token that no longer passes the format check is dropped, not sent.
         c.token = check_token(&c.token).ok()?;
-        c.keep = keep;
         Some(c)
     })
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use gloo_net::http::{Method, Request, RequestBuilder, Response};
 use moneydesk_model::{Envelope, FeeSuccess};
 use send_wrapper::SendWrapper;
-use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use web_sys::{AbortController, AbortSignal, RequestCredentials};
 
@@ -86,8 +86,8 @@ impl Client {
         async move { Ok(fut.await?.data) }
     }
 
-    /// Any method; decodes a 2xx JSON body into `T` (use `()`-like types or `IgnoredAny` for
-    /// bodies you do not need).
+    /// Any method; decodes a 2xx JSON body into `T` (`serde::de::IgnoredAny` for a body you
+    /// do not need).
     pub fn send<T: DeserializeOwned>(
         &self,
         method: Method,
@@ -158,7 +158,7 @@ fn build(req: RequestBuilder, body: Option<Body>) -> Result<Request, ApiError> {
 pub fn decode_success<T: DeserializeOwned>(status: u16, text: &str) -> Result<T, ApiError> {
     let text = if text.trim().is_empty() { "null" } else { text };
     serde_json::from_str(text).map_err(|e| {
-        if serde_json::from_str::<IgnoredAny>(text).is_err() {
+        if js_sys::JSON::parse(text).is_err() {
             ApiError::NotJson { status }
         } else {
             ApiError::Decode { status, message: e.to_string() }
@@ -192,6 +192,7 @@ mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
 
     use leptos::prelude::Owner;
+    use serde::de::IgnoredAny;
     use moneydesk_model::auth::Session;
     use moneydesk_model::paths::{AUTH_ME, FEES_ACH};
     use moneydesk_model::Scope;

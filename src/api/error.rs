@@ -4,7 +4,7 @@
 use std::fmt;
 
 use moneydesk_model::FieldError;
-use serde::Deserialize;
+use wasm_bindgen::JsValue;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApiError {
@@ -105,63 +105,50 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-/// Every field either error body may carry; absent ones stay `None`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct AnyErrorBody {
-    // The envelope.
-    code: Option<u16>,
-    error_message: Option<String>,
-    error: Option<Detail>,
-    // The fee schedules' body (`status` is "error").
-    #[serde(rename = "error_code")]
-    error_code: Option<String>,
-    message: Option<String>,
+/// Reads `key` of a JS object, `None` when missing or null.
+pub(crate) fn js_get(o: &JsValue, key: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(o, &JsValue::from_str(key)).ok().filter(|v| !v.is_undefined() && !v.is_null())
 }
 
-/// `ErrorDetail` read leniently: only what the portal shows.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Detail {
-    Structured {
-        #[serde(default)]
-        fields: Vec<FieldError>,
-        #[serde(default, rename = "requestId")]
-        request_id: Option<String>,
-    },
-    /// Anything else (a string, a malformed object): the message still gets through.
-    #[allow(dead_code)]
-    Other(serde::de::IgnoredAny),
+pub(crate) fn js_string(o: &JsValue, key: &str) -> Option<String> {
+    js_get(o, key).and_then(|v| v.as_string())
 }
 
-/// Whether a Content-Type names JSON (`application/json`, `application/problem+json`, ...).
-pub fn is_json_type(content_type: Option<&str>) -> bool {
-    content_type
-        .and_then(|t| t.split(';').next())
-        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json") || t.trim().ends_with("+json"))
+/// Parses JSON text into a JS object (not an array, not a scalar). The browser's parser keeps
+/// serde's per-type code out of the bundle for these loosely shaped bodies.
+pub(crate) fn parse_object(text: &str) -> Option<JsValue> {
+    js_sys::JSON::parse(text).ok().filter(|v| v.is_object() && !js_sys::Array::is_array(v))
 }
 
-/// Maps a non-2xx answer to an [`ApiError`] from its raw body text. A body that is not JSON
-/// (or not an object) becomes [`ApiError::NotJson`].
+/// Maps a non-2xx answer to an [`ApiError`] from its raw body text: the envelope
+/// (`code`, `errorMessage`, `error.fields`, `error.requestId`) or the fee schedules' body
+/// (`status`, `error_code`, `message`). A body that is not a JSON object is [`ApiError::NotJson`].
 pub fn decode_error(status: u16, body: &str) -> ApiError {
-    let parsed: Option<AnyErrorBody> = serde_json::from_str(body).ok();
-    let Some(b) = parsed else {
+    let Some(b) = parse_object(body) else {
         return ApiError::NotJson { status };
     };
-    let (fields, request_id) = match b.error {
-        Some(Detail::Structured { fields, request_id }) => (fields, request_id),
-        _ => (Vec::new(), None),
-    };
     // The envelope's code wins (600 rides on a 401); the fee body's error_code otherwise.
-    let code = b
-        .code
-        .or_else(|| b.error_code.as_deref().and_then(|c| c.trim().parse().ok()))
+    let code = js_get(&b, "code")
+        .and_then(|c| c.as_f64())
+        .map(|c| c as u16)
+        .or_else(|| js_string(&b, "error_code").and_then(|c| c.trim().parse().ok()))
         .unwrap_or(status);
-    let message = b
-        .error_message
-        .or(b.message)
+    let message = js_string(&b, "errorMessage")
+        .or_else(|| js_string(&b, "message"))
         .filter(|m| !m.trim().is_empty())
         .unwrap_or_else(|| default_message(status).to_string());
+    let detail = js_get(&b, "error").filter(|d| d.is_object());
+    let fields = detail
+        .as_ref()
+        .and_then(|d| js_get(d, "fields"))
+        .map(|f| {
+            js_sys::Array::from(&f)
+                .iter()
+                .filter_map(|e| Some(FieldError { field: js_string(&e, "field")?, message: js_string(&e, "message")? }))
+                .collect()
+        })
+        .unwrap_or_default();
+    let request_id = detail.as_ref().and_then(|d| js_string(d, "requestId"));
     // A body code that is not an error code (say 200 on a 500) says less than the status.
     let code = if code >= 400 { code } else { status };
     from_code(code, status, message, fields, request_id)

@@ -1,25 +1,72 @@
 //! How an API error looks: access denied, server unreachable (with Retry), or a clear message
 //! with the fields that were wrong. Use [`api_error_fallback`] as an `<ErrorBoundary>` fallback.
+//! Every variant renders through one `panel` shape, so the bundle holds one copy of it.
 
-use leptos::either::EitherOf4;
+use leptos::either::Either;
 use leptos::prelude::*;
-use moneydesk_model::Scope;
+use moneydesk_model::{FieldError, Scope};
 
 use crate::api::ApiError;
 use crate::config::AppConfig;
 use crate::session::Auth;
 
-/// `<h1>` when the view is the whole page, else `<h2>` (each page has one `h1`).
-fn heading(page: bool, text: &'static str) -> AnyView {
-    if page {
-        view! { <h1>{text}</h1> }.into_any()
-    } else {
-        view! { <h2>{text}</h2> }.into_any()
+struct Panel {
+    class: &'static str,
+    testid: Option<&'static str>,
+    alert: bool,
+    /// `<h1>` when the view is the whole page, else `<h2>` (each page has one `h1`).
+    page: bool,
+    title: &'static str,
+    paragraphs: Vec<String>,
+    fields: Vec<FieldError>,
+    home: bool,
+    retry: Option<Callback<()>>,
+}
+
+fn panel(p: Panel) -> impl IntoView {
+    let title = p.title;
+    let home = p.home.then(|| use_context::<AppConfig>().map(|c| c.href("/")).unwrap_or_else(|| "/".into()));
+    view! {
+        <section class=p.class data-testid=p.testid role=p.alert.then_some("alert")>
+            {if p.page { Either::Left(view! { <h1>{title}</h1> }) } else { Either::Right(view! { <h2>{title}</h2> }) }}
+            {p.paragraphs.into_iter().map(|t| view! { <p>{t}</p> }).collect_view()}
+            {(!p.fields.is_empty()).then(|| view! {
+                <ul class="field-errors">
+                    {p.fields.into_iter().map(|f| view! { <li><code>{f.field}</code> ": " {f.message}</li> }).collect_view()}
+                </ul>
+            })}
+            {home.map(|href| view! { <p><a href=href>"Go to the dashboard"</a></p> })}
+            {p.retry.map(|retry| view! {
+                <button id="retry" type="button" class="button primary" on:click=move |_| retry.run(())>"Retry"</button>
+            })}
+        </section>
     }
 }
 
-fn home_href() -> String {
-    use_context::<AppConfig>().map(|c| c.href("/")).unwrap_or_else(|| "/".into())
+fn denied(scope: Option<Scope>, message: Option<String>, page: bool) -> Panel {
+    let held = use_context::<Auth>().and_then(|a| a.session.get_untracked()).map(|s| {
+        let scopes: Vec<&str> = s.scopes.iter().map(|s| s.as_str()).collect();
+        let scopes = if scopes.is_empty() { "no scopes".to_string() } else { scopes.join(", ") };
+        format!("Your token “{}” has: {scopes}.", s.name)
+    });
+    let need = match scope {
+        Some(s) => format!("This page needs the {} scope (or admin). Ask an administrator for a token with it.", s.as_str()),
+        None => "The server refused this request for your token.".to_string(),
+    };
+    let mut paragraphs = vec![need];
+    paragraphs.extend(held);
+    paragraphs.extend(message.map(|m| format!("Server said: {m}")));
+    Panel {
+        class: "panel access-denied",
+        testid: Some("access-denied"),
+        alert: false,
+        page,
+        title: "Access denied",
+        paragraphs,
+        fields: Vec::new(),
+        home: true,
+        retry: None,
+    }
 }
 
 #[component]
@@ -32,44 +79,25 @@ pub fn AccessDenied(
     message: Option<String>,
     #[prop(optional)] page: bool,
 ) -> impl IntoView {
-    let held = use_context::<Auth>().and_then(|a| a.session.get_untracked()).map(|s| {
-        let scopes: Vec<&str> = s.scopes.iter().map(|s| s.as_str()).collect();
-        let scopes = if scopes.is_empty() { "no scopes".to_string() } else { scopes.join(", ") };
-        format!("Your token “{}” has: {scopes}.", s.name)
-    });
-    view! {
-        <section class="panel access-denied" data-testid="access-denied">
-            {heading(page, "Access denied")}
-            <p>
-                {match scope {
-                    Some(s) => format!("This page needs the {} scope (or admin). ", s.as_str()),
-                    None => "The server refused this request for your token. ".to_string(),
-                }}
-                {held}
-            </p>
-            {message.map(|m| view! { <p class="muted">"Server said: " {m}</p> })}
-            <p>"Ask an administrator for a token with that scope, or " <a href=home_href()>"go to the dashboard"</a> "."</p>
-        </section>
-    }
+    panel(denied(scope, message, page))
 }
 
-#[component]
-pub fn NetworkError(
-    #[prop(into)] message: String,
-    #[prop(optional, into)] retry: Option<Callback<()>>,
-    #[prop(optional)] page: bool,
-) -> impl IntoView {
-    view! {
-        <section class="panel network-error" data-testid="network-error" role="alert">
-            {heading(page, "Cannot reach the server")}
-            <p>{message}</p>
-            {retry.map(|retry| view! {
-                <button id="retry" type="button" class="button primary" on:click=move |_| retry.run(())>
-                    "Retry"
-                </button>
-            })}
-        </section>
-    }
+fn error_panel(error: ApiError, retry: Option<Callback<()>>, page: bool) -> Panel {
+    let (class, testid, title) = match &error {
+        ApiError::Forbidden { message } => return denied(None, Some(message.clone()), page),
+        ApiError::Network { .. } => ("panel network-error", Some("network-error"), "Cannot reach the server"),
+        e if e.is_auth() => ("panel error-panel", None, "Signed out"),
+        ApiError::NotFound { .. } => ("panel error-panel", None, "Not found"),
+        ApiError::NotImplemented { .. } => ("panel error-panel", None, "Not available yet"),
+        ApiError::Validation { .. } => ("panel error-panel", None, "Check the input"),
+        _ => ("panel error-panel", None, "Something went wrong"),
+    };
+    let (message, fields) = match error {
+        ApiError::Validation { message, fields } => (message, fields),
+        e if e.is_auth() => (format!("{e} Taking you to the sign-in page…"), Vec::new()),
+        e => (e.to_string(), Vec::new()),
+    };
+    Panel { class, testid, alert: true, page, title, paragraphs: vec![message], fields, home: false, retry }
 }
 
 #[component]
@@ -78,49 +106,7 @@ pub fn ApiErrorView(
     #[prop(optional, into)] retry: Option<Callback<()>>,
     #[prop(optional)] page: bool,
 ) -> impl IntoView {
-    match error {
-        ApiError::Forbidden { message } => EitherOf4::A(view! { <AccessDenied message page/> }),
-        e @ ApiError::Network { .. } => EitherOf4::B(match retry {
-            Some(retry) => view! { <NetworkError message=e.to_string() retry page/> }.into_any(),
-            None => view! { <NetworkError message=e.to_string() page/> }.into_any(),
-        }),
-        e if e.is_auth() => EitherOf4::C(view! {
-            <section class="panel" role="alert">
-                {heading(page, "Signed out")}
-                <p>{e.to_string()} " Taking you to the sign-in page…"</p>
-            </section>
-        }),
-        e => {
-            let fields = match &e {
-                ApiError::Validation { fields, .. } => fields.clone(),
-                _ => Vec::new(),
-            };
-            let title = match &e {
-                ApiError::NotFound { .. } => "Not found",
-                ApiError::NotImplemented { .. } => "Not available yet",
-                ApiError::Validation { .. } => "Check the input",
-                _ => "Something went wrong",
-            };
-            let message = match &e {
-                ApiError::Validation { message, .. } => message.clone(),
-                other => other.to_string(),
-            };
-            EitherOf4::D(view! {
-                <section class="panel error-panel" role="alert">
-                    {heading(page, title)}
-                    <p>{message}</p>
-                    {(!fields.is_empty()).then(|| view! {
-                        <ul class="field-errors">
-                            {fields.into_iter().map(|f| view! { <li><code>{f.field}</code> ": " {f.message}</li> }).collect_view()}
-                        </ul>
-                    })}
-                    {retry.map(|retry| view! {
-                        <button id="retry" type="button" class="button" on:click=move |_| retry.run(())>"Retry"</button>
-                    })}
-                </section>
-            })
-        }
-    }
+    panel(error_panel(error, retry, page))
 }
 
 /// An `<ErrorBoundary>` fallback that shows the first error: an [`ApiError`] as
@@ -133,21 +119,11 @@ pub fn api_error_fallback(
         (move || {
             let first = errors.with(|e| {
                 e.iter().next().map(|(_, err)| match err.downcast_ref::<ApiError>() {
-                    Some(api) => Ok(api.clone()),
-                    None => Err(err.to_string()),
+                    Some(api) => api.clone(),
+                    None => ApiError::Other { status: 0, message: err.to_string() },
                 })
             });
-            match first {
-                Some(Ok(api)) => match retry {
-                    Some(retry) => view! { <ApiErrorView error=api retry/> }.into_any(),
-                    None => view! { <ApiErrorView error=api/> }.into_any(),
-                },
-                Some(Err(text)) => view! {
-                    <section class="panel error-panel" role="alert"><h2>"Something went wrong"</h2><p>{text}</p></section>
-                }
-                .into_any(),
-                None => ().into_any(),
-            }
+            first.map(|error| panel(error_panel(error, retry, false)))
         })
         .into_any()
     }

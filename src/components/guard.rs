@@ -1,5 +1,6 @@
 //! Pages guarded by a scope: without it, the access-denied view instead of the page.
 
+use leptos::either::Either;
 use leptos::prelude::*;
 use moneydesk_model::Scope;
 
@@ -12,9 +13,9 @@ pub fn RequireScope(scope: Scope, children: ChildrenFn) -> impl IntoView {
     let allowed = Memo::new(move |_| auth.can(scope));
     move || {
         if allowed.get() {
-            children().into_any()
+            Either::Left(children())
         } else {
-            view! { <AccessDenied scope page=true/> }.into_any()
+            Either::Right(view! { <AccessDenied scope page=true/> })
         }
     }
 }

@@ -2,19 +2,21 @@
 //! Signed out, it sends the user to sign in (keeping where they were in `?next=`); with a
 //! token whose session is not known yet (a reload), it asks the server first.
 
+use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
-use leptos_router::components::{Outlet, A};
+use leptos::task::spawn_local;
+use leptos_router::components::Outlet;
 use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 
-use crate::api;
+use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::loading::Loading;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::config::AppConfig;
 use crate::groups::GROUPS;
-use crate::session::use_auth;
-use crate::theme::use_theme;
+use crate::session::{use_auth, Keep};
+use crate::theme::{use_theme, Mode};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Gate {
@@ -61,37 +63,37 @@ pub fn Shell() -> impl IntoView {
         <Header/>
         <main class="main" id="main">
             {move || match gate.get() {
-                Gate::Ready => Outlet().into_any(),
-                Gate::Checking => view! { <SessionCheck/> }.into_any(),
-                Gate::SignedOut => view! { <Loading label="Taking you to the sign-in page…"/> }.into_any(),
+                Gate::Ready => EitherOf3::A(view! { <Outlet/> }),
+                Gate::Checking => EitherOf3::B(view! { <SessionCheck/> }),
+                Gate::SignedOut => EitherOf3::C(view! { <Loading label="Taking you to the sign-in page…"/> }),
             }}
         </main>
     }
 }
 
-/// After a reload: ask the server who the stored token is before showing any page.
+/// After a reload: ask the server who the stored token is before showing any page. (A plain
+/// task rather than a resource: nothing renders from it but the wait and the failure.)
 #[component]
 fn SessionCheck() -> impl IntoView {
     let auth = use_auth();
-    let me = LocalResource::new(move || {
-        let client = auth.client();
-        async move { api::auth::me(&client).await }
-    });
-    Effect::new(move |_| {
-        if let Some(Ok(session)) = me.get() {
-            auth.session.set(Some(session));
-        }
-    });
-    let retry = Callback::new(move |()| me.refetch());
-    view! {
-        <Transition fallback=|| view! { <Loading label="Checking your token…"/> }>
-            {move || Suspend::new(async move {
-                match me.await {
-                    Ok(_) => view! { <Loading/> }.into_any(),
-                    Err(error) => view! { <ApiErrorView error retry page=true/> }.into_any(),
-                }
-            })}
-        </Transition>
+    let failed = RwSignal::new(None::<ApiError>);
+    let check = move || {
+        failed.set(None);
+        // Created here, so leaving the page (this owner's cleanup) aborts the request.
+        let me = api::auth::me(&auth.client());
+        spawn_local(async move {
+            match me.await {
+                Ok(session) => _ = auth.session.try_set(Some(session)),
+                Err(ApiError::Aborted) => {}
+                Err(error) => _ = failed.try_set(Some(error)),
+            }
+        });
+    };
+    check();
+    let retry = Callback::new(move |()| check());
+    move || match failed.get() {
+        None => Either::Left(view! { <Loading label="Checking your token…"/> }),
+        Some(error) => Either::Right(view! { <ApiErrorView error retry page=true/> }),
     }
 }
 
@@ -104,45 +106,43 @@ fn Header() -> impl IntoView {
     let navigate = use_navigate();
     let location = use_location();
     let menu_open = RwSignal::new(false);
+    let nav = NodeRef::<leptos::html::Nav>::new();
 
-    // A followed link closes the menu on small screens.
+    // One effect marks the current section and the sections this token may not open (rather
+    // than reactive attributes on every link), and closes the small-screen menu on navigation.
+    let marks = config.clone();
     Effect::new(move |_| {
-        location.pathname.track();
+        let path = location.pathname.get();
+        let here = marks.relative(&path);
+        let session = auth.session.get();
         menu_open.set(false);
+        let Some(nav) = nav.get() else { return };
+        let links = nav.children();
+        for (i, g) in GROUPS.iter().enumerate() {
+            let Some(a) = links.item(i as u32) else { continue };
+            let current = here == g.path() || here.starts_with(&format!("{}/", g.path()));
+            let _ = if current { a.set_attribute("aria-current", "page") } else { a.remove_attribute("aria-current") };
+            let locked = !session.as_ref().is_some_and(|s| s.can(g.scope));
+            let _ = a.class_list().toggle_with_force("locked", locked);
+        }
     });
 
     let sign_out = move |_| {
-        let embedded_token = auth.credentials.with_untracked(|c| {
-            c.as_ref().is_some_and(|c| c.keep == crate::session::Keep::Memory)
-        });
+        let handed_over = auth.credentials.with_untracked(|c| c.as_ref().is_some_and(|c| c.keep == Keep::Memory));
         navigate("/signin", NavigateOptions::default());
         auth.sign_out();
         toasts.show(
             ToastKind::Info,
-            if embedded_token { "Signed out: the token from the host page is forgotten." } else { "Signed out." },
+            if handed_over { "Signed out: the token from the host page is forgotten." } else { "Signed out." },
         );
     };
 
-    let who = move || {
-        auth.session.with(|s| s.as_ref().map(|s| s.name.clone())).unwrap_or_default()
-    };
-    let env = move || {
-        auth.credentials
-            .with(|c| c.as_ref().map(|c| c.environment.clone()))
-            .unwrap_or_default()
-    };
-
+    let env = auth.credentials.with_untracked(|c| c.as_ref().map(|c| c.environment.clone())).unwrap_or_default();
+    let who = move || auth.session.with(|s| s.as_ref().map(|s| s.name.clone()));
+    let theme_label = Memo::new(move |_| format!("Switch to {} theme", theme.mode().other().as_str()));
     let links = GROUPS
         .iter()
-        .map(|g| {
-            let href = config.href(&g.path());
-            let scope = g.scope;
-            view! {
-                <A href=href attr:class=move || if auth.can(scope) { "nav-link" } else { "nav-link locked" }>
-                    {g.title}
-                </A>
-            }
-        })
+        .map(|g| view! { <a class="nav-link" href=config.href(&g.path())>{g.title}</a> })
         .collect_view();
 
     view! {
@@ -159,11 +159,11 @@ fn Header() -> impl IntoView {
                     id="theme-toggle"
                     type="button"
                     class="icon-button"
-                    aria-label=move || format!("Switch to {} theme", theme.mode().other().as_str())
-                    title=move || format!("Switch to {} theme", theme.mode().other().as_str())
+                    aria-label=theme_label
+                    title=theme_label
                     on:click=move |_| theme.toggle()
                 >
-                    {move || if theme.mode() == crate::theme::Mode::Dark { "☀" } else { "☾" }}
+                    {move || if theme.mode() == Mode::Dark { "☀" } else { "☾" }}
                 </button>
                 <button id="signout" type="button" class="button" on:click=sign_out>
                     "Sign out"
@@ -172,14 +172,14 @@ fn Header() -> impl IntoView {
                     type="button"
                     class="icon-button menu-button"
                     aria-controls="moneydesk-nav"
-                    aria-expanded=move || menu_open.get().to_string()
+                    aria-expanded=move || if menu_open.get() { "true" } else { "false" }
                     aria-label="Menu"
                     on:click=move |_| menu_open.update(|o| *o = !*o)
                 >
                     "☰"
                 </button>
             </div>
-            <nav id="moneydesk-nav" class="nav" class:open=move || menu_open.get() aria-label="Sections">
+            <nav node_ref=nav id="moneydesk-nav" class="nav" class:open=menu_open aria-label="Sections">
                 {links}
             </nav>
         </header>

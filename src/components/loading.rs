@@ -5,7 +5,7 @@ use leptos::prelude::*;
 /// A thin bar across the top while the router waits for the next page's data.
 #[component]
 pub fn LoadingBar(#[prop(into)] active: Signal<bool>) -> impl IntoView {
-    view! { <div class="loading-bar" class:active=move || active.get() aria-hidden="true"></div> }
+    view! { <div class="loading-bar" class:active=active aria-hidden="true"></div> }
 }
 
 #[component]

@@ -66,24 +66,27 @@ pub fn use_toasts() -> Toasts {
     expect_context::<Toasts>()
 }
 
+/// Renders the list as it is (no keyed diffing: there are only ever a few toasts).
 #[component]
 pub fn ToastHost() -> impl IntoView {
     let toasts = use_toasts();
-    view! {
-        <div class="toasts" aria-live="polite">
-            <For each=move || toasts.list.get() key=|t| t.id let:toast>
-                <div class=toast.kind.class() role="status">
-                    <span class="toast-message">{toast.message.clone()}</span>
-                    <button
-                        type="button"
-                        class="toast-close"
-                        aria-label="Dismiss"
-                        on:click=move |_| toasts.dismiss(toast.id)
-                    >
-                        "×"
-                    </button>
-                </div>
-            </For>
-        </div>
-    }
+    let list = move || {
+        toasts
+            .list
+            .get()
+            .into_iter()
+            .map(|t| {
+                let id = t.id;
+                view! {
+                    <div class=t.kind.class() role="status">
+                        <span class="toast-message">{t.message}</span>
+                        <button type="button" class="toast-close" aria-label="Dismiss" on:click=move |_| toasts.dismiss(id)>
+                            "×"
+                        </button>
+                    </div>
+                }
+            })
+            .collect_view()
+    };
+    view! { <div class="toasts" aria-live="polite">{list}</div> }
 }

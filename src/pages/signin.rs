@@ -3,16 +3,19 @@
 //! environment and `?next=` is where to go afterwards; both stay in the URL.
 
 use leptos::ev::SubmitEvent;
+use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use crate::api::{self, ApiError, Client};
-use crate::components::loading::Loading;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::config::{find_environment, host_environment, load_environments, unknown_environment, AppConfig, Environment};
 use crate::session::{check_token, use_auth, Credentials, Keep};
+
+/// The environments config: loading, loaded, or why not.
+type Environments = Option<Result<Vec<Environment>, String>>;
 
 #[component]
 pub fn SignInPage() -> impl IntoView {
@@ -22,29 +25,22 @@ pub fn SignInPage() -> impl IntoView {
     let navigate = use_navigate();
     let query = use_query_map();
 
-    let host_url = config.base_url.clone();
-    let environments = LocalResource::new(move || {
-        let host_url = host_url.clone();
-        async move {
-            match host_url {
-                Some(url) => Ok(vec![host_environment(&url)]),
-                None => load_environments().await,
-            }
-        }
-    });
-
-    let requested = Memo::new(move |_| query.with(|q| q.get("env")));
-    let chosen = RwSignal::new(None::<String>);
-    let token = RwSignal::new(String::new());
-    let remember = RwSignal::new(false);
+    let environments = RwSignal::new(None as Environments);
+    match config.base_url.clone() {
+        Some(url) => environments.set(Some(Ok(vec![host_environment(&url)]))),
+        None => spawn_local(async move {
+            environments.try_set(Some(load_environments().await));
+        }),
+    }
+    // `?env=` picks the environment; one that is not configured is said so (and not used).
+    let requested = query.with_untracked(|q| q.get("env"));
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
+    let token_ref = NodeRef::<html::Textarea>::new();
+    let remember_ref = NodeRef::<html::Input>::new();
+    let env_ref = NodeRef::<html::Select>::new();
 
-    // The select's value: the user's pick, else `?env=`, else the first configured one.
-    let selected = move |list: &[Environment]| -> Option<String> {
-        chosen.get().or_else(|| requested.get()).or_else(|| list.first().map(|e| e.id.clone()))
-    };
-
+    let requested_id = requested.clone().unwrap_or_default();
     let on_submit = move |ev: SubmitEvent| {
         ev.prevent_default();
         if pending.get_untracked() {
@@ -53,21 +49,23 @@ pub fn SignInPage() -> impl IntoView {
         error.set(None);
         let list = match environments.get_untracked() {
             Some(Ok(list)) => list,
-            Some(Err(e)) => return error.set(Some(format!("No environment to sign in to: {e}"))),
+            Some(Err(e)) => return error.set(Some(format!("No environment to sign in to. {e}"))),
             None => return error.set(Some("The environments are still loading; try again in a moment.".into())),
         };
-        let id = selected(&list).unwrap_or_default();
+        let id = env_ref.get_untracked().map(|s| s.value()).unwrap_or_default();
         let Some(env) = find_environment(&list, &id).cloned() else {
+            let id = if id.is_empty() { requested_id.clone() } else { id };
             return error.set(Some(unknown_environment(&id, &list)));
         };
-        let token = match check_token(&token.get_untracked()) {
+        let raw = token_ref.get_untracked().map(|t| t.value()).unwrap_or_default();
+        let token = match check_token(&raw) {
             Ok(t) => t,
             Err(message) => return error.set(Some(message)),
         };
-        let keep = if remember.get_untracked() { Keep::Device } else { Keep::Tab };
+        let remember = remember_ref.get_untracked().is_some_and(|r| r.checked());
+        let keep = if remember { Keep::Device } else { Keep::Tab };
         let next = safe_next(query.with_untracked(|q| q.get("next")));
-        let client = Client::new(env.base_url.clone(), Some(token.clone()));
-        let check = api::auth::me(&client);
+        let check = api::auth::me(&Client::new(env.base_url.clone(), Some(token.clone())));
         let navigate = navigate.clone();
         pending.set(true);
         spawn_local(async move {
@@ -89,41 +87,37 @@ pub fn SignInPage() -> impl IntoView {
         });
     };
 
-    let environment_field = move || {
-        Suspend::new(async move {
-            match environments.await {
-                Err(message) => view! { <p class="alert" role="alert">{message}</p> }.into_any(),
-                Ok(list) => {
-                    let unknown = requested
-                        .get()
-                        .filter(|id| chosen.get().is_none() && find_environment(&list, id).is_none())
-                        .map(|id| unknown_environment(&id, &list));
-                    let current = selected(&list);
-                    let options = list
-                        .iter()
-                        .map(|e| {
-                            let id = e.id.clone();
-                            let is_current = current.as_deref() == Some(id.as_str());
-                            let where_ = if e.base_url.is_empty() { "this site".to_string() } else { e.base_url.clone() };
-                            view! { <option value=id prop:selected=is_current>{format!("{} — {where_}", e.label)}</option> }
-                        })
-                        .collect_view();
-                    view! {
-                        <select
-                            id="signin-environment"
-                            name="environment"
-                            on:change=move |ev| chosen.set(Some(event_target_value(&ev)))
-                        >
-                            {unknown.is_some().then(|| view! { <option value="" prop:selected=true disabled>"Choose an environment"</option> })}
-                            {options}
-                        </select>
-                        {unknown.map(|m| view! { <p class="alert" role="alert">{m}</p> })}
-                    }
-                    .into_any()
+    // The options, and the config's problem if any (shown with the form's own errors).
+    let options = {
+        let requested = requested.clone();
+        move || {
+            environments.with(|e| match e {
+                Some(Ok(list)) => {
+                    let known = requested.as_ref().is_none_or(|id| find_environment(list, id).is_some());
+                    let chosen = requested.clone().filter(|_| known).unwrap_or_else(|| list[0].id.clone());
+                    let placeholder = (!known).then(|| ("".to_string(), "Choose an environment".to_string(), true));
+                    placeholder
+                        .into_iter()
+                        .chain(list.iter().map(|e| {
+                            let place = if e.base_url.is_empty() { "this site" } else { e.base_url.as_str() };
+                            (e.id.clone(), format!("{} — {place}", e.label), e.id == chosen)
+                        }))
+                        .map(|(id, label, selected)| view! { <option value=id prop:selected=selected>{label}</option> })
+                        .collect::<Vec<_>>()
                 }
-            }
-        })
+                _ => Vec::new(),
+            })
+        }
     };
+    let alert = move || {
+        let config_problem = environments.with(|e| match e {
+            None => None,
+            Some(Err(m)) => Some(m.clone()),
+            Some(Ok(list)) => requested.as_ref().filter(|id| find_environment(list, id).is_none()).map(|id| unknown_environment(id, list)),
+        });
+        error.get().or(config_problem).map(|m| view! { <p class="alert" role="alert">{m}</p> })
+    };
+    let loading = move || environments.with(Option::is_none);
 
     view! {
         <div class="signin">
@@ -131,9 +125,9 @@ pub fn SignInPage() -> impl IntoView {
                 <h1>"Sign in to Moneydesk"</h1>
                 {move || auth.notice.get().map(|n| view! { <p class="alert warning" role="alert">{n}</p> })}
                 <label for="signin-environment">"Environment"</label>
-                <Transition fallback=|| view! { <Loading label="Loading environments…"/> }>
-                    {environment_field}
-                </Transition>
+                <select id="signin-environment" name="environment" node_ref=env_ref disabled=loading>
+                    {options}
+                </select>
                 <label for="signin-token">"API token"</label>
                 <textarea
                     id="signin-token"
@@ -142,21 +136,15 @@ pub fn SignInPage() -> impl IntoView {
                     spellcheck="false"
                     autocomplete="off"
                     placeholder="mdk_…"
-                    prop:value=move || token.get()
-                    on:input=move |ev| token.set(event_target_value(&ev))
+                    node_ref=token_ref
                 ></textarea>
                 <p class="hint">"Paste the token printed when it was created. It is sent only to the chosen environment."</p>
                 <label class="check">
-                    <input
-                        id="signin-remember"
-                        type="checkbox"
-                        prop:checked=move || remember.get()
-                        on:change=move |ev| remember.set(event_target_checked(&ev))
-                    />
+                    <input id="signin-remember" type="checkbox" node_ref=remember_ref/>
                     "Remember on this device"
                 </label>
-                {move || error.get().map(|e| view! { <p class="alert" role="alert">{e}</p> })}
-                <button id="signin-submit" type="submit" class="button primary" disabled=move || pending.get()>
+                {alert}
+                <button id="signin-submit" type="submit" class="button primary" disabled=pending>
                     {move || if pending.get() { "Checking the token…" } else { "Sign in" }}
                 </button>
             </form>
@@ -174,7 +162,7 @@ pub fn safe_next(next: Option<String>) -> String {
 
 /// Why the token was not accepted, in words a person can act on.
 pub fn sign_in_message(e: &ApiError, env: &Environment) -> String {
-    let server = if env.base_url.is_empty() { "this site's server".to_string() } else { env.base_url.clone() };
+    let server = if env.base_url.is_empty() { "this site's server" } else { env.base_url.as_str() };
     match e {
         ApiError::Unauthorized { .. } => format!(
             "The server did not accept this token: it is unknown there or was revoked. Is it a token of the {} environment?",

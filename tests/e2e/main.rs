@@ -2,5 +2,8 @@
 //! The harness is the `moneydesk_e2e` library (tests/src/). They need the release build of
 //! the portal: `trunk build --release` (scripts/test builds it first).
 
+mod collections;
 mod embed;
+mod harness;
+mod routing;
 mod shell;

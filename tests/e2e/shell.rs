@@ -112,9 +112,9 @@ async fn bad_tokens_get_a_clear_message() {
     h.click("button#signin-submit").await;
     h.wait_for_text("[role=alert]", "mdk_").await;
 
-    // Well-formed but unknown to the server: 401.
-    h.type_into("textarea#signin-token", "mdk_this-token-was-never-issued")
-        .await;
+    // Well-formed (mdk_ + 43 base64url characters) but unknown to the server: 401.
+    let unknown = format!("mdk_{}", "A".repeat(43));
+    h.type_into("textarea#signin-token", &unknown).await;
     h.click("button#signin-submit").await;
     h.wait_for_text("[role=alert]", "unknown").await;
 

@@ -59,8 +59,13 @@ fn transient(e: &CmdError) -> bool {
     e.is_no_such_element()
         || e.is_stale_element_reference()
         || e.is_element_not_interactable()
-        || matches!(e, CmdError::Standard(w) if w.error == ErrorStatus::ElementClickIntercepted)
+        || intercepted(e)
         || e.is_invalid_element_state()
+}
+
+/// Another element (an overlay, a sticky header) would receive the click.
+fn intercepted(e: &CmdError) -> bool {
+    matches!(e, CmdError::Standard(w) if w.error == ErrorStatus::ElementClickIntercepted)
 }
 
 impl Browser {
@@ -189,7 +194,16 @@ impl Browser {
     /// Clicks the first element matching `css`, waiting until it exists and takes clicks.
     pub async fn click(&self, css: &str) {
         self.retry(&format!("clicking `{css}`"), || async {
-            self.client.find(Locator::Css(css)).await?.click().await
+            let el = self.client.find(Locator::Css(css)).await?;
+            let clicked = el.click().await;
+            if clicked.as_ref().is_err_and(intercepted) {
+                // WebDriver scrolls an element just into view, where a sticky header can cover
+                // it: centre it for the next try.
+                let center = "arguments[0].scrollIntoView({block: 'center', inline: 'center'})";
+                let arg = serde_json::to_value(&el).unwrap_or_default();
+                let _ = self.client.execute(center, vec![arg]).await;
+            }
+            clicked
         })
         .await
     }

@@ -301,7 +301,8 @@ pub struct RoutingSearchHit {
     pub customer_state: String,
     /// Empty when only a wire record is shown (the wire directory has no ZIP codes).
     pub customer_zip: String,
-    /// Name relevance, higher is better (100 = every word exact); null without `name`.
+    /// Name relevance 0-100, higher is better (100 = every word exact and no other words in the
+    /// name); null without `name`.
     pub score: Option<f32>,
     pub in_ach: bool,
     pub in_wire: bool,

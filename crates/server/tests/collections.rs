@@ -134,3 +134,20 @@ async fn sorted_values_come_out_in_order() {
     assert_eq!(top.len(), 3, "marketValue is a decimal string: {top:?}");
     f.server.running.stop().await;
 }
+
+#[tokio::test]
+async fn the_demo_seed_fills_both_collections() {
+    let s = common::Server::start_with(|c| c.seed_demo = true).await;
+    let token = s.token(&[moneydesk_model::Scope::Admin]).await;
+    let total = |path: &'static str, q: String| {
+        let (s, token) = (&s, token.clone());
+        async move { common::json(s.get_auth(&format!("{path}?{q}"), &token).await).await["data"]["totalElements"].clone() }
+    };
+    assert_eq!(total(ACCOUNTS, String::new()).await, 2_400);
+    assert_eq!(total(moneydesk_model::paths::PERMISSIONS, String::new()).await, 300);
+    for status in ["Active", "Pending", "Suspended", "Inactive", "Closed"] {
+        let n = total(ACCOUNTS, format!("accountStatus={status}")).await;
+        assert!(n.as_u64().unwrap() >= 20, "{status}: {n}");
+    }
+    s.running.stop().await;
+}

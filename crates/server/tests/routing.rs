@@ -208,6 +208,7 @@ async fn search_rejects_bad_parameters_by_name() {
         ("zip=10001&directory=wire", "zip"),
         ("directory=fed", "directory"),
         ("nmae=acme", "nmae"),
+        ("name=a%20b%20c%20d%20e%20f%20g%20h%20i%20j%20k", "name"),
         ("name=acme&size=0", "size"),
         ("", "name"),
     ] {

@@ -5,6 +5,7 @@
 
 pub mod column;
 pub mod csv;
+mod dom;
 pub mod export;
 mod parts;
 pub mod state;
@@ -212,7 +213,7 @@ pub fn DataTable(
         let on_close = Callback::new(move |()| ctx.open.set(None));
         Some(view! {
             <Drawer title id=format!("{id}-drawer") on_close>
-                {parts::record_fields(columns, &record)}
+                {parts::record_fields(columns, record)}
             </Drawer>
         })
     };

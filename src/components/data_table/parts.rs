@@ -6,7 +6,8 @@ use leptos::prelude::*;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 
-use super::column::{badge_class, display, raw_text, Column, FilterKind, Format};
+use super::column::{Column, FilterKind};
+use super::dom;
 use super::export::{self, Job, Outcome, Progress};
 use super::state::{Fetcher, TableState, PAGE_SIZES};
 use super::{Ctx, SortDir};
@@ -70,6 +71,16 @@ pub fn table(ctx: Ctx, caption: String) -> impl IntoView {
     let hint_id = format!("{}-hint", ctx.id);
     let caption_id = format!("{}-caption", ctx.id);
     let (region_label, described_by) = (caption_id.clone(), hint_id.clone());
+    // Rows are built with DOM calls (see dom.rs) whenever the page or the columns change.
+    let tbody = NodeRef::<leptos::html::Tbody>::new();
+    Effect::new(move |_| {
+        let Some(tb) = tbody.get() else { return };
+        let cols = ctx.visible_columns();
+        ctx.shown.with(|s| match s {
+            None => dom::fill_skeleton(&tb, ctx.view.with_untracked(|v| v.size).min(10), cols.len()),
+            Some(loaded) => dom::fill_rows(&tb, &loaded.page.content, &cols, ctx.row_key),
+        });
+    });
     view! {
         <p class="sr-only" id=hint_id>
             "Use the arrow keys to move between rows and Enter to see every field of a row."
@@ -87,6 +98,7 @@ pub fn table(ctx: Ctx, caption: String) -> impl IntoView {
                     <tr>{move || ctx.visible_columns().into_iter().map(|c| header(ctx, c)).collect_view()}</tr>
                 </thead>
                 <tbody
+                    node_ref=tbody
                     on:click=move |ev| {
                         if let Some(i) = row_of(ev.target()).and_then(|tr| row_index(&tr)) {
                             ctx.open.set(Some(i));
@@ -98,9 +110,7 @@ pub fn table(ctx: Ctx, caption: String) -> impl IntoView {
                             make_tab_stop(&tr);
                         }
                     }
-                >
-                    {move || body(ctx)}
-                </tbody>
+                ></tbody>
             </table>
         </div>
     }
@@ -147,55 +157,6 @@ fn header(ctx: Ctx, c: &'static Column) -> impl IntoView {
                 </button>
             </th>
         }),
-    }
-}
-
-fn body(ctx: Ctx) -> impl IntoView {
-    let cols = ctx.visible_columns();
-    ctx.shown.with(|s| match s {
-        // First load: skeleton rows in the table's shape.
-        None => {
-            let n = ctx.view.with_untracked(|v| v.size).min(10);
-            Either::Left(
-                (0..n)
-                    .map(|_| {
-                        let cells = cols.iter().map(|_| view! { <td><span class="skeleton"></span></td> }).collect_view();
-                        view! { <tr class="skeleton-row" aria-hidden="true">{cells}</tr> }
-                    })
-                    .collect_view(),
-            )
-        }
-        Some(loaded) => Either::Right(
-            loaded.page.content.iter().enumerate().map(|(i, record)| row(i, record, &cols, ctx.row_key)).collect_view(),
-        ),
-    })
-}
-
-fn row(i: usize, record: &Value, cols: &[&'static Column], row_key: &str) -> impl IntoView {
-    let cells = cols.iter().map(|c| cell(c, &record[c.key])).collect_view();
-    view! {
-        <tr data-row=i data-id=raw_text(&record[row_key]) tabindex=if i == 0 { "0" } else { "-1" }>
-            {cells}
-        </tr>
-    }
-}
-
-fn cell(c: &'static Column, v: &Value) -> impl IntoView {
-    match display(c.format, v) {
-        None => EitherOf3::A(view! {
-            <td data-key=c.key class=c.cell_class()>
-                <span class="nil" title="not given">"—"</span>
-            </td>
-        }),
-        Some(text) if c.format == Format::Badge => EitherOf3::B(view! {
-            <td data-key=c.key>
-                <span class=badge_class(&raw_text(v))>{text}</span>
-            </td>
-        }),
-        Some(text) => {
-            let title = (c.format == Format::DateTime).then(|| format!("{} UTC", raw_text(v)));
-            EitherOf3::C(view! { <td data-key=c.key class=c.cell_class() title=title>{text}</td> })
-        }
     }
 }
 
@@ -621,54 +582,16 @@ pub fn export_control(ctx: Ctx, fetcher: Fetcher) -> impl IntoView {
 // ---------------------------------------------------------------------------------------
 // Drawer contents
 
-/// Every field of a record: the columns' fields first (labelled), then any others by name.
-pub fn record_fields(columns: &'static [Column], record: &Value) -> impl IntoView {
-    let mut items: Vec<(String, &'static str, Format, Value)> =
-        columns.iter().map(|c| (c.label.to_string(), c.key, c.format, record[c.key].clone())).collect();
-    if let Some(map) = record.as_object() {
-        for (k, v) in map {
-            if !columns.iter().any(|c| c.key == k) {
-                items.push((k.clone(), "", Format::Text, v.clone()));
-            }
+/// Every field of a record (see `dom::fill_fields`).
+pub fn record_fields(columns: &'static [Column], record: Value) -> impl IntoView {
+    let dl = NodeRef::<leptos::html::Dl>::new();
+    Effect::new(move |_| {
+        if let Some(d) = dl.get() {
+            d.set_text_content(None);
+            dom::fill_fields(&d, columns, &record);
         }
-    }
-    view! {
-        <dl class="record-fields">
-            {items
-                .into_iter()
-                .map(|(label, key, format, v)| {
-                    let key = if key.is_empty() { label.clone() } else { key.to_string() };
-                    view! {
-                        <dt>{label}</dt>
-                        <dd data-key=key>{field_value(format, &v)}</dd>
-                    }
-                })
-                .collect_view()}
-        </dl>
-    }
-}
-
-fn field_value(format: Format, v: &Value) -> AnyView {
-    match v {
-        Value::Object(map) => view! {
-            <dl class="record-fields nested">
-                {map.iter().map(|(k, v)| view! { <dt>{k.clone()}</dt><dd data-key=k.clone()>{field_value(Format::Text, v)}</dd> }).collect_view()}
-            </dl>
-        }
-        .into_any(),
-        Value::Array(list) => view! {
-            <ol class="record-list">{list.iter().map(|v| view! { <li>{field_value(Format::Text, v)}</li> }).collect_view()}</ol>
-        }
-        .into_any(),
-        _ => match display(format, v) {
-            None => view! { <span class="nil">"—"</span> }.into_any(),
-            Some(text) if format == Format::Badge => view! { <span class=badge_class(&raw_text(v))>{text}</span> }.into_any(),
-            Some(text) if format == Format::DateTime => {
-                view! { {text} <span class="muted raw">{format!(" {} UTC", raw_text(v))}</span> }.into_any()
-            }
-            Some(text) => view! { <span class=if format == Format::Mono { "mono" } else { "" }>{text}</span> }.into_any(),
-        },
-    }
+    });
+    view! { <dl class="record-fields" node_ref=dl></dl> }
 }
 
 // ---------------------------------------------------------------------------------------

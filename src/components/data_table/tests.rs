@@ -80,13 +80,15 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
     let fail = Arc::new(Mutex::new(false));
     let fetcher = fake(calls.clone(), fail.clone());
     let root = container();
-    let _handle = leptos::mount::mount_to(root.clone(), move || {
+    // The router's window listeners go when its owner is cleaned up (at the end).
+    let owner = Owner::new();
+    let handle = owner.with(|| leptos::mount::mount_to(root.clone(), move || {
         view! {
             <Router>
                 <DataTable id="things" caption="Things" noun="things" columns=COLS filters=FILTERS fetcher title_key="name"/>
             </Router>
         }
-    });
+    }));
 
     // First page: 10 rows, formatted cells, totals; the hidden column is not shown.
     text_containing(&root, ".table-total", "1–10 of 42 things").await;
@@ -172,17 +174,22 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
     history.back().unwrap();
     text_containing(&root, ".table-total", "1–25 of 42").await;
 
+    drop(handle);
+    owner.cleanup();
     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&start_url)).unwrap();
 }
 
 #[wasm_bindgen_test]
 async fn skeleton_rows_show_until_the_first_page_arrives() {
     let root = container();
-    let _handle = leptos::mount::mount_to(root.clone(), move || {
+    let owner = Owner::new();
+    let handle = owner.with(|| leptos::mount::mount_to(root.clone(), move || {
         let never = Fetcher::new(|_| Box::pin(std::future::pending()));
         view! { <Router><DataTable id="slow" caption="Slow" columns=COLS fetcher=never/></Router> }
-    });
+    }));
     find(&root, "tr.skeleton-row").await;
     assert_eq!(root.query_selector_all("tr.skeleton-row").unwrap().length(), 10);
     find(&root, "table[aria-busy=true]").await;
+    drop(handle);
+    owner.cleanup();
 }

@@ -12,7 +12,8 @@ use moneydesk_model::routing::RoutingNumber;
 
 use super::csv;
 use super::format::{count, problem, yes_no};
-use crate::api::routing::{ach, wire, Lookup};
+use super::records::text;
+use crate::api::routing::{ach, wire, Answer};
 use crate::api::{ApiError, Client};
 use crate::session::use_auth;
 
@@ -223,12 +224,18 @@ impl BulkState {
     }
 }
 
-async fn lookup_both(
-    a: impl std::future::Future<Output = Result<Lookup<moneydesk_model::routing::AchParticipant>, ApiError>>,
-    w: impl std::future::Future<Output = Result<Lookup<moneydesk_model::routing::WireParticipant>, ApiError>>,
-) -> Result<Outcome, ApiError> {
-    let ach = a.await?.found().map(|r| r.customer_name.clone());
-    let wire = w.await?.found().map(|r| r.customer_name.clone());
+/// The institution's name in one directory: `None` when it does not list the number.
+async fn name_in(answer: Answer) -> Result<Option<String>, ApiError> {
+    match answer.await {
+        Ok(v) => Ok(Some(text(&v, "customerName").to_string())),
+        Err(ApiError::NotFound { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+async fn lookup_both(a: Answer, w: Answer) -> Result<Outcome, ApiError> {
+    let ach = name_in(a).await?;
+    let wire = name_in(w).await?;
     Ok(Outcome::Checked { ach, wire })
 }
 

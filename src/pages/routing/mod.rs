@@ -11,9 +11,27 @@ mod status;
 mod url;
 
 use leptos::prelude::*;
+use serde_json::Value;
 use wasm_bindgen::JsCast;
 
 use self::url::{Tab, UrlState};
+use crate::api::routing::Answer;
+use crate::api::ApiError;
+
+/// A request's answer for the view; `None` while it is on its way.
+pub type Loaded = RwSignal<Option<Result<Value, ApiError>>>;
+
+/// Runs `answer` and puts its result into `into`. Create `answer` inside the component's owner:
+/// the client aborts it when the component goes away, and then nothing is written.
+pub fn load(into: Loaded, answer: Answer) {
+    into.set(None);
+    leptos::task::spawn_local(async move {
+        let result = answer.await;
+        if !matches!(result, Err(ApiError::Aborted)) {
+            into.try_set(Some(result));
+        }
+    });
+}
 
 #[component]
 pub fn RoutingPage() -> impl IntoView {
@@ -23,7 +41,9 @@ pub fn RoutingPage() -> impl IntoView {
     let bulk = bulk::BulkState::new();
 
     let go = move |t: Tab, focus: bool| {
-        url.set(&[("tab", Some(t.key().to_string()))], false);
+        if t != tab.get_untracked() {
+            url.set(&[("tab", Some(t.key().to_string()))], false);
+        }
         if focus {
             if let Some(el) = document().get_element_by_id(&format!("routing-tab-{}", t.key())) {
                 let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();

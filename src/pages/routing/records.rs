@@ -3,82 +3,106 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use moneydesk_model::routing::{AchParticipant, WireParticipant};
+use serde_json::Value;
 
 use super::format as f;
-use crate::api::routing::{ach, wire, Lookup};
+use super::{load, Loaded};
+use crate::api::routing::{ach, wire};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
 use crate::components::loading::Loading;
 use crate::session::use_auth;
 
-/// A labelled field: `<dt>` meaning, `<dd>` value (the raw code beside it when there is one).
-fn field(label: &'static str, value: impl IntoView + 'static) -> impl IntoView {
-    view! { <div class="routing-field"><dt>{label}</dt><dd>{value}</dd></div> }
+/// A record's field as the API wrote it (names as in `moneydesk_model::routing`), "" if absent.
+pub fn text<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
-fn coded(text: String, code: &str) -> impl IntoView {
-    let code = code.trim().to_string();
-    view! { {text} {(!code.is_empty()).then(|| view! { " " <code class="routing-code">{code}</code> })} }
-}
-
-fn ach_fields(a: AchParticipant) -> AnyView {
-    let new_number = (a.record_type_code.trim() == "2").then(|| f::new_routing_number(&a.new_routing_number).map(str::to_string));
-    let zip = f::zip(&a.customer_zip, &a.customer_zip_ext);
-    view! {
-        <dl class="routing-fields" data-testid="ach-fields">
-            {field("Institution", a.customer_name.clone())}
-            {field("Routing number", view! { <code>{a.routing_number.clone()}</code> })}
-            {field("Office", coded(f::office(&a.office_code), &a.office_code))}
-            {field("Record type", f::record_type(&a.record_type_code))}
-            {new_number.map(|n| field("New routing number", match n {
-                Some(n) => view! {
-                    <A href=format!("/routing?number={n}") attr:class="routing-new-number">{n.clone()}</A>
-                    <span class="muted">" — send ACH entries here instead"</span>
-                }.into_any(),
-                None => f::NOT_GIVEN.into_any(),
-            }))}
-            {field("Servicing Federal Reserve office", view! { <code>{a.servicing_frb_number.clone()}</code> })}
-            {field("Address", if a.customer_address.trim().is_empty() { f::NOT_GIVEN.to_string() } else { a.customer_address.clone() })}
-            {field("City, state, ZIP", f::place(&a.customer_city, &a.customer_state, &zip))}
-            {field("Phone", f::phone(&a.customer_area_code, &a.customer_phone_prefix, &a.customer_phone_suffix))}
-            {field("ACH participation", f::institution_status(&a.institution_status_code))}
-            {field("Data view", f::data_view(&a.data_view_code))}
-            {field("Last changed", f::ach_date(&a.change_date))}
-        </dl>
+fn or_not_given(s: &str) -> String {
+    if s.trim().is_empty() {
+        f::NOT_GIVEN.into()
+    } else {
+        s.trim().to_string()
     }
-    .into_any()
 }
 
-fn wire_fields(w: WireParticipant) -> AnyView {
-    view! {
-        <dl class="routing-fields" data-testid="wire-fields">
-            {field("Institution", w.customer_name.clone())}
-            {field("Routing number", view! { <code>{w.routing_number.clone()}</code> })}
-            {field("Telegraphic name", if w.telegraphic_name.trim().is_empty() { f::NOT_GIVEN.to_string() } else { w.telegraphic_name.clone() })}
-            {field("City, state", f::place(&w.customer_city, &w.customer_state, f::NOT_GIVEN))}
-            {field("Funds transfers", coded(f::funds_eligibility(&w.funds_eligibility), &w.funds_eligibility))}
-            {field("Settlement-only", coded(f::settlement_only(&w.settlement_only), &w.settlement_only))}
-            {field("Securities transfers", coded(f::securities_eligibility(&w.securities_eligibility), &w.securities_eligibility))}
-            {field("Last changed", f::wire_date(&w.change_date))}
-        </dl>
-    }
-    .into_any()
+/// One labelled field: what it means, the value in words, the raw code (or "").
+pub type Row = (&'static str, String, String);
+
+/// The ACH record's fields in words; the new routing number (record type 2) is [`new_number`].
+pub fn ach_rows(a: &Value) -> Vec<Row> {
+    let t = |k| text(a, k);
+    let zip = f::zip(t("customerZip"), t("customerZipExt"));
+    vec![
+        ("Institution", or_not_given(t("customerName")), String::new()),
+        ("Routing number", t("routingNumber").into(), String::new()),
+        ("Office", f::office(t("officeCode")), t("officeCode").trim().into()),
+        ("Record type", f::record_type(t("recordTypeCode")), String::new()),
+        ("Servicing Federal Reserve office", or_not_given(t("servicingFRBNumber")), String::new()),
+        ("Address", or_not_given(t("customerAddress")), String::new()),
+        ("City, state, ZIP", f::place(t("customerCity"), t("customerState"), &zip), String::new()),
+        ("Phone", f::phone(t("customerAreaCode"), t("customerPhonePrefix"), t("customerPhoneSuffix")), String::new()),
+        ("ACH participation", f::institution_status(t("institutionStatusCode")), String::new()),
+        ("Data view", f::data_view(t("dataViewCode")), String::new()),
+        ("Last changed", f::ach_date(t("changeDate")), String::new()),
+    ]
 }
 
-#[derive(Clone)]
-enum Answer {
-    Ach(AchParticipant),
-    Wire(WireParticipant),
+/// Record type 2: the number to use instead (`Some("")` when the record names none).
+pub fn new_number(a: &Value) -> Option<String> {
+    (text(a, "recordTypeCode").trim() == "2")
+        .then(|| f::new_routing_number(text(a, "newRoutingNumber")).unwrap_or("").to_string())
 }
 
-#[derive(Clone, Copy)]
+pub fn wire_rows(w: &Value) -> Vec<Row> {
+    let t = |k| text(w, k);
+    let code = |k| t(k).trim().to_string();
+    vec![
+        ("Institution", or_not_given(t("customerName")), String::new()),
+        ("Routing number", t("routingNumber").into(), String::new()),
+        ("Telegraphic name", or_not_given(t("telegraphicName")), String::new()),
+        ("City, state", f::place(t("customerCity"), t("customerState"), f::NOT_GIVEN), String::new()),
+        ("Funds transfers", f::funds_eligibility(t("fundsEligibility")), code("fundsEligibility")),
+        ("Settlement-only", f::settlement_only(t("settlementOnly")), code("settlementOnly")),
+        ("Securities transfers", f::securities_eligibility(t("securitiesEligibility")), code("securitiesEligibility")),
+        ("Last changed", f::wire_date(t("changeDate")), String::new()),
+    ]
+}
+
+fn field_list(testid: &'static str, rows: Vec<Row>, extra: Option<AnyView>) -> AnyView {
+    let rows = rows
+        .into_iter()
+        .map(|(label, value, code)| {
+            let code = (!code.is_empty()).then(|| view! { " " <code class="routing-code">{code}</code> });
+            view! { <div class="routing-field"><dt>{label}</dt><dd>{value}{code}</dd></div> }
+        })
+        .collect_view();
+    view! { <dl class="routing-fields" data-testid=testid>{rows}{extra}</dl> }.into_any()
+}
+
+fn ach_view(a: &Value) -> AnyView {
+    let extra = new_number(a).map(|n| {
+        let value = if n.is_empty() {
+            f::NOT_GIVEN.into_any()
+        } else {
+            view! {
+                <A href=format!("/routing?number={n}") attr:class="routing-new-number">{n.clone()}</A>
+                <span class="muted">" — send ACH entries here instead"</span>
+            }
+            .into_any()
+        };
+        view! { <div class="routing-field"><dt>"New routing number"</dt><dd>{value}</dd></div> }.into_any()
+    });
+    field_list("ach-fields", ach_rows(a), extra)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Which {
     Ach,
     Wire,
 }
 
-fn not_listed(which: Which, number: &str, message: String) -> AnyView {
+fn not_listed(which: Which, number: &str, message: &str) -> AnyView {
     let (title, testid, consequence) = match which {
         Which::Ach => ("Not in the ACH directory", "ach-not-listed", "ACH entries sent to it would be returned."),
         Which::Wire => ("Not in the wire directory", "wire-not-listed", "Fedwire funds transfers cannot be sent to it."),
@@ -90,7 +114,7 @@ fn not_listed(which: Which, number: &str, message: String) -> AnyView {
                 <code>{number.to_string()}</code> " has a valid checksum, but the directory lists no institution under it. "
                 {consequence}
             </p>
-            <p class="muted routing-server-says">"Server: " {message}</p>
+            <p class="muted routing-server-says">"Server: " {message.to_string()}</p>
         </div>
     }
     .into_any()
@@ -99,24 +123,19 @@ fn not_listed(which: Which, number: &str, message: String) -> AnyView {
 #[component]
 fn Record(which: Which, number: String) -> impl IntoView {
     let auth = use_auth();
+    let owner = Owner::current();
+    let answer: Loaded = RwSignal::new(None);
     let n = number.clone();
-    let answer = LocalResource::new(move || {
-        let client = auth.client();
-        let n = n.clone();
-        async move {
-            Ok::<_, ApiError>(match which {
-                Which::Ach => match ach(&client, &n).await? {
-                    Lookup::Found(a) => Lookup::Found(Answer::Ach(a)),
-                    Lookup::NotListed(m) => Lookup::NotListed(m),
-                },
-                Which::Wire => match wire(&client, &n).await? {
-                    Lookup::Found(w) => Lookup::Found(Answer::Wire(w)),
-                    Lookup::NotListed(m) => Lookup::NotListed(m),
-                },
-            })
-        }
-    });
-    let retry = Callback::new(move |()| answer.refetch());
+    // Created inside the component's owner: leaving the page (or the number) aborts it.
+    let fetch = move || {
+        let start = || match which {
+            Which::Ach => ach(&auth.client(), &n),
+            Which::Wire => wire(&auth.client(), &n),
+        };
+        load(answer, owner.as_ref().map(|o| o.with(start)).unwrap_or_else(start));
+    };
+    fetch();
+    let retry = Callback::new(move |()| fetch());
     let (title, testid) = match which {
         Which::Ach => ("FedACH directory", "ach-record"),
         Which::Wire => ("Fedwire Funds directory", "wire-record"),
@@ -124,19 +143,13 @@ fn Record(which: Which, number: String) -> impl IntoView {
     view! {
         <section class="panel routing-record" data-testid=testid aria-label=title aria-live="polite">
             <h2>{title}</h2>
-            <Transition fallback=|| view! { <Loading label="Looking it up…"/> }>
-                {move || {
-                    let number = number.clone();
-                    Suspend::new(async move {
-                        match answer.await {
-                            Ok(Lookup::Found(Answer::Ach(a))) => ach_fields(a),
-                            Ok(Lookup::Found(Answer::Wire(w))) => wire_fields(w),
-                            Ok(Lookup::NotListed(message)) => not_listed(which, &number, message),
-                            Err(error) => view! { <ApiErrorView error retry/> }.into_any(),
-                        }
-                    })
-                }}
-            </Transition>
+            {move || answer.with(|a| match a {
+                None => view! { <Loading label="Looking it up…"/> }.into_any(),
+                Some(Ok(v)) if which == Which::Ach => ach_view(v),
+                Some(Ok(v)) => field_list("wire-fields", wire_rows(v), None),
+                Some(Err(ApiError::NotFound { message })) => not_listed(which, &number, message),
+                Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry/> }.into_any(),
+            })}
         </section>
     }
 }
@@ -149,5 +162,78 @@ pub fn Records(number: String) -> impl IntoView {
             <Record which=Which::Ach number=number.clone()/>
             <Record which=Which::Wire number/>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use moneydesk_model::routing::{AchParticipant, WireParticipant};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    fn ach_record(kind: &str, new: &str) -> Value {
+        // Built from the model type, so the field names here are the contract's.
+        serde_json::to_value(AchParticipant {
+            routing_number: "073090995".into(),
+            office_code: "O".into(),
+            servicing_frb_number: "021090015".into(),
+            record_type_code: kind.into(),
+            change_date: "100125".into(),
+            new_routing_number: new.into(),
+            customer_name: "PRAIRIE STATE BANK & TRUST".into(),
+            customer_address: "800 WALNUT ST".into(),
+            customer_city: "DES MOINES".into(),
+            customer_state: "IA".into(),
+            customer_zip: "50309".into(),
+            customer_zip_ext: "0001".into(),
+            customer_area_code: "515".into(),
+            customer_phone_prefix: "555".into(),
+            customer_phone_suffix: "0199".into(),
+            institution_status_code: "1".into(),
+            data_view_code: "1".into(),
+        })
+        .unwrap()
+    }
+
+    fn value_of<'a>(rows: &'a [Row], label: &str) -> &'a str {
+        rows.iter().find(|r| r.0 == label).map(|r| r.1.as_str()).unwrap_or_else(|| panic!("no {label}"))
+    }
+
+    #[wasm_bindgen_test]
+    fn ach_fields_in_words() {
+        let a = ach_record("2", "073090063");
+        let rows = ach_rows(&a);
+        assert_eq!(value_of(&rows, "Office"), "Main office");
+        assert_eq!(value_of(&rows, "Servicing Federal Reserve office"), "021090015", "servicingFRBNumber is read");
+        assert_eq!(value_of(&rows, "City, state, ZIP"), "DES MOINES, IA 50309-0001");
+        assert_eq!(value_of(&rows, "Phone"), "(515) 555-0199");
+        assert_eq!(value_of(&rows, "Last changed"), "Oct 1, 2025");
+        assert!(value_of(&rows, "Record type").contains("new routing number"));
+        assert_eq!(new_number(&a).as_deref(), Some("073090063"));
+        assert_eq!(new_number(&ach_record("2", "000000000")).as_deref(), Some(""));
+        assert_eq!(new_number(&ach_record("1", "000000000")), None);
+    }
+
+    #[wasm_bindgen_test]
+    fn wire_fields_in_words() {
+        let w = serde_json::to_value(WireParticipant {
+            routing_number: "026090269".into(),
+            telegraphic_name: "DEMO SETTLEMENT".into(),
+            customer_name: "DEMO SETTLEMENT SERVICES".into(),
+            customer_state: "NY".into(),
+            customer_city: "NEW YORK".into(),
+            funds_eligibility: "Y".into(),
+            settlement_only: "S".into(),
+            securities_eligibility: "N".into(),
+            change_date: "".into(),
+        })
+        .unwrap();
+        let rows = wire_rows(&w);
+        assert_eq!(value_of(&rows, "City, state"), "NEW YORK, NY");
+        assert!(value_of(&rows, "Settlement-only").starts_with("Settlement only"));
+        assert!(value_of(&rows, "Funds transfers").starts_with("Eligible"));
+        assert!(value_of(&rows, "Securities transfers").starts_with("Not eligible"));
+        assert_eq!(value_of(&rows, "Last changed"), f::NOT_GIVEN);
     }
 }

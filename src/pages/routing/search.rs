@@ -2,6 +2,7 @@
 //! the shared data table (paging, URL state, drawer, CSV). Filters are checked before sending.
 
 use leptos::prelude::*;
+use moneydesk_model::routing::ROUTING_SEARCH;
 use moneydesk_model::FieldError;
 
 use crate::api::ApiError;
@@ -78,10 +79,11 @@ pub fn SearchTab() -> impl IntoView {
     let fetcher = Fetcher::new(move |q: &TableQuery| {
         let errors = check_filters(&q.filters);
         if errors.is_empty() {
-            Box::pin(crate::api::routing::search(&auth.client(), &q.pairs()))
+            Box::pin(crate::api::collections::get_page(&auth.client(), ROUTING_SEARCH, q))
         } else {
-            let message = if errors.len() == 1 { "Check the search".to_string() } else { format!("{} filters need a fix", errors.len()) };
-            Box::pin(async move { Err(ApiError::Validation { message, fields: errors }) })
+            // Said in one line, since nothing was sent: "prefix must be 2 to 8 digits, got \"0\"".
+            let message = errors.iter().map(|e| format!("{} {}", e.field, e.message)).collect::<Vec<_>>().join("; ");
+            Box::pin(async move { Err(ApiError::Validation { message, fields: Vec::new() }) })
         }
     });
     view! {

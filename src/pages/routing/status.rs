@@ -2,11 +2,13 @@
 //! institutions; a warning when it is stale or the last refresh failed; Reload for admins.
 
 use leptos::prelude::*;
-use moneydesk_model::routing::{DirectoryFormat, DirectorySource, DirectoryStatus};
 use moneydesk_model::Scope;
+use serde_json::Value;
 use wasm_bindgen::JsValue;
 
 use super::format::{count, iso_date};
+use super::records::text;
+use super::{load, Loaded};
 use crate::api;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::session::use_auth;
@@ -34,87 +36,142 @@ pub fn local_time(rfc3339: &str) -> String {
     format!("{text} ({ago})")
 }
 
-fn part(name: &str, records: u64, format: DirectoryFormat, file: &Option<String>) -> String {
-    let how = match (format, file) {
-        (DirectoryFormat::None, _) => return format!("{name}: not configured"),
-        (DirectoryFormat::Demo, _) => "demo".to_string(),
-        (DirectoryFormat::Json, Some(f)) => format!("{f}, JSON"),
-        (DirectoryFormat::FixedWidth, Some(f)) => format!("{f}, fixed width"),
-        (DirectoryFormat::Json, None) => "JSON".into(),
-        (DirectoryFormat::FixedWidth, None) => "fixed width".into(),
+fn number(v: &Value, key: &str) -> u64 {
+    v.get(key).and_then(Value::as_u64).unwrap_or(0)
+}
+
+/// `ACH: 18,198 records (FedACHdir.txt, fixed width)` from a `DirectoryPart`.
+pub fn part(name: &str, p: &Value) -> String {
+    let file = text(p, "file");
+    let how = match text(p, "format") {
+        "none" => return format!("{name}: not configured"),
+        "demo" => "demo".to_string(),
+        "json" => "JSON".to_string(),
+        "fixedWidth" => "fixed width".to_string(),
+        other => other.to_string(),
     };
-    format!("{name}: {} records ({how})", count(records))
+    let how = if file.is_empty() { how } else { format!("{file}, {how}") };
+    format!("{name}: {} records ({how})", count(number(p, "records")))
+}
+
+/// The status's lines: headline parts, detail parts, warnings.
+pub fn summary(s: &Value) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let source = match text(s, "source") {
+        "demo" => "Demo directory of fictional institutions",
+        _ => "The Federal Reserve's directory files",
+    };
+    let as_of = match text(s, "asOf") {
+        "" => "as of an unknown date".to_string(),
+        d => format!("as of {}", iso_date(d)),
+    };
+    let head = vec![source.to_string(), as_of, format!("{} institutions", count(number(s, "institutions")))];
+    let mut detail = vec![part("ACH", &s["ach"]), part("wire", &s["wire"]), format!("loaded {}", local_time(text(s, "loadedAt")))];
+    if let Some(next) = s.get("nextRefreshAt").and_then(Value::as_str) {
+        detail.push(format!("next refresh {}", local_time(next)));
+    }
+    let mut warnings = Vec::new();
+    if s.get("stale").and_then(Value::as_bool) == Some(true) {
+        warnings.push(format!(
+            "This directory is stale: its last refresh was more than {} hours ago, so answers may miss recent changes by the Federal Reserve.",
+            number(s, "staleAfterHours")
+        ));
+    }
+    if let Some(e) = s.get("lastError").filter(|e| e.is_object()) {
+        warnings.push(format!(
+            "The last refresh failed ({}): {}. The previous directory stays in service.",
+            local_time(text(e, "at")),
+            text(e, "message")
+        ));
+    }
+    (head, detail, warnings)
 }
 
 #[component]
 pub fn DirectoryStatusBar() -> impl IntoView {
     let auth = use_auth();
     let toasts = use_toasts();
-    let status = LocalResource::new(move || api::routing::directory(&auth.client()));
+    let owner = StoredValue::new(Owner::current());
+    let status: Loaded = RwSignal::new(None);
+    load(status, api::routing::directory(&auth.client()));
     let reloading = RwSignal::new(false);
     let reload = move |_| {
         reloading.set(true);
-        let fut = api::routing::refresh(&auth.client());
+        let start = || api::routing::refresh(&auth.client());
+        let fut = owner.with_value(|o| o.as_ref().map(|o| o.with(start))).unwrap_or_else(start);
         leptos::task::spawn_local(async move {
-            match fut.await {
+            let result = fut.await;
+            match &result {
                 Ok(_) => toasts.show(ToastKind::Success, "The routing directory was reloaded."),
+                Err(crate::api::ApiError::Aborted) => return,
                 Err(e) => toasts.show(ToastKind::Error, format!("Reload failed: {e}")),
             }
-            // The page may be gone by now: then there is nothing to update.
-            if reloading.try_set(false).is_none() {
-                status.refetch();
+            if reloading.try_set(false).is_some() {
+                return; // the page is gone
             }
+            let fresh = match result {
+                Ok(s) => Ok(s),
+                // A failed reload records why in the status: show it.
+                Err(_) => api::routing::directory(&auth.client()).await,
+            };
+            status.try_set(Some(fresh));
         });
     };
 
-    let body = move |s: DirectoryStatus| {
-        let source = match s.source {
-            DirectorySource::Demo => "Demo directory of fictional institutions",
-            DirectorySource::Files => "The Federal Reserve's directory files",
-        };
-        let as_of = s.as_of.as_deref().map(iso_date).unwrap_or_else(|| "unknown".into());
-        view! {
-            <p class="routing-status-line">
-                <strong>{source}</strong>
-                <span>"as of " <b data-testid="routing-as-of">{as_of}</b></span>
-                <span><b data-testid="routing-institutions">{count(s.institutions)}</b> " institutions"</span>
-            </p>
-            <p class="routing-status-line muted">
-                <span>{part("ACH", s.ach.records, s.ach.format, &s.ach.file)}</span>
-                <span>{part("wire", s.wire.records, s.wire.format, &s.wire.file)}</span>
-                <span>"loaded " {local_time(&s.loaded_at)}</span>
-                {s.next_refresh_at.as_deref().map(|t| view! { <span>"next refresh " {local_time(t)}</span> })}
-            </p>
-            {s.stale.then(|| view! {
-                <p class="alert warning" data-testid="routing-stale">
-                    "This directory is stale: it was last refreshed more than " {s.stale_after_hours}
-                    " hours ago. Answers may miss recent changes by the Federal Reserve."
-                </p>
-            })}
-            {s.last_error.map(|e| view! {
-                <p class="alert warning">
-                    "The last refresh failed (" {local_time(&e.at)} "): " {e.message}
-                    ". The previous directory stays in service."
-                </p>
-            })}
-        }
+    let body = move || {
+        status.with(|s| match s {
+            None => view! { <p class="muted">"Reading the directory's status…"</p> }.into_any(),
+            Some(Err(e)) => view! { <p class="muted">"The directory's status is not available: " {e.to_string()}</p> }.into_any(),
+            Some(Ok(s)) => {
+                let (head, detail, warnings) = summary(s);
+                let spans = |parts: Vec<String>| parts.into_iter().map(|p| view! { <span>{p}</span> }).collect_view();
+                view! {
+                    <p class="routing-status-line" data-testid="routing-status-head">{spans(head)}</p>
+                    <p class="routing-status-line muted">{spans(detail)}</p>
+                    {warnings.into_iter().map(|w| view! { <p class="alert warning" data-testid="routing-status-warning">{w}</p> }).collect_view()}
+                }
+                .into_any()
+            }
+        })
     };
 
     view! {
         <section class="panel routing-status" aria-label="Directory status" data-testid="routing-directory">
-            <Transition fallback=|| view! { <p class="muted">"Reading the directory's status…"</p> }>
-                {move || Suspend::new(async move {
-                    match status.await {
-                        Ok(s) => body(s).into_any(),
-                        Err(e) => view! { <p class="muted">"The directory's status is not available: " {e.to_string()}</p> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <div class="routing-status-body">{body}</div>
             <Show when=move || auth.can(Scope::Admin)>
                 <button type="button" class="button routing-reload" disabled=move || reloading.get() on:click=reload>
                     {move || if reloading.get() { "Reloading…" } else { "Reload directory now" }}
                 </button>
             </Show>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    #[wasm_bindgen_test]
+    fn the_status_in_words() {
+        let s = serde_json::json!({
+            "source": "files", "asOf": "2018-12-03", "asOfSource": "newestChangeDate",
+            "loadedAt": "2000-01-01T00:00:00Z", "stale": true, "staleAfterHours": 48, "institutions": 19010,
+            "ach": {"records": 18198, "format": "fixedWidth", "file": "FedACHdir.txt", "newestChangeDate": "2018-12-03"},
+            "wire": {"records": 7693, "format": "json", "file": "fpddir.json", "newestChangeDate": null},
+            "refreshSchedule": null, "nextRefreshAt": null, "lastAttemptAt": "2000-01-01T00:00:00Z",
+            "lastError": {"at": "2000-01-02T00:00:00Z", "message": "FedACH file FedACHdir.txt line 17: record is 120 characters long, expected 155"}
+        });
+        let (head, detail, warnings) = summary(&s);
+        assert_eq!(head, ["The Federal Reserve's directory files", "as of Dec 3, 2018", "19,010 institutions"]);
+        assert_eq!(detail[0], "ACH: 18,198 records (FedACHdir.txt, fixed width)");
+        assert_eq!(detail[1], "wire: 7,693 records (fpddir.json, JSON)");
+        assert!(detail[2].starts_with("loaded ") && detail[2].contains("days ago"), "{}", detail[2]);
+        assert_eq!(detail.len(), 3, "no schedule, no next refresh");
+        assert!(warnings[0].contains("stale") && warnings[0].contains("48 hours"));
+        assert!(warnings[1].contains("line 17") && warnings[1].contains("previous directory stays"));
+        let none = serde_json::json!({"records": 0, "format": "none", "file": null});
+        assert_eq!(part("wire", &none), "wire: not configured");
+        assert_eq!(local_time("not a time"), "not a time");
     }
 }

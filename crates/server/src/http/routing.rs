@@ -70,7 +70,7 @@ struct RoutingNumberParam {
         (status = 404, description = "Not in the Fedwire directory", body = ErrorEnvelopeDoc)))]
 async fn wire_validate(State(s): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Response, Error> {
     let rn = routing_number(&q)?;
-    let dir = s.routing.current();
+    let dir = s.routing.view();
     match dir.wire(&rn) {
         Some(r) => Ok(bare(r)),
         None => Err(Error::not_found(format!("routing number {rn} is not in the Fedwire directory"))),
@@ -85,7 +85,7 @@ async fn wire_validate(State(s): State<AppState>, _caller: Caller, RawQuery(q): 
         (status = 404, description = "Not in the FedACH directory", body = ErrorEnvelopeDoc)))]
 async fn ach_validate(State(s): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Response, Error> {
     let rn = routing_number(&q)?;
-    let dir = s.routing.current();
+    let dir = s.routing.view();
     match dir.ach(&rn) {
         Some(r) => Ok(bare(r)),
         None => Err(Error::not_found(format!("routing number {rn} is not in the FedACH directory"))),

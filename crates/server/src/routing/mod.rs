@@ -97,6 +97,12 @@ impl State {
         self.inner.current.load_full()
     }
 
+    /// A cheaper short-lived view for one lookup (no reference count traffic between cores);
+    /// never hold it across an `.await`.
+    pub fn view(&self) -> arc_swap::Guard<Arc<Directory>> {
+        self.inner.current.load()
+    }
+
     /// Reloads the configured files off to the side and swaps the new directory in. On
     /// failure the previous directory stays in service and the error is kept for the status.
     pub async fn refresh(&self) -> Result<DirectoryStatus, LoadError> {

@@ -24,6 +24,10 @@ pub struct SearchQuery {
     pub directory: SearchDirectory,
 }
 
+/// Each query word is compared with the whole vocabulary: bound the work one request can ask.
+const MAX_NAME_CHARS: usize = 100;
+const MAX_NAME_WORDS: usize = 10;
+
 const PARAMS: [&str; 10] = ["name", "prefix", "state", "city", "zip", "directory", "page", "size", "per", "limit"];
 
 impl SearchQuery {
@@ -56,6 +60,11 @@ impl SearchQuery {
                     None => errors.push(FieldError::new("directory", format!("must be ach, wire or both, got {v:?}"))),
                 },
                 _ => {}
+            }
+        }
+        if let Some(n) = &q.name {
+            if n.chars().count() > MAX_NAME_CHARS || text::words(n).len() > MAX_NAME_WORDS {
+                errors.push(FieldError::new("name", format!("at most {MAX_NAME_CHARS} characters and {MAX_NAME_WORDS} words")));
             }
         }
         if let Some(p) = &q.prefix {

@@ -1,0 +1,258 @@
+//! The accounts and permissions pages over the seeded demo data: paging, page size, sort,
+//! filters, the view restored from the URL on reload and Back, the detail drawer by mouse
+//! and keyboard, and the CSV export checked against the API.
+
+use std::time::{Duration, Instant};
+
+use moneydesk_e2e::{Harness, Scope};
+use serde_json::{json, Value};
+
+/// The `data-id`s of the table's rows, in order.
+async fn ids(h: &Harness) -> Vec<String> {
+    let v = h.js("return [...document.querySelectorAll('tbody tr[data-id]')].map(tr => tr.dataset.id)", vec![]).await;
+    serde_json::from_value(v).unwrap()
+}
+
+/// The texts of one column's cells.
+async fn column(h: &Harness, key: &str) -> Vec<String> {
+    let v = h
+        .js("return [...document.querySelectorAll(`tbody td[data-key='${arguments[0]}']`)].map(td => td.textContent)", vec![json!(key)])
+        .await;
+    serde_json::from_value(v).unwrap()
+}
+
+/// Polls `condition` (a JS expression) until it is true.
+async fn wait_js(h: &Harness, condition: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if h.js(&format!("return !!({condition})"), vec![]).await == json!(true) {
+            return;
+        }
+        if Instant::now() > deadline {
+            h.fail(format!("timed out waiting until {what} ({condition})")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits for the table to settle on a loaded page (no request in flight).
+async fn settled(h: &Harness) {
+    wait_js(h, "document.querySelector('table.data-table[aria-busy=false] tbody tr[data-id]') || document.querySelector('[data-testid=table-empty]')", "the table shows a page").await;
+}
+
+/// GET an API path with the token, in the page (same origin), returning the JSON body.
+async fn api(h: &Harness, token: &str, path: &str) -> Value {
+    h.js(
+        "return fetch(arguments[0], { headers: { Authorization: 'Bearer ' + arguments[1] } }).then(r => r.json())",
+        vec![json!(path), json!(token)],
+    )
+    .await
+}
+
+/// `2400` → `2,400`, as the table writes totals.
+fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn query(url: &url::Url, key: &str) -> Option<String> {
+    url.query_pairs().find(|(k, _)| k == key).map(|(_, v)| v.into_owned())
+}
+
+/// Parses the CSV the export produced (no quoted newlines in the demo data).
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    text.split("\r\n").filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect()
+}
+
+#[tokio::test]
+async fn accounts_page_sort_filter_reload_drawer_and_export() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::AccountsRead]).await;
+    h.sign_in(&token).await;
+    h.click("nav a[href$=\"/accounts\"]").await;
+    h.wait_for_text("main h1", "Accounts").await;
+
+    // Page 1: ten rows and the total the API reports.
+    let total = api(&h, &token, "/api/v1/cores/unifi/accounts?size=1").await["data"]["totalElements"].as_u64().unwrap();
+    assert!(total >= 2000, "the demo seed has at least 2,000 accounts, got {total}");
+    h.wait_for_text(".table-total", &format!("1–10 of {} accounts", group(total))).await;
+    settled(&h).await;
+    let first = ids(&h).await;
+    assert_eq!(first.len(), 10);
+
+    // Next page: other records, page=2 in the URL.
+    h.click(".pager button[data-page=next]").await;
+    h.wait_for_text(".table-total", "11–20 of").await;
+    settled(&h).await;
+    let second = ids(&h).await;
+    assert_eq!(second.len(), 10);
+    assert!(second.iter().all(|id| !first.contains(id)), "no record on two pages");
+    assert_eq!(query(&h.url().await, "page").as_deref(), Some("2"));
+
+    // Page size 50: the first row shown stays on the page (rows 11-20 are on page 1 of 50).
+    h.select("#accounts-size", "50").await;
+    h.wait_for_text(".table-total", "1–50 of").await;
+    settled(&h).await;
+    assert_eq!(ids(&h).await.len(), 50);
+    assert_eq!(query(&h.url().await, "size").as_deref(), Some("50"));
+
+    // Jump to page 3.
+    h.type_into("#accounts-jump", "3").await;
+    h.click(".pager .jump button[type=submit]").await;
+    h.wait_for_text(".table-total", "101–150 of").await;
+
+    // Sort by name: ascending, then descending (case-insensitive, as the API sorts).
+    h.click("th[data-key=accountName] button").await;
+    wait_js(&h, "document.querySelector('th[data-key=accountName]').getAttribute('aria-sort') === 'ascending'", "aria-sort ascending").await;
+    h.wait_for_text(".table-total", "1–50 of").await;
+    settled(&h).await;
+    let names = column(&h, "accountName").await;
+    let mut sorted = names.clone();
+    sorted.sort_by_key(|n| n.to_lowercase());
+    assert_eq!(names, sorted, "ascending by name");
+    h.click("th[data-key=accountName] button").await;
+    wait_js(&h, "document.querySelector('th[data-key=accountName]').getAttribute('aria-sort') === 'descending'", "aria-sort descending").await;
+    settled(&h).await;
+    let names = column(&h, "accountName").await;
+    let mut sorted = names.clone();
+    sorted.sort_by_key(|n| std::cmp::Reverse(n.to_lowercase()));
+    assert_eq!(names, sorted, "descending by name");
+    assert_eq!(query(&h.url().await, "sort").as_deref(), Some("accountName,desc"));
+
+    // Filter by status: every row is Suspended, the total is the API's.
+    h.select("#accounts-filter-accountStatus", "Suspended").await;
+    wait_js(&h, "location.search.includes('accountStatus=Suspended')", "the status filter in the URL").await;
+    settled(&h).await;
+    let suspended = api(&h, &token, "/api/v1/cores/unifi/accounts?size=1&accountStatus=Suspended").await["data"]["totalElements"].as_u64().unwrap();
+    assert!(suspended > 0 && suspended < total);
+    h.wait_for_text(".table-total", &format!("of {} accounts", group(suspended))).await;
+    assert!(column(&h, "accountStatus").await.iter().all(|s| s == "Suspended"));
+
+    // And by part of a name (typed; applied when typing pauses).
+    let word: String = column(&h, "accountName").await[0].split_whitespace().next().unwrap().chars().take(4).collect();
+    h.type_into("#accounts-filter-name", &word).await;
+    wait_js(&h, &format!("new URLSearchParams(location.search).get('name') === {}", json!(word)), "the name filter in the URL").await;
+    settled(&h).await;
+    let names = column(&h, "accountName").await;
+    assert!(!names.is_empty() && names.iter().all(|n| n.to_lowercase().contains(&word.to_lowercase())), "{word}: {names:?}");
+    let filtered_ids = ids(&h).await;
+    let filtered_total = h.text(".table-total").await;
+
+    // Reload: the same view from the URL alone.
+    let url = h.url().await;
+    h.reload().await;
+    h.wait_for_text(".table-total", &filtered_total).await;
+    settled(&h).await;
+    assert_eq!(h.url().await, url);
+    assert_eq!(ids(&h).await, filtered_ids);
+    assert_eq!(h.js("return document.querySelector('#accounts-filter-accountStatus').value", vec![]).await, json!("Suspended"));
+    assert_eq!(h.js("return document.querySelector('#accounts-filter-name').value", vec![]).await, json!(word));
+    assert_eq!(h.wait_for("th[data-key=accountName]").await.attr("aria-sort").await.unwrap().as_deref(), Some("descending"));
+
+    // Back: the view before the name filter.
+    h.client().back().await.unwrap();
+    wait_js(&h, "!new URLSearchParams(location.search).has('name') && location.search.includes('accountStatus=Suspended')", "Back drops the name filter").await;
+    h.wait_for_text(".table-total", &format!("of {} accounts", group(suspended))).await;
+    h.client().forward().await.unwrap();
+    h.wait_for_text(".table-total", &filtered_total).await;
+    settled(&h).await;
+
+    // A row opens the drawer with every field; Escape closes it and focus returns to the row.
+    let id = ids(&h).await[0].clone();
+    let row = format!("tbody tr[data-id='{id}']");
+    h.click(&format!("{row} td[data-key=accountName]")).await;
+    h.wait_for(".drawer[role=dialog]").await;
+    let record = api(&h, &token, &format!("/api/v1/cores/unifi/accounts?size=500&accountStatus=Suspended&name={word}")).await;
+    let record = record["data"]["content"].as_array().unwrap().iter().find(|r| r["id"] == json!(id)).unwrap().clone();
+    assert_eq!(h.text(".drawer h2").await, record["accountName"].as_str().unwrap());
+    for (field, value) in record.as_object().unwrap() {
+        let dd = h.text(&format!(".drawer dd[data-key={field}]")).await;
+        match value {
+            Value::Null => assert_eq!(dd, "—", "{field}"),
+            Value::String(s) if field == "marketValue" => assert!(dd.starts_with('$'), "{field}: {dd} for {s}"),
+            Value::String(s) if field == "createTime" => assert!(dd.contains(s.as_str()), "{field}: {dd}"),
+            Value::String(s) if field == "accountType" => assert!(!dd.is_empty(), "{field}: {dd} for {s}"),
+            Value::String(s) => assert_eq!(&dd, s, "{field}"),
+            other => panic!("unexpected {field}: {other}"),
+        }
+    }
+    h.client().active_element().await.unwrap().send_keys("\u{E00C}").await.unwrap(); // Escape
+    h.wait_gone(".drawer").await;
+    assert_eq!(h.js("return document.activeElement.dataset.id", vec![]).await, json!(id), "focus back on the row");
+
+    // Keyboard: ArrowDown moves to the next row, Enter opens it.
+    if ids(&h).await.len() > 1 {
+        h.client().active_element().await.unwrap().send_keys("\u{E015}").await.unwrap(); // ArrowDown
+        let next = ids(&h).await[1].clone();
+        assert_eq!(h.js("return document.activeElement.dataset.id", vec![]).await, json!(next));
+        h.client().active_element().await.unwrap().send_keys("\u{E007}").await.unwrap(); // Enter
+        h.wait_for(".drawer[role=dialog]").await;
+        h.click(".drawer-close").await;
+        h.wait_gone(".drawer").await;
+    }
+
+    // Export: every Active account, sorted by name descending, fetched 500 at a time.
+    h.click(".table-filters .clear-filters").await;
+    h.select("#accounts-filter-accountStatus", "Active").await;
+    wait_js(&h, "location.search.includes('accountStatus=Active') && !location.search.includes('name=')", "Active only").await;
+    settled(&h).await;
+    let active = api(&h, &token, "/api/v1/cores/unifi/accounts?size=1&accountStatus=Active").await["data"]["totalElements"].as_u64().unwrap();
+    assert!(active > 500, "the export spans several pages ({active} active accounts)");
+    h.js(
+        "window.__csv = null; const create = URL.createObjectURL; \
+         URL.createObjectURL = b => { window.__csv = b; return create.call(URL, b); }",
+        vec![],
+    )
+    .await;
+    h.click("#accounts-export").await;
+    h.wait_for_text(".toasts [role=status]", "Exported").await;
+    let text = h.js("return window.__csv.text()", vec![]).await;
+    let rows = csv_rows(text.as_str().unwrap());
+    let header = &rows[0];
+    assert_eq!(header.len(), 24, "every field: {header:?}");
+    assert_eq!(&header[..3], ["id", "accountName", "accountNumber"]);
+    assert_eq!(rows.len() as u64 - 1, active, "one line per Active account");
+    let status = header.iter().position(|h| h == "accountStatus").unwrap();
+    assert!(rows[1..].iter().all(|r| r[status] == "Active"));
+    let mut unique: Vec<&String> = rows[1..].iter().map(|r| &r[0]).collect();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len() as u64, active, "no record twice");
+    assert_eq!(rows[1][0], ids(&h).await[0], "the table's sort: the first row first");
+    assert!(text.as_str().unwrap().lines().all(|l| !l.starts_with('=') && !l.contains(",=")), "no formula cells");
+
+    h.finish().await;
+}
+
+#[tokio::test]
+async fn permissions_page_shows_and_filters_rows() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::PermissionsRead]).await;
+    h.sign_in(&token).await;
+    h.goto("/permissions?size=25&sort=grantedAt,desc").await;
+    h.wait_for_text("main h1", "Permissions").await;
+    let total = api(&h, &token, "/api/v2/services/company/users/permissions?size=1").await["data"]["totalElements"].as_u64().unwrap();
+    h.wait_for_text(".table-total", &format!("1–25 of {} permissions", group(total))).await;
+    settled(&h).await;
+    assert_eq!(ids(&h).await.len(), 25);
+    assert_eq!(h.wait_for("th[data-key=grantedAt]").await.attr("aria-sort").await.unwrap().as_deref(), Some("descending"));
+    assert!(column(&h, "userName").await.iter().all(|n| !n.is_empty()));
+
+    h.select("#permissions-filter-scope", "admin").await;
+    wait_js(&h, "location.search.includes('scope=admin')", "the scope filter in the URL").await;
+    settled(&h).await;
+    let scopes = column(&h, "scope").await;
+    assert!(!scopes.is_empty() && scopes.iter().all(|s| s == "admin"), "{scopes:?}");
+
+    // A token without accounts:read is refused the accounts page.
+    h.goto("/accounts").await;
+    h.wait_for("[data-testid=access-denied]").await;
+    h.finish().await;
+}
