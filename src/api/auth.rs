@@ -34,3 +34,25 @@ pub fn parse_session(status: u16, text: &str) -> Result<Session, ApiError> {
     let scopes = js_sys::Array::from(&scopes).iter().filter_map(|s| s.as_string()?.parse::<Scope>().ok()).collect();
     Ok(Session { name, scopes, expires_at: js_string(&data, "expiresAt") })
 }
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    #[wasm_bindgen_test]
+    fn reads_the_session_envelope() {
+        let s = parse_session(
+            200,
+            r#"{"code":200,"errorMessage":null,"error":null,"data":{"name":"ops","scopes":["fees:read","teleport:now","admin"],"expiresAt":"2027-01-01T00:00:00Z"}}"#,
+        )
+        .unwrap();
+        assert_eq!(s.name, "ops");
+        assert_eq!(s.scopes, vec![Scope::FeesRead, Scope::Admin], "unknown scopes are skipped");
+        assert_eq!(s.expires_at.as_deref(), Some("2027-01-01T00:00:00Z"));
+        let e = parse_session(200, r#"{"code":200,"data":null}"#).unwrap_err();
+        assert_eq!(e, ApiError::Decode { status: 200, message: "the token check's answer has no data".into() });
+        assert_eq!(parse_session(200, "<html>").unwrap_err(), ApiError::NotJson { status: 200 });
+    }
+}

@@ -256,3 +256,34 @@ async fn permissions_page_shows_and_filters_rows() {
     h.wait_for("[data-testid=access-denied]").await;
     h.finish().await;
 }
+
+/// Wide and phone-sized screens: the page itself never scrolls sideways (the table scrolls in
+/// its own box), the drawer fits. Screenshots land in the e2e artifacts directory.
+#[tokio::test]
+async fn accounts_page_fits_wide_and_phone_screens() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::AccountsRead]).await;
+    h.sign_in(&token).await;
+    h.goto("/accounts?sort=marketValue,desc").await;
+    settled(&h).await;
+    let no_sideways_scroll = "document.documentElement.scrollWidth <= document.documentElement.clientWidth";
+    for (width, height) in [(1280, 900), (360, 780)] {
+        h.client().set_window_size(width, height).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(h.js(&format!("return {no_sideways_scroll}"), vec![]).await, json!(true), "{width} px: the page scrolls sideways");
+        h.snapshot(&format!("accounts-{width}")).await;
+        h.click("tbody tr[data-row='0'] td[data-key=accountName]").await;
+        h.wait_for(".drawer[role=dialog]").await;
+        tokio::time::sleep(Duration::from_millis(300)).await; // the slide-in
+        let fits = h.js("const r = document.querySelector('.drawer').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth + 1", vec![]).await;
+        assert_eq!(fits, json!(true), "{width} px: the drawer fits");
+        h.snapshot(&format!("accounts-drawer-{width}")).await;
+        h.click(".drawer-close").await;
+        h.wait_gone(".drawer").await;
+    }
+    h.click("button#theme-toggle").await;
+    h.client().set_window_size(1280, 900).await.unwrap();
+    h.click(".column-chooser summary").await;
+    h.snapshot("accounts-dark-1280").await;
+    h.finish().await;
+}

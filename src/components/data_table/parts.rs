@@ -1,7 +1,7 @@
 //! The table's pieces: the table itself (rows, keyboard), filters, pager, column chooser,
 //! CSV export control, the empty and error states, and the drawer's field list.
 
-use leptos::either::{Either, EitherOf3};
+use leptos::either::Either;
 use leptos::prelude::*;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -283,50 +283,53 @@ pub fn filter_form(ctx: Ctx) -> impl IntoView {
             let param = f.param;
             let fid = format!("{}-filter-{}", ctx.id, param);
             let value = move || ctx.view.with(|v| v.filter(param).unwrap_or_default().to_string());
+            // Text and date filters share one <input>; only text waits for typing to pause.
             let control = match f.kind {
-                FilterKind::Text { placeholder } => EitherOf3::A(view! {
-                    <input
-                        type="search"
-                        id=fid.clone()
-                        placeholder=placeholder
-                        autocomplete="off"
-                        prop:value=value
-                        on:input=move |ev| {
-                            let text = event_target_value(&ev);
-                            if let Some(h) = pending.get_value() {
-                                h.clear();
-                            }
-                            let handle = set_timeout_with_handle(
-                                move || {
-                                    let replace = typing.get_value();
-                                    typing.set_value(true);
-                                    apply(param, text, replace);
-                                },
-                                std::time::Duration::from_millis(400),
-                            );
-                            pending.set_value(handle.ok());
-                        }
-                        on:change=move |ev| {
-                            let replace = typing.get_value();
-                            typing.set_value(false);
-                            apply(param, event_target_value(&ev), replace);
-                        }
-                    />
-                }),
-                FilterKind::Select(options) => EitherOf3::B(view! {
+                FilterKind::Select(options) => Either::Left(view! {
                     <select id=fid.clone() prop:value=value on:change=move |ev| apply(param, event_target_value(&ev), false)>
                         <option value="">"Any"</option>
                         {options.iter().map(|(v, label)| view! { <option value=*v>{*label}</option> }).collect_view()}
                     </select>
                 }),
-                FilterKind::Date => EitherOf3::C(view! {
-                    <input
-                        type="date"
-                        id=fid.clone()
-                        prop:value=value
-                        on:change=move |ev| apply(param, event_target_value(&ev), false)
-                    />
-                }),
+                kind => {
+                    let (kind, placeholder) = match kind {
+                        FilterKind::Text { placeholder } => ("search", placeholder),
+                        _ => ("date", ""),
+                    };
+                    let is_text = kind == "search";
+                    Either::Right(view! {
+                        <input
+                            type=kind
+                            id=fid.clone()
+                            placeholder=placeholder
+                            autocomplete="off"
+                            prop:value=value
+                            on:input=move |ev| {
+                                if !is_text {
+                                    return;
+                                }
+                                let text = event_target_value(&ev);
+                                if let Some(h) = pending.get_value() {
+                                    h.clear();
+                                }
+                                let handle = set_timeout_with_handle(
+                                    move || {
+                                        let replace = typing.get_value();
+                                        typing.set_value(true);
+                                        apply(param, text, replace);
+                                    },
+                                    std::time::Duration::from_millis(400),
+                                );
+                                pending.set_value(handle.ok());
+                            }
+                            on:change=move |ev| {
+                                let replace = typing.get_value();
+                                typing.set_value(false);
+                                apply(param, event_target_value(&ev), replace);
+                            }
+                        />
+                    })
+                }
             };
             view! {
                 <div class="filter">
@@ -456,7 +459,7 @@ pub fn column_chooser(ctx: Ctx) -> impl IntoView {
                 v.retain(|k| *k != key);
             }
             // Keep the table's column order.
-            v.sort_by_key(|k| ctx.columns.iter().position(|c| c.key == *k));
+            *v = ctx.columns.iter().map(|c| c.key).filter(|k| v.contains(k)).collect();
         });
         let list = ctx.visible.with_untracked(|v| v.join(","));
         if let Some(s) = window().local_storage().ok().flatten() {

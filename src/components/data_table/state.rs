@@ -95,14 +95,18 @@ impl TableState {
 
     /// The same view with one filter set (or cleared when `value` is blank), back on page 1.
     pub fn with_filter(&self, param: &str, value: &str, order: &[FilterDef]) -> TableState {
-        let mut next = self.clone();
-        next.page = 1;
-        next.filters.retain(|(k, _)| k != param);
-        if !value.trim().is_empty() {
-            next.filters.push((param.to_string(), value.trim().to_string()));
-        }
-        next.filters.sort_by_key(|(k, _)| order.iter().position(|f| f.param == k));
-        next
+        let value = value.trim();
+        let filters = order
+            .iter()
+            .filter_map(|f| {
+                if f.param == param {
+                    (!value.is_empty()).then(|| (param.to_string(), value.to_string()))
+                } else {
+                    self.filter(f.param).map(|v| (f.param.to_string(), v.to_string()))
+                }
+            })
+            .collect();
+        TableState { page: 1, filters, ..self.clone() }
     }
 
     /// Clicking a column's header: ascending, then descending, then unsorted; back on page 1.

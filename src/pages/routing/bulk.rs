@@ -3,7 +3,7 @@
 //! The state lives with the page, so switching tabs keeps a run and its results.
 
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -134,7 +134,7 @@ impl BulkState {
         }
         // One lookup per distinct valid number; its rows share the answer.
         let mut jobs: Vec<(String, Vec<ArcRwSignal<Outcome>>)> = Vec::new();
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let rows: Vec<Row> = numbers
             .into_iter()
             .map(|input| {
@@ -239,40 +239,42 @@ async fn lookup_both(a: Answer, w: Answer) -> Result<Outcome, ApiError> {
     Ok(Outcome::Checked { ach, wire })
 }
 
-/// A cell that follows the row's outcome.
-fn cell(o: &ArcRwSignal<Outcome>, show: fn(Outcome) -> AnyView) -> impl IntoView {
-    let o = o.clone();
-    move || show(o.get())
+/// The four result cells of a row: (CSS class, text) for check, in ACH, in wire, institution.
+pub fn cells(o: &Outcome) -> [(&'static str, String); 4] {
+    let dash = || ("muted", "—".to_string());
+    match o {
+        Outcome::Invalid(why) => [("routing-bad", format!("Invalid: {why}")), dash(), dash(), dash()],
+        Outcome::Checked { ach, wire } => [
+            ("routing-good", "Valid".into()),
+            ("", yes_no(ach.is_some()).into()),
+            ("", yes_no(wire.is_some()).into()),
+            match ach.as_ref().or(wire.as_ref()) {
+                Some(name) => ("", name.clone()),
+                None => ("muted", "Not in either directory".into()),
+            },
+        ],
+        Outcome::Failed(e) => [("routing-good", "Valid".into()), dash(), dash(), ("routing-bad", e.clone())],
+        Outcome::Pending => [("routing-good", "Valid".into()), dash(), dash(), ("muted", "Checking…".into())],
+        Outcome::NotChecked => [("routing-good", "Valid".into()), dash(), dash(), ("muted", "Not checked".into())],
+    }
+}
+
+/// One result cell, following the row's outcome.
+fn cell(o: &ArcRwSignal<Outcome>, i: usize) -> impl IntoView {
+    let (a, b) = (o.clone(), o.clone());
+    view! { <td><span class=move || a.with(|o| cells(o)[i].0)>{move || b.with(|o| cells(o)[i].1.clone())}</span></td> }
 }
 
 fn row_view(index: usize, row: Row) -> impl IntoView {
     let o = row.outcome.clone();
     view! {
-        <tr data-status=move || o.get().status()>
+        <tr data-status=move || o.with(Outcome::status)>
             <td class="num">{index + 1}</td>
             <td><code>{row.input.clone()}</code></td>
-            <td>{cell(&row.outcome, |o| match o {
-                Outcome::Invalid(why) => view! { <span class="routing-bad">"Invalid: " {why}</span> }.into_any(),
-                _ => view! { <span class="routing-good">"Valid"</span> }.into_any(),
-            })}</td>
-            <td>{cell(&row.outcome, |o| match o {
-                Outcome::Checked { ach, .. } => yes_no(ach.is_some()).into_any(),
-                _ => "—".into_any(),
-            })}</td>
-            <td>{cell(&row.outcome, |o| match o {
-                Outcome::Checked { wire, .. } => yes_no(wire.is_some()).into_any(),
-                _ => "—".into_any(),
-            })}</td>
-            <td>{cell(&row.outcome, |o| match o {
-                Outcome::Checked { ach: None, wire: None } => {
-                    view! { <span class="muted">"Not in either directory"</span> }.into_any()
-                }
-                Outcome::Checked { ach, wire } => ach.or(wire).unwrap_or_default().into_any(),
-                Outcome::Failed(e) => view! { <span class="routing-bad">{e}</span> }.into_any(),
-                Outcome::Pending => view! { <span class="muted">"Checking…"</span> }.into_any(),
-                Outcome::NotChecked => view! { <span class="muted">"Not checked"</span> }.into_any(),
-                Outcome::Invalid(_) => "—".into_any(),
-            })}</td>
+            {cell(&row.outcome, 0)}
+            {cell(&row.outcome, 1)}
+            {cell(&row.outcome, 2)}
+            {cell(&row.outcome, 3)}
         </tr>
     }
 }
@@ -365,28 +367,34 @@ pub fn BulkTab(state: BulkState) -> impl IntoView {
                 <button id="routing-bulk-check" type="submit" class="button primary" disabled=move || s.running.get()>
                     "Check"
                 </button>
-                <Show when=move || s.running.get()>
-                    <button id="routing-bulk-cancel" type="button" class="button" on:click=move |_| s.cancel()>
-                        "Cancel"
-                    </button>
-                </Show>
-                <Show when=move || s.rows.with(|r| !r.is_empty()) && !s.running.get()>
-                    <button id="routing-bulk-export" type="button" class="button" on:click=export>
-                        "Export CSV"
-                    </button>
-                </Show>
+                <button
+                    id="routing-bulk-cancel"
+                    type="button"
+                    class="button"
+                    hidden=move || !s.running.get()
+                    on:click=move |_| s.cancel()
+                >
+                    "Cancel"
+                </button>
+                <button
+                    id="routing-bulk-export"
+                    type="button"
+                    class="button"
+                    hidden=move || s.rows.with(Vec::is_empty) || s.running.get()
+                    on:click=export
+                >
+                    "Export CSV"
+                </button>
             </div>
         </form>
         {move || s.notice.get().map(|n| view! { <p class="alert warning" role="status">{n}</p> })}
-        <Show when=move || s.lookups.get() != 0>
-            <div class="routing-progress">
-                <progress max=move || s.lookups.get() value=move || s.done.get() aria-labelledby="routing-bulk-progress"></progress>
-                <span id="routing-bulk-progress" aria-live="polite">
-                    {move || format!("{} of {} distinct valid numbers looked up", count(s.done.get() as u64), count(s.lookups.get() as u64))}
-                </span>
-            </div>
-        </Show>
-        <Show when=move || s.rows.with(|r| !r.is_empty())>
+        <div class="routing-progress" hidden=move || s.lookups.get() == 0>
+            <progress max=move || s.lookups.get() value=move || s.done.get() aria-labelledby="routing-bulk-progress"></progress>
+            <span id="routing-bulk-progress" aria-live="polite">
+                {move || format!("{} of {} distinct valid numbers looked up", count(s.done.get() as u64), count(s.lookups.get() as u64))}
+            </span>
+        </div>
+        <div hidden=move || s.rows.with(Vec::is_empty)>
             <p class="routing-summary" data-testid="routing-bulk-summary">{summary}</p>
             <div class="routing-table-wrap">
                 <table class="routing-table" data-testid="routing-bulk-results">
@@ -406,7 +414,7 @@ pub fn BulkTab(state: BulkState) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-        </Show>
+        </div>
     }
 }
 

@@ -90,14 +90,14 @@ pub fn summary(s: &Value) -> (Vec<String>, Vec<String>, Vec<String>) {
 pub fn DirectoryStatusBar() -> impl IntoView {
     let auth = use_auth();
     let toasts = use_toasts();
-    let owner = StoredValue::new(Owner::current());
+    let owner = Owner::current();
     let status: Loaded = RwSignal::new(None);
     load(status, api::routing::directory(&auth.client()));
     let reloading = RwSignal::new(false);
     let reload = move |_| {
         reloading.set(true);
         let start = || api::routing::refresh(&auth.client());
-        let fut = owner.with_value(|o| o.as_ref().map(|o| o.with(start))).unwrap_or_else(start);
+        let fut = owner.as_ref().map(|o| o.with(start)).unwrap_or_else(start);
         leptos::task::spawn_local(async move {
             let result = fut.await;
             match &result {
@@ -137,11 +137,15 @@ pub fn DirectoryStatusBar() -> impl IntoView {
     view! {
         <section class="panel routing-status" aria-label="Directory status" data-testid="routing-directory">
             <div class="routing-status-body">{body}</div>
-            <Show when=move || auth.can(Scope::Admin)>
-                <button type="button" class="button routing-reload" disabled=move || reloading.get() on:click=reload>
-                    {move || if reloading.get() { "Reloading…" } else { "Reload directory now" }}
-                </button>
-            </Show>
+            <button
+                type="button"
+                class="button routing-reload"
+                hidden=move || !auth.can(Scope::Admin)
+                disabled=move || reloading.get()
+                on:click=reload
+            >
+                {move || if reloading.get() { "Reloading…" } else { "Reload directory now" }}
+            </button>
         </section>
     }
 }

@@ -18,6 +18,9 @@ pub use tokens::{NewToken, TokenRecord};
 #[derive(Clone, Debug)]
 pub struct Db {
     pub pool: SqlitePool,
+    /// When this process last recorded each token's use: the write happens at most once a
+    /// minute per token, so authenticating stays a read (no SQLite write lock per request).
+    pub(crate) token_touched: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<i64, std::time::Instant>>>,
 }
 
 impl Db {
@@ -36,7 +39,7 @@ impl Db {
             .await
             .with_context(|| format!("opening database {url}"))?;
         sqlx::migrate!("./migrations").run(&pool).await.context("applying database migrations")?;
-        Ok(Db { pool })
+        Ok(Db { pool, token_touched: Default::default() })
     }
 }
 

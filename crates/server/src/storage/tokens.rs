@@ -142,6 +142,16 @@ impl Db {
 
     /// Records a use, at most once a minute per token (keeps writes off the hot path).
     pub async fn touch_token(&self, id: i64) -> sqlx::Result<()> {
+        {
+            let mut touched = self.token_touched.lock().unwrap_or_else(|e| e.into_inner());
+            let fresh = std::time::Instant::now();
+            match touched.get(&id) {
+                Some(at) if fresh.duration_since(*at) < std::time::Duration::from_secs(60) => return Ok(()),
+                _ => {
+                    touched.insert(id, fresh);
+                }
+            }
+        }
         let now = Utc::now();
         let cutoff = (now - Duration::seconds(60)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         sqlx::query("UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)")

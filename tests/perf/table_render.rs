@@ -1,0 +1,89 @@
+//! Browser benchmark of the data table (not a timed test; run by `scripts/bench-table`):
+//! the release portal on the real server with the demo seed, in headless Chromium. The table
+//! marks `moneydesk-table:<id>:data` when a page's records arrive and measures
+//! `moneydesk-table:<id>:render:<rows>` after the DOM update and a forced layout (see
+//! src/components/data_table/parts.rs); this reads those measures back through the
+//! Performance API while paging through 500-row pages.
+//!
+//! `MONEYDESK_BENCH_RUNS` (default 20) page turns per column set.
+
+use std::time::{Duration, Instant};
+
+use moneydesk_e2e::{Harness, Scope};
+use serde_json::{json, Value};
+
+const MEASURE: &str = "moneydesk-table:accounts:render:500";
+
+async fn measures(h: &Harness) -> Vec<f64> {
+    let v = h
+        .js("return performance.getEntriesByName(arguments[0], 'measure').map(e => e.duration)", vec![json!(MEASURE)])
+        .await;
+    serde_json::from_value(v).unwrap_or_default()
+}
+
+/// Waits until there are more than `n` render measures (the page turn rendered).
+async fn wait_measures(h: &Harness, n: usize) -> Vec<f64> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let m = measures(h).await;
+        if m.len() > n {
+            return m;
+        }
+        if Instant::now() > deadline {
+            h.fail(format!("no new {MEASURE} measure after {n}")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn summary(label: &str, mut xs: Vec<f64>) {
+    xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let at = |q: f64| xs[((xs.len() as f64 - 1.0) * q).round() as usize];
+    println!(
+        "bench-table: {label}: n={} min={:.1} ms median={:.1} ms p95={:.1} ms max={:.1} ms (target < 50 ms)",
+        xs.len(),
+        xs[0],
+        at(0.5),
+        at(0.95),
+        xs[xs.len() - 1]
+    );
+}
+
+/// Turns pages 1 → 2 → 3 → … → 1 and returns one render time per turn.
+async fn page_turns(h: &Harness, runs: usize) -> Vec<f64> {
+    let mut seen = measures(h).await.len();
+    for i in 0..runs {
+        let button = if (i / 4) % 2 == 0 { "next" } else { "prev" };
+        h.click(&format!(".pager button[data-page={button}]")).await;
+        seen = wait_measures(h, seen).await.len();
+    }
+    let all = measures(h).await;
+    all[all.len() - runs..].to_vec()
+}
+
+#[tokio::main]
+async fn main() {
+    let runs: usize = std::env::var("MONEYDESK_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::AccountsRead]).await;
+    h.sign_in(&token).await;
+
+    // The default columns (6 of 24).
+    h.goto("/accounts?size=500").await;
+    let first = wait_measures(&h, 0).await[0];
+    println!("bench-table: first 500-row page after a full load: {first:.1} ms");
+    summary("500 rows x 6 columns, page turns", page_turns(&h, runs).await);
+
+    // Every column shown (24): the widest table the page can show.
+    let keys: Value = h
+        .js("return [...document.querySelectorAll('.column-chooser input[type=checkbox]')].map(i => i.value).join(',')", vec![])
+        .await;
+    h.js("localStorage.setItem('moneydesk.table.accounts.columns', arguments[0])", vec![keys]).await;
+    h.goto("/accounts?size=500").await;
+    wait_measures(&h, 0).await;
+    summary("500 rows x 24 columns, page turns", page_turns(&h, runs).await);
+
+    let ua = h.js("return navigator.userAgent", vec![]).await;
+    println!("bench-table: browser {}", ua.as_str().unwrap_or_default());
+    h.finish().await;
+}
