@@ -1,9 +1,7 @@
 //! The root: contexts, the router with its base, the routes, toasts and the loading bar.
 
-use leptos::either::Either;
 use leptos::prelude::*;
-use leptos_router::components::{ParentRoute, Route, Router, Routes};
-use leptos_router::hooks::use_params_map;
+use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
 use crate::components::error_view::api_error_fallback;
@@ -41,21 +39,21 @@ pub fn App(options: MountOptions) -> impl IntoView {
     provide_context(theme);
     provide_context(Toasts::new());
 
+    // The bar shows while the router changes pages and while any API request is in flight.
     let (is_routing, set_is_routing) = signal(false);
+    let busy = Signal::derive(move || is_routing.get() || auth.in_flight.get() > 0);
     let base = config.base_path.clone();
 
+    // Two routes: sign-in, and the layout for everything else, which picks the page from the
+    // path's first segment (one route per page would multiply the router's generic code).
     view! {
         <div class="moneydesk" class:embedded=config.embedded data-theme=move || theme.mode().as_str()>
             <Router base=base set_is_routing>
-                <LoadingBar active=is_routing/>
+                <LoadingBar active=busy/>
                 <ErrorBoundary fallback=api_error_fallback(None)>
                     <Routes fallback=|| view! { <NotFound/> }>
                         <Route path=path!("/signin") view=SignInPage/>
-                        <ParentRoute path=path!("") view=Shell>
-                            <Route path=path!("") view=Dashboard/>
-                            <Route path=path!("/:group") view=GroupPage/>
-                            <Route path=path!("/*any") view=NotFound/>
-                        </ParentRoute>
+                        <Route path=path!("/*any") view=Shell/>
                     </Routes>
                 </ErrorBoundary>
             </Router>
@@ -64,23 +62,22 @@ pub fn App(options: MountOptions) -> impl IntoView {
     }
 }
 
-/// `/fees`, `/vault`, ...: the group's page behind the scope it needs; any other name is a 404.
-/// One route for every group keeps the router's (generic, per-route) code small.
-#[component]
-fn GroupPage() -> impl IntoView {
-    let params = use_params_map();
-    let slug = Memo::new(move |_| params.with(|p| p.get("group")).unwrap_or_default());
-    move || match GROUPS.iter().find(|g| slug.with(|s| g.slug == s)) {
-        Some(g) => {
-            let slug = g.slug;
-            Either::Left(view! { <RequireScope scope=g.scope>{page(slug)}</RequireScope> })
-        }
-        None => Either::Right(view! { <NotFound/> }),
+/// The page for a path relative to the base: `/` the dashboard, `/<group>[/...]` the group's
+/// page behind the scope it needs, anything else a 404. A group's feature replaces its page
+/// file, not this table.
+pub fn page_for(relative_path: &str) -> AnyView {
+    let first = relative_path.trim_start_matches('/').split('/').next().unwrap_or_default();
+    if first.is_empty() {
+        return view! { <Dashboard/> }.into_any();
     }
+    let Some(group) = GROUPS.iter().find(|g| g.slug == first) else {
+        return view! { <NotFound/> }.into_any();
+    };
+    let slug = group.slug;
+    view! { <RequireScope scope=group.scope>{group_page(slug)}</RequireScope> }.into_any()
 }
 
-/// The page component of a group. A group's feature replaces its page file, not this table.
-fn page(slug: &str) -> AnyView {
+fn group_page(slug: &str) -> AnyView {
     match slug {
         "fees" => view! { <FeesPage/> }.into_any(),
         "vault" => view! { <VaultPage/> }.into_any(),
@@ -104,10 +101,12 @@ mod tests {
 
     const ENVIRONMENTS: &str = include_str!("../public/environments.json");
     const FEES_ONLY: &str = r#"{"code":200,"errorMessage":null,"error":null,"data":{"name":"ops-fees","scopes":["fees:read"],"expiresAt":null}}"#;
-    const INVALID: &str = r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#;
+    const INVALID: &str =
+        r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#;
 
     fn set_token(root: &web_sys::Element, value: &str) {
-        let area: web_sys::HtmlTextAreaElement = root.query_selector("#signin-token").unwrap().unwrap().unchecked_into();
+        let area: web_sys::HtmlTextAreaElement =
+            root.query_selector("#signin-token").unwrap().unwrap().unchecked_into();
         area.set_value(value);
         area.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
     }
@@ -125,7 +124,13 @@ mod tests {
         let start_url = web_sys::window().unwrap().location().href().unwrap();
         history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/fees")).unwrap();
         let stored = r#"{"environment":"local","baseUrl":"","token":"mdk_stored"}"#;
-        web_sys::window().unwrap().session_storage().unwrap().unwrap().set_item("moneydesk.credentials", stored).unwrap();
+        web_sys::window()
+            .unwrap()
+            .session_storage()
+            .unwrap()
+            .unwrap()
+            .set_item("moneydesk.credentials", stored)
+            .unwrap();
 
         // 1. A reload with a stored token while the server is down: say so, offer Retry.
         let down = FakeFetch::install(vec![("/environments.json", json(200, ENVIRONMENTS))]);
@@ -137,7 +142,8 @@ mod tests {
         drop(down);
 
         // 2. The server is back: Retry shows the page the user was on, guarded by its scope.
-        let up = FakeFetch::install(vec![("/environments.json", json(200, ENVIRONMENTS)), (AUTH_ME, json(200, FEES_ONLY))]);
+        let up =
+            FakeFetch::install(vec![("/environments.json", json(200, ENVIRONMENTS)), (AUTH_ME, json(200, FEES_ONLY))]);
         click(&root, "button#retry").await;
         text_containing(&root, "[data-testid=placeholder] h1", "Fee schedules").await;
         assert_eq!(up.requests().last().unwrap().2.as_deref(), Some("Bearer mdk_stored"));
@@ -158,12 +164,31 @@ mod tests {
         // 5. Sign out: storage cleared, the sign-in page.
         click(&root, "button#signout").await;
         find(&root, "textarea#signin-token").await;
-        assert!(web_sys::window().unwrap().session_storage().unwrap().unwrap().get_item("moneydesk.credentials").unwrap().is_none());
+        assert!(web_sys::window()
+            .unwrap()
+            .session_storage()
+            .unwrap()
+            .unwrap()
+            .get_item("moneydesk.credentials")
+            .unwrap()
+            .is_none());
         find(&root, ".toasts [role=status]").await;
         let select = find(&root, "select#signin-environment").await;
         assert_eq!(select.query_selector_all("option").unwrap().length(), 3);
 
-        // 6. A malformed token is refused before anything is sent.
+        // 6. Signed out, a deep link goes to sign in and remembers where it was going.
+        history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/vault?x=1")).unwrap();
+        web_sys::window().unwrap().dispatch_event(&web_sys::Event::new("popstate").unwrap()).unwrap();
+        for _ in 0..100 {
+            if web_sys::window().unwrap().location().search().unwrap() == "?next=%2Fvault%3Fx%3D1" {
+                break;
+            }
+            sleep(20).await;
+        }
+        assert_eq!(web_sys::window().unwrap().location().pathname().unwrap(), "/signin");
+        assert_eq!(web_sys::window().unwrap().location().search().unwrap(), "?next=%2Fvault%3Fx%3D1");
+
+        // 7. A malformed token is refused before anything is sent.
         let sent_before = up.requests().len();
         set_token(&root, "mdk_abc\ndef");
         click(&root, "button#signin-submit").await;
@@ -171,14 +196,14 @@ mod tests {
         assert_eq!(up.requests().len(), sent_before);
         drop(up);
 
-        // 7. The server rejects the token (code 600).
+        // 8. The server rejects the token (code 600).
         let rejecting = FakeFetch::install(vec![(AUTH_ME, json(401, INVALID))]);
         set_token(&root, "mdk_revoked");
         click(&root, "button#signin-submit").await;
         text_containing(&root, "[role=alert]", "code 600").await;
         drop(rejecting);
 
-        // 8. Something that is not JSON answers.
+        // 9. Something that is not JSON answers.
         let html = FakeFetch::install(vec![(
             AUTH_ME,
             Answer::Body { status: 200, content_type: "text/html", body: "<!doctype html>".into() },
@@ -187,12 +212,16 @@ mod tests {
         text_containing(&root, "[role=alert]", "not JSON").await;
         drop(html);
 
-        // 9. A good token, remembered on this device.
+        // 10. A good token, remembered on this device: back to the deep link (denied: fees only).
         let good = FakeFetch::install(vec![(AUTH_ME, json(200, FEES_ONLY))]);
         set_token(&root, "  mdk_good\n");
         let remember: web_sys::HtmlInputElement = find(&root, "#signin-remember").await.unchecked_into();
         remember.click();
         click(&root, "button#signin-submit").await;
+        text_containing(&root, "[data-testid=access-denied]", "vault:read").await;
+        assert_eq!(web_sys::window().unwrap().location().pathname().unwrap(), "/vault");
+        assert_eq!(web_sys::window().unwrap().location().search().unwrap(), "?x=1");
+        click(&root, "a.brand").await;
         text_containing(&root, "h1", "Dashboard").await;
         assert_eq!(good.requests()[0].2.as_deref(), Some("Bearer mdk_good"));
         let local = web_sys::window().unwrap().local_storage().unwrap().unwrap();
@@ -200,7 +229,7 @@ mod tests {
         let cards = root.query_selector_all(".cards .card").unwrap().length();
         assert_eq!(cards, 1, "only the fees group is usable");
 
-        // 10. The theme toggle flips data-theme.
+        // 11. The theme toggle flips data-theme.
         let before = moneydesk.get_attribute("data-theme").unwrap();
         click(&root, "button#theme-toggle").await;
         sleep(20).await;

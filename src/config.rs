@@ -118,9 +118,9 @@ impl MountTarget {
             MountTarget::Element(el) => Ok(el.clone()),
             MountTarget::Selector(sel) => document
                 .query_selector(sel)
-                .map_err(|_| format!("Moneydesk: target {sel:?} is not a valid CSS selector"))?
+                .map_err(|_| format!("Moneydesk: target “{sel}” is not a valid CSS selector"))?
                 .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
-                .ok_or_else(|| format!("Moneydesk: no element matches target {sel:?}")),
+                .ok_or_else(|| format!("Moneydesk: no element matches target “{sel}”")),
         }
     }
 }
@@ -132,7 +132,7 @@ pub fn normalize_base_path(raw: &str) -> Result<String, String> {
         return Ok(String::new());
     }
     if t.contains(['?', '#', '\\']) || t.contains("//") || t.contains("://") {
-        return Err(format!("Moneydesk option basePath must be a path like /portal, got {raw:?}"));
+        return Err(format!("Moneydesk option basePath must be a path like /portal, got “{raw}”"));
     }
     Ok(if t.starts_with('/') { t.to_string() } else { format!("/{t}") })
 }
@@ -143,7 +143,7 @@ pub fn normalize_base_url(raw: &str) -> Result<String, String> {
     if t.is_empty() || t.starts_with("http://") || t.starts_with("https://") {
         Ok(t.to_string())
     } else {
-        Err(format!("a base URL must start with http:// or https:// (or be empty for this site), got {raw:?}"))
+        Err(format!("a base URL must start with http:// or https:// (or be empty for this site), got “{raw}”"))
     }
 }
 
@@ -172,7 +172,7 @@ pub fn parse_environments(text: &str) -> Result<Vec<Environment>, String> {
     for (i, e) in js_sys::Array::from(&list).iter().enumerate() {
         let field = |name: &str| {
             js_string(&e, name).ok_or_else(|| {
-                format!("environments.json: environment {} has no {name:?} text. {ENVIRONMENTS_SHAPE}", i + 1)
+                format!("environments.json: environment {} has no “{name}” text. {ENVIRONMENTS_SHAPE}", i + 1)
             })
         };
         let (id, label, base_url) = (field("id")?, field("label")?, field("baseUrl")?);
@@ -180,9 +180,9 @@ pub fn parse_environments(text: &str) -> Result<Vec<Environment>, String> {
             return Err("environments.json has an environment with an empty id".into());
         }
         if envs.iter().any(|e| e.id == id) {
-            return Err(format!("environments.json lists the id {id:?} twice"));
+            return Err(format!("environments.json lists the id “{id}” twice"));
         }
-        let base_url = normalize_base_url(&base_url).map_err(|e| format!("environments.json, {id:?}: {e}"))?;
+        let base_url = normalize_base_url(&base_url).map_err(|e| format!("environments.json, “{id}”: {e}"))?;
         let label = if label.trim().is_empty() { id.clone() } else { label };
         envs.push(Environment { id, label, base_url });
     }
@@ -221,7 +221,7 @@ pub fn find_environment<'a>(envs: &'a [Environment], id: &str) -> Option<&'a Env
 /// The message for an environment id (from a link or a stored sign-in) that is not configured.
 pub fn unknown_environment(id: &str, envs: &[Environment]) -> String {
     let known: Vec<&str> = envs.iter().map(|e| e.label.as_str()).collect();
-    format!("The environment {id:?} is not in environments.json; choose one of: {}.", known.join(", "))
+    format!("The environment “{id}” is not in environments.json; choose one of: {}.", known.join(", "))
 }
 
 #[cfg(test)]
@@ -249,7 +249,7 @@ mod tests {
         let e = parse_environments(r#"{"environments":[{"id":"a","label":"A"}]}"#).unwrap_err();
         assert!(e.contains("baseUrl"), "{e}");
         let twice = r#"{"environments":[{"id":"a","label":"A","baseUrl":""},{"id":"a","label":"B","baseUrl":""}]}"#;
-        assert_eq!(parse_environments(twice).unwrap_err(), "environments.json lists the id \"a\" twice");
+        assert_eq!(parse_environments(twice).unwrap_err(), "environments.json lists the id “a” twice");
         let bad_url = r#"{"environments":[{"id":"a","label":"A","baseUrl":"ftp://x"}]}"#;
         assert!(parse_environments(bad_url).unwrap_err().contains("http:// or https://"));
         let trailing = r#"{"environments":[{"id":"a","label":"","baseUrl":"https://x.example/"}]}"#;
@@ -263,7 +263,7 @@ mod tests {
         assert!(find_environment(&envs, "staging").is_none());
         assert_eq!(
             unknown_environment("staging", &envs),
-            "The environment \"staging\" is not in environments.json; choose one of: Local, Sandbox, Production."
+            "The environment “staging” is not in environments.json; choose one of: Local, Sandbox, Production."
         );
     }
 

@@ -31,7 +31,8 @@ pub const GROUPS: [Group; 7] = [
         slug: "vault",
         title: "Document vault",
         scope: Scope::VaultRead,
-        summary: "Browse a user's folders; create, move, download as zip and delete them; upload files and their versions.",
+        summary:
+            "Browse a user's folders; create, move, download as zip and delete them; upload files and their versions.",
         arrives_with: "the document vault feature (…/document-vault/records)",
     },
     Group {

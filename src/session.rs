@@ -66,11 +66,18 @@ pub struct Auth {
     pub session: RwSignal<Option<Session>>,
     /// Why the user was last sent to the sign-in page, shown there.
     pub notice: RwSignal<Option<String>>,
+    /// API requests under way (the loading bar shows while any is).
+    pub in_flight: RwSignal<u32>,
 }
 
 impl Auth {
     pub fn new(initial: Option<Credentials>) -> Self {
-        Auth { credentials: RwSignal::new(initial), session: RwSignal::new(None), notice: RwSignal::new(None) }
+        Auth {
+            credentials: RwSignal::new(initial),
+            session: RwSignal::new(None),
+            notice: RwSignal::new(None),
+            in_flight: RwSignal::new(0),
+        }
     }
 
     /// A client for the signed-in environment (tracks the credentials). A 401 or code 600
@@ -81,7 +88,9 @@ impl Auth {
             .with(|c| c.as_ref().map(|c| (c.base_url.clone(), Some(c.token.clone()))))
             .unwrap_or_default();
         let auth = *self;
-        Client::new(base_url, token).on_auth_error(Arc::new(move |e: &ApiError| auth.expire(e)))
+        Client::new(base_url, token)
+            .on_auth_error(Arc::new(move |e: &ApiError| auth.expire(e)))
+            .count_in(self.in_flight)
     }
 
     pub fn sign_in(&self, credentials: Credentials, session: Session) {
@@ -105,7 +114,9 @@ impl Auth {
     /// The server refused the token: forget it and say why on the sign-in page.
     pub fn expire(&self, error: &ApiError) {
         let why = match error {
-            ApiError::InvalidToken { .. } => "The server says your token is malformed, expired or revoked (code 600). Sign in again.",
+            ApiError::InvalidToken { .. } => {
+                "The server says your token is malformed, expired or revoked (code 600). Sign in again."
+            }
             _ => "The server no longer accepts your token. Sign in again.",
         };
         if self.credentials.try_with_untracked(|c| c.is_some()).unwrap_or(false) {
@@ -169,19 +180,17 @@ pub fn check_token(raw: &str) -> Result<String, String> {
     if !t.starts_with(TOKEN_PREFIX) {
         let shown: String = t.chars().take(6).collect();
         return Err(format!(
-            "Moneydesk tokens start with {TOKEN_PREFIX:?}; this one starts with {shown:?}. Check that you pasted the whole token."
+            "Moneydesk tokens start with “{TOKEN_PREFIX}”; this one starts with “{shown}”. Check that you pasted the whole token."
         ));
     }
     if t.len() == TOKEN_PREFIX.len() {
-        return Err(format!("The token is only its {TOKEN_PREFIX:?} prefix; paste the whole token."));
+        return Err(format!("The token is only its “{TOKEN_PREFIX}” prefix; paste the whole token."));
     }
     // RFC 6750 b64token characters: anything else cannot be a bearer token.
-    if let Some((i, c)) = t
-        .char_indices()
-        .find(|(_, c)| !(c.is_ascii_alphanumeric() || "-._~+/=".contains(*c)))
-    {
+    if let Some((i, c)) = t.char_indices().find(|(_, c)| !(c.is_ascii_alphanumeric() || "-._~+/=".contains(*c))) {
+        let shown = if c.is_control() { format!("U+{:04X}", c as u32) } else { c.to_string() };
         return Err(format!(
-            "The token has a character that tokens never contain: {c:?} (at character {}).",
+            "The token has a character that tokens never contain: “{shown}” (at character {}).",
             t[..i].chars().count() + 1
         ));
     }
@@ -206,10 +215,11 @@ mod tests {
         let e = check_token("Bearer mdk_abc").unwrap_err();
         assert!(e.contains("a space"), "{e}");
         let e = check_token("sk_live_123").unwrap_err();
-        assert!(e.contains("start with \"mdk_\"") && e.contains("\"sk_liv\""), "{e}");
+        assert!(e.contains("start with “mdk_”") && e.contains("“sk_liv”"), "{e}");
         assert!(check_token("mdk_").unwrap_err().contains("only its"));
         let e = check_token("mdk_ab\"c").unwrap_err();
-        assert!(e.contains("'\"'") && e.contains("character 7"), "{e}");
+        assert!(e.contains("“\"”") && e.contains("character 7"), "{e}");
+        assert!(check_token("mdk_a\u{7}b").unwrap_err().contains("“U+0007”"));
         assert!(check_token("mdk_é").is_err());
     }
 
@@ -218,7 +228,8 @@ mod tests {
         clear_storage();
         let auth = Auth::new(None);
         let session = Session { name: "ops".into(), scopes: vec![Scope::FeesRead], expires_at: None };
-        let creds = |keep| Credentials { environment: "local".into(), base_url: "".into(), token: "mdk_t".into(), keep };
+        let creds =
+            |keep| Credentials { environment: "local".into(), base_url: "".into(), token: "mdk_t".into(), keep };
 
         auth.sign_in(creds(Keep::Tab), session.clone());
         assert_eq!(load_stored(), Some(creds(Keep::Tab)));
@@ -242,7 +253,8 @@ mod tests {
         clear_storage();
         let auth = Auth::new(None);
         let session = Session { name: "ops".into(), scopes: vec![], expires_at: None };
-        let creds = Credentials { environment: "local".into(), base_url: "".into(), token: "mdk_t".into(), keep: Keep::Tab };
+        let creds =
+            Credentials { environment: "local".into(), base_url: "".into(), token: "mdk_t".into(), keep: Keep::Tab };
         auth.sign_in(creds, session);
         auth.expire(&ApiError::InvalidToken { message: "Invalid token".into() });
         assert_eq!(load_stored(), None);

@@ -52,9 +52,10 @@ impl Theme {
         let media = window().match_media(DARK_QUERY).ok().flatten();
         let system = RwSignal::new(if media.as_ref().is_some_and(|m| m.matches()) { Mode::Dark } else { Mode::Light });
         if let Some(media) = media {
-            let on_change = Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(move |e: web_sys::MediaQueryListEvent| {
-                system.try_set(if e.matches() { Mode::Dark } else { Mode::Light });
-            });
+            let on_change =
+                Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(move |e: web_sys::MediaQueryListEvent| {
+                    system.try_set(if e.matches() { Mode::Dark } else { Mode::Light });
+                });
             let _ = media.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
             // Lives as long as the page: one listener per mounted portal.
             on_change.forget();

@@ -6,6 +6,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use gloo_net::http::{Method, Request, RequestBuilder, Response};
+use leptos::prelude::{RwSignal, Update};
 use moneydesk_model::{Envelope, FeeSuccess};
 use send_wrapper::SendWrapper;
 use serde::de::DeserializeOwned;
@@ -21,6 +22,7 @@ pub struct Client {
     base_url: String,
     token: Option<String>,
     on_auth_error: Option<AuthErrorHook>,
+    in_flight: Option<RwSignal<u32>>,
 }
 
 /// A request body: JSON, or anything `fetch` takes (FormData, Blob, a string).
@@ -40,12 +42,23 @@ impl Body {
 impl Client {
     /// `base_url` is `""` for the portal's own origin, else `https://host[:port]` (no `/` at the end).
     pub fn new(base_url: impl Into<String>, token: Option<String>) -> Self {
-        Client { base_url: base_url.into().trim_end_matches('/').to_string(), token, on_auth_error: None }
+        Client {
+            base_url: base_url.into().trim_end_matches('/').to_string(),
+            token,
+            on_auth_error: None,
+            in_flight: None,
+        }
     }
 
     /// Called with every 401 / code 600 answer (the app signs the user out).
     pub fn on_auth_error(mut self, hook: AuthErrorHook) -> Self {
         self.on_auth_error = Some(hook);
+        self
+    }
+
+    /// Counts this client's requests under way in `counter` (for a loading indicator).
+    pub fn count_in(mut self, counter: RwSignal<u32>) -> Self {
+        self.in_flight = Some(counter);
         self
     }
 
@@ -127,8 +140,11 @@ impl Client {
         let req = req.abort_signal(signal.as_ref());
         let request = build(req, body);
         let hook = self.on_auth_error.clone();
+        let counted = InFlight::start(self.in_flight);
         async move {
-            let resp = request?.send().await.map_err(|e| network_error(&url, e))?;
+            let sent = request?.send().await;
+            drop(counted);
+            let resp = sent.map_err(|e| network_error(&url, e))?;
             let status = resp.status();
             if (200..300).contains(&status) {
                 return Ok(resp);
@@ -168,9 +184,28 @@ pub fn decode_success<T: DeserializeOwned>(status: u16, text: &str) -> Result<T,
 
 pub fn envelope_data<T>(envelope: Envelope<T>) -> Result<T, ApiError> {
     let code = envelope.code;
-    envelope
-        .data
-        .ok_or_else(|| ApiError::Decode { status: code, message: "the envelope has no data".into() })
+    envelope.data.ok_or_else(|| ApiError::Decode { status: code, message: "the envelope has no data".into() })
+}
+
+/// Counts one request while alive: dropped when the answer's head arrives, or when the
+/// request is abandoned (aborted, its future dropped).
+struct InFlight(Option<RwSignal<u32>>);
+
+impl InFlight {
+    fn start(counter: Option<RwSignal<u32>>) -> InFlight {
+        if let Some(c) = counter {
+            c.try_update(|n| *n += 1);
+        }
+        InFlight(counter)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if let Some(c) = self.0 {
+            c.try_update(|n| *n = n.saturating_sub(1));
+        }
+    }
 }
 
 /// An abort signal for a request, aborted when the current reactive owner is cleaned up
@@ -192,10 +227,10 @@ mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
 
     use leptos::prelude::Owner;
-    use serde::de::IgnoredAny;
     use moneydesk_model::auth::Session;
     use moneydesk_model::paths::{AUTH_ME, FEES_ACH};
     use moneydesk_model::Scope;
+    use serde::de::IgnoredAny;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
@@ -240,9 +275,27 @@ mod tests {
     #[wasm_bindgen_test]
     async fn a_401_and_code_600_call_the_sign_out_hook() {
         let _fake = FakeFetch::install(vec![
-            ("/a", json(401, r#"{"code":401,"errorMessage":"Unknown token","error":{"reason":"unauthorized"},"data":null}"#)),
-            ("/b", json(401, r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#)),
-            ("/c", json(403, r#"{"code":403,"errorMessage":"needs vault:read","error":{"reason":"forbidden"},"data":null}"#)),
+            (
+                "/a",
+                json(
+                    401,
+                    r#"{"code":401,"errorMessage":"Unknown token","error":{"reason":"unauthorized"},"data":null}"#,
+                ),
+            ),
+            (
+                "/b",
+                json(
+                    401,
+                    r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#,
+                ),
+            ),
+            (
+                "/c",
+                json(
+                    403,
+                    r#"{"code":403,"errorMessage":"needs vault:read","error":{"reason":"forbidden"},"data":null}"#,
+                ),
+            ),
         ]);
         let (client, calls) = counting_client("mdk_x");
         let a = client.get_data::<Session>("/a", &[]).await.unwrap_err();
@@ -259,7 +312,10 @@ mod tests {
     async fn a_400_envelope_names_the_fields() {
         let _fake = FakeFetch::install(vec![(
             "/v",
-            json(400, r#"{"code":400,"errorMessage":"invalid","error":{"reason":"validation","fields":[{"field":"routingNumber","message":"checksum digit should be 5, got 7"}]},"data":null}"#),
+            json(
+                400,
+                r#"{"code":400,"errorMessage":"invalid","error":{"reason":"validation","fields":[{"field":"routingNumber","message":"checksum digit should be 5, got 7"}]},"data":null}"#,
+            ),
         )]);
         let e = Client::new("", None).get::<IgnoredAny>("/v", &[]).await.unwrap_err();
         match e {
@@ -274,11 +330,18 @@ mod tests {
     #[wasm_bindgen_test]
     async fn fee_bodies_both_ways() {
         let _fake = FakeFetch::install(vec![
-            (FEES_ACH, json(200, r#"{"status":"success","data":[{"fee_type":"ACH","fee_amount":2.00,"description":"Standard"}]}"#)),
+            (
+                FEES_ACH,
+                json(
+                    200,
+                    r#"{"status":"success","data":[{"fee_type":"ACH","fee_amount":2.00,"description":"Standard"}]}"#,
+                ),
+            ),
             ("/fee-error", json(400, r#"{"status":"error","error_code":"400","message":"amount is empty"}"#)),
         ]);
         let client = Client::new("", Some("mdk_f".into()));
-        let fees: Vec<moneydesk_model::fees::FeeEntry> = client.get_fees(FEES_ACH, &[("amount", "10.00")]).await.unwrap();
+        let fees: Vec<moneydesk_model::fees::FeeEntry> =
+            client.get_fees(FEES_ACH, &[("amount", "10.00")]).await.unwrap();
         assert_eq!(fees[0].fee_amount.to_string(), "2.00");
         let e = client.get_fees::<moneydesk_model::fees::FeeEntry>("/fee-error", &[]).await.unwrap_err();
         assert_eq!(e, ApiError::Validation { message: "amount is empty".into(), fields: vec![] });
@@ -287,7 +350,10 @@ mod tests {
     #[wasm_bindgen_test]
     async fn non_json_and_wrong_shapes_are_named() {
         let _fake = FakeFetch::install(vec![
-            ("/html", Answer::Body { status: 200, content_type: "text/html", body: "<!doctype html><title>x</title>".into() }),
+            (
+                "/html",
+                Answer::Body { status: 200, content_type: "text/html", body: "<!doctype html><title>x</title>".into() },
+            ),
             ("/proxy", Answer::Body { status: 502, content_type: "text/plain", body: "Bad Gateway".into() }),
             ("/shape", json(200, r#"{"code":200,"errorMessage":null,"error":null,"data":{"unexpected":true}}"#)),
         ]);

@@ -9,28 +9,60 @@ use wasm_bindgen::JsValue;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApiError {
     /// 401: no credential, or one the server does not know.
-    Unauthorized { message: String },
+    Unauthorized {
+        message: String,
+    },
     /// Code 600: a malformed, expired or revoked token.
-    InvalidToken { message: String },
+    InvalidToken {
+        message: String,
+    },
     /// 403: a valid credential without the scope.
-    Forbidden { message: String },
-    NotFound { message: String },
+    Forbidden {
+        message: String,
+    },
+    NotFound {
+        message: String,
+    },
     /// 400 (or 422): what was wrong, field by field.
-    Validation { message: String, fields: Vec<FieldError> },
-    Conflict { message: String },
-    PayloadTooLarge { message: String },
+    Validation {
+        message: String,
+        fields: Vec<FieldError>,
+    },
+    Conflict {
+        message: String,
+    },
+    PayloadTooLarge {
+        message: String,
+    },
     /// 501: the group's issue has not landed on this server yet.
-    NotImplemented { message: String },
+    NotImplemented {
+        message: String,
+    },
     /// 5xx.
-    Server { status: u16, message: String, request_id: Option<String> },
+    Server {
+        status: u16,
+        message: String,
+        request_id: Option<String>,
+    },
     /// Any other 4xx.
-    Other { status: u16, message: String },
+    Other {
+        status: u16,
+        message: String,
+    },
     /// The request never got an answer: server down, wrong base URL, CORS, offline.
-    Network { url: String, message: String },
+    Network {
+        url: String,
+        message: String,
+    },
     /// An answer that is not JSON (an HTML error page, a proxy, the wrong base URL).
-    NotJson { status: u16 },
+    NotJson {
+        status: u16,
+    },
     /// JSON, but not the shape the contract promises.
-    Decode { status: u16, message: String },
+    Decode {
+        status: u16,
+        message: String,
+    },
     /// The page that started the request went away.
     Aborted,
 }
@@ -195,14 +227,20 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn envelope_401_is_unauthorized() {
-        let e = decode_error(401, r#"{"code":401,"errorMessage":"Missing bearer token","error":{"reason":"unauthorized"},"data":null}"#);
+        let e = decode_error(
+            401,
+            r#"{"code":401,"errorMessage":"Missing bearer token","error":{"reason":"unauthorized"},"data":null}"#,
+        );
         assert_eq!(e, ApiError::Unauthorized { message: "Missing bearer token".into() });
         assert!(e.is_auth());
     }
 
     #[wasm_bindgen_test]
     fn code_600_is_invalid_token() {
-        let e = decode_error(401, r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#);
+        let e = decode_error(
+            401,
+            r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#,
+        );
         assert_eq!(e, ApiError::InvalidToken { message: "Invalid token".into() });
         assert!(e.is_auth());
         assert!(e.to_string().contains("code 600"));
@@ -210,7 +248,10 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn envelope_403_is_forbidden() {
-        let e = decode_error(403, r#"{"code":403,"errorMessage":"needs scope fees:read","error":{"reason":"forbidden"},"data":null}"#);
+        let e = decode_error(
+            403,
+            r#"{"code":403,"errorMessage":"needs scope fees:read","error":{"reason":"forbidden"},"data":null}"#,
+        );
         assert_eq!(e, ApiError::Forbidden { message: "needs scope fees:read".into() });
         assert!(!e.is_auth());
     }
@@ -233,10 +274,16 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn fee_error_body_is_understood() {
-        let e = decode_error(400, r#"{"status":"error","error_code":"400","message":"amount must be a decimal number like 123.45, got \"abc\""}"#);
+        let e = decode_error(
+            400,
+            r#"{"status":"error","error_code":"400","message":"amount must be a decimal number like 123.45, got \"abc\""}"#,
+        );
         assert_eq!(
             e,
-            ApiError::Validation { message: "amount must be a decimal number like 123.45, got \"abc\"".into(), fields: vec![] }
+            ApiError::Validation {
+                message: "amount must be a decimal number like 123.45, got \"abc\"".into(),
+                fields: vec![]
+            }
         );
         let e = decode_error(401, r#"{"status":"error","error_code":"401","message":"Missing bearer token"}"#);
         assert_eq!(e, ApiError::Unauthorized { message: "Missing bearer token".into() });
@@ -244,10 +291,19 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn server_errors_keep_the_request_id() {
-        let e = decode_error(500, r#"{"code":500,"errorMessage":"internal error","error":{"reason":"internal","requestId":"abc-123"},"data":null}"#);
-        assert_eq!(e, ApiError::Server { status: 500, message: "internal error".into(), request_id: Some("abc-123".into()) });
+        let e = decode_error(
+            500,
+            r#"{"code":500,"errorMessage":"internal error","error":{"reason":"internal","requestId":"abc-123"},"data":null}"#,
+        );
+        assert_eq!(
+            e,
+            ApiError::Server { status: 500, message: "internal error".into(), request_id: Some("abc-123".into()) }
+        );
         assert!(e.to_string().contains("abc-123"));
-        let e = decode_error(501, r#"{"code":501,"errorMessage":"deposits land later","error":{"reason":"not_implemented"},"data":null}"#);
+        let e = decode_error(
+            501,
+            r#"{"code":501,"errorMessage":"deposits land later","error":{"reason":"not_implemented"},"data":null}"#,
+        );
         assert!(matches!(e, ApiError::NotImplemented { .. }));
     }
 

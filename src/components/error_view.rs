@@ -50,7 +50,9 @@ fn denied(scope: Option<Scope>, message: Option<String>, page: bool) -> Panel {
         format!("Your token “{}” has: {scopes}.", s.name)
     });
     let need = match scope {
-        Some(s) => format!("This page needs the {} scope (or admin). Ask an administrator for a token with it.", s.as_str()),
+        Some(s) => {
+            format!("This page needs the {} scope (or admin). Ask an administrator for a token with it.", s.as_str())
+        }
         None => "The server refused this request for your token.".to_string(),
     };
     let mut paragraphs = vec![need];
@@ -179,6 +181,9 @@ mod tests {
         assert!(denied.text_content().unwrap().contains("needs vault:read"));
         let alert = find(&root, ".error-panel[role=alert]").await;
         let text = alert.text_content().unwrap();
-        assert!(text.contains("1 field is invalid") && text.contains("routingNumber") && text.contains("must be 9 digits"), "{text}");
+        assert!(
+            text.contains("1 field is invalid") && text.contains("routingNumber") && text.contains("must be 9 digits"),
+            "{text}"
+        );
     }
 }

@@ -5,11 +5,11 @@
 use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use leptos_router::components::Outlet;
 use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 
 use crate::api::{self, ApiError};
+use crate::app::page_for;
 use crate::components::error_view::ApiErrorView;
 use crate::components::loading::Loading;
 use crate::components::toasts::{use_toasts, ToastKind};
@@ -39,31 +39,46 @@ pub fn Shell() -> impl IntoView {
     });
 
     // Signed out (or the server refused the token): to sign in, then back here.
-    let relative = {
+    let here = {
         let config = config.clone();
         move || {
             let path = location.pathname.get_untracked();
-            let here = format!("{}{}", config.relative(&path), location.search.get_untracked());
-            here
+            let search = location.search.get_untracked();
+            let path = config.relative(&path).to_string();
+            if search.is_empty() {
+                path
+            } else {
+                format!("{path}?{}", search.trim_start_matches('?'))
+            }
         }
     };
     Effect::new(move |_| {
-        if gate.get() == Gate::SignedOut {
-            let here = relative();
-            let target = if here == "/" {
-                "/signin".to_string()
-            } else {
-                format!("/signin?next={}", String::from(js_sys::encode_uri_component(&here)))
-            };
-            navigate(&target, NavigateOptions { replace: true, ..Default::default() });
+        if gate.get() != Gate::SignedOut {
+            return;
         }
+        let here = here();
+        // Sign-out navigates to /signin itself; a page left behind needs `next`.
+        let target = match here.as_str() {
+            "/" => "/signin".to_string(),
+            h if h.starts_with("/signin") => return,
+            h => format!("/signin?next={}", String::from(js_sys::encode_uri_component(h))),
+        };
+        navigate(&target, NavigateOptions { replace: true, ..Default::default() });
     });
 
+    // The page: rebuilt when the first path segment changes (query changes stay inside it).
+    let section = Memo::new({
+        let config = config.clone();
+        move |_| {
+            let path = location.pathname.get();
+            config.relative(&path).trim_start_matches('/').split('/').next().unwrap_or_default().to_string()
+        }
+    });
     view! {
         <Header/>
         <main class="main" id="main">
             {move || match gate.get() {
-                Gate::Ready => EitherOf3::A(view! { <Outlet/> }),
+                Gate::Ready => EitherOf3::A(page_for(&section.get())),
                 Gate::Checking => EitherOf3::B(view! { <SessionCheck/> }),
                 Gate::SignedOut => EitherOf3::C(view! { <Loading label="Taking you to the sign-in page…"/> }),
             }}
@@ -124,6 +139,11 @@ fn Header() -> impl IntoView {
             let _ = if current { a.set_attribute("aria-current", "page") } else { a.remove_attribute("aria-current") };
             let locked = !session.as_ref().is_some_and(|s| s.can(g.scope));
             let _ = a.class_list().toggle_with_force("locked", locked);
+            let _ = if locked {
+                a.set_attribute("title", &format!("Needs the {} scope", g.scope.as_str()))
+            } else {
+                a.remove_attribute("title")
+            };
         }
     });
 
@@ -140,10 +160,8 @@ fn Header() -> impl IntoView {
     let env = auth.credentials.with_untracked(|c| c.as_ref().map(|c| c.environment.clone())).unwrap_or_default();
     let who = move || auth.session.with(|s| s.as_ref().map(|s| s.name.clone()));
     let theme_label = Memo::new(move |_| format!("Switch to {} theme", theme.mode().other().as_str()));
-    let links = GROUPS
-        .iter()
-        .map(|g| view! { <a class="nav-link" href=config.href(&g.path())>{g.title}</a> })
-        .collect_view();
+    let links =
+        GROUPS.iter().map(|g| view! { <a class="nav-link" href=config.href(&g.path())>{g.title}</a> }).collect_view();
 
     view! {
         <header class="header">

@@ -38,7 +38,8 @@ pub fn Dashboard() -> impl IntoView {
         .filter(|g| !can(g))
         .map(|g| view! { <li>{g.title} " — needs " <code>{g.scope.as_str()}</code></li> })
         .collect();
-    let none = if denied.len() == GROUPS.len() { Some("This token may not use any section of the portal.") } else { None };
+    let none =
+        if denied.len() == GROUPS.len() { Some("This token may not use any section of the portal.") } else { None };
     let denied = (!denied.is_empty()).then(|| {
         view! {
             <section class="panel">

@@ -11,7 +11,9 @@ use leptos_router::NavigateOptions;
 
 use crate::api::{self, ApiError, Client};
 use crate::components::toasts::{use_toasts, ToastKind};
-use crate::config::{find_environment, host_environment, load_environments, unknown_environment, AppConfig, Environment};
+use crate::config::{
+    find_environment, host_environment, load_environments, unknown_environment, AppConfig, Environment,
+};
 use crate::session::{check_token, use_auth, Credentials, Keep};
 
 /// The environments config: loading, loaded, or why not.
@@ -74,7 +76,8 @@ pub fn SignInPage() -> impl IntoView {
             match result {
                 Ok(session) => {
                     let name = session.name.clone();
-                    let credentials = Credentials { environment: env.id.clone(), base_url: env.base_url.clone(), token, keep };
+                    let credentials =
+                        Credentials { environment: env.id.clone(), base_url: env.base_url.clone(), token, keep };
                     auth.sign_in(credentials, session);
                     toasts.show(ToastKind::Success, format!("Signed in as {name} ({}).", env.label));
                     navigate(&next, NavigateOptions::default());
@@ -113,7 +116,10 @@ pub fn SignInPage() -> impl IntoView {
         let config_problem = environments.with(|e| match e {
             None => None,
             Some(Err(m)) => Some(m.clone()),
-            Some(Ok(list)) => requested.as_ref().filter(|id| find_environment(list, id).is_none()).map(|id| unknown_environment(id, list)),
+            Some(Ok(list)) => requested
+                .as_ref()
+                .filter(|id| find_environment(list, id).is_none())
+                .map(|id| unknown_environment(id, list)),
         });
         error.get().or(config_problem).map(|m| view! { <p class="alert" role="alert">{m}</p> })
     };

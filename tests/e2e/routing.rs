@@ -170,7 +170,13 @@ async fn a_number_is_checked_as_typed_then_both_records_are_shown_in_words() {
 #[tokio::test]
 async fn a_name_search_lists_rows_and_the_url_keeps_it() {
     let h = signed_in_at("/routing").await;
-    h.click("#routing-tab-search").await;
+    // The tabs follow the ARIA pattern: arrow keys move the selection and the focus.
+    h.click("#routing-tab-lookup").await;
+    let tab = h.wait_for("#routing-tab-lookup").await;
+    tab.send_keys("\u{E014}").await.unwrap(); // ArrowRight
+    h.wait_for("#routing-tab-search[aria-selected=true]").await;
+    let focused = h.js("return document.activeElement.id", vec![]).await;
+    assert_eq!(focused, json!("routing-tab-search"));
     h.wait_for("[data-testid=table-idle]").await;
     // Typo-tolerant: "comunity".
     h.type_into("#routing-search-filter-name", "acme comunity bank")
@@ -259,7 +265,7 @@ async fn a_bulk_check_of_a_pasted_list_and_its_csv() {
         format!("1,{ACME},yes,,Yes,Yes,\"ACME COMMUNITY BANK, N.A.\",")
     );
     assert!(
-        lines[2].starts_with(&format!("2,{ACME_BAD_CHECKSUM},no,Checksum fails")),
+        lines[2].starts_with(&format!("2,{ACME_BAD_CHECKSUM},no,\"Checksum fails")),
         "{}",
         lines[2]
     );
@@ -277,5 +283,135 @@ async fn a_bulk_check_of_a_pasted_list_and_its_csv() {
     h.wait_for("[data-testid=routing-bulk-results] tr[data-status=listed]")
         .await;
 
+    // An uploaded CSV: the "Routing Number" column is used, and a number a spreadsheet
+    // shortened gets a hint.
+    let csv_path = std::env::temp_dir().join(format!("routing-upload-{}.csv", std::process::id()));
+    std::fs::write(
+        &csv_path,
+        "Name,Routing Number,City\r\n\"ACME COMMUNITY BANK, N.A.\",021090028,New York\r\nShortened,21090028,\r\n",
+    )
+    .unwrap();
+    let input = h.wait_for("#routing-bulk-file").await;
+    input
+        .send_keys(&csv_path.display().to_string())
+        .await
+        .unwrap();
+    h.wait_for_text(
+        "[data-testid=routing-bulk-summary]",
+        "2 rows: 1 valid, 1 invalid; 1 in ACH, 1 in wire, 0 in neither",
+    )
+    .await;
+    let hint = h
+        .text("[data-testid=routing-bulk-results] tr[data-status=invalid]")
+        .await;
+    assert!(hint.contains("leading zero: 021090028 is valid"), "{hint}");
+    let _ = std::fs::remove_file(&csv_path);
+
+    h.finish().await;
+}
+
+/// The page fits a phone's width (no sideways scrolling of the page itself) and a desktop's;
+/// the snapshots land in the artifacts directory for a look.
+#[tokio::test]
+async fn the_page_fits_a_phone_and_a_desktop() {
+    let h = signed_in_at(&format!("/routing?number={ACME}")).await;
+    for (width, name) in [(1280, "desktop"), (360, "phone")] {
+        h.client().set_window_size(width, 900).await.unwrap();
+        h.goto(&format!("/routing?number={ACME}")).await;
+        h.wait_for_text("[data-testid=wire-fields]", "ACME").await;
+        h.wait_for_text("[data-testid=routing-directory]", "institutions")
+            .await;
+        let overflow = h.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth", vec![]).await;
+        assert_eq!(
+            overflow,
+            json!(0),
+            "the lookup scrolls sideways at {width} px"
+        );
+        h.snapshot(&format!("lookup-{name}")).await;
+        h.js(
+            "document.querySelector('[data-testid=ach-record]').scrollIntoView()",
+            vec![],
+        )
+        .await;
+        h.snapshot(&format!("lookup-records-{name}")).await;
+
+        h.goto("/routing?tab=bulk").await;
+        h.type_into(
+            "#routing-bulk-input",
+            &format!("{ACME}\n{ACME_BAD_CHECKSUM}\n{UNLISTED}"),
+        )
+        .await;
+        h.click("#routing-bulk-check").await;
+        h.wait_for("[data-testid=routing-bulk-results] tr[data-status=not-listed]")
+            .await;
+        let overflow = h.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth", vec![]).await;
+        assert_eq!(
+            overflow,
+            json!(0),
+            "the bulk check scrolls sideways at {width} px"
+        );
+        h.js(
+            "document.querySelector('#routing-bulk-check').scrollIntoView()",
+            vec![],
+        )
+        .await;
+        h.snapshot(&format!("bulk-{name}")).await;
+
+        h.goto("/routing?tab=search&name=bank&state=AZ").await;
+        h.wait_for("table#routing-search-table tbody tr[data-id]")
+            .await;
+        h.snapshot(&format!("search-{name}")).await;
+    }
+    h.finish().await;
+}
+
+/// With the Fed's real files (../shared/data/routing, never copied into the repo): a Federal
+/// Reserve Bank (ACH record type 0) and a replaced number (type 2) explained in words.
+#[tokio::test]
+async fn the_real_fed_directory_explains_record_types_0_and_2() {
+    let dir = moneydesk_e2e::workspace_root().join("../shared/data/routing");
+    let h = Harness::start_with(|c| {
+        c.fedach_file = Some(dir.join("FedACHdir.txt"));
+        c.fedwire_file = Some(dir.join("fpddir.txt"));
+    })
+    .await;
+    h.allow_console_error("404 (Not Found)"); // Cathay's old number is not in Fedwire
+    let token = h.token(&[Scope::RoutingRead]).await;
+    h.sign_in(&token).await;
+    h.goto("/routing?number=011000015").await;
+    let status = h
+        .wait_for_text("[data-testid=routing-directory]", "FedACHdir.txt")
+        .await;
+    assert!(
+        status.contains("18,198 records") && status.contains("7,693 records"),
+        "{status}"
+    );
+    let ach = h
+        .wait_for_text("[data-testid=ach-fields]", "0: a Federal Reserve Bank")
+        .await;
+    assert!(
+        ach.contains("ATLANTA, GA 30309-4470") && ach.contains("(877) 372-2457"),
+        "{ach}"
+    );
+    assert!(ach.contains("Dec 24, 2015"), "{ach}");
+    let wire = h
+        .wait_for_text(
+            "[data-testid=wire-fields]",
+            "FEDERAL RESERVE BANK OF BOSTON",
+        )
+        .await;
+    assert!(
+        wire.contains("FRB-BOS") && wire.contains("Sep 10, 2004"),
+        "{wire}"
+    );
+
+    // Cathay Bank's old number: type 2, with a link to the new one.
+    h.type_into("#routing-number", "011001962").await;
+    h.wait_for_text(
+        "[data-testid=ach-fields]",
+        "send entries to the new routing number",
+    )
+    .await;
+    h.wait_for_text("a.routing-new-number", "122203950").await;
     h.finish().await;
 }

@@ -2,13 +2,20 @@
 //! deposits): columns and filters are data (`&'static [Column]`, `&'static [FilterDef]`), rows
 //! are the API's JSON records, and the view (page, size, sort, filters) lives in the URL.
 //! See /tmp/team/TABLE_API.md for how a page plugs it in.
+//!
+//! Leptos owns the state (signals, the fetch effect, the error view and the drawer); the
+//! controls and rows are built with DOM calls (build.rs, dom.rs), updated by effects
+//! (sync.rs) and handled by delegated events (events.rs): that keeps the table's share of the
+//! wasm small and a 500-row page fast.
 
+mod build;
 pub mod column;
 pub mod csv;
 mod dom;
+mod events;
 pub mod export;
-mod parts;
 pub mod state;
+mod sync;
 
 use std::sync::Arc;
 
@@ -21,9 +28,12 @@ use serde_json::Value;
 pub use self::column::{Column, FilterDef, FilterKind, Format};
 pub use self::state::{Fetcher, PageFuture, TableQuery, TableState, PAGE_SIZES};
 pub use moneydesk_model::collections::SortDir;
+use self::export::{Job, Progress};
 use self::state::{decode, merge_query};
 use crate::api::ApiError;
 use crate::components::drawer::Drawer;
+use crate::components::error_view::ApiErrorView;
+use crate::components::toasts::Toasts;
 use crate::config::AppConfig;
 
 /// A page as received, with the view it was asked for.
@@ -33,18 +43,6 @@ pub(crate) struct Loaded {
     pub page: Arc<Page<Value>>,
 }
 
-/// What the region under the filters shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    /// `require_filter` and no filter yet.
-    Idle,
-    Error,
-    /// No records match (or the page is past the end).
-    Empty,
-    /// Rows, or skeleton rows while the first page loads.
-    Table,
-}
-
 /// Everything the table's parts share; `Copy` (signals and arena values).
 #[derive(Clone, Copy)]
 pub(crate) struct Ctx {
@@ -52,14 +50,21 @@ pub(crate) struct Ctx {
     pub noun: &'static str,
     pub columns: &'static [Column],
     pub filters: &'static [FilterDef],
-    pub row_key: &'static str,
     pub view: Memo<TableState>,
     pub shown: RwSignal<Option<Loaded>>,
     pub loading: RwSignal<bool>,
     pub error: RwSignal<Option<ApiError>>,
-    pub retry: RwSignal<u32>,
     pub visible: RwSignal<Vec<&'static str>>,
     pub open: RwSignal<Option<usize>>,
+    pub progress: RwSignal<Option<Progress>>,
+    pub job: StoredValue<Option<Job>>,
+    pub fetcher: StoredValue<Fetcher>,
+    /// The table's owner: an export's requests are aborted when the table goes away.
+    pub owner: StoredValue<Option<Owner>>,
+    pub toasts: Option<Toasts>,
+    /// A text filter's pending apply, and whether this bout of typing already pushed.
+    pub pending: StoredValue<Option<TimeoutHandle>>,
+    pub typing: StoredValue<bool>,
     go: StoredValue<Arc<dyn Fn(TableState, bool) + Send + Sync>>,
 }
 
@@ -80,6 +85,25 @@ impl Ctx {
     /// The total of the last page received, and its number of pages.
     pub fn totals(&self) -> Option<(u64, u64)> {
         self.shown.with(|s| s.as_ref().map(|l| (l.page.total_elements, l.page.total_pages)))
+    }
+}
+
+/// Where the column choice is kept on this device.
+pub(crate) fn columns_key(id: &str) -> String {
+    format!("moneydesk.table.{id}.columns")
+}
+
+/// The columns chosen earlier on this device, else the columns not hidden by default.
+fn stored_columns(id: &str, columns: &'static [Column]) -> Vec<&'static str> {
+    let stored = window().local_storage().ok().flatten().and_then(|s| s.get_item(&columns_key(id)).ok().flatten());
+    let chosen: Vec<&'static str> = match stored {
+        Some(list) => columns.iter().filter(|c| list.split(',').any(|k| k == c.key)).map(|c| c.key).collect(),
+        None => Vec::new(),
+    };
+    if chosen.is_empty() {
+        columns.iter().filter(|c| !c.hidden).map(|c| c.key).collect()
+    } else {
+        chosen
     }
 }
 
@@ -131,24 +155,29 @@ pub fn DataTable(
         noun,
         columns,
         filters,
-        row_key,
         view,
         shown: RwSignal::new(None),
         loading: RwSignal::new(false),
         error: RwSignal::new(None),
-        retry: RwSignal::new(0),
-        visible: RwSignal::new(parts::stored_columns(id, columns)),
+        visible: RwSignal::new(stored_columns(id, columns)),
         open: RwSignal::new(None),
+        progress: RwSignal::new(None),
+        job: StoredValue::new(None),
+        fetcher: StoredValue::new(fetcher.clone()),
+        owner: StoredValue::new(Owner::current()),
+        toasts: use_context::<Toasts>(),
+        pending: StoredValue::new(None),
+        typing: StoredValue::new(false),
         go: StoredValue::new(go),
     };
+    let retry = RwSignal::new(0u32);
     let idle = move || require_filter && view.with(|v| v.filters.is_empty());
 
     // Fetch whenever the view changes. The request starts inside this effect's owner, so the
     // api client aborts it when the effect runs again (a newer view) or the page goes away.
     let generation = StoredValue::new(0u64);
-    let fetch = fetcher.clone();
     Effect::new(move |_| {
-        ctx.retry.track();
+        retry.track();
         let v = view.get();
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
@@ -159,7 +188,7 @@ pub fn DataTable(
             return;
         }
         ctx.loading.set(true);
-        let request = fetch.fetch(&v);
+        let request = fetcher.fetch(&v);
         leptos::task::spawn_local(async move {
             let result = request.await;
             if generation.try_get_value() != Some(mine) || matches!(result, Err(ApiError::Aborted)) {
@@ -168,12 +197,12 @@ pub fn DataTable(
             match result {
                 Ok(page) => {
                     let rows = page.content.len();
-                    parts::mark_data(id);
+                    mark_data(id);
                     ctx.open.try_set(None);
                     ctx.error.try_set(None);
                     ctx.shown.try_set(Some(Loaded { view: v, page: Arc::new(page) }));
                     ctx.loading.try_set(false);
-                    parts::measure_render(id, rows);
+                    measure_render(id, rows);
                 }
                 Err(e) => {
                     ctx.error.try_set(Some(e));
@@ -183,25 +212,78 @@ pub fn DataTable(
         });
     });
 
-    let mode = Memo::new(move |_| {
-        if idle() {
-            Mode::Idle
-        } else if ctx.error.with(Option::is_some) {
-            Mode::Error
-        } else if ctx.shown.with(|s| s.as_ref().is_some_and(|l| l.page.content.is_empty())) {
-            Mode::Empty
-        } else {
-            Mode::Table
+    // The controls are built once both containers exist, then kept in step by one effect per
+    // group of signals.
+    let top = NodeRef::<leptos::html::Div>::new();
+    let main = NodeRef::<leptos::html::Div>::new();
+    let built = StoredValue::new(false);
+    let idle_message = idle_message.unwrap_or_else(|| "Enter something to search for.".into());
+    let dom = move || {
+        let (top, main): (web_sys::Element, web_sys::Element) = (top.get()?.into(), main.get()?.into());
+        if !built.get_value() {
+            built.set_value(true);
+            let doc = document();
+            build::top(&doc, &top, ctx);
+            build::main(&doc, &main, ctx, &caption, &idle_message);
+        }
+        Some(sync::Dom { top, main })
+    };
+    let dom = Arc::new(dom);
+    let d = dom.clone();
+    Effect::new(move |_| {
+        if let Some(d) = d() {
+            sync::columns(&d, ctx);
         }
     });
-    let idle_message = idle_message.unwrap_or_else(|| "Enter something to search for.".into());
-    let region = move || match mode.get() {
-        Mode::Idle => view! { <p class="table-state" data-testid="table-idle">{idle_message.clone()}</p> }.into_any(),
-        Mode::Error => parts::error_state(ctx).into_any(),
-        Mode::Empty => parts::empty_state(ctx).into_any(),
-        Mode::Table => parts::table(ctx, caption.clone()).into_any(),
-    };
+    let d = dom.clone();
+    Effect::new(move |_| {
+        if let Some(d) = d() {
+            ctx.view.with(|v| sync::view(&d, ctx, v));
+        }
+    });
+    let d = dom.clone();
+    Effect::new(move |_| {
+        if let Some(d) = d() {
+            sync::status(&d, ctx, idle());
+        }
+    });
+    let d = dom.clone();
+    Effect::new(move |_| {
+        if let Some(d) = d() {
+            sync::export(&d, ctx);
+        }
+    });
+    // Rows: rebuilt when the page or the visible columns change.
+    let d = dom;
+    Effect::new(move |_| {
+        let Some(d) = d() else { return };
+        let Some(tbody) = d.find("tbody") else { return };
+        let cols = ctx.visible_columns();
+        ctx.shown.with(|s| match s {
+            None => dom::fill_skeleton(&tbody, ctx.view.with_untracked(|v| v.size).min(10), cols.len()),
+            Some(loaded) => {
+                let started = window().performance().map(|p| p.now());
+                dom::fill_rows(&tbody, &loaded.page.content, &cols, row_key);
+                if let (Some(p), Some(t)) = (window().performance(), started) {
+                    let _ = p.mark(&format!("moneydesk-table:{id}:rows:{:.1}", p.now() - t));
+                }
+            }
+        });
+    });
 
+    let error = move || {
+        let error = ctx.error.get()?;
+        let retry = Callback::new(move |()| retry.update(|n| *n += 1));
+        let filtered = ctx.view.with_untracked(|v| !v.filters.is_empty());
+        Some(view! {
+            <div class="table-state table-error" data-testid="table-error">
+                <ApiErrorView error retry/>
+                <button type="button" class="button" data-action="clear" hidden=!filtered>
+                    "Clear filters"
+                </button>
+            </div>
+        })
+    };
     let drawer = move || {
         let i = ctx.open.get()?;
         let record = ctx.shown.with(|s| s.as_ref().and_then(|l| l.page.content.get(i).cloned()))?;
@@ -210,29 +292,64 @@ pub fn DataTable(
             .map(column::raw_text)
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| format!("{} {}", noun, column::raw_text(&record[row_key])));
+        let fields = NodeRef::<leptos::html::Dl>::new();
+        Effect::new(move |_| {
+            if let Some(dl) = fields.get() {
+                dl.set_text_content(None);
+                dom::fill_fields(&dl, columns, &record);
+            }
+        });
         let on_close = Callback::new(move |()| ctx.open.set(None));
         Some(view! {
             <Drawer title id=format!("{id}-drawer") on_close>
-                {parts::record_fields(columns, record)}
+                <dl class="record-fields" node_ref=fields></dl>
             </Drawer>
         })
     };
 
     view! {
-        <section class="data-table-wrap" id=id>
-            <div class="table-toolbar">
-                {parts::filter_form(ctx)}
-                <div class="table-actions">
-                    {parts::column_chooser(ctx)}
-                    {parts::export_control(ctx, fetcher)}
-                </div>
-            </div>
-            <p class="sr-only" aria-live="polite">{move || parts::status_text(ctx)}</p>
-            {region}
-            {parts::pager(ctx)}
+        <section
+            class="data-table-wrap"
+            id=id
+            on:click=move |ev| events::click(ctx, ev)
+            on:change=move |ev| events::change(ctx, ev)
+            on:input=move |ev| events::input(ctx, ev)
+            on:submit=move |ev| events::submit(ctx, ev)
+            on:keydown=move |ev| events::keydown(ctx, ev)
+            on:focusin=events::focusin
+        >
+            <div node_ref=top></div>
+            {error}
+            <div node_ref=main></div>
             {drawer}
         </section>
     }
+}
+
+// Render timing (Performance API), read by scripts/bench-table.
+
+/// Marks the moment a page's records arrived, before the table renders them.
+fn mark_data(id: &str) {
+    if let Some(p) = window().performance() {
+        let _ = p.mark(&format!("moneydesk-table:{id}:data"));
+    }
+}
+
+/// After the DOM update (the next task, once the effects ran) and a forced layout:
+/// `performance.measure("moneydesk-table:<id>:render:<rows>")` from the data mark.
+fn measure_render(id: &'static str, rows: usize) {
+    set_timeout(
+        move || {
+            let Some(p) = window().performance() else { return };
+            if let Some(body) = document().body() {
+                let _ = body.offset_height();
+            }
+            let mark = format!("moneydesk-table:{id}:data");
+            let _ = p.measure_with_start_mark(&format!("moneydesk-table:{id}:render:{rows}"), &mark);
+            p.clear_marks_with_mark_name(&mark);
+        },
+        std::time::Duration::ZERO,
+    );
 }
 
 #[cfg(test)]

@@ -57,7 +57,13 @@ async fn rows(root: &web_sys::Element) -> Vec<String> {
 async fn choose(root: &web_sys::Element, selector: &str, value: &str) {
     let select: web_sys::HtmlSelectElement = find(root, selector).await.unchecked_into();
     select.set_value(value);
-    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    fire(&select, "change");
+}
+
+/// A bubbling event, as the browser sends for user input.
+fn fire(el: &web_sys::Element, kind: &str) {
+    let dispatch = js_sys::Function::new_with_args("el, kind", "el.dispatchEvent(new Event(kind, { bubbles: true }))");
+    dispatch.call2(&wasm_bindgen::JsValue::NULL, el, &kind.into()).unwrap();
 }
 
 fn key(el: &web_sys::Element, key: &str) {
@@ -157,7 +163,7 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
     assert!(search().contains("status=Active"));
     let name: web_sys::HtmlInputElement = find(&root, "#things-filter-name").await.unchecked_into();
     name.set_value("nothing like this");
-    name.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    fire(&name, "change");
     text_containing(&root, "[data-testid=table-empty]", "No things match these filters").await;
     assert_eq!(calls.lock().unwrap().last().unwrap().filter("name"), Some("nothing like this"));
     find(&root, "[data-testid=table-empty] button").await.click();

@@ -167,7 +167,8 @@ impl BulkState {
         let finished = Rc::new(Cell::new(0usize));
         let this = *self;
         for _ in 0..workers {
-            let (jobs, next, finished, client, owner) = (jobs.clone(), next.clone(), finished.clone(), client.clone(), owner.clone());
+            let (jobs, next, finished, client, owner) =
+                (jobs.clone(), next.clone(), finished.clone(), client.clone(), owner.clone());
             spawn_local(async move {
                 let current = || this.generation.try_get_value() == Some(generation);
                 while current() {
@@ -206,7 +207,9 @@ impl BulkState {
                         ("yes", String::new(), yes_no(ach.is_some()), yes_no(wire.is_some()), name, String::new())
                     }
                     Outcome::Failed(e) => ("yes", String::new(), "", "", String::new(), e),
-                    Outcome::Pending | Outcome::NotChecked => ("yes", String::new(), "", "", String::new(), "not checked".into()),
+                    Outcome::Pending | Outcome::NotChecked => {
+                        ("yes", String::new(), "", "", String::new(), "not checked".into())
+                    }
                 };
                 out.push(vec![
                     (i + 1).to_string(),
@@ -259,18 +262,25 @@ pub fn cells(o: &Outcome) -> [(&'static str, String); 4] {
     }
 }
 
+/// The columns' headings (also each cell's `data-label`, shown beside it on a phone).
+const HEADINGS: [&str; 6] = ["#", "Routing number", "Check", "In ACH", "In wire", "Institution"];
+
 /// One result cell, following the row's outcome.
 fn cell(o: &ArcRwSignal<Outcome>, i: usize) -> impl IntoView {
     let (a, b) = (o.clone(), o.clone());
-    view! { <td><span class=move || a.with(|o| cells(o)[i].0)>{move || b.with(|o| cells(o)[i].1.clone())}</span></td> }
+    view! {
+        <td data-label=HEADINGS[i + 2]>
+            <span class=move || a.with(|o| cells(o)[i].0)>{move || b.with(|o| cells(o)[i].1.clone())}</span>
+        </td>
+    }
 }
 
 fn row_view(index: usize, row: Row) -> impl IntoView {
     let o = row.outcome.clone();
     view! {
         <tr data-status=move || o.with(Outcome::status)>
-            <td class="num">{index + 1}</td>
-            <td><code>{row.input.clone()}</code></td>
+            <td class="num" data-label=HEADINGS[0]>{index + 1}</td>
+            <td data-label=HEADINGS[1]><code>{row.input.clone()}</code></td>
             {cell(&row.outcome, 0)}
             {cell(&row.outcome, 1)}
             {cell(&row.outcome, 2)}
@@ -400,14 +410,7 @@ pub fn BulkTab(state: BulkState) -> impl IntoView {
                 <table class="routing-table" data-testid="routing-bulk-results">
                     <caption class="routing-sr">"Bulk check results"</caption>
                     <thead>
-                        <tr>
-                            <th scope="col">"#"</th>
-                            <th scope="col">"Routing number"</th>
-                            <th scope="col">"Check"</th>
-                            <th scope="col">"In ACH"</th>
-                            <th scope="col">"In wire"</th>
-                            <th scope="col">"Institution"</th>
-                        </tr>
+                        <tr>{HEADINGS.map(|h| view! { <th scope="col">{h}</th> }).to_vec()}</tr>
                     </thead>
                     <tbody>
                         {move || s.rows.get().into_iter().enumerate().map(|(i, r)| row_view(i, r)).collect_view()}

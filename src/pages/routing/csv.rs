@@ -78,7 +78,8 @@ pub fn routing_numbers(text: &str) -> Vec<String> {
 /// One cell: a leading `=`, `+`, `-`, `@`, tab or CR gets a `'` so a spreadsheet shows it as
 /// text instead of running it; then quoted when it holds a delimiter, quote or line break.
 pub fn cell(value: &str) -> String {
-    let value = if value.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{value}") } else { value.to_string() };
+    let value =
+        if value.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{value}") } else { value.to_string() };
     if value.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", value.replace('"', "\"\""))
     } else {

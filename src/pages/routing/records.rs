@@ -2,7 +2,6 @@
 //! "Not in the directory" (404) is a calm answer, not an error.
 
 use leptos::prelude::*;
-use leptos_router::components::A;
 use serde_json::Value;
 
 use super::format as f;
@@ -11,6 +10,7 @@ use crate::api::routing::{ach, wire};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
 use crate::components::loading::Loading;
+use crate::config::AppConfig;
 use crate::session::use_auth;
 
 /// A record's field as the API wrote it (names as in `moneydesk_model::routing`), "" if absent.
@@ -81,12 +81,14 @@ fn field_list(testid: &'static str, rows: Vec<Row>, extra: Option<AnyView>) -> A
 }
 
 fn ach_view(a: &Value) -> AnyView {
+    // A plain link: the router handles same-origin clicks itself (no `<A>` code for one link).
+    let base = use_context::<AppConfig>().unwrap_or_default();
     let extra = new_number(a).map(|n| {
         let value = if n.is_empty() {
             f::NOT_GIVEN.into_any()
         } else {
             view! {
-                <A href=format!("/routing?number={n}") attr:class="routing-new-number">{n.clone()}</A>
+                <a href=base.href(&format!("/routing?number={n}")) class="routing-new-number">{n.clone()}</a>
                 <span class="muted">" — send ACH entries here instead"</span>
             }
             .into_any()
@@ -105,7 +107,9 @@ enum Which {
 fn not_listed(which: Which, number: &str, message: &str) -> AnyView {
     let (title, testid, consequence) = match which {
         Which::Ach => ("Not in the ACH directory", "ach-not-listed", "ACH entries sent to it would be returned."),
-        Which::Wire => ("Not in the wire directory", "wire-not-listed", "Fedwire funds transfers cannot be sent to it."),
+        Which::Wire => {
+            ("Not in the wire directory", "wire-not-listed", "Fedwire funds transfers cannot be sent to it.")
+        }
     };
     view! {
         <div class="routing-calm" data-testid=testid>

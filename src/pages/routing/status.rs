@@ -65,7 +65,8 @@ pub fn summary(s: &Value) -> (Vec<String>, Vec<String>, Vec<String>) {
         d => format!("as of {}", iso_date(d)),
     };
     let head = vec![source.to_string(), as_of, format!("{} institutions", count(number(s, "institutions")))];
-    let mut detail = vec![part("ACH", &s["ach"]), part("wire", &s["wire"]), format!("loaded {}", local_time(text(s, "loadedAt")))];
+    let mut detail =
+        vec![part("ACH", &s["ach"]), part("wire", &s["wire"]), format!("loaded {}", local_time(text(s, "loadedAt")))];
     if let Some(next) = s.get("nextRefreshAt").and_then(Value::as_str) {
         detail.push(format!("next refresh {}", local_time(next)));
     }

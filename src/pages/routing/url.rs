@@ -132,7 +132,10 @@ mod tests {
     fn queries_round_trip_in_a_fixed_order() {
         let now = cur(&[("name", "first & main"), ("tab", "search"), ("page", "2")]);
         assert_eq!(query_with(&now, &[]), "?tab=search&name=first%20%26%20main&page=2");
-        assert_eq!(query_with(&now, &[("page", None), ("state", Some("NY".into()))]), "?tab=search&name=first%20%26%20main&state=NY");
+        assert_eq!(
+            query_with(&now, &[("page", None), ("state", Some("NY".into()))]),
+            "?tab=search&name=first%20%26%20main&state=NY"
+        );
         assert_eq!(query_with(&now, &[("tab", Some("lookup".into()))]), "?name=first%20%26%20main&page=2");
         assert_eq!(query_with(&[], &[("number", Some(" ".into()))]), "");
         assert_eq!(query_with(&[], &[("number", Some("011000015".into()))]), "?number=011000015");

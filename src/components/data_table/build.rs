@@ -1,0 +1,212 @@
+//! The table's controls, built once with DOM calls when the table mounts: the filters, the
+//! column chooser, the export control, the table and the pager. Events reach them through a
+//! few handlers on the table's root (events.rs); their state is written by sync.rs. Built by
+//! hand because one generic view type per control cost more wasm than the rest of the table.
+
+use web_sys::{Document, Element};
+
+use super::column::{Column, FilterKind};
+use super::state::PAGE_SIZES;
+use super::Ctx;
+
+/// `<tag attr=value ...>text</tag>`.
+pub fn el(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: &str) -> Element {
+    let e = doc.create_element(tag).expect("createElement of a known tag");
+    for (k, v) in attrs {
+        let _ = e.set_attribute(k, v);
+    }
+    if !text.is_empty() {
+        e.set_text_content(Some(text));
+    }
+    e
+}
+
+/// Appends `children` to `parent` and returns `parent`.
+pub fn with(parent: Element, children: &[&Element]) -> Element {
+    for c in children {
+        let _ = parent.append_child(c);
+    }
+    parent
+}
+
+/// The toolbar (filters, columns, export) and the live region, into `top`.
+pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
+    let id = ctx.id;
+    let form = el(doc, "form", &[("class", "table-filters"), ("role", "search"), ("aria-label", &format!("Filter {}", ctx.noun))], "");
+    if ctx.filters.is_empty() {
+        let _ = form.set_attribute("hidden", "");
+    }
+    for f in ctx.filters {
+        let fid = format!("{id}-filter-{}", f.param);
+        let control = match f.kind {
+            FilterKind::Select(options) => {
+                let select = el(doc, "select", &[("id", &fid), ("data-filter", f.param)], "");
+                let _ = select.append_child(&el(doc, "option", &[("value", "")], "Any"));
+                for (value, label) in options {
+                    let _ = select.append_child(&el(doc, "option", &[("value", value)], label));
+                }
+                select
+            }
+            FilterKind::Text { placeholder } => el(
+                doc,
+                "input",
+                &[("type", "search"), ("id", &fid), ("data-filter", f.param), ("placeholder", placeholder), ("autocomplete", "off")],
+                "",
+            ),
+            FilterKind::Date => el(doc, "input", &[("type", "date"), ("id", &fid), ("data-filter", f.param)], ""),
+        };
+        let class = match f.kind {
+            FilterKind::Date => "filter filter-date",
+            _ => "filter",
+        };
+        let label = el(doc, "label", &[("for", &fid)], f.label);
+        let _ = form.append_child(&with(el(doc, "div", &[("class", class)], ""), &[&label, &control]));
+    }
+    let clear = el(doc, "button", &[("type", "button"), ("class", "button clear-filters"), ("data-action", "clear")], "Clear");
+    let _ = form.append_child(&clear);
+
+    let fieldset = with(
+        el(doc, "fieldset", &[], ""),
+        &[&el(doc, "legend", &[("class", "sr-only")], "Columns to show")],
+    );
+    for c in ctx.columns {
+        let check = el(doc, "input", &[("type", "checkbox"), ("value", c.key), ("data-column", c.key)], "");
+        let label = with(el(doc, "label", &[("class", "check")], ""), &[&check]);
+        let _ = label.append_with_str_1(c.label);
+        let _ = fieldset.append_child(&label);
+    }
+    let chooser = with(
+        el(doc, "details", &[("class", "column-chooser")], ""),
+        &[&el(doc, "summary", &[("class", "button")], "Columns"), &fieldset],
+    );
+
+    let progress_id = format!("{id}-export-progress");
+    let export = el(
+        doc,
+        "button",
+        &[("type", "button"), ("class", "button"), ("id", &format!("{id}-export")), ("data-action", "export"), ("disabled", "")],
+        "Export CSV",
+    );
+    let progress = with(
+        el(doc, "div", &[("class", "export-progress"), ("hidden", "")], ""),
+        &[
+            &el(doc, "label", &[("for", &progress_id)], ""),
+            &el(doc, "progress", &[("id", &progress_id), ("max", "1"), ("value", "0")], ""),
+            &el(
+                doc,
+                "button",
+                &[("type", "button"), ("class", "button"), ("id", &format!("{id}-export-cancel")), ("data-action", "cancel")],
+                "Cancel",
+            ),
+        ],
+    );
+    let actions = with(el(doc, "div", &[("class", "table-actions")], ""), &[&chooser, &export, &progress]);
+    let toolbar = with(el(doc, "div", &[("class", "table-toolbar")], ""), &[&form, &actions]);
+    let status = el(doc, "p", &[("class", "sr-only"), ("aria-live", "polite"), ("data-part", "status")], "");
+    let _ = top.append_child(&toolbar);
+    let _ = top.append_child(&status);
+}
+
+/// The idle and empty states, the table and the pager, into `main`.
+pub fn main(doc: &Document, main: &Element, ctx: Ctx, caption: &str, idle: &str) {
+    let id = ctx.id;
+    let (hint_id, caption_id) = (format!("{id}-hint"), format!("{id}-caption"));
+    let idle = el(doc, "p", &[("class", "table-state"), ("data-testid", "table-idle"), ("hidden", "")], idle);
+    let empty = with(
+        el(doc, "div", &[("class", "table-state table-empty"), ("data-testid", "table-empty"), ("role", "status"), ("hidden", "")], ""),
+        &[&el(doc, "p", &[], ""), &el(doc, "button", &[("type", "button"), ("class", "button")], "")],
+    );
+    let hint = el(
+        doc,
+        "p",
+        &[("class", "sr-only"), ("id", &hint_id)],
+        "Use the arrow keys to move between rows and Enter to see every field of a row.",
+    );
+    let table = with(
+        el(
+            doc,
+            "table",
+            &[("id", &format!("{id}-table")), ("class", "data-table"), ("aria-busy", "true"), ("aria-describedby", &hint_id)],
+            "",
+        ),
+        &[
+            &el(doc, "caption", &[("class", "sr-only"), ("id", &caption_id), ("data-caption", caption)], caption),
+            &with(el(doc, "thead", &[], ""), &[&el(doc, "tr", &[], "")]),
+            &el(doc, "tbody", &[], ""),
+        ],
+    );
+    let scroll = with(
+        el(doc, "div", &[("class", "table-scroll"), ("role", "region"), ("aria-labelledby", &caption_id), ("tabindex", "0")], ""),
+        &[&table],
+    );
+    let _ = main.append_child(&idle);
+    let _ = main.append_child(&empty);
+    let _ = main.append_child(&hint);
+    let _ = main.append_child(&scroll);
+    let _ = main.append_child(&pager(doc, ctx));
+}
+
+fn pager(doc: &Document, ctx: Ctx) -> Element {
+    let id = ctx.id;
+    let (size_id, jump_id) = (format!("{id}-size"), format!("{id}-jump"));
+    let select = el(doc, "select", &[("id", &size_id), ("data-action", "size")], "");
+    for s in PAGE_SIZES {
+        let s = s.to_string();
+        let _ = select.append_child(&el(doc, "option", &[("value", &s)], &s));
+    }
+    let button = |page: &str, label: &str, text: &str| {
+        el(doc, "button", &[("type", "button"), ("class", "button"), ("data-page", page), ("aria-label", label), ("title", label)], text)
+    };
+    let jump = with(
+        el(doc, "form", &[("class", "jump"), ("data-action", "jump")], ""),
+        &[
+            &el(doc, "label", &[("for", &jump_id)], "Page"),
+            &el(doc, "input", &[("type", "number"), ("id", &jump_id), ("min", "1"), ("inputmode", "numeric")], ""),
+            &el(doc, "span", &[("class", "of")], ""),
+            &el(doc, "button", &[("type", "submit"), ("class", "button")], "Go"),
+        ],
+    );
+    let buttons = with(
+        el(doc, "span", &[("class", "pager-buttons")], ""),
+        &[
+            &button("first", "First page", "«"),
+            &button("prev", "Previous page", "‹ Prev"),
+            &jump,
+            &button("next", "Next page", "Next ›"),
+            &button("last", "Last page", "»"),
+        ],
+    );
+    with(
+        el(doc, "nav", &[("class", "pager"), ("aria-label", &format!("Pages of {}", ctx.noun))], ""),
+        &[
+            &el(doc, "span", &[("class", "table-total")], ""),
+            &with(
+                el(doc, "span", &[("class", "page-size")], ""),
+                &[&el(doc, "label", &[("for", &size_id)], "Rows per page"), &select],
+            ),
+            &buttons,
+        ],
+    )
+}
+
+/// The header row for the visible columns; sortable ones get a button (`data-sort`).
+pub fn header(doc: &Document, tr: &Element, columns: &[&'static Column]) {
+    let cells = doc.create_document_fragment();
+    for c in columns {
+        let class = c.cell_class();
+        let th = el(doc, "th", &[("scope", "col"), ("data-key", c.key)], "");
+        if !class.is_empty() {
+            th.set_class_name(class);
+        }
+        match c.sort {
+            None => th.set_text_content(Some(c.label)),
+            Some(field) => {
+                let button = el(doc, "button", &[("type", "button"), ("class", "sort"), ("data-sort", field)], c.label);
+                let _ = button.append_child(&el(doc, "span", &[("class", "sort-icon"), ("aria-hidden", "true")], "↕"));
+                let _ = th.append_child(&button);
+            }
+        }
+        let _ = cells.append_child(&th);
+    }
+    tr.replace_children_with_node_1(&cells);
+}

@@ -1,0 +1,248 @@
+//! Every control's events, handled once on the table's root (event delegation): clicks on
+//! sort headers, pager buttons, actions and rows; filter, page-size and column changes;
+//! typing in text filters; the jump-to-page form; keyboard moves between rows.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+
+use super::export::{self, Job, Outcome, Progress};
+use super::state::TableState;
+use super::sync::{group, value};
+use super::Ctx;
+use crate::components::toasts::ToastKind;
+
+fn target(ev: &web_sys::Event) -> Option<Element> {
+    ev.target()?.dyn_into().ok()
+}
+
+fn closest(el: &Element, selector: &str) -> Option<Element> {
+    el.closest(selector).ok().flatten()
+}
+
+fn attr(el: &Element, name: &str) -> String {
+    el.get_attribute(name).unwrap_or_default()
+}
+
+fn clear_filters(ctx: Ctx) {
+    let v = ctx.view.get_untracked();
+    ctx.go(TableState { page: 1, filters: Vec::new(), ..v }, false);
+}
+
+fn to_page(ctx: Ctx, page: u64) {
+    ctx.go(ctx.view.get_untracked().with_page(page), false);
+}
+
+fn last_page(ctx: Ctx) -> u64 {
+    ctx.totals().map_or(1, |(_, n)| n.max(1))
+}
+
+pub fn click(ctx: Ctx, ev: web_sys::MouseEvent) {
+    let Some(el) = target(&ev) else { return };
+    if let Some(b) = closest(&el, "button[data-sort]") {
+        ctx.go(ctx.view.get_untracked().toggled_sort(&attr(&b, "data-sort")), false);
+    } else if let Some(b) = closest(&el, "button[data-page]") {
+        let page = ctx.view.with_untracked(|v| v.page);
+        match attr(&b, "data-page").as_str() {
+            "first" => to_page(ctx, 1),
+            "prev" => to_page(ctx, page.saturating_sub(1)),
+            "next" => to_page(ctx, page + 1),
+            _ => to_page(ctx, last_page(ctx)),
+        }
+    } else if let Some(b) = closest(&el, "button[data-action]") {
+        match attr(&b, "data-action").as_str() {
+            "clear" => clear_filters(ctx),
+            "last-page" => to_page(ctx, last_page(ctx)),
+            "export" => start_export(ctx),
+            "cancel" => {
+                if let Some(job) = ctx.job.get_value() {
+                    job.cancel();
+                }
+            }
+            _ => {}
+        }
+    } else if let Some(tr) = closest(&el, "tbody tr[data-row]") {
+        ctx.open.set(attr(&tr, "data-row").parse().ok());
+    }
+}
+
+/// Applies a filter's value: a new history entry, except while typing (see `input`).
+fn apply_filter(ctx: Ctx, param: &str, value: &str, replace: bool) {
+    if let Some(h) = ctx.pending.get_value() {
+        h.clear();
+    }
+    let next = ctx.view.get_untracked().with_filter(param, value, ctx.filters);
+    ctx.go(next, replace);
+}
+
+pub fn change(ctx: Ctx, ev: web_sys::Event) {
+    let Some(el) = target(&ev) else { return };
+    if el.has_attribute("data-filter") {
+        // The end of typing (Enter or leaving the field): the next pause pushes again.
+        let replace = ctx.typing.get_value();
+        ctx.typing.set_value(false);
+        apply_filter(ctx, &attr(&el, "data-filter"), &value(&el), replace);
+    } else if attr(&el, "data-action") == "size" {
+        if let Ok(size) = value(&el).parse::<u32>() {
+            ctx.go(ctx.view.get_untracked().with_size(size), false);
+        }
+    } else if el.has_attribute("data-column") {
+        let key = attr(&el, "data-column");
+        let on = js_sys::Reflect::get(&el, &"checked".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
+        ctx.visible.update(|v| {
+            let keep = |k: &str| if k == key { on } else { v.contains(&k) };
+            let next: Vec<&'static str> = ctx.columns.iter().map(|c| c.key).filter(|k| keep(k)).collect();
+            if !next.is_empty() {
+                *v = next;
+            }
+        });
+        let list = ctx.visible.with_untracked(|v| v.join(","));
+        if let Some(s) = window().local_storage().ok().flatten() {
+            let _ = s.set_item(&super::columns_key(ctx.id), &list);
+        }
+    }
+}
+
+/// Typing in a text filter applies it once typing pauses: the first pause pushes a history
+/// entry, later ones replace it, so Back skips the half-typed words.
+pub fn input(ctx: Ctx, ev: web_sys::Event) {
+    let Some(el) = target(&ev) else { return };
+    if !el.has_attribute("data-filter") || attr(&el, "type") != "search" {
+        return;
+    }
+    let (param, text) = (attr(&el, "data-filter"), value(&el));
+    if let Some(h) = ctx.pending.get_value() {
+        h.clear();
+    }
+    let handle = set_timeout_with_handle(
+        move || {
+            let replace = ctx.typing.get_value();
+            ctx.typing.set_value(true);
+            apply_filter(ctx, &param, &text, replace);
+        },
+        Duration::from_millis(400),
+    );
+    ctx.pending.set_value(handle.ok());
+}
+
+pub fn submit(ctx: Ctx, ev: web_sys::SubmitEvent) {
+    ev.prevent_default();
+    let Some(form) = target(&ev) else { return };
+    if attr(&form, "data-action") == "jump" {
+        let wanted = form.query_selector("input").ok().flatten().map(|i| value(&i)).unwrap_or_default();
+        let wanted = wanted.trim().parse::<u64>().unwrap_or(1).max(1);
+        to_page(ctx, wanted.min(last_page(ctx)));
+    }
+}
+
+fn row(el: &Element) -> Option<HtmlElement> {
+    closest(el, "tbody tr[data-row]")?.dyn_into().ok()
+}
+
+/// Roving tab stop: the focused row is the one Tab comes back to.
+pub fn make_tab_stop(tr: &HtmlElement) {
+    if tr.tab_index() == 0 {
+        return;
+    }
+    if let Some(Ok(list)) = tr.parent_element().map(|b| b.query_selector_all("tr[tabindex='0']")) {
+        for i in 0..list.length() {
+            if let Some(old) = list.get(i).and_then(|n| n.dyn_into::<HtmlElement>().ok()) {
+                old.set_tab_index(-1);
+            }
+        }
+    }
+    tr.set_tab_index(0);
+}
+
+pub fn focusin(ev: web_sys::FocusEvent) {
+    if let Some(tr) = target(&ev).and_then(|el| row(&el)) {
+        make_tab_stop(&tr);
+    }
+}
+
+pub fn keydown(ctx: Ctx, ev: web_sys::KeyboardEvent) {
+    let Some(el) = target(&ev) else { return };
+    let key = ev.key();
+    if key == "Escape" {
+        // Escape closes the column chooser, leaving focus on its button.
+        if let Some(details) = closest(&el, "details[open]") {
+            let _ = details.remove_attribute("open");
+            if let Some(s) = details.first_element_child().and_then(|s| s.dyn_into::<HtmlElement>().ok()) {
+                let _ = s.focus();
+            }
+        }
+        return;
+    }
+    let Some(tr) = row(&el) else { return };
+    let body = tr.parent_element();
+    let next = match key.as_str() {
+        "ArrowDown" => tr.next_element_sibling(),
+        "ArrowUp" => tr.previous_element_sibling(),
+        "Home" => body.and_then(|b| b.first_element_child()),
+        "End" => body.and_then(|b| b.last_element_child()),
+        "Enter" | " " => {
+            ev.prevent_default();
+            ctx.open.set(attr(&tr, "data-row").parse().ok());
+            return;
+        }
+        _ => return,
+    };
+    ev.prevent_default();
+    if let Some(next) = next.and_then(|t| t.dyn_into::<HtmlElement>().ok()) {
+        make_tab_stop(&next);
+        let _ = next.focus();
+    }
+}
+
+/// Exports the current filter and sort to CSV, page by page, with progress and Cancel.
+fn start_export(ctx: Ctx) {
+    if ctx.progress.with_untracked(Option::is_some) {
+        return;
+    }
+    let job = ctx.owner.with_value(|o| o.as_ref().map(|o| o.with(Job::new))).unwrap_or_else(Job::new);
+    ctx.job.set_value(Some(job.clone()));
+    let total = ctx.totals().map_or(0, |(t, _)| t);
+    ctx.progress.set(Some(Progress { done: 0, total }));
+    let fetcher = ctx.fetcher.get_value();
+    let view = ctx.view.get_untracked();
+    let (id, noun) = (ctx.id, ctx.noun);
+    // Focus follows the control: Cancel while running, the Export button after.
+    focus_later(id, "-export-cancel");
+    leptos::task::spawn_local(async move {
+        let outcome = export::run(job, fetcher, ctx.columns, view, move |p| {
+            ctx.progress.try_set(Some(p));
+        })
+        .await;
+        if ctx.progress.try_set(None).is_some() {
+            return; // the table went away meanwhile
+        }
+        let (kind, message) = match outcome {
+            Outcome::Done(chunks, n) => match export::download(&chunks, &export::file_name(id)) {
+                Ok(()) => (ToastKind::Success, format!("Exported {} {noun} to CSV.", group(n))),
+                Err(e) => (ToastKind::Error, format!("Could not save the CSV file: {e:?}")),
+            },
+            Outcome::Cancelled => (ToastKind::Info, "CSV export cancelled.".to_string()),
+            Outcome::Failed(e) => (ToastKind::Error, format!("CSV export failed: {e}")),
+        };
+        if let Some(t) = ctx.toasts {
+            t.show(kind, message);
+        }
+        focus_later(id, "-export");
+    });
+}
+
+/// After the next render, focuses `<table id><suffix>` if focus is on nothing in particular
+/// or still on the export control being hidden.
+fn focus_later(table: &'static str, suffix: &'static str) {
+    request_animation_frame(move || {
+        let doc = document();
+        let control = format!("{table}-export");
+        let free = doc.active_element().is_none_or(|a| a.tag_name() == "BODY" || a.id().starts_with(&control));
+        let target = doc.get_element_by_id(&format!("{table}{suffix}")).and_then(|e| e.dyn_into::<HtmlElement>().ok());
+        if let (true, Some(el)) = (free, target) {
+            let _ = el.focus();
+        }
+    });
+}
