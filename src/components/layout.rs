@@ -92,10 +92,16 @@ pub fn Shell() -> impl IntoView {
 fn SessionCheck() -> impl IntoView {
     let auth = use_auth();
     let failed = RwSignal::new(None::<ApiError>);
+    // Requests are created under this component's owner, so leaving the page aborts them;
+    // a Retry click runs inside the error view's owner, which `failed.set(None)` disposes,
+    // and a request tied to that owner would be aborted at once.
+    let owner = Owner::current();
     let check = move || {
+        let me = match &owner {
+            Some(owner) => owner.with(|| api::auth::me(&auth.client())),
+            None => api::auth::me(&auth.client()),
+        };
         failed.set(None);
-        // Created here, so leaving the page (this owner's cleanup) aborts the request.
-        let me = api::auth::me(&auth.client());
         spawn_local(async move {
             match me.await {
                 Ok(session) => _ = auth.session.try_set(Some(session)),

@@ -196,13 +196,11 @@ pub fn DataTable(
             }
             match result {
                 Ok(page) => {
-                    let rows = page.content.len();
                     mark_data(id);
                     ctx.open.try_set(None);
                     ctx.error.try_set(None);
                     ctx.shown.try_set(Some(Loaded { view: v, page: Arc::new(page) }));
                     ctx.loading.try_set(false);
-                    measure_render(id, rows);
                 }
                 Err(e) => {
                     ctx.error.try_set(Some(e));
@@ -253,22 +251,20 @@ pub fn DataTable(
             sync::export(&d, ctx);
         }
     });
-    // Rows: rebuilt when the page or the visible columns change.
+    // Rows: rebuilt when the page or the visible columns change, as one escaped HTML string.
     let d = dom;
     Effect::new(move |_| {
         let Some(d) = d() else { return };
         let Some(tbody) = d.find("tbody") else { return };
         let cols = ctx.visible_columns();
-        ctx.shown.with(|s| match s {
-            None => dom::fill_skeleton(&tbody, ctx.view.with_untracked(|v| v.size).min(10), cols.len()),
-            Some(loaded) => {
-                let started = window().performance().map(|p| p.now());
-                dom::fill_rows(&tbody, &loaded.page.content, &cols, row_key);
-                if let (Some(p), Some(t)) = (window().performance(), started) {
-                    let _ = p.mark(&format!("moneydesk-table:{id}:rows:{:.1}", p.now() - t));
-                }
+        let html = ctx.shown.with(|s| s.as_ref().map(|l| (l.page.content.len(), dom::rows_html(&l.page.content, &cols, row_key))));
+        match html {
+            Some((rows, html)) => {
+                tbody.set_inner_html(&html);
+                measure_render(id, rows);
             }
-        });
+            None => dom::fill_skeleton(&tbody, ctx.view.with_untracked(|v| v.size).min(10), cols.len()),
+        }
     });
 
     let error = move || {
@@ -335,16 +331,21 @@ fn mark_data(id: &str) {
     }
 }
 
-/// After the DOM update (the next task, once the effects ran) and a forced layout:
-/// `performance.measure("moneydesk-table:<id>:render:<rows>")` from the data mark.
+/// In the next task (after this update) and a forced layout:
+/// `performance.measure("moneydesk-table:<id>:render:<rows>")` from the data mark, and
+/// `moneydesk-table:<id>:build:<rows>` for the part until the rows were in the DOM.
 fn measure_render(id: &'static str, rows: usize) {
+    let Some(p) = window().performance() else { return };
+    let mark = format!("moneydesk-table:{id}:data");
+    // Fails (and is skipped) when no page just arrived, e.g. a column was shown.
+    if p.measure_with_start_mark(&format!("moneydesk-table:{id}:build:{rows}"), &mark).is_err() {
+        return;
+    }
     set_timeout(
         move || {
-            let Some(p) = window().performance() else { return };
             if let Some(body) = document().body() {
                 let _ = body.offset_height();
             }
-            let mark = format!("moneydesk-table:{id}:data");
             let _ = p.measure_with_start_mark(&format!("moneydesk-table:{id}:render:{rows}"), &mark);
             p.clear_marks_with_mark_name(&mark);
         },

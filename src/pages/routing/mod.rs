@@ -75,7 +75,7 @@ pub fn RoutingPage() -> impl IntoView {
                     role="tab"
                     class="routing-tab"
                     id=format!("routing-tab-{}", t.key())
-                    aria-controls="routing-panel"
+                    aria-controls=format!("routing-panel-{}", t.key())
                     aria-selected=move || selected().to_string()
                     tabindex=move || if selected() { "0" } else { "-1" }
                     on:click=move |_| go(t, false)
@@ -93,17 +93,34 @@ pub fn RoutingPage() -> impl IntoView {
             <div class="routing-tabs" role="tablist" aria-label="Routing tools" on:keydown=on_key>
                 {tabs}
             </div>
+            // Every panel stays mounted (hidden when not selected): switching tabs keeps each
+            // one's state, and the page needs no type-erased view for the switch (wasm size).
             <div
                 class="routing-panel"
                 role="tabpanel"
-                id="routing-panel"
-                aria-labelledby=move || format!("routing-tab-{}", tab.get().key())
+                id="routing-panel-lookup"
+                aria-labelledby="routing-tab-lookup"
+                hidden=move || tab.get() != Tab::Lookup
             >
-                {move || match tab.get() {
-                    Tab::Lookup => view! { <lookup::LookupTab url/> }.into_any(),
-                    Tab::Search => view! { <search::SearchTab/> }.into_any(),
-                    Tab::Bulk => view! { <bulk::BulkTab state=bulk/> }.into_any(),
-                }}
+                <lookup::LookupTab url/>
+            </div>
+            <div
+                class="routing-panel"
+                role="tabpanel"
+                id="routing-panel-search"
+                aria-labelledby="routing-tab-search"
+                hidden=move || tab.get() != Tab::Search
+            >
+                <search::SearchTab/>
+            </div>
+            <div
+                class="routing-panel"
+                role="tabpanel"
+                id="routing-panel-bulk"
+                aria-labelledby="routing-tab-bulk"
+                hidden=move || tab.get() != Tab::Bulk
+            >
+                <bulk::BulkTab state=bulk/>
             </div>
         </section>
     }
