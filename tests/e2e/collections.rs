@@ -35,9 +35,11 @@ async fn wait_js(h: &Harness, condition: &str, what: &str) {
     }
 }
 
-/// Waits for the table to settle on a loaded page (no request in flight).
+/// Waits until the table shows the page the URL asks for (`data-shown` is the view of the
+/// rows on screen, in the table's own URL form) with no request in flight.
 async fn settled(h: &Harness) {
-    wait_js(h, "document.querySelector('table.data-table[aria-busy=false] tbody tr[data-id]') || document.querySelector('[data-testid=table-empty]')", "the table shows a page").await;
+    let shown = "(t => t && t.getAttribute('aria-busy') === 'false' && t.dataset.shown === location.search.slice(1))(document.querySelector('table.data-table'))";
+    wait_js(h, shown, "the table shows the page in the URL").await;
 }
 
 /// GET an API path with the token, in the page (same origin), returning the JSON body.

@@ -257,10 +257,16 @@ pub fn DataTable(
         let Some(d) = d() else { return };
         let Some(tbody) = d.find("tbody") else { return };
         let cols = ctx.visible_columns();
-        let html = ctx.shown.with(|s| s.as_ref().map(|l| (l.page.content.len(), dom::rows_html(&l.page.content, &cols, row_key))));
+        let html = ctx.shown.with(|s| {
+            s.as_ref().map(|l| (l.page.content.len(), dom::rows_html(&l.page.content, &cols, row_key), state::encode(&l.view.url_pairs())))
+        });
         match html {
-            Some((rows, html)) => {
+            Some((rows, html, shown)) => {
                 tbody.set_inner_html(&html);
+                // Which view the rows are (the URL's table keys), for tests and debugging.
+                if let Some(table) = tbody.parent_element() {
+                    let _ = table.set_attribute("data-shown", &shown);
+                }
                 measure_render(id, rows);
             }
             None => dom::fill_skeleton(&tbody, ctx.view.with_untracked(|v| v.size).min(10), cols.len()),
