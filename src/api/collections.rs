@@ -13,7 +13,11 @@ use super::{ApiError, Client};
 use crate::components::data_table::TableQuery;
 
 /// GET a collection `path` with the table's query (`page` 1-based, `size`, `sort`, filters).
-pub fn get_page(client: &Client, path: &str, query: &TableQuery) -> impl Future<Output = Result<Page<Value>, ApiError>> + 'static {
+pub fn get_page(
+    client: &Client,
+    path: &str,
+    query: &TableQuery,
+) -> impl Future<Output = Result<Page<Value>, ApiError>> + 'static {
     let pairs = query.pairs();
     let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     client.get_data::<Page<Value>>(path, &refs)
@@ -25,6 +29,9 @@ pub fn accounts(client: &Client, query: &TableQuery) -> impl Future<Output = Res
 }
 
 /// A page of permissions (`moneydesk_model::permissions::Permission` records).
-pub fn permissions(client: &Client, query: &TableQuery) -> impl Future<Output = Result<Page<Value>, ApiError>> + 'static {
+pub fn permissions(
+    client: &Client,
+    query: &TableQuery,
+) -> impl Future<Output = Result<Page<Value>, ApiError>> + 'static {
     get_page(client, PERMISSIONS, query)
 }

@@ -78,7 +78,9 @@ pub fn Drawer(
 /// Keeps Tab and Shift+Tab cycling through the drawer's focusable elements.
 fn trap_tab(ev: &web_sys::KeyboardEvent, panel: Option<web_sys::HtmlDivElement>) {
     let Some(panel) = panel else { return };
-    let Ok(list) = panel.query_selector_all("button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])") else {
+    let Ok(list) =
+        panel.query_selector_all("button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])")
+    else {
         return;
     };
     let (Some(first), Some(last)) = (list.get(0), list.get(list.length().saturating_sub(1))) else { return };

@@ -8,8 +8,13 @@ use crate::components::data_table::{Column, DataTable, Fetcher, FilterDef, Forma
 use crate::session::use_auth;
 
 /// `AccountStatus` values (badges and the filter).
-pub const STATUSES: &[(&str, &str)] =
-    &[("Active", "Active"), ("Pending", "Pending"), ("Suspended", "Suspended"), ("Inactive", "Inactive"), ("Closed", "Closed")];
+pub const STATUSES: &[(&str, &str)] = &[
+    ("Active", "Active"),
+    ("Pending", "Pending"),
+    ("Suspended", "Suspended"),
+    ("Inactive", "Inactive"),
+    ("Closed", "Closed"),
+];
 
 /// `AccountType` values with their labels (`AccountType::label`).
 pub const TYPES: &[(&str, &str)] = &[

@@ -16,7 +16,10 @@ async fn ids(h: &Harness) -> Vec<String> {
 /// The texts of one column's cells.
 async fn column(h: &Harness, key: &str) -> Vec<String> {
     let v = h
-        .js("return [...document.querySelectorAll(`tbody td[data-key='${arguments[0]}']`)].map(td => td.textContent)", vec![json!(key)])
+        .js(
+            "return [...document.querySelectorAll(`tbody td[data-key='${arguments[0]}']`)].map(td => td.textContent)",
+            vec![json!(key)],
+        )
         .await;
     serde_json::from_value(v).unwrap()
 }
@@ -112,7 +115,12 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
 
     // Sort by name: ascending, then descending (case-insensitive, as the API sorts).
     h.click("th[data-key=accountName] button").await;
-    wait_js(&h, "document.querySelector('th[data-key=accountName]').getAttribute('aria-sort') === 'ascending'", "aria-sort ascending").await;
+    wait_js(
+        &h,
+        "document.querySelector('th[data-key=accountName]').getAttribute('aria-sort') === 'ascending'",
+        "aria-sort ascending",
+    )
+    .await;
     h.wait_for_text(".table-total", "1–50 of").await;
     settled(&h).await;
     let names = column(&h, "accountName").await;
@@ -120,7 +128,12 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     sorted.sort_by_key(|n| n.to_lowercase());
     assert_eq!(names, sorted, "ascending by name");
     h.click("th[data-key=accountName] button").await;
-    wait_js(&h, "document.querySelector('th[data-key=accountName]').getAttribute('aria-sort') === 'descending'", "aria-sort descending").await;
+    wait_js(
+        &h,
+        "document.querySelector('th[data-key=accountName]').getAttribute('aria-sort') === 'descending'",
+        "aria-sort descending",
+    )
+    .await;
     settled(&h).await;
     let names = column(&h, "accountName").await;
     let mut sorted = names.clone();
@@ -132,7 +145,10 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     h.select("#accounts-filter-accountStatus", "Suspended").await;
     wait_js(&h, "location.search.includes('accountStatus=Suspended')", "the status filter in the URL").await;
     settled(&h).await;
-    let suspended = api(&h, &token, "/api/v1/cores/unifi/accounts?size=1&accountStatus=Suspended").await["data"]["totalElements"].as_u64().unwrap();
+    let suspended = api(&h, &token, "/api/v1/cores/unifi/accounts?size=1&accountStatus=Suspended").await["data"]
+        ["totalElements"]
+        .as_u64()
+        .unwrap();
     assert!(suspended > 0 && suspended < total);
     h.wait_for_text(".table-total", &format!("of {} accounts", group(suspended))).await;
     assert!(column(&h, "accountStatus").await.iter().all(|s| s == "Suspended"));
@@ -140,10 +156,18 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     // And by part of a name (typed; applied when typing pauses).
     let word: String = column(&h, "accountName").await[0].split_whitespace().next().unwrap().chars().take(4).collect();
     h.type_into("#accounts-filter-name", &word).await;
-    wait_js(&h, &format!("new URLSearchParams(location.search).get('name') === {}", json!(word)), "the name filter in the URL").await;
+    wait_js(
+        &h,
+        &format!("new URLSearchParams(location.search).get('name') === {}", json!(word)),
+        "the name filter in the URL",
+    )
+    .await;
     settled(&h).await;
     let names = column(&h, "accountName").await;
-    assert!(!names.is_empty() && names.iter().all(|n| n.to_lowercase().contains(&word.to_lowercase())), "{word}: {names:?}");
+    assert!(
+        !names.is_empty() && names.iter().all(|n| n.to_lowercase().contains(&word.to_lowercase())),
+        "{word}: {names:?}"
+    );
     let filtered_ids = ids(&h).await;
     let filtered_total = h.text(".table-total").await;
 
@@ -154,13 +178,24 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     settled(&h).await;
     assert_eq!(h.url().await, url);
     assert_eq!(ids(&h).await, filtered_ids);
-    assert_eq!(h.js("return document.querySelector('#accounts-filter-accountStatus').value", vec![]).await, json!("Suspended"));
+    assert_eq!(
+        h.js("return document.querySelector('#accounts-filter-accountStatus').value", vec![]).await,
+        json!("Suspended")
+    );
     assert_eq!(h.js("return document.querySelector('#accounts-filter-name').value", vec![]).await, json!(word));
-    assert_eq!(h.wait_for("th[data-key=accountName]").await.attr("aria-sort").await.unwrap().as_deref(), Some("descending"));
+    assert_eq!(
+        h.wait_for("th[data-key=accountName]").await.attr("aria-sort").await.unwrap().as_deref(),
+        Some("descending")
+    );
 
     // Back: the view before the name filter.
     h.client().back().await.unwrap();
-    wait_js(&h, "!new URLSearchParams(location.search).has('name') && location.search.includes('accountStatus=Suspended')", "Back drops the name filter").await;
+    wait_js(
+        &h,
+        "!new URLSearchParams(location.search).has('name') && location.search.includes('accountStatus=Suspended')",
+        "Back drops the name filter",
+    )
+    .await;
     h.wait_for_text(".table-total", &format!("of {} accounts", group(suspended))).await;
     h.client().forward().await.unwrap();
     h.wait_for_text(".table-total", &filtered_total).await;
@@ -171,7 +206,8 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     let row = format!("tbody tr[data-id='{id}']");
     h.click(&format!("{row} td[data-key=accountName]")).await;
     h.wait_for(".drawer[role=dialog]").await;
-    let record = api(&h, &token, &format!("/api/v1/cores/unifi/accounts?size=500&accountStatus=Suspended&name={word}")).await;
+    let record =
+        api(&h, &token, &format!("/api/v1/cores/unifi/accounts?size=500&accountStatus=Suspended&name={word}")).await;
     let record = record["data"]["content"].as_array().unwrap().iter().find(|r| r["id"] == json!(id)).unwrap().clone();
     assert_eq!(h.text(".drawer h2").await, record["accountName"].as_str().unwrap());
     for (field, value) in record.as_object().unwrap() {
@@ -203,9 +239,17 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     // Export: every Active account, sorted by name descending, fetched 500 at a time.
     h.click(".table-filters .clear-filters").await;
     h.select("#accounts-filter-accountStatus", "Active").await;
-    wait_js(&h, "location.search.includes('accountStatus=Active') && !location.search.includes('name=')", "Active only").await;
+    wait_js(
+        &h,
+        "location.search.includes('accountStatus=Active') && !location.search.includes('name=')",
+        "Active only",
+    )
+    .await;
     settled(&h).await;
-    let active = api(&h, &token, "/api/v1/cores/unifi/accounts?size=1&accountStatus=Active").await["data"]["totalElements"].as_u64().unwrap();
+    let active = api(&h, &token, "/api/v1/cores/unifi/accounts?size=1&accountStatus=Active").await["data"]
+        ["totalElements"]
+        .as_u64()
+        .unwrap();
     assert!(active > 500, "the export spans several pages ({active} active accounts)");
     h.js(
         "window.__csv = null; const create = URL.createObjectURL; \
@@ -240,11 +284,16 @@ async fn permissions_page_shows_and_filters_rows() {
     h.sign_in(&token).await;
     h.goto("/permissions?size=25&sort=grantedAt,desc").await;
     h.wait_for_text("main h1", "Permissions").await;
-    let total = api(&h, &token, "/api/v2/services/company/users/permissions?size=1").await["data"]["totalElements"].as_u64().unwrap();
+    let total = api(&h, &token, "/api/v2/services/company/users/permissions?size=1").await["data"]["totalElements"]
+        .as_u64()
+        .unwrap();
     h.wait_for_text(".table-total", &format!("1–25 of {} permissions", group(total))).await;
     settled(&h).await;
     assert_eq!(ids(&h).await.len(), 25);
-    assert_eq!(h.wait_for("th[data-key=grantedAt]").await.attr("aria-sort").await.unwrap().as_deref(), Some("descending"));
+    assert_eq!(
+        h.wait_for("th[data-key=grantedAt]").await.attr("aria-sort").await.unwrap().as_deref(),
+        Some("descending")
+    );
     assert!(column(&h, "userName").await.iter().all(|n| !n.is_empty()));
 
     h.select("#permissions-filter-scope", "admin").await;
@@ -272,7 +321,11 @@ async fn accounts_page_fits_wide_and_phone_screens() {
     for (width, height) in [(1280, 900), (360, 780)] {
         h.client().set_window_size(width, height).await.unwrap();
         tokio::time::sleep(Duration::from_millis(300)).await;
-        assert_eq!(h.js(&format!("return {no_sideways_scroll}"), vec![]).await, json!(true), "{width} px: the page scrolls sideways");
+        assert_eq!(
+            h.js(&format!("return {no_sideways_scroll}"), vec![]).await,
+            json!(true),
+            "{width} px: the page scrolls sideways"
+        );
         h.snapshot(&format!("accounts-{width}")).await;
         h.click("tbody tr[data-row='0'] td[data-key=accountName]").await;
         h.wait_for(".drawer[role=dialog]").await;

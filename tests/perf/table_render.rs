@@ -16,7 +16,9 @@ const MEASURE: &str = "moneydesk-table:accounts:render:500";
 const BUILD: &str = "moneydesk-table:accounts:build:500";
 
 async fn entries(h: &Harness, name: &str) -> Vec<f64> {
-    let v = h.js("return performance.getEntriesByName(arguments[0], 'measure').map(e => e.duration)", vec![json!(name)]).await;
+    let v = h
+        .js("return performance.getEntriesByName(arguments[0], 'measure').map(e => e.duration)", vec![json!(name)])
+        .await;
     serde_json::from_value(v).unwrap_or_default()
 }
 
@@ -92,7 +94,10 @@ async fn main() {
 
     // Every column shown (24): the widest table the page can show.
     let keys: Value = h
-        .js("return [...document.querySelectorAll('.column-chooser input[type=checkbox]')].map(i => i.value).join(',')", vec![])
+        .js(
+            "return [...document.querySelectorAll('.column-chooser input[type=checkbox]')].map(i => i.value).join(',')",
+            vec![],
+        )
         .await;
     h.js("localStorage.setItem('moneydesk.table.accounts.columns', arguments[0])", vec![keys]).await;
     h.goto("/accounts?size=500").await;

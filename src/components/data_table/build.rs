@@ -32,7 +32,12 @@ pub fn with(parent: Element, children: &[&Element]) -> Element {
 /// The toolbar (filters, columns, export) and the live region, into `top`.
 pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
     let id = ctx.id;
-    let form = el(doc, "form", &[("class", "table-filters"), ("role", "search"), ("aria-label", &format!("Filter {}", ctx.noun))], "");
+    let form = el(
+        doc,
+        "form",
+        &[("class", "table-filters"), ("role", "search"), ("aria-label", &format!("Filter {}", ctx.noun))],
+        "",
+    );
     if ctx.filters.is_empty() {
         let _ = form.set_attribute("hidden", "");
     }
@@ -50,7 +55,13 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
             FilterKind::Text { placeholder } => el(
                 doc,
                 "input",
-                &[("type", "search"), ("id", &fid), ("data-filter", f.param), ("placeholder", placeholder), ("autocomplete", "off")],
+                &[
+                    ("type", "search"),
+                    ("id", &fid),
+                    ("data-filter", f.param),
+                    ("placeholder", placeholder),
+                    ("autocomplete", "off"),
+                ],
                 "",
             ),
             FilterKind::Date => el(doc, "input", &[("type", "date"), ("id", &fid), ("data-filter", f.param)], ""),
@@ -62,13 +73,12 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
         let label = el(doc, "label", &[("for", &fid)], f.label);
         let _ = form.append_child(&with(el(doc, "div", &[("class", class)], ""), &[&label, &control]));
     }
-    let clear = el(doc, "button", &[("type", "button"), ("class", "button clear-filters"), ("data-action", "clear")], "Clear");
+    let clear =
+        el(doc, "button", &[("type", "button"), ("class", "button clear-filters"), ("data-action", "clear")], "Clear");
     let _ = form.append_child(&clear);
 
-    let fieldset = with(
-        el(doc, "fieldset", &[], ""),
-        &[&el(doc, "legend", &[("class", "sr-only")], "Columns to show")],
-    );
+    let fieldset =
+        with(el(doc, "fieldset", &[], ""), &[&el(doc, "legend", &[("class", "sr-only")], "Columns to show")]);
     for c in ctx.columns {
         let check = el(doc, "input", &[("type", "checkbox"), ("value", c.key), ("data-column", c.key)], "");
         let label = with(el(doc, "label", &[("class", "check")], ""), &[&check]);
@@ -84,7 +94,13 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
     let export = el(
         doc,
         "button",
-        &[("type", "button"), ("class", "button"), ("id", &format!("{id}-export")), ("data-action", "export"), ("disabled", "")],
+        &[
+            ("type", "button"),
+            ("class", "button"),
+            ("id", &format!("{id}-export")),
+            ("data-action", "export"),
+            ("disabled", ""),
+        ],
         "Export CSV",
     );
     let progress = with(
@@ -95,7 +111,12 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
             &el(
                 doc,
                 "button",
-                &[("type", "button"), ("class", "button"), ("id", &format!("{id}-export-cancel")), ("data-action", "cancel")],
+                &[
+                    ("type", "button"),
+                    ("class", "button"),
+                    ("id", &format!("{id}-export-cancel")),
+                    ("data-action", "cancel"),
+                ],
                 "Cancel",
             ),
         ],
@@ -113,7 +134,12 @@ pub fn main(doc: &Document, main: &Element, ctx: Ctx, caption: &str, idle: &str)
     let (hint_id, caption_id) = (format!("{id}-hint"), format!("{id}-caption"));
     let idle = el(doc, "p", &[("class", "table-state"), ("data-testid", "table-idle"), ("hidden", "")], idle);
     let empty = with(
-        el(doc, "div", &[("class", "table-state table-empty"), ("data-testid", "table-empty"), ("role", "status"), ("hidden", "")], ""),
+        el(
+            doc,
+            "div",
+            &[("class", "table-state table-empty"), ("data-testid", "table-empty"), ("role", "status"), ("hidden", "")],
+            "",
+        ),
         &[&el(doc, "p", &[], ""), &el(doc, "button", &[("type", "button"), ("class", "button")], "")],
     );
     let hint = el(
@@ -126,7 +152,12 @@ pub fn main(doc: &Document, main: &Element, ctx: Ctx, caption: &str, idle: &str)
         el(
             doc,
             "table",
-            &[("id", &format!("{id}-table")), ("class", "data-table"), ("aria-busy", "true"), ("aria-describedby", &hint_id)],
+            &[
+                ("id", &format!("{id}-table")),
+                ("class", "data-table"),
+                ("aria-busy", "true"),
+                ("aria-describedby", &hint_id),
+            ],
             "",
         ),
         &[
@@ -136,7 +167,12 @@ pub fn main(doc: &Document, main: &Element, ctx: Ctx, caption: &str, idle: &str)
         ],
     );
     let scroll = with(
-        el(doc, "div", &[("class", "table-scroll"), ("role", "region"), ("aria-labelledby", &caption_id), ("tabindex", "0")], ""),
+        el(
+            doc,
+            "div",
+            &[("class", "table-scroll"), ("role", "region"), ("aria-labelledby", &caption_id), ("tabindex", "0")],
+            "",
+        ),
         &[&table],
     );
     let _ = main.append_child(&idle);
@@ -155,7 +191,12 @@ fn pager(doc: &Document, ctx: Ctx) -> Element {
         let _ = select.append_child(&el(doc, "option", &[("value", &s)], &s));
     }
     let button = |page: &str, label: &str, text: &str| {
-        el(doc, "button", &[("type", "button"), ("class", "button"), ("data-page", page), ("aria-label", label), ("title", label)], text)
+        el(
+            doc,
+            "button",
+            &[("type", "button"), ("class", "button"), ("data-page", page), ("aria-label", label), ("title", label)],
+            text,
+        )
     };
     let jump = with(
         el(doc, "form", &[("class", "jump"), ("data-action", "jump")], ""),

@@ -70,7 +70,9 @@ impl Column {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FilterKind {
-    Text { placeholder: &'static str },
+    Text {
+        placeholder: &'static str,
+    },
     Select(&'static [(&'static str, &'static str)]),
     /// `<input type=date>`: `YYYY-MM-DD`.
     Date,
@@ -89,7 +91,11 @@ impl FilterDef {
         FilterDef { param, label, kind: FilterKind::Text { placeholder } }
     }
 
-    pub const fn select(param: &'static str, label: &'static str, options: &'static [(&'static str, &'static str)]) -> FilterDef {
+    pub const fn select(
+        param: &'static str,
+        label: &'static str,
+        options: &'static [(&'static str, &'static str)],
+    ) -> FilterDef {
         FilterDef { param, label, kind: FilterKind::Select(options) }
     }
 

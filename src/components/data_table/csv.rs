@@ -82,9 +82,6 @@ mod tests {
             json!({"id": "a1", "accountName": "=cmd|' /C calc'!A0", "marketValue": "1284350.27", "active": true}),
             json!({"id": 7, "accountName": "Smith, \"Bo\"", "marketValue": null}),
         ];
-        assert_eq!(
-            rows(COLS, &records),
-            "a1,'=cmd|' /C calc'!A0,1284350.27,true\r\n7,\"Smith, \"\"Bo\"\"\",,\r\n"
-        );
+        assert_eq!(rows(COLS, &records), "a1,'=cmd|' /C calc'!A0,1284350.27,true\r\n7,\"Smith, \"\"Bo\"\"\",,\r\n");
     }
 }

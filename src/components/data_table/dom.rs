@@ -197,7 +197,12 @@ mod tests {
             json!({"id": 3, "name": "c", "status": "Active", "note": "y"}),
         ];
         let html = rows_html(&records, &cols, "id");
-        assert!(html.starts_with(r#"<tr data-row="0" data-id="a&quot;1" tabindex="0"><td data-key="id" class="mono">a&quot;1</td>"#), "{html}");
+        assert!(
+            html.starts_with(
+                r#"<tr data-row="0" data-id="a&quot;1" tabindex="0"><td data-key="id" class="mono">a&quot;1</td>"#
+            ),
+            "{html}"
+        );
         assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(html.contains(r#"<span class="badge badge-act-ive-">Act&quot;ive&lt;</span>"#), "{html}");
         assert!(html.contains(r#"<td data-key="note"><span class="nil" title="not given">—</span></td>"#));
@@ -207,7 +212,10 @@ mod tests {
         let tbody = leptos::prelude::document().create_element("tbody").unwrap();
         tbody.set_inner_html(&html);
         assert!(tbody.query_selector("img").unwrap().is_none());
-        assert_eq!(tbody.query_selector("td[data-key=name]").unwrap().unwrap().text_content().unwrap(), "<img src=x onerror=alert(1)>");
+        assert_eq!(
+            tbody.query_selector("td[data-key=name]").unwrap().unwrap().text_content().unwrap(),
+            "<img src=x onerror=alert(1)>"
+        );
         assert_eq!(rows_html(&[], &cols, "id"), "");
     }
 }

@@ -49,7 +49,13 @@ pub enum Outcome {
 }
 
 /// Fetches every page of `view`'s filter and sort, reporting progress after each page.
-pub async fn run(job: Job, fetcher: Fetcher, columns: &'static [Column], view: TableState, progress: impl Fn(Progress)) -> Outcome {
+pub async fn run(
+    job: Job,
+    fetcher: Fetcher,
+    columns: &'static [Column],
+    view: TableState,
+    progress: impl Fn(Progress),
+) -> Outcome {
     let chunks = js_sys::Array::new();
     chunks.push(&JsValue::from_str(&csv::header(columns)));
     let mut query = TableState { page: 1, size: MAX_SIZE, ..view };

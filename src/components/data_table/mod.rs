@@ -26,15 +26,15 @@ use moneydesk_model::Page;
 use serde_json::Value;
 
 pub use self::column::{Column, FilterDef, FilterKind, Format};
-pub use self::state::{Fetcher, PageFuture, TableQuery, TableState, PAGE_SIZES};
-pub use moneydesk_model::collections::SortDir;
 use self::export::{Job, Progress};
 use self::state::{decode, merge_query};
+pub use self::state::{Fetcher, PageFuture, TableQuery, TableState, PAGE_SIZES};
 use crate::api::ApiError;
 use crate::components::drawer::Drawer;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::Toasts;
 use crate::config::AppConfig;
+pub use moneydesk_model::collections::SortDir;
 
 /// A page as received, with the view it was asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -134,12 +134,17 @@ pub fn DataTable(
     let location = use_location();
     let navigate = use_navigate();
     let config = use_context::<AppConfig>().unwrap_or_default();
-    let owned: Vec<&'static str> = ["page", "size", "sort"].into_iter().chain(filters.iter().map(|f| f.param)).collect();
+    let owned: Vec<&'static str> =
+        ["page", "size", "sort"].into_iter().chain(filters.iter().map(|f| f.param)).collect();
 
     let view = Memo::new(move |_| {
         location.search.with(|s| {
             let pairs = decode(s);
-            TableState::from_params(|k| pairs.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone()), columns, filters)
+            TableState::from_params(
+                |k| pairs.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone()),
+                columns,
+                filters,
+            )
         })
     });
     let go: Arc<dyn Fn(TableState, bool) + Send + Sync> = Arc::new(move |next: TableState, replace: bool| {
@@ -258,7 +263,13 @@ pub fn DataTable(
         let Some(tbody) = d.find("tbody") else { return };
         let cols = ctx.visible_columns();
         let html = ctx.shown.with(|s| {
-            s.as_ref().map(|l| (l.page.content.len(), dom::rows_html(&l.page.content, &cols, row_key), state::encode(&l.view.url_pairs())))
+            s.as_ref().map(|l| {
+                (
+                    l.page.content.len(),
+                    dom::rows_html(&l.page.content, &cols, row_key),
+                    state::encode(&l.view.url_pairs()),
+                )
+            })
         });
         match html {
             Some((rows, html, shown)) => {

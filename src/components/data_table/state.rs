@@ -288,8 +288,14 @@ mod tests {
         assert_eq!(q, "tab=search&number=021000021&size=25&sort=accountName,asc&name=dental&createTimeFrom=2024-01-01");
         assert_eq!(
             f.pairs(),
-            [("page", "1"), ("size", "25"), ("sort", "accountName,asc"), ("name", "dental"), ("createTimeFrom", "2024-01-01")]
-                .map(|(a, b)| (a.to_string(), b.to_string()))
+            [
+                ("page", "1"),
+                ("size", "25"),
+                ("sort", "accountName,asc"),
+                ("name", "dental"),
+                ("createTimeFrom", "2024-01-01")
+            ]
+            .map(|(a, b)| (a.to_string(), b.to_string()))
         );
     }
 }

@@ -88,7 +88,9 @@ pub fn view(d: &Dom, ctx: Ctx, v: &TableState) {
     disable(d.find(".clear-filters"), v.filters.is_empty());
     if let Some(select) = d.find("[data-action=size]") {
         let size = v.size.to_string();
-        if !PAGE_SIZES.contains(&v.size) && select.query_selector(&format!("option[value='{size}']")).ok().flatten().is_none() {
+        if !PAGE_SIZES.contains(&v.size)
+            && select.query_selector(&format!("option[value='{size}']")).ok().flatten().is_none()
+        {
             let doc = leptos::prelude::document();
             let _ = select.append_child(&build::el(&doc, "option", &[("value", &size)], &size));
         }
@@ -177,7 +179,9 @@ pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
     if empty {
         let past_end = totals.filter(|(t, _)| *t > 0).map(|(_, n)| n);
         let (message, button, action) = match past_end {
-            Some(last) => (format!("Page {page} is past the end: there are {last} pages."), "Go to the last page", "last-page"),
+            Some(last) => {
+                (format!("Page {page} is past the end: there are {last} pages."), "Go to the last page", "last-page")
+            }
             None if filtered => (format!("No {} match these filters.", ctx.noun), "Clear filters", "clear"),
             None => (format!("There are no {} yet.", ctx.noun), "", "clear"),
         };

@@ -21,7 +21,8 @@ const COLS: &[Column] = &[
     Column::new("value", "Value", Format::Money),
     Column::new("secret", "Secret", Format::Text).hidden(),
 ];
-const FILTERS: &[FilterDef] = &[FilterDef::text("name", "Name", "contains"), FilterDef::select("status", "Status", STATUSES)];
+const FILTERS: &[FilterDef] =
+    &[FilterDef::text("name", "Name", "contains"), FilterDef::select("status", "Status", STATUSES)];
 
 /// 42 records; `name` filters by "contains", `sort=name,desc` reverses; `fail` makes the
 /// next call fail once.
@@ -39,7 +40,8 @@ fn fake(calls: Arc<Mutex<Vec<TableQuery>>>, fail: Arc<Mutex<bool>>) -> Fetcher {
         let req = PageRequest { index: q.page - 1, size: q.size };
         let content: Vec<Value> = all.iter().skip(req.offset() as usize).take(q.size as usize).cloned().collect();
         let page = Page::build(req, all.len() as u64, content, Sort::UNSORTED);
-        let result = if failing { Err(ApiError::Network { url: "/things".into(), message: "down".into() }) } else { Ok(page) };
+        let result =
+            if failing { Err(ApiError::Network { url: "/things".into(), message: "down".into() }) } else { Ok(page) };
         Box::pin(std::future::ready(result))
     })
 }
@@ -51,7 +53,9 @@ fn search() -> String {
 async fn rows(root: &web_sys::Element) -> Vec<String> {
     sleep(30).await;
     let list = root.query_selector_all("tbody tr[data-id]").unwrap();
-    (0..list.length()).map(|i| list.get(i).unwrap().unchecked_into::<web_sys::Element>().get_attribute("data-id").unwrap()).collect()
+    (0..list.length())
+        .map(|i| list.get(i).unwrap().unchecked_into::<web_sys::Element>().get_attribute("data-id").unwrap())
+        .collect()
 }
 
 async fn choose(root: &web_sys::Element, selector: &str, value: &str) {
@@ -100,7 +104,10 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
     text_containing(&root, ".table-total", "1–10 of 42 things").await;
     assert_eq!(rows(&root).await, (1..=10).map(|i| i.to_string()).collect::<Vec<_>>());
     assert_eq!(find(&root, "tr[data-id='3'] td[data-key=value]").await.text_content().unwrap(), "$3,000.50");
-    assert!(find(&root, "tr[data-id='2'] td[data-key=status] .badge.badge-active").await.text_content().unwrap() == "Active");
+    assert!(
+        find(&root, "tr[data-id='2'] td[data-key=status] .badge.badge-active").await.text_content().unwrap()
+            == "Active"
+    );
     assert!(root.query_selector("td[data-key=secret]").unwrap().is_none());
     assert!(find(&root, "table#things-table caption").await.text_content().unwrap().contains("Things"));
 
@@ -113,7 +120,10 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
     // Last page, then back to the first.
     find(&root, ".pager button[data-page=last]").await.click();
     text_containing(&root, ".table-total", "41–42 of 42").await;
-    assert!(find(&root, ".pager button[data-page=next]").await.unchecked_into::<web_sys::HtmlButtonElement>().disabled());
+    assert!(find(&root, ".pager button[data-page=next]")
+        .await
+        .unchecked_into::<web_sys::HtmlButtonElement>()
+        .disabled());
     find(&root, ".pager button[data-page=first]").await.click();
     text_containing(&root, ".table-total", "1–10 of 42").await;
 
@@ -189,10 +199,12 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
 async fn skeleton_rows_show_until_the_first_page_arrives() {
     let root = container();
     let owner = Owner::new();
-    let handle = owner.with(|| leptos::mount::mount_to(root.clone(), move || {
-        let never = Fetcher::new(|_| Box::pin(std::future::pending()));
-        view! { <Router><DataTable id="slow" caption="Slow" columns=COLS fetcher=never/></Router> }
-    }));
+    let handle = owner.with(|| {
+        leptos::mount::mount_to(root.clone(), move || {
+            let never = Fetcher::new(|_| Box::pin(std::future::pending()));
+            view! { <Router><DataTable id="slow" caption="Slow" columns=COLS fetcher=never/></Router> }
+        })
+    });
     find(&root, "tr.skeleton-row").await;
     assert_eq!(root.query_selector_all("tr.skeleton-row").unwrap().length(), 10);
     find(&root, "table[aria-busy=true]").await;
