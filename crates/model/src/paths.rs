@@ -14,6 +14,12 @@ pub const EMAIL_VALIDATION: &str = "/api/v1/cores/utility/message/email/validati
 
 pub const ROUTING_WIRE_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/wire/validate";
 pub const ROUTING_ACH_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/ach/validate";
+/// Extension: the directory's status (as-of date, load time, counts, staleness).
+pub const ROUTING_DIRECTORY: &str = "/api/v1/cores/utility/payment/routing/directory";
+/// Extension (scope `admin`): reload the directory files now.
+pub const ROUTING_DIRECTORY_REFRESH: &str = "/api/v1/cores/utility/payment/routing/directory/refresh";
+/// Extension: search by name, routing-number prefix, state, city and zip.
+pub const ROUTING_SEARCH: &str = "/api/v1/cores/utility/payment/routing/search";
 
 pub const DEPOSITS: &str = "/api/v2/services/money-movements/deposits";
 pub const DEPOSITS_CHECK: &str = "/api/v2/services/money-movements/deposits/check";

@@ -163,12 +163,8 @@ pub struct WireParticipant {
     pub change_date: String,
 }
 
-/// Extension: the directory's status (as-of date, load time, counts, staleness).
-pub const ROUTING_DIRECTORY: &str = "/api/v1/cores/utility/payment/routing/directory";
-/// Extension (scope `admin`): reload the directory files now.
-pub const ROUTING_DIRECTORY_REFRESH: &str = "/api/v1/cores/utility/payment/routing/directory/refresh";
-/// Extension: search by name, routing-number prefix, state, city and zip.
-pub const ROUTING_SEARCH: &str = "/api/v1/cores/utility/payment/routing/search";
+// The routing extensions' paths are written once, with every other path, in `paths`.
+pub use crate::paths::{ROUTING_DIRECTORY, ROUTING_DIRECTORY_REFRESH, ROUTING_SEARCH};
 
 /// Where the directory in service came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,10 +4,9 @@
 mod collections_support;
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
 
 use collections_support::fixture;
+use common::cli;
 use moneydesk_model::paths::{ACCOUNTS, PERMISSIONS};
 use moneydesk_model::Scope;
 use moneydesk_server::collections::import::{import_accounts, import_permissions, ImportError, ImportFailure};
@@ -171,16 +170,6 @@ async fn permissions_import_checks_scopes_and_duplicates() {
     let (_, body) = f.get(PERMISSIONS, "companyId=cmp_900").await;
     assert_eq!(body["data"]["content"][0]["grantedAt"], "2024-03-11T14:02:55.120");
     f.server.running.stop().await;
-}
-
-fn cli(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .args(args)
-        .env_clear()
-        .env("MONEYDESK_DATA_DIR", data_dir)
-        .env("MONEYDESK_LOG", "warn")
-        .output()
-        .expect("run moneydesk-server")
 }
 
 #[tokio::test]

@@ -1,22 +1,14 @@
 //! `moneydesk-server token create|list|revoke` against a temporary database, checked against a
 //! server running on the same database.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Command;
+
+use common::cli;
 use moneydesk_model::paths;
 use moneydesk_server::{start, Config};
 use reqwest::StatusCode;
-
-fn cli(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .args(args)
-        .env_clear()
-        .env("MONEYDESK_DATA_DIR", data_dir)
-        .env("MONEYDESK_LOG", "warn")
-        .output()
-        .expect("run moneydesk-server")
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -48,3 +48,14 @@ pub async fn json(resp: reqwest::Response) -> serde_json::Value {
     let text = resp.text().await.expect("body");
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
+
+/// Runs the server binary's CLI against `data_dir`, with nothing inherited from this environment.
+pub fn cli(data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
+        .args(args)
+        .env_clear()
+        .env("MONEYDESK_DATA_DIR", data_dir)
+        .env("MONEYDESK_LOG", "warn")
+        .output()
+        .expect("run moneydesk-server")
+}
