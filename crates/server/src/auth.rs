@@ -72,7 +72,7 @@ pub async fn authenticate(db: &Db, authorization: Option<&[u8]>) -> Result<Calle
     if !tokens::well_formed(token) {
         return Err(Error::invalid_token("malformed: not a Moneydesk token"));
     }
-    let record = db.token_by_hash(&tokens::hash(token)).await?.ok_or_else(Error::unauthorized)?;
+    let record = db.token_by_hash_cached(&tokens::hash(token)).await?.ok_or_else(Error::unauthorized)?;
     if record.is_revoked() {
         return Err(Error::invalid_token("revoked"));
     }
@@ -105,10 +105,16 @@ impl Requirement {
 
 /// The guard's state: the database and each operation's requirement, read from the OpenAPI
 /// document (so the document and the enforcement can never disagree).
+/// Cloned for every request with its route, hence one `Arc`.
 #[derive(Clone, Debug)]
-pub struct Guard {
+pub struct Guard(Arc<Guarded>);
+
+#[derive(Debug)]
+struct Guarded {
     db: Db,
-    table: Arc<HashMap<(Method, String), Requirement>>,
+    /// Route (as axum matched it) → method → requirement; looked up by `&str` on every
+    /// request, so the lookup allocates nothing.
+    table: HashMap<String, HashMap<Method, Requirement>>,
 }
 
 /// The security scheme name used in the OpenAPI document.
@@ -144,26 +150,25 @@ impl Guard {
                     !sets.is_empty(),
                     "{method} {path} declares an empty security list: add a bearer requirement"
                 );
-                table.insert((method, path.clone()), Requirement::AnyOf(sets));
+                table.entry(path.clone()).or_insert_with(HashMap::new).insert(method, Requirement::AnyOf(sets));
             }
         }
-        Ok(Guard { db, table: Arc::new(table) })
+        Ok(Guard(Arc::new(Guarded { db, table })))
     }
 
     pub fn requirement(&self, method: &Method, path: &str) -> Option<&Requirement> {
         let method = if method == Method::HEAD { &Method::GET } else { method };
-        self.table.get(&(method.clone(), path.to_string()))
+        self.0.table.get(path)?.get(method)
     }
 }
 
 /// Middleware on every API route: authenticate, then check the operation's declared scopes.
 pub async fn guard(State(guard): State<Guard>, mut req: Request, next: Next) -> Response {
-    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string()).unwrap_or_default();
-    let requirement = match guard.requirement(req.method(), &route) {
-        Some(r) => r.clone(),
-        None => return guard.undocumented(req.method(), &route),
+    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str()).unwrap_or_default();
+    let Some(requirement) = guard.requirement(req.method(), route) else {
+        return guard.undocumented(req.method(), route);
     };
-    let caller = match authenticate(&guard.db, req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes())).await {
+    let caller = match authenticate(&guard.0.db, req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes())).await {
         Ok(c) => c,
         Err(e) => return e.into_response(),
     };
@@ -178,7 +183,8 @@ impl Guard {
     /// A method the route does not document is a 405 (never run: it declares no scope); a
     /// route missing from the document altogether is refused and logged as a bug.
     fn undocumented(&self, method: &Method, route: &str) -> Response {
-        let mut allowed: Vec<&str> = self.table.keys().filter(|(_, p)| p == route).map(|(m, _)| m.as_str()).collect();
+        let mut allowed: Vec<&str> =
+            self.0.table.get(route).map(|methods| methods.keys().map(|m| m.as_str()).collect()).unwrap_or_default();
         if allowed.is_empty() {
             tracing::error!(%method, route, "route is not in the OpenAPI document; refusing it (deny by default)");
             return Error::forbidden(Scope::Admin).into_response();

@@ -176,6 +176,8 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
             for t in revoked {
                 println!("Revoked token {} ({})", t.id, t.name);
             }
+            // Running servers trust a token they checked for a moment (storage::TokenCache).
+            eprintln!("Running servers refuse it within {} s.", moneydesk_server::storage::TokenCache::TTL.as_secs());
         }
     }
     Ok(())

@@ -36,12 +36,16 @@ pub fn app(state: AppState) -> anyhow::Result<Router> {
         .collect::<Result<_, _>>()
         .context("CORS origin")?;
     // No credentials: the token travels in the Authorization header, never in a cookie.
-    let cors = CorsLayer::new()
-        .allow_origin(AllowOrigin::list(origins))
-        .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::PUT, Method::PATCH, Method::DELETE])
-        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT, X_REQUEST_ID])
-        .expose_headers([X_REQUEST_ID, header::CONTENT_DISPOSITION, header::WWW_AUTHENTICATE, header::LOCATION])
-        .max_age(Duration::from_secs(600));
+    // Without configured origins there is no CORS layer at all (nor its Vary and
+    // Access-Control-* headers on every answer): browsers then refuse cross-origin calls.
+    let cors = (!origins.is_empty()).then(|| {
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::list(origins))
+            .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::PUT, Method::PATCH, Method::DELETE])
+            .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT, X_REQUEST_ID])
+            .expose_headers([X_REQUEST_ID, header::CONTENT_DISPOSITION, header::WWW_AUTHENTICATE, header::LOCATION])
+            .max_age(Duration::from_secs(600))
+    });
 
     let trace = TraceLayer::new_for_http()
         .make_span_with(|req: &Request<_>| {
@@ -59,7 +63,7 @@ pub fn app(state: AppState) -> anyhow::Result<Router> {
         ))
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
         .layer(CompressionLayer::new())
-        .layer(cors)
+        .layer(tower::util::option_layer(cors))
         .layer(PropagateRequestIdLayer::new(X_REQUEST_ID))
         .layer(trace)
         .layer(SetRequestIdLayer::new(X_REQUEST_ID, RandomRequestId)))

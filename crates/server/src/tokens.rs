@@ -28,7 +28,7 @@ pub fn well_formed(text: &str) -> bool {
 /// Lowercase hex SHA-256 of the token text: what the database stores and looks up.
 pub fn hash(text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(digest)
 }
 
 #[cfg(test)]

@@ -238,3 +238,23 @@ async fn token_without_scheme_case_sensitivity_and_whitespace() {
     }
     s.running.stop().await;
 }
+
+/// Token checks are cached in memory (`TokenCache`): a revoke through the server's own
+/// database handle is seen at once, and one by the CLI (another process) within the TTL.
+#[tokio::test]
+async fn revoking_a_token_in_use_takes_effect() {
+    let s = Server::start().await;
+    let code = |resp: reqwest::Response| async move { json(resp).await["code"].clone() };
+
+    let in_process = s.running.create_token("in-process", &[Scope::Admin]).await.unwrap();
+    assert_eq!(s.get_auth(paths::AUTH_ME, &in_process).await.status(), StatusCode::OK);
+    s.running.state.db.revoke_tokens("in-process").await.unwrap();
+    assert_eq!(code(s.get_auth(paths::AUTH_ME, &in_process).await).await, 600, "revoked in process: at once");
+
+    let by_cli = s.running.create_token("by-cli", &[Scope::Admin]).await.unwrap();
+    assert_eq!(s.get_auth(paths::AUTH_ME, &by_cli).await.status(), StatusCode::OK);
+    let out = common::cli(s.dir.path(), &["token", "revoke", "by-cli"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    tokio::time::sleep(moneydesk_server::storage::TokenCache::TTL + std::time::Duration::from_millis(200)).await;
+    assert_eq!(code(s.get_auth(paths::AUTH_ME, &by_cli).await).await, 600, "revoked by the CLI: within the TTL");
+}

@@ -57,6 +57,9 @@ async fn create_list_revoke() {
     let out = cli(dir.path(), &["token", "revoke", "ci-reader"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("Revoked token 1 (ci-reader)"));
+    assert!(text(&out.stderr).contains("within 2 s"), "{}", text(&out.stderr));
+    // The running server trusted the token it had just checked for up to TokenCache::TTL.
+    tokio::time::sleep(moneydesk_server::storage::TokenCache::TTL + std::time::Duration::from_millis(200)).await;
     let resp = me(token.clone()).await;
     assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(resp.json::<serde_json::Value>().await.unwrap()["code"], 600);

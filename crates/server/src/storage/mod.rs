@@ -13,14 +13,14 @@ pub mod permissions;
 pub mod settings;
 pub mod tokens;
 
-pub use tokens::{NewToken, TokenRecord};
+pub use tokens::{NewToken, TokenCache, TokenRecord};
 
 #[derive(Clone, Debug)]
 pub struct Db {
     pub pool: SqlitePool,
-    /// When this process last recorded each token's use: the write happens at most once a
-    /// minute per token, so authenticating stays a read (no SQLite write lock per request).
-    pub(crate) token_touched: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<i64, std::time::Instant>>>,
+    /// Token checks kept in memory (see `tokens::TokenCache`): one `Arc`, as `Db` is cloned
+    /// for every request.
+    pub(crate) token_cache: std::sync::Arc<tokens::TokenCache>,
 }
 
 impl Db {
@@ -39,7 +39,7 @@ impl Db {
             .await
             .with_context(|| format!("opening database {url}"))?;
         sqlx::migrate!("./migrations").run(&pool).await.context("applying database migrations")?;
-        Ok(Db { pool, token_touched: Default::default() })
+        Ok(Db { pool, token_cache: Default::default() })
     }
 }
 

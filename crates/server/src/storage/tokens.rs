@@ -1,5 +1,9 @@
 //! The `tokens` table. Holds SHA-256 hashes only; see `crate::tokens`.
 
+use std::collections::HashMap;
+use std::sync::{Mutex, RwLock};
+use std::time::Instant;
+
 use chrono::{DateTime, Duration, Utc};
 use moneydesk_model::Scope;
 use sqlx::FromRow;
@@ -67,6 +71,47 @@ pub struct NewToken {
     pub token: String,
 }
 
+/// Token records read recently, keyed by hash. A record is trusted for [`TokenCache::TTL`]
+/// after it was read: revoking or re-dating a token through this process's `Db` empties the
+/// cache at once, and a revoke by another process (the `token revoke` CLI against the same
+/// database) takes effect within the TTL. Expiry is still checked on every request against
+/// the record's own `expires_at`. Unknown tokens are never cached, so guessing cannot grow it.
+#[derive(Debug, Default)]
+pub struct TokenCache {
+    entries: RwLock<HashMap<String, (TokenRecord, Instant)>>,
+    /// When this process last recorded each token's use: the write happens at most once a
+    /// minute per token, so authenticating stays a read (no SQLite write lock per request).
+    touched: Mutex<HashMap<i64, Instant>>,
+}
+
+impl TokenCache {
+    /// How long a record read from the table is used without reading it again.
+    pub const TTL: std::time::Duration = std::time::Duration::from_secs(2);
+    /// Beyond this many live tokens the cache starts over rather than grow without bound.
+    const CAPACITY: usize = 10_000;
+
+    fn get(&self, hash: &str) -> Option<TokenRecord> {
+        let entries = self.entries.read().unwrap_or_else(|e| e.into_inner());
+        let (record, read_at) = entries.get(hash)?;
+        (read_at.elapsed() < Self::TTL).then(|| record.clone())
+    }
+
+    fn put(&self, hash: &str, record: &TokenRecord) {
+        let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
+        if entries.len() >= Self::CAPACITY {
+            entries.retain(|_, (_, read_at)| read_at.elapsed() < Self::TTL);
+            if entries.len() >= Self::CAPACITY {
+                entries.clear();
+            }
+        }
+        entries.insert(hash.to_owned(), (record.clone(), Instant::now()));
+    }
+
+    fn clear(&self) {
+        self.entries.write().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
+
 const COLUMNS: &str = "id, name, scopes, created_at, expires_at, revoked_at, last_used_at";
 
 impl Db {
@@ -98,6 +143,19 @@ impl Db {
         Ok(NewToken { record: row.into_record(), token })
     }
 
+    /// The token whose text hashes to `hash`, revoked or expired ones included, read from the
+    /// [`TokenCache`] when it was read from the table less than [`TokenCache::TTL`] ago.
+    pub async fn token_by_hash_cached(&self, hash: &str) -> sqlx::Result<Option<TokenRecord>> {
+        if let Some(record) = self.token_cache.get(hash) {
+            return Ok(Some(record));
+        }
+        let record = self.token_by_hash(hash).await?;
+        if let Some(record) = &record {
+            self.token_cache.put(hash, record);
+        }
+        Ok(record)
+    }
+
     /// The token whose text hashes to `hash`, revoked or expired ones included.
     pub async fn token_by_hash(&self, hash: &str) -> sqlx::Result<Option<TokenRecord>> {
         let row: Option<Row> = sqlx::query_as(&format!("SELECT {COLUMNS} FROM tokens WHERE token_hash = ?"))
@@ -116,6 +174,12 @@ impl Db {
     /// Revokes the token with this id, or every unrevoked token with this name.
     /// Returns the tokens revoked now (empty when none matched or all were revoked already).
     pub async fn revoke_tokens(&self, id_or_name: &str) -> sqlx::Result<Vec<TokenRecord>> {
+        let revoked = self.revoke_tokens_uncached(id_or_name).await;
+        self.token_cache.clear();
+        revoked
+    }
+
+    async fn revoke_tokens_uncached(&self, id_or_name: &str) -> sqlx::Result<Vec<TokenRecord>> {
         let now = now_text();
         let rows: Vec<Row> = match id_or_name.trim().parse::<i64>() {
             Ok(id) => {
@@ -143,7 +207,7 @@ impl Db {
     /// Records a use, at most once a minute per token (keeps writes off the hot path).
     pub async fn touch_token(&self, id: i64) -> sqlx::Result<()> {
         {
-            let mut touched = self.token_touched.lock().unwrap_or_else(|e| e.into_inner());
+            let mut touched = self.token_cache.touched.lock().unwrap_or_else(|e| e.into_inner());
             let fresh = std::time::Instant::now();
             match touched.get(&id) {
                 Some(at) if fresh.duration_since(*at) < std::time::Duration::from_secs(60) => return Ok(()),
@@ -170,6 +234,7 @@ impl Db {
             .bind(id)
             .execute(&self.pool)
             .await?;
+        self.token_cache.clear();
         Ok(())
     }
 }
