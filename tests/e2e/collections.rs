@@ -277,6 +277,65 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     h.finish().await;
 }
 
+/// A 500-row page renders only the rows near the viewport (windowing); `aria-rowcount` and
+/// each row's `aria-rowindex` say where the rendered rows are. Scrolling and the keyboard
+/// reach every row, in the API's order, and the drawer opens on a row far down the page.
+#[tokio::test]
+async fn accounts_500_row_page_renders_a_window_of_rows() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::AccountsRead]).await;
+    h.sign_in(&token).await;
+    h.goto("/accounts?size=500").await;
+    h.wait_for_text(".table-total", "1–500 of").await;
+    settled(&h).await;
+    let page = api(&h, &token, "/api/v1/cores/unifi/accounts?size=500").await;
+    let records = page["data"]["content"].as_array().unwrap().clone();
+    let all: Vec<String> = records.iter().map(|r| r["id"].as_str().unwrap().to_string()).collect();
+    assert_eq!(all.len(), 500);
+    assert_eq!(
+        h.js("return document.querySelector('#accounts-table').getAttribute('aria-rowcount')", vec![]).await,
+        json!("501")
+    );
+    let shown = ids(&h).await;
+    assert!(!shown.is_empty() && shown.len() < 100, "a window of the page, not every row: {}", shown.len());
+    assert_eq!(shown[..], all[..shown.len()], "the first rows, in the API's order");
+
+    // Scrolled to the bottom of the table: its last rows, in order, with their positions.
+    h.js(
+        "const b = document.querySelector('#accounts-table tbody').getBoundingClientRect(); \
+         window.scrollTo(0, b.bottom + scrollY - innerHeight)",
+        vec![],
+    )
+    .await;
+    wait_js(&h, "document.querySelector('tbody tr[data-row=\"499\"]')", "the last row rendered after scrolling").await;
+    let shown = ids(&h).await;
+    assert!(shown.len() < 100 && !shown.contains(&all[0]), "the window moved: {}", shown.len());
+    assert_eq!(shown[..], all[500 - shown.len()..], "the last rows, in the API's order");
+    assert_eq!(
+        h.js("return document.querySelector('tbody tr[data-row=\"499\"]').getAttribute('aria-rowindex')", vec![]).await,
+        json!("501")
+    );
+
+    // The keyboard crosses the window: Home to the first row, End back to the last.
+    let active = "return [document.activeElement.dataset.row, document.activeElement.dataset.id]";
+    h.js("document.querySelector('tbody tr[data-row=\"499\"]').focus()", vec![]).await;
+    h.client().active_element().await.unwrap().send_keys("\u{E011}").await.unwrap(); // Home
+    assert_eq!(h.js(active, vec![]).await, json!(["0", all[0]]));
+    h.client().active_element().await.unwrap().send_keys("\u{E010}").await.unwrap(); // End
+    assert_eq!(h.js(active, vec![]).await, json!(["499", all[499]]));
+    h.client().active_element().await.unwrap().send_keys("\u{E013}").await.unwrap(); // ArrowUp
+    assert_eq!(h.js(active, vec![]).await, json!(["498", all[498]]));
+
+    // Enter opens that record; Escape gives focus back to its row.
+    h.client().active_element().await.unwrap().send_keys("\u{E007}").await.unwrap(); // Enter
+    h.wait_for(".drawer[role=dialog]").await;
+    assert_eq!(h.text(".drawer h2").await, records[498]["accountName"].as_str().unwrap());
+    h.client().active_element().await.unwrap().send_keys("\u{E00C}").await.unwrap(); // Escape
+    h.wait_gone(".drawer").await;
+    assert_eq!(h.js(active, vec![]).await, json!(["498", all[498]]), "focus back on the row");
+    h.finish().await;
+}
+
 #[tokio::test]
 async fn permissions_page_shows_and_filters_rows() {
     let h = Harness::start_with(|c| c.seed_demo = true).await;

@@ -1,9 +1,10 @@
 //! Browser benchmark of the data table (not a timed test; run by `scripts/bench-table`):
 //! the release portal on the real server with the demo seed, in headless Chromium. The table
 //! marks `moneydesk-table:<id>:data` when a page's records arrive and measures
-//! `moneydesk-table:<id>:render:<rows>` after the DOM update and a forced layout (see
-//! src/components/data_table/parts.rs); this reads those measures back through the
-//! Performance API while paging through 500-row pages.
+//! `moneydesk-table:<id>:render:<rows>` after the DOM update and a forced layout, and
+//! `...:frame:<rows>` once the next frame is painted (see `measure_render` in
+//! src/components/data_table/mod.rs); this reads those measures back through the Performance
+//! API while paging through 500-row pages (windowed: only the rows near the viewport render).
 //!
 //! `MONEYDESK_BENCH_RUNS` (default 20) page turns per column set.
 
@@ -14,6 +15,7 @@ use serde_json::{json, Value};
 
 const MEASURE: &str = "moneydesk-table:accounts:render:500";
 const BUILD: &str = "moneydesk-table:accounts:build:500";
+const FRAME: &str = "moneydesk-table:accounts:frame:500";
 
 async fn entries(h: &Harness, name: &str) -> Vec<f64> {
     let v = h
@@ -42,6 +44,10 @@ async fn wait_measures(h: &Harness, n: usize) -> Vec<f64> {
 }
 
 fn summary(label: &str, mut xs: Vec<f64>) {
+    if xs.is_empty() {
+        println!("bench-table: {label}: no measures");
+        return;
+    }
     xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let at = |q: f64| xs[((xs.len() as f64 - 1.0) * q).round() as usize];
     println!(
@@ -56,8 +62,8 @@ fn summary(label: &str, mut xs: Vec<f64>) {
 
 /// Turns pages 1 → 2 → 3 → 4 → 3 → 2 → 1 → 2 … (the demo's 2,400 accounts fill four
 /// 500-row pages; the fifth has 400) and returns, per turn, the time until the rows were in
-/// the DOM and until they were laid out.
-async fn page_turns(h: &Harness, runs: usize) -> (Vec<f64>, Vec<f64>) {
+/// the DOM, until they were laid out, and until the next frame was painted.
+async fn page_turns(h: &Harness, runs: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let mut seen = measures(h).await.len();
     let mut page = 1;
     let mut forward = true;
@@ -74,7 +80,11 @@ async fn page_turns(h: &Harness, runs: usize) -> (Vec<f64>, Vec<f64>) {
     }
     let all = measures(h).await;
     let first = entries(h, BUILD).await;
-    (first[first.len() - runs..].to_vec(), all[all.len() - runs..].to_vec())
+    // The frame measure lands a frame after the render measure.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let frames = entries(h, FRAME).await;
+    let last = |xs: &[f64]| xs[xs.len().saturating_sub(runs)..].to_vec();
+    (last(&first), last(&all), last(&frames))
 }
 
 #[tokio::main]
@@ -88,9 +98,10 @@ async fn main() {
     h.goto("/accounts?size=500").await;
     let first = wait_measures(&h, 0).await[0];
     println!("bench-table: first 500-row page after a full load: {first:.1} ms");
-    let (shown, all) = page_turns(&h, runs).await;
+    let (shown, all, frames) = page_turns(&h, runs).await;
     summary("500 rows x 6 columns, data to rows in the DOM", shown);
     summary("500 rows x 6 columns, data to rows laid out", all);
+    summary("500 rows x 6 columns, data to the next frame painted", frames);
 
     // Every column shown (24): the widest table the page can show.
     let keys: Value = h
@@ -102,9 +113,10 @@ async fn main() {
     h.js("localStorage.setItem('moneydesk.table.accounts.columns', arguments[0])", vec![keys]).await;
     h.goto("/accounts?size=500").await;
     wait_measures(&h, 0).await;
-    let (shown, all) = page_turns(&h, runs).await;
+    let (shown, all, frames) = page_turns(&h, runs).await;
     summary("500 rows x 24 columns, data to rows in the DOM", shown);
     summary("500 rows x 24 columns, data to rows laid out", all);
+    summary("500 rows x 24 columns, data to the next frame painted", frames);
 
     let ua = h.js("return navigator.userAgent", vec![]).await;
     println!("bench-table: browser {}", ua.as_str().unwrap_or_default());

@@ -162,7 +162,7 @@ pub fn main(doc: &Document, main: &Element, ctx: Ctx, caption: &str, idle: &str)
         ),
         &[
             &el(doc, "caption", &[("class", "sr-only"), ("id", &caption_id), ("data-caption", caption)], caption),
-            &with(el(doc, "thead", &[], ""), &[&el(doc, "tr", &[], "")]),
+            &with(el(doc, "thead", &[], ""), &[&el(doc, "tr", &[("aria-rowindex", "1")], "")]),
             &el(doc, "tbody", &[], ""),
         ],
     );

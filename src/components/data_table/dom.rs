@@ -54,17 +54,27 @@ pub fn escape_into(out: &mut String, s: &str) {
     }
 }
 
-/// The rows for `records` (the visible `columns`) as HTML, every value escaped: the first row
-/// is the tab stop, each row carries its index (`data-row`) and its key (`data-id`). One
+/// The rows for `records` (the visible `columns`) as HTML, every value escaped; `records[0]` is
+/// row `first` of the page (a window of it, windowing.rs). Each row carries its index on the
+/// page (`data-row`), its position in the table for assistive technology (`aria-rowindex`:
+/// the header row is 1) and its key (`data-id`); row `tab_stop` is the tab stop. One
 /// `innerHTML` is far cheaper than a DOM call per cell.
-pub fn rows_html(records: &[Value], columns: &[&'static Column], row_key: &str) -> String {
+pub fn rows_html(
+    records: &[Value],
+    first: usize,
+    columns: &[&'static Column],
+    row_key: &str,
+    tab_stop: usize,
+) -> String {
     let mut out = String::with_capacity(records.len() * columns.len() * 48);
-    for (i, record) in records.iter().enumerate() {
+    for (i, record) in (first..).zip(records) {
         out.push_str("<tr data-row=\"");
         out.push_str(&i.to_string());
+        out.push_str("\" aria-rowindex=\"");
+        out.push_str(&(i + 2).to_string());
         out.push_str("\" data-id=\"");
         escape_into(&mut out, &raw_text(&record[row_key]));
-        out.push_str(if i == 0 { "\" tabindex=\"0\">" } else { "\" tabindex=\"-1\">" });
+        out.push_str(if i == tab_stop { "\" tabindex=\"0\">" } else { "\" tabindex=\"-1\">" });
         for c in columns {
             let v = &record[c.key];
             out.push_str("<td data-key=\"");
@@ -196,10 +206,10 @@ mod tests {
             json!({"id": 2, "name": "Smith & 'Sons'", "status": "Closed", "note": "x"}),
             json!({"id": 3, "name": "c", "status": "Active", "note": "y"}),
         ];
-        let html = rows_html(&records, &cols, "id");
+        let html = rows_html(&records, 0, &cols, "id", 0);
         assert!(
             html.starts_with(
-                r#"<tr data-row="0" data-id="a&quot;1" tabindex="0"><td data-key="id" class="mono">a&quot;1</td>"#
+                r#"<tr data-row="0" aria-rowindex="2" data-id="a&quot;1" tabindex="0"><td data-key="id" class="mono">a&quot;1</td>"#
             ),
             "{html}"
         );
@@ -207,7 +217,11 @@ mod tests {
         assert!(html.contains(r#"<span class="badge badge-act-ive-">Act&quot;ive&lt;</span>"#), "{html}");
         assert!(html.contains(r#"<td data-key="note"><span class="nil" title="not given">—</span></td>"#));
         assert!(html.contains("Smith &amp; &#39;Sons&#39;"));
-        assert!(html.contains(r#"<tr data-row="2" data-id="3" tabindex="-1">"#));
+        assert!(html.contains(r#"<tr data-row="2" aria-rowindex="4" data-id="3" tabindex="-1">"#));
+        // A window of a page: indices and positions from its first row; the tab stop inside.
+        let window = rows_html(&records[1..], 200, &cols, "id", 201);
+        assert!(window.starts_with(r#"<tr data-row="200" aria-rowindex="202" data-id="2" tabindex="-1">"#), "{window}");
+        assert!(window.contains(r#"<tr data-row="201" aria-rowindex="203" data-id="3" tabindex="0">"#), "{window}");
         // Parsed by the browser, the hostile name is text, not an element.
         let tbody = leptos::prelude::document().create_element("tbody").unwrap();
         tbody.set_inner_html(&html);
@@ -216,6 +230,6 @@ mod tests {
             tbody.query_selector("td[data-key=name]").unwrap().unwrap().text_content().unwrap(),
             "<img src=x onerror=alert(1)>"
         );
-        assert_eq!(rows_html(&[], &cols, "id"), "");
+        assert_eq!(rows_html(&[], 0, &cols, "id", 0), "");
     }
 }

@@ -11,6 +11,7 @@ use web_sys::{Element, HtmlElement};
 use super::export::{self, Job, Outcome, Progress};
 use super::state::TableState;
 use super::sync::{group, value};
+use super::windowing;
 use super::Ctx;
 use crate::components::toasts::ToastKind;
 
@@ -142,7 +143,10 @@ fn row(el: &Element) -> Option<HtmlElement> {
 }
 
 /// Roving tab stop: the focused row is the one Tab comes back to.
-pub fn make_tab_stop(tr: &HtmlElement) {
+pub fn make_tab_stop(ctx: Ctx, tr: &HtmlElement) {
+    if let Some(i) = tr.get_attribute("data-row").and_then(|r| r.parse().ok()) {
+        ctx.win.update_value(|w| w.tab_stop = i);
+    }
     if tr.tab_index() == 0 {
         return;
     }
@@ -156,9 +160,9 @@ pub fn make_tab_stop(tr: &HtmlElement) {
     tr.set_tab_index(0);
 }
 
-pub fn focusin(ev: web_sys::FocusEvent) {
+pub fn focusin(ctx: Ctx, ev: web_sys::FocusEvent) {
     if let Some(tr) = target(&ev).and_then(|el| row(&el)) {
-        make_tab_stop(&tr);
+        make_tab_stop(ctx, &tr);
     }
 }
 
@@ -176,23 +180,27 @@ pub fn keydown(ctx: Ctx, ev: web_sys::KeyboardEvent) {
         return;
     }
     let Some(tr) = row(&el) else { return };
-    let body = tr.parent_element();
+    let Ok(i) = attr(&tr, "data-row").parse::<usize>() else { return };
+    // By index on the page: the row may be outside a long page's window (windowing.rs).
+    let rows = ctx.win.with_value(|w| w.rows);
     let next = match key.as_str() {
-        "ArrowDown" => tr.next_element_sibling(),
-        "ArrowUp" => tr.previous_element_sibling(),
-        "Home" => body.and_then(|b| b.first_element_child()),
-        "End" => body.and_then(|b| b.last_element_child()),
+        "ArrowDown" => (i + 1).min(rows.saturating_sub(1)),
+        "ArrowUp" => i.saturating_sub(1),
+        "Home" => 0,
+        "End" => rows.saturating_sub(1),
         "Enter" | " " => {
             ev.prevent_default();
-            ctx.open.set(attr(&tr, "data-row").parse().ok());
+            ctx.open.set(Some(i));
             return;
         }
         _ => return,
     };
     ev.prevent_default();
-    if let Some(next) = next.and_then(|t| t.dyn_into::<HtmlElement>().ok()) {
-        make_tab_stop(&next);
-        let _ = next.focus();
+    if next != i {
+        if let Some(next) = windowing::row(ctx, next) {
+            make_tab_stop(ctx, &next);
+            let _ = next.focus();
+        }
     }
 }
 

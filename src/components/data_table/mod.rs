@@ -16,6 +16,7 @@ mod events;
 pub mod export;
 pub mod state;
 mod sync;
+mod windowing;
 
 use std::sync::Arc;
 
@@ -65,6 +66,10 @@ pub(crate) struct Ctx {
     /// A text filter's pending apply, and whether this bout of typing already pushed.
     pub pending: StoredValue<Option<TimeoutHandle>>,
     pub typing: StoredValue<bool>,
+    /// The field that identifies a record (`data-id` of its row).
+    pub row_key: &'static str,
+    /// Which rows of a long page are rendered (windowing.rs).
+    pub win: StoredValue<windowing::Win>,
     go: StoredValue<Arc<dyn Fn(TableState, bool) + Send + Sync>>,
 }
 
@@ -173,8 +178,11 @@ pub fn DataTable(
         toasts: use_context::<Toasts>(),
         pending: StoredValue::new(None),
         typing: StoredValue::new(false),
+        row_key,
+        win: StoredValue::new(windowing::Win::default()),
         go: StoredValue::new(go),
     };
+    windowing::listen(ctx);
     let retry = RwSignal::new(0u32);
     let idle = move || require_filter && view.with(|v| v.filters.is_empty());
 
@@ -256,31 +264,31 @@ pub fn DataTable(
             sync::export(&d, ctx);
         }
     });
-    // Rows: rebuilt when the page or the visible columns change, as one escaped HTML string.
+    // Rows: rebuilt when the page or the visible columns change, as escaped HTML; a long page
+    // only in the window the viewport needs (windowing.rs).
     let d = dom;
     Effect::new(move |_| {
         let Some(d) = d() else { return };
         let Some(tbody) = d.find("tbody") else { return };
         let cols = ctx.visible_columns();
-        let html = ctx.shown.with(|s| {
+        let shown = ctx.shown.with(|s| {
             s.as_ref().map(|l| {
-                (
-                    l.page.content.len(),
-                    dom::rows_html(&l.page.content, &cols, row_key),
-                    state::encode(&l.view.url_pairs()),
-                )
+                windowing::render(ctx, &tbody, &l.page.content, &cols);
+                (l.page.content.len(), state::encode(&l.view.url_pairs()))
             })
         });
-        match html {
-            Some((rows, html, shown)) => {
-                tbody.set_inner_html(&html);
+        match shown {
+            Some((rows, shown)) => {
                 // Which view the rows are (the URL's table keys), for tests and debugging.
                 if let Some(table) = tbody.parent_element() {
                     let _ = table.set_attribute("data-shown", &shown);
                 }
                 measure_render(id, rows);
             }
-            None => dom::fill_skeleton(&tbody, ctx.view.with_untracked(|v| v.size).min(10), cols.len()),
+            None => {
+                windowing::clear(ctx, &tbody);
+                dom::fill_skeleton(&tbody, ctx.view.with_untracked(|v| v.size).min(10), cols.len())
+            }
         }
     });
 
@@ -312,7 +320,17 @@ pub fn DataTable(
                 dom::fill_fields(&dl, columns, &record);
             }
         });
-        let on_close = Callback::new(move |()| ctx.open.set(None));
+        // The drawer gives focus back to the row that had it; if that row left the window
+        // meanwhile (the page scrolled), it comes back.
+        let on_close = Callback::new(move |()| {
+            ctx.open.set(None);
+            if !windowing::rendered(ctx, i) {
+                if let Some(tr) = windowing::row(ctx, i) {
+                    events::make_tab_stop(ctx, &tr);
+                    let _ = tr.focus();
+                }
+            }
+        });
         Some(view! {
             <Drawer title id=format!("{id}-drawer") on_close>
                 <dl class="record-fields" node_ref=fields></dl>
@@ -329,7 +347,7 @@ pub fn DataTable(
             on:input=move |ev| events::input(ctx, ev)
             on:submit=move |ev| events::submit(ctx, ev)
             on:keydown=move |ev| events::keydown(ctx, ev)
-            on:focusin=events::focusin
+            on:focusin=move |ev| events::focusin(ctx, ev)
         >
             <div node_ref=top></div>
             {error}
@@ -349,8 +367,10 @@ fn mark_data(id: &str) {
 }
 
 /// In the next task (after this update) and a forced layout:
-/// `performance.measure("moneydesk-table:<id>:render:<rows>")` from the data mark, and
-/// `moneydesk-table:<id>:build:<rows>` for the part until the rows were in the DOM.
+/// `performance.measure("moneydesk-table:<id>:render:<rows>")` from the data mark,
+/// `moneydesk-table:<id>:build:<rows>` for the part until the rows were in the DOM, and
+/// `moneydesk-table:<id>:frame:<rows>` until the next frame was rendered (a task queued by
+/// the next animation frame runs after that frame's paint).
 fn measure_render(id: &'static str, rows: usize) {
     let Some(p) = window().performance() else { return };
     let mark = format!("moneydesk-table:{id}:data");
@@ -358,16 +378,25 @@ fn measure_render(id: &'static str, rows: usize) {
     if p.measure_with_start_mark(&format!("moneydesk-table:{id}:build:{rows}"), &mark).is_err() {
         return;
     }
+    let (p2, mark2) = (p.clone(), mark.clone());
     set_timeout(
         move || {
             if let Some(body) = document().body() {
                 let _ = body.offset_height();
             }
             let _ = p.measure_with_start_mark(&format!("moneydesk-table:{id}:render:{rows}"), &mark);
-            p.clear_marks_with_mark_name(&mark);
         },
         std::time::Duration::ZERO,
     );
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                let _ = p2.measure_with_start_mark(&format!("moneydesk-table:{id}:frame:{rows}"), &mark2);
+                p2.clear_marks_with_mark_name(&mark2);
+            },
+            std::time::Duration::ZERO,
+        )
+    });
 }
 
 #[cfg(test)]
