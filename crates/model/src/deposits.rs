@@ -1,1 +1,89 @@
-//! deposits records: filled in by the issue that lands this group.
+//! Deposits (GET /api/v2/services/money-movements/deposits, description 2.4).
+//!
+//! Source: the "List Deposit" field table of https://docs.accelerationcloud.com/docs/deposit.
+//! The stored copy of that page shows the table (names, types, samples, required or not) but not
+//! its sample response body, and it ends before the check deposit record (2.5): that record's
+//! fields are not written here until their shape is known, rather than guessed.
+
+use serde::{Deserialize, Serialize};
+
+/// One row of the deposit list, in the description's names. Every field is always present in
+/// JSON; the one optional field is `null` when unknown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DepositListItem {
+    /// Name of the payee.
+    #[cfg_attr(feature = "openapi", schema(example = "Austin Capital Trust Company LLC Checking"))]
+    pub name: String,
+    /// Service type selected for the deposit (an enum whose values the description does not
+    /// list, only the sample `Bank Wire`), so it stays the text given.
+    #[cfg_attr(feature = "openapi", schema(example = "Bank Wire"))]
+    pub service_type: Option<String>,
+    /// Account number of the payee, as written (`1-32-03-01-002154`: not only digits).
+    #[cfg_attr(feature = "openapi", schema(example = "1-32-03-01-002154"))]
+    pub account_number: String,
+    /// Unified account id of the payee.
+    #[cfg_attr(feature = "openapi", schema(example = "a058c00000f1cagAAA"))]
+    pub unified_account_id: String,
+    /// Created date of the deposit, kept exactly as given: the sample is a local date-time
+    /// without offset or fraction (`2022-08-16T20:09:37`), so no stricter format is assumed.
+    #[cfg_attr(feature = "openapi", schema(example = "2022-08-16T20:09:37"))]
+    pub created_date: String,
+    /// Record type id of the deposit.
+    #[cfg_attr(feature = "openapi", schema(example = "0128c000002j056AAA"))]
+    pub record_type_id: String,
+    /// Acceleration Cloud id of the payee.
+    #[cfg_attr(feature = "openapi", schema(example = "a098c00000toisnAAA"))]
+    pub ac_id: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// The field table's sample column, one field per row, as a list item.
+    fn sample() -> Value {
+        json!({
+            "name": "Austin Capital Trust Company LLC Checking",
+            "serviceType": "Bank Wire",
+            "accountNumber": "1-32-03-01-002154",
+            "unifiedAccountId": "a058c00000f1cagAAA",
+            "createdDate": "2022-08-16T20:09:37",
+            "recordTypeId": "0128c000002j056AAA",
+            "acId": "a098c00000toisnAAA"
+        })
+    }
+
+    #[test]
+    fn list_item_round_trips_the_description_sample() {
+        let item: DepositListItem = serde_json::from_value(sample()).unwrap();
+        assert_eq!(item.name, "Austin Capital Trust Company LLC Checking");
+        assert_eq!(item.service_type.as_deref(), Some("Bank Wire"));
+        assert_eq!(item.created_date, "2022-08-16T20:09:37");
+        assert_eq!(item.ac_id, "a098c00000toisnAAA");
+        assert_eq!(serde_json::to_value(&item).unwrap(), sample());
+    }
+
+    #[test]
+    fn optional_service_type_is_null_and_required_fields_are_required() {
+        let mut v = sample();
+        v["serviceType"] = Value::Null;
+        let item: DepositListItem = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(item.service_type, None);
+        assert_eq!(serde_json::to_value(&item).unwrap(), v);
+
+        // Absent reads as null (the table marks it optional); written back, it is present.
+        v.as_object_mut().unwrap().remove("serviceType");
+        let item: DepositListItem = serde_json::from_value(v).unwrap();
+        assert!(serde_json::to_value(&item).unwrap()["serviceType"].is_null());
+
+        for field in ["name", "accountNumber", "unifiedAccountId", "createdDate", "recordTypeId", "acId"] {
+            let mut v = sample();
+            v.as_object_mut().unwrap().remove(field);
+            let err = serde_json::from_value::<DepositListItem>(v).unwrap_err().to_string();
+            assert!(err.contains(field), "{field}: {err}");
+        }
+    }
+}

@@ -18,6 +18,7 @@ pub mod routing;
 pub mod scopes;
 pub mod vault;
 
+pub use deposits::DepositListItem;
 pub use email::EmailAddress;
 pub use envelope::{Envelope, ErrorDetail, FeeErrorBody, FeeSuccess, FieldError};
 pub use money::Money;

@@ -1,6 +1,6 @@
 //! Check deposits. STUB until the deposits issue lands: guarded and documented, answers 501.
 
-use moneydesk_model::{paths, Envelope, Page};
+use moneydesk_model::{paths, DepositListItem, Envelope, Page};
 use serde_json::Value;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -22,7 +22,7 @@ fn todo() -> Error {
 
 #[utoipa::path(get, path = paths::DEPOSITS, tag = "deposits", params(PageParams),
     security(("bearer" = ["deposits:read"])),
-    responses((status = 200, description = "A page of deposits", body = Envelope<Page<Value>>),
+    responses((status = 200, description = "A page of deposits", body = Envelope<Page<DepositListItem>>),
         (status = 501, description = "Not implemented on this server yet", body = ErrorEnvelopeDoc)))]
 async fn list_deposits(_caller: Caller) -> Result<(), Error> {
     Err(todo())
