@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Moves the stylesheets that only split pages use out of index.html and into those pages' loads.
+
+trunk links every stylesheet from index.html (so `trunk serve` and unsplit builds stay styled).
+In a split build, table.css and routing.css are only needed once such a page's code is there:
+this drops their <link>s from the staged index.html and makes __wasm_split.js load each one,
+beside the page's wasm chunks, before the page shows (so it never shows unstyled). A failed load
+fails the page's load like a missing chunk does. URLs resolve against __wasm_split.js, i.e. the
+server, so an embedded portal (a host page on another origin) gets them too.
+
+Also points __wasm_split.js at the hashed names trunk and post-build gave the main module's JS
+and the chunks: each OLD=NEW argument replaces the quoted URL "./OLD" with "./NEW".
+
+Usage: finish-loader.py STAGING_DIR [OLD=NEW...]
+"""
+import re
+import sys
+from pathlib import Path
+
+# split name (src/app.rs, `split_page!`) -> stylesheets (style/NAME.css) that only it needs.
+CSS_FOR = {
+    "routing": ["table", "routing"],
+    "accounts": ["table"],
+    "permissions": ["table"],
+}
+
+CSS_LOADER = """
+const cssLoads = new Map();
+function cssLoader(href) {
+    return () => {
+        const url = new URL(href, import.meta.url).href;
+        let load = cssLoads.get(url);
+        if (load === undefined) {
+            load = new Promise((resolve, reject) => {
+                const link = document.createElement("link");
+                link.rel = "stylesheet";
+                link.href = url;
+                link.onload = () => resolve();
+                link.onerror = () => {
+                    link.remove();
+                    cssLoads.delete(url);
+                    reject(new Error(`could not load the stylesheet ${url}`));
+                };
+                document.head.appendChild(link);
+            });
+            cssLoads.set(url, load);
+        }
+        return load;
+    };
+}
+"""
+
+
+def main(staging, renames):
+    staging = Path(staging)
+    index = staging / "index.html"
+    html = index.read_text()
+    loader_path = staging / "__wasm_split.js"
+    loader = loader_path.read_text()
+    for rename in renames:
+        old, new = rename.split("=", 1)
+        if f'"./{old}"' not in loader:
+            sys.exit(f"finish-loader: __wasm_split.js does not name ./{old}")
+        loader = loader.replace(f'"./{old}"', f'"./{new}"')
+
+    files = {}
+    for name in sorted({n for names in CSS_FOR.values() for n in names}):
+        link = re.compile(r'\s*<link\b[^>]*href="?/(%s-[0-9a-f]{16}\.css)"?[^>]*>' % re.escape(name))
+        found = link.findall(html)
+        if len(found) != 1:
+            sys.exit(f"finish-loader: expected one <link> to {name}-<hash>.css in index.html, found {len(found)}")
+        files[name] = found[0]
+        html = link.sub("", html, count=1)
+
+    consts = "".join(f'const __css_{n} = cssLoader("./{f}");\n' for n, f in files.items())
+    marker = "function makeLoad("
+    if marker not in loader:
+        sys.exit("finish-loader: __wasm_split.js has no makeLoad (wasm-split-cli changed its output?)")
+    loader = loader.replace(marker, CSS_LOADER + consts + marker, 1)
+    for split, names in CSS_FOR.items():
+        head = f"export const __wasm_split_load_{split} = wrapAsyncCb(makeLoad("
+        start = loader.find(head)
+        if start < 0:
+            sys.exit(f"finish-loader: __wasm_split.js has no loader for the split {split}")
+        end = loader.find("]));", start)
+        deps_at = loader.rfind(", [", start, end)
+        if end < 0 or deps_at < 0:
+            sys.exit(f"finish-loader: cannot read the dependencies of the split {split}")
+        deps = [d.strip() for d in loader[deps_at + 3:end].split(",") if d.strip()]
+        deps += [f"__css_{n}" for n in names]
+        loader = loader[:deps_at] + ", [" + ", ".join(deps) + loader[end:]
+    loader_path.write_text(loader)
+    index.write_text(html)
+    print(f"finish-loader: {', '.join(files.values())} now load with their pages", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])
