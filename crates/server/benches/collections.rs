@@ -37,7 +37,10 @@ const CASES: &[(&str, &str)] = &[
         "createTime 2023 sort=createTime page 20,000",
         "createTimeFrom=2023-01-01&createTimeTo=2023-12-31&sort=createTime&page=20000&size=10",
     ),
-    ("name contains (full scan) page 1", "name=harbor&page=1&size=10"),
+    ("name contains (trigram index) page 1", "name=harbor&page=1&size=10"),
+    ("name contains sort=accountName,desc page 20", "name=harbor&sort=accountName,desc&page=20&size=10"),
+    ("name contains + status page 1, size 500", "name=north&accountStatus=Active&page=1&size=500"),
+    ("name contains 2 letters (full scan) page 1", "name=ha&page=1&size=10"),
 ];
 
 fn dir() -> PathBuf {

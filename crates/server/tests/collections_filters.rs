@@ -28,6 +28,8 @@ async fn filters_alone_and_combined_match_a_reference_under_sorts() {
         ),
         ("name=HARBOR", Box::new(|a| a.account_name.to_lowercase().contains("harbor"))),
         ("name=o%27c", Box::new(|a| a.account_name.to_lowercase().contains("o'c"))),
+        // Two characters: too short for the trigram index, scanned.
+        ("name=Ar", Box::new(|a| a.account_name.to_lowercase().contains("ar"))),
         (
             "createTimeFrom=2023-01-01&createTimeTo=2023-06-30",
             Box::new(|a| (ms("2023-01-01T00:00")..ms("2023-07-01T00:00")).contains(&a.create_time.millis())),
@@ -51,6 +53,22 @@ async fn filters_alone_and_combined_match_a_reference_under_sorts() {
         ),
         ("accountStatus=&accountType=&name=", Box::new(|_| true)),
     ];
+    // Wildcards and quotes are plain characters to the filter ("h_rbor" is not "harbor"),
+    // whether the trigram index answers (three characters or more) or a scan.
+    for (q, literal) in [
+        ("name=%25", "%"),
+        ("name=_", "_"),
+        ("name=har%25", "har%"),
+        ("name=h_rbor", "h_rbor"),
+        ("name=%22", "\""),
+        ("name=o%22c", "o\"c"),
+        ("name=%22harbor%22", "\"harbor\""),
+        ("name=harbor%20OR%20family", "harbor or family"),
+        ("name=har*", "har*"),
+    ] {
+        let keep = |a: &Account| a.account_name.to_lowercase().contains(literal);
+        assert_eq!(f.walk(ACCOUNTS, q, 41, "id").await, reference(&f.accounts, None, false, keep), "{q}");
+    }
     for (q, keep) in &cases {
         let want_count = f.accounts.iter().filter(|a| keep(a)).count();
         assert!(want_count > 0, "{q} matches nothing in the fixture");
@@ -114,6 +132,26 @@ async fn changes_made_behind_the_servers_back_are_still_paged_right() {
     f.server.running.state.db.rebuild_account_marks().await.unwrap();
     let got = f.walk(ACCOUNTS, "accountStatus=Suspended&sort=createTime,desc", 33, "id").await;
     assert_eq!(got, reference(&expected, Some("createTime"), true, keep));
+    // The name index follows deletes and renames too.
+    sqlx::query(
+        "UPDATE accounts SET account_name = 'Zebra Quay ' || seq, name_key = 'zebra quay ' || seq WHERE seq % 13 = 0",
+    )
+    .execute(&f.server.running.state.db.pool)
+    .await
+    .unwrap();
+    for (i, a) in f.accounts.iter().enumerate().filter(|(i, _)| (i + 1) % 11 != 0) {
+        let e = expected.iter_mut().find(|e| e.id == a.id).unwrap();
+        if (i + 1) % 13 == 0 {
+            e.account_name = format!("Zebra Quay {}", i + 1);
+        }
+    }
+    for term in ["zebra%20quay", "harbor", "family"] {
+        let word = term.replace("%20", " ");
+        let keep = |a: &Account| a.account_name.to_lowercase().contains(&word);
+        let want = reference(&expected, None, false, keep);
+        assert!(!want.is_empty(), "{term}");
+        assert_eq!(f.walk(ACCOUNTS, &format!("name={term}"), 97, "id").await, want, "{term}");
+    }
     f.server.running.stop().await;
 }
 

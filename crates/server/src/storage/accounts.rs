@@ -169,14 +169,33 @@ fn push_filters(qb: &mut QueryBuilder<'_, Sqlite>, sel: &AccountSelection) {
         qb.push(" AND create_ms < ").push_bind(t);
     }
     if let Some(n) = &sel.name {
-        qb.push(" AND instr(name_key, ").push_bind(n.clone()).push(") > 0");
+        if trigram_searchable(n) {
+            // The trigram index (migration 0003): the phrase of the term's trigrams is
+            // exactly "contains".
+            qb.push(" AND seq IN (SELECT rowid FROM accounts_name_trigram WHERE accounts_name_trigram MATCH ")
+                .push_bind(trigram_phrase(n))
+                .push(")");
+        } else {
+            qb.push(" AND instr(name_key, ").push_bind(n.clone()).push(") > 0");
+        }
     }
+}
+
+/// Whether the trigram index can answer "name contains `term`" (one trigram at least).
+pub fn trigram_searchable(term: &str) -> bool {
+    term.chars().count() >= 3
+}
+
+/// `term` as an FTS5 phrase: quoted, where only `"` is special (doubled).
+fn trigram_phrase(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
 }
 
 impl Db {
     /// One page of accounts. Totals come from the counts table (or from marks for a
     /// createTime range); rows are found by seeking to the nearest mark, except with a
-    /// `name` filter (or a createTime range under another sort), which scans.
+    /// `name` filter (the names the trigram index finds; a scan for terms under three
+    /// characters) or a createTime range under another sort, which scans.
     pub async fn list_accounts(&self, sel: &AccountSelection) -> sqlx::Result<Page<Account>> {
         // One read transaction: the total and the rows come from the same snapshot.
         let mut tx = self.pool.begin().await?;
@@ -265,6 +284,14 @@ async fn partition_count(conn: &mut SqliteConnection, sel: &AccountSelection) ->
 }
 
 async fn count_scan(conn: &mut SqliteConnection, sel: &AccountSelection) -> sqlx::Result<i64> {
+    let name_only = sel.status.is_none() && sel.typ.is_none() && !sel.has_range();
+    if let Some(n) = sel.name.as_ref().filter(|n| name_only && trigram_searchable(n)) {
+        // The index alone counts the matches (no row is read).
+        return sqlx::query_scalar("SELECT count(*) FROM accounts_name_trigram WHERE accounts_name_trigram MATCH ?")
+            .bind(trigram_phrase(n))
+            .fetch_one(conn)
+            .await;
+    }
     let mut qb = QueryBuilder::new("SELECT count(*) FROM accounts WHERE 1");
     push_filters(&mut qb, sel);
     qb.build_query_scalar().fetch_one(conn).await
