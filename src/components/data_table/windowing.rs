@@ -21,7 +21,7 @@ use super::Ctx;
 /// Pages with more rows than this are windowed; shorter ones render every row.
 pub const WINDOW_MIN: usize = 100;
 /// Rows rendered beyond each edge of the viewport.
-pub const OVERSCAN: usize = 10;
+pub const OVERSCAN: usize = 6;
 /// A row's height until one is measured (px).
 pub const ROW_HEIGHT: f64 = 37.0;
 
