@@ -26,7 +26,7 @@ pub const OVERSCAN: usize = 6;
 pub const ROW_HEIGHT: f64 = 37.0;
 
 /// The rendered window: rows `start..end` of `rows`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy)]
 pub struct Win {
     pub rows: usize,
     pub start: usize,
@@ -124,7 +124,8 @@ fn size_spacers(tbody: &Element, w: &Win) {
         let Some(tr) = tr.filter(|t| t.class_name() == "spacer") else { continue };
         let _ = tr.toggle_attribute_with_force("hidden", px <= 0.0);
         if let Some(td) = tr.first_element_child().and_then(|td| td.dyn_into::<HtmlElement>().ok()) {
-            let _ = td.style().set_property("height", &format!("{px}px"));
+            // Whole pixels: formatting a float would bring its code into the wasm.
+            let _ = td.style().set_property("height", &format!("{}px", px.round() as u64));
         }
     }
 }
