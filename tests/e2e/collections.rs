@@ -209,7 +209,9 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     let record =
         api(&h, &token, &format!("/api/v1/cores/unifi/accounts?size=500&accountStatus=Suspended&name={word}")).await;
     let record = record["data"]["content"].as_array().unwrap().iter().find(|r| r["id"] == json!(id)).unwrap().clone();
-    assert_eq!(h.text(".drawer h2").await, record["accountName"].as_str().unwrap());
+    // Read once the drawer shows its heading (WebDriver reads no text while it slides in).
+    let name = record["accountName"].as_str().unwrap();
+    assert_eq!(h.wait_for_text(".drawer h2", name).await, name);
     for (field, value) in record.as_object().unwrap() {
         let dd = h.text(&format!(".drawer dd[data-key={field}]")).await;
         match value {
@@ -329,7 +331,9 @@ async fn accounts_500_row_page_renders_a_window_of_rows() {
     // Enter opens that record; Escape gives focus back to its row.
     h.client().active_element().await.unwrap().send_keys("\u{E007}").await.unwrap(); // Enter
     h.wait_for(".drawer[role=dialog]").await;
-    assert_eq!(h.text(".drawer h2").await, records[498]["accountName"].as_str().unwrap());
+    // Read once the drawer shows its heading (WebDriver reads no text while it slides in).
+    let name = records[498]["accountName"].as_str().unwrap();
+    assert_eq!(h.wait_for_text(".drawer h2", name).await, name);
     h.client().active_element().await.unwrap().send_keys("\u{E00C}").await.unwrap(); // Escape
     h.wait_gone(".drawer").await;
     assert_eq!(h.js(active, vec![]).await, json!(["498", all[498]]), "focus back on the row");
