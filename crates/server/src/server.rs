@@ -10,6 +10,7 @@ use moneydesk_model::Scope;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+use tower::ServiceBuilder;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
@@ -55,18 +56,18 @@ pub fn app(state: AppState) -> anyhow::Result<Router> {
         })
         .on_response(DefaultOnResponse::new().level(Level::INFO));
 
-    // Layers run outside-in from the last one added.
-    Ok(router
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
-        .layer(CompressionLayer::new())
-        .layer(tower::util::option_layer(cors))
-        .layer(PropagateRequestIdLayer::new(X_REQUEST_ID))
+    // Around the whole router, outermost first. (Not `Router::layer`, which wraps every route
+    // in each layer's own boxed service, all of them cloned for every request.)
+    let layered = ServiceBuilder::new()
+        .layer(SetRequestIdLayer::new(X_REQUEST_ID, RandomRequestId))
         .layer(trace)
-        .layer(SetRequestIdLayer::new(X_REQUEST_ID, RandomRequestId)))
+        .layer(PropagateRequestIdLayer::new(X_REQUEST_ID))
+        .layer(tower::util::option_layer(cors))
+        .layer(CompressionLayer::new())
+        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .service(router);
+    Ok(Router::new().fallback_service(layered))
 }
 
 /// Request ids: 16 random hex digits, unless the client sent a usable one.
