@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use axum::http::{header, HeaderName, HeaderValue, Method, Request};
-use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::{middleware, Router};
 use moneydesk_model::Scope;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -13,6 +14,7 @@ use tokio::task::JoinHandle;
 use tower::ServiceBuilder;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
@@ -66,6 +68,11 @@ pub fn app(state: AppState) -> anyhow::Result<Router> {
         .layer(CompressionLayer::new())
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        // `/api` answers: errors in the path's body shape (the portal's files pass through).
+        .layer(middleware::from_fn(http::finish::finish))
+        // The body limit is ours (`MONEYDESK_BODY_LIMIT`), not axum's 2 MB default.
+        .layer(RequestBodyLimitLayer::new(state.config.body_limit))
+        .layer(DefaultBodyLimit::disable())
         .service(router);
     Ok(Router::new().fallback_service(layered))
 }

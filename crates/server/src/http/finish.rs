@@ -15,6 +15,10 @@ use crate::error::{Error, Rendered, Shape};
 const MAX_QUOTED_BODY: usize = 4096;
 
 pub async fn finish(req: Request, next: Next) -> Response {
+    // It wraps the whole app (see `server::app`); the portal's files keep their own answers.
+    if !is_api(req.uri().path()) {
+        return next.run(req).await;
+    }
     let shape = Shape::for_path(req.uri().path());
     let request_id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).map(String::from);
     let resp = next.run(req).await;
@@ -38,6 +42,11 @@ pub async fn finish(req: Request, next: Next) -> Response {
     out
 }
 
+/// `/api` and everything under it.
+pub fn is_api(path: &str) -> bool {
+    path.strip_prefix("/api").is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 fn is_json(resp: &Response<Body>) -> bool {
     resp.headers()
         .get(header::CONTENT_TYPE)
@@ -54,4 +63,17 @@ fn keep_allow(old: &Response, mut new: Response) -> Response {
         }
     }
     new
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_api_paths_are_finished() {
+        for path in ["/api", "/api/", "/api/v1/cores/auth/me", "/api/openapi.json"] {
+            assert!(super::is_api(path), "{path}");
+        }
+        for path in ["/", "/apis", "/api.js", "/accounts", "/embed.js"] {
+            assert!(!super::is_api(path), "{path}");
+        }
+    }
 }

@@ -4,11 +4,9 @@
 
 use std::sync::Arc;
 
-use axum::extract::DefaultBodyLimit;
 use axum::routing::{any, get};
 use axum::{middleware, Json, Router};
 use moneydesk_model::paths;
-use tower_http::limit::RequestBodyLimitLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -50,7 +48,8 @@ pub fn openapi_doc() -> utoipa::openapi::OpenApi {
     doc
 }
 
-/// The `/api` router. Fails when an operation declares no bearer requirement.
+/// The `/api` router (`server::app` adds the error shaping and body limit around it). Fails
+/// when an operation declares no bearer requirement.
 pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
     let (routes, mut doc) = groups().split_for_parts();
     openapi::finish(&mut doc);
@@ -64,11 +63,7 @@ pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
         .route(paths::OPENAPI, get(move || async move { Json(doc.as_ref().clone()) }))
         .route("/api", any(unknown_path))
         .route("/api/", any(unknown_path))
-        .route("/api/{*rest}", any(unknown_path))
-        // The global limit is ours (`MONEYDESK_BODY_LIMIT`), not axum's 2 MB default.
-        .layer(DefaultBodyLimit::disable())
-        .layer(RequestBodyLimitLayer::new(state.config.body_limit))
-        .layer(middleware::from_fn(finish::finish)))
+        .route("/api/{*rest}", any(unknown_path)))
 }
 
 async fn unknown_path() -> Error {
