@@ -20,21 +20,29 @@ use moneydesk_model::auth::Session;
 use moneydesk_model::Scope;
 
 use crate::error::Error;
-use crate::storage::Db;
+use crate::storage::{Db, TokenRecord};
 use crate::tokens;
 
-/// The authenticated caller of an `/api` request.
+/// The authenticated caller of an `/api` request: its token's record, shared with the token
+/// cache (so handing it to a handler copies nothing).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Caller {
-    pub token_id: i64,
-    pub name: String,
-    pub scopes: Vec<Scope>,
-    pub expires_at: Option<String>,
-}
+pub struct Caller(Arc<TokenRecord>);
 
 impl Caller {
+    pub fn token_id(&self) -> i64 {
+        self.0.id
+    }
+
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    pub fn scopes(&self) -> &[Scope] {
+        &self.0.scopes
+    }
+
     pub fn can(&self, scope: Scope) -> bool {
-        scope.granted_by(&self.scopes)
+        scope.granted_by(&self.0.scopes)
     }
 
     /// `caller.require(Scope::VaultWrite)?` — 403 unless the token holds the scope (or admin).
@@ -47,7 +55,7 @@ impl Caller {
     }
 
     pub fn session(&self) -> Session {
-        Session { name: self.name.clone(), scopes: self.scopes.clone(), expires_at: self.expires_at.clone() }
+        Session { name: self.0.name.clone(), scopes: self.0.scopes.clone(), expires_at: self.0.expires_at.clone() }
     }
 }
 
@@ -82,7 +90,7 @@ pub async fn authenticate(db: &Db, authorization: Option<&[u8]>) -> Result<Calle
     if let Err(e) = db.touch_token(record.id).await {
         tracing::warn!(error = %e, token_id = record.id, "could not record token use");
     }
-    Ok(Caller { token_id: record.id, name: record.name, scopes: record.scopes, expires_at: record.expires_at })
+    Ok(Caller(record))
 }
 
 /// What an operation asks of the caller.
@@ -211,7 +219,15 @@ mod tests {
     use super::*;
 
     fn caller(scopes: &[Scope]) -> Caller {
-        Caller { token_id: 1, name: "t".into(), scopes: scopes.to_vec(), expires_at: None }
+        Caller(Arc::new(TokenRecord {
+            id: 1,
+            name: "t".into(),
+            scopes: scopes.to_vec(),
+            created_at: String::new(),
+            expires_at: None,
+            revoked_at: None,
+            last_used_at: None,
+        }))
     }
 
     #[test]

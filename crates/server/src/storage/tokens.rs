@@ -1,7 +1,7 @@
 //! The `tokens` table. Holds SHA-256 hashes only; see `crate::tokens`.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
 use chrono::{DateTime, Duration, Utc};
@@ -78,7 +78,7 @@ pub struct NewToken {
 /// the record's own `expires_at`. Unknown tokens are never cached, so guessing cannot grow it.
 #[derive(Debug, Default)]
 pub struct TokenCache {
-    entries: RwLock<HashMap<String, (TokenRecord, Instant)>>,
+    entries: RwLock<HashMap<String, (Arc<TokenRecord>, Instant)>>,
     /// When this process last recorded each token's use: the write happens at most once a
     /// minute per token, so authenticating stays a read (no SQLite write lock per request).
     touched: Mutex<HashMap<i64, Instant>>,
@@ -90,13 +90,13 @@ impl TokenCache {
     /// Beyond this many live tokens the cache starts over rather than grow without bound.
     const CAPACITY: usize = 10_000;
 
-    fn get(&self, hash: &str) -> Option<TokenRecord> {
+    fn get(&self, hash: &str) -> Option<Arc<TokenRecord>> {
         let entries = self.entries.read().unwrap_or_else(|e| e.into_inner());
         let (record, read_at) = entries.get(hash)?;
         (read_at.elapsed() < Self::TTL).then(|| record.clone())
     }
 
-    fn put(&self, hash: &str, record: &TokenRecord) {
+    fn put(&self, hash: &str, record: &Arc<TokenRecord>) {
         let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
         if entries.len() >= Self::CAPACITY {
             entries.retain(|_, (_, read_at)| read_at.elapsed() < Self::TTL);
@@ -145,11 +145,11 @@ impl Db {
 
     /// The token whose text hashes to `hash`, revoked or expired ones included, read from the
     /// [`TokenCache`] when it was read from the table less than [`TokenCache::TTL`] ago.
-    pub async fn token_by_hash_cached(&self, hash: &str) -> sqlx::Result<Option<TokenRecord>> {
+    pub async fn token_by_hash_cached(&self, hash: &str) -> sqlx::Result<Option<Arc<TokenRecord>>> {
         if let Some(record) = self.token_cache.get(hash) {
             return Ok(Some(record));
         }
-        let record = self.token_by_hash(hash).await?;
+        let record = self.token_by_hash(hash).await?.map(Arc::new);
         if let Some(record) = &record {
             self.token_cache.put(hash, record);
         }
