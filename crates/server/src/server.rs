@@ -4,8 +4,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use axum::http::{header, HeaderName, HeaderValue, Method, Request};
 use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderName, HeaderValue, Method, Request};
 use axum::{middleware, Router};
 use moneydesk_model::Scope;
 use tokio::net::TcpListener;
@@ -67,7 +67,10 @@ pub fn app(state: AppState) -> anyhow::Result<Router> {
         .layer(tower::util::option_layer(cors))
         .layer(CompressionLayer::new())
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
-        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         // `/api` answers: errors in the path's body shape (the portal's files pass through).
         .layer(middleware::from_fn(http::finish::finish))
         // The body limit is ours (`MONEYDESK_BODY_LIMIT`), not axum's 2 MB default.
