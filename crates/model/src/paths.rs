@@ -1,6 +1,8 @@
 //! The API's paths, relative to `base_url` (CONTRACT.md "Endpoints"). Portal and server
 //! both build their URLs and routes from these, so a path is written once.
 
+/// Everything under this answers errors with the fee body (CONTRACT.md point 8).
+pub const FEE_SCHEDULES: &str = "/api/v1/cores/money-movements/fee-schedules/";
 pub const FEES_ACH: &str = "/api/v1/cores/money-movements/fee-schedules/fees/ach";
 pub const FEES_WIRE: &str = "/api/v1/cores/money-movements/fee-schedules/fees/wire";
 
@@ -44,4 +46,14 @@ pub fn fill(path: &str, name: &str, value: &str) -> String {
         }
     }
     path.replace(&format!("{{{name}}}"), &enc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fee_paths_are_under_the_fee_schedules() {
+        assert!(FEES_ACH.starts_with(FEE_SCHEDULES) && FEES_WIRE.starts_with(FEE_SCHEDULES));
+    }
 }

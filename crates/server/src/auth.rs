@@ -29,18 +29,6 @@ use crate::tokens;
 pub struct Caller(Arc<TokenRecord>);
 
 impl Caller {
-    pub fn token_id(&self) -> i64 {
-        self.0.id
-    }
-
-    pub fn name(&self) -> &str {
-        &self.0.name
-    }
-
-    pub fn scopes(&self) -> &[Scope] {
-        &self.0.scopes
-    }
-
     pub fn can(&self, scope: Scope) -> bool {
         scope.granted_by(&self.0.scopes)
     }

@@ -7,7 +7,7 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use moneydesk_model::{Envelope, ErrorDetail, FeeErrorBody, FieldError, Scope};
+use moneydesk_model::{paths, Envelope, ErrorDetail, FeeErrorBody, FieldError, Scope};
 use serde::Serialize;
 
 /// The `code` (and fee `error_code`) of a malformed, expired or revoked token.
@@ -176,7 +176,7 @@ pub enum Shape {
 
 impl Shape {
     pub fn for_path(path: &str) -> Shape {
-        if path.starts_with(FEE_PREFIX) {
+        if path.starts_with(paths::FEE_SCHEDULES) {
             Shape::Fee
         } else {
             Shape::Envelope
@@ -184,8 +184,6 @@ impl Shape {
     }
 }
 
-/// Every path under this answers errors with the fee body.
-pub const FEE_PREFIX: &str = "/api/v1/cores/money-movements/fee-schedules/";
 
 /// Marks a response as a rendered `Error`, so the finishing middleware can re-render it in
 /// the path's shape with the request id.

@@ -174,12 +174,6 @@ impl Db {
     /// Revokes the token with this id, or every unrevoked token with this name.
     /// Returns the tokens revoked now (empty when none matched or all were revoked already).
     pub async fn revoke_tokens(&self, id_or_name: &str) -> sqlx::Result<Vec<TokenRecord>> {
-        let revoked = self.revoke_tokens_uncached(id_or_name).await;
-        self.token_cache.clear();
-        revoked
-    }
-
-    async fn revoke_tokens_uncached(&self, id_or_name: &str) -> sqlx::Result<Vec<TokenRecord>> {
         let now = now_text();
         let rows: Vec<Row> = match id_or_name.trim().parse::<i64>() {
             Ok(id) => {
@@ -201,6 +195,7 @@ impl Db {
                 .await?
             }
         };
+        self.token_cache.clear();
         Ok(rows.into_iter().map(Row::into_record).collect())
     }
 
