@@ -7,6 +7,7 @@ pub mod api;
 pub mod app;
 pub mod components;
 pub mod config;
+pub mod format;
 pub mod groups;
 pub mod pages;
 pub mod session;

@@ -163,12 +163,7 @@ pub fn format_money(s: &str) -> Option<String> {
         out.push('-');
     }
     out.push('$');
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
+    out.push_str(&crate::format::thousands(int));
     out.push('.');
     out.push_str(frac);
     for _ in frac.len()..2 {

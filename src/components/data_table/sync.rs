@@ -67,18 +67,7 @@ fn set_prop(el: &Element, name: &str, v: bool) {
     let _ = js_sys::Reflect::set(el, &name.into(), &JsValue::from_bool(v));
 }
 
-/// `2400` → `2,400`.
-pub fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::format::group;
 
 /// The view from the URL: filter fields, page size, page number, sort indicators, caption.
 pub fn view(d: &Dom, ctx: Ctx, v: &TableState) {

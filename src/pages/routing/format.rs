@@ -211,17 +211,7 @@ pub fn problem(e: &RoutingNumberError) -> String {
 }
 
 /// `19010` → `19,010`.
-pub fn count(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::format::group as count;
 
 /// Yes/no for the tables.
 pub fn yes_no(b: bool) -> &'static str {

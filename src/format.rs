@@ -1,0 +1,18 @@
+//! Figures as every page writes them: digits grouped by thousands with commas.
+
+/// `"19010"` → `"19,010"`: a run of ASCII digits, grouped by thousands.
+pub fn thousands(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `2400` → `2,400`.
+pub fn group(n: u64) -> String {
+    thousands(&n.to_string())
+}
