@@ -43,21 +43,22 @@ pub fn check_digit(first_eight: &[u8; 8]) -> u8 {
 
 impl RoutingNumber {
     pub fn parse(s: &str) -> Result<Self, RoutingNumberError> {
-        let chars: Vec<char> = s.chars().collect();
-        if let Some((i, c)) = chars.iter().enumerate().find(|(_, c)| !c.is_ascii_digit()) {
+        let len = s.chars().count();
+        if let Some((i, c)) = s.chars().enumerate().find(|(_, c)| !c.is_ascii_digit()) {
             // Length first when it is also wrong: "12345" is short before it is anything else,
             // but "12345678x" should say which character is the problem.
-            if chars.len() != 9 {
-                return Err(RoutingNumberError::Length(chars.len()));
+            if len != 9 {
+                return Err(RoutingNumberError::Length(len));
             }
-            return Err(RoutingNumberError::NotDigit { found: *c, position: i + 1 });
+            return Err(RoutingNumberError::NotDigit { found: c, position: i + 1 });
         }
-        if chars.len() != 9 {
-            return Err(RoutingNumberError::Length(chars.len()));
+        if len != 9 {
+            return Err(RoutingNumberError::Length(len));
         }
+        // Nine ASCII digits: bytes and characters are the same here.
         let mut d = [0u8; 9];
-        for (i, c) in chars.iter().enumerate() {
-            d[i] = *c as u8 - b'0';
+        for (digit, b) in d.iter_mut().zip(s.bytes()) {
+            *digit = b - b'0';
         }
         if d.iter().all(|x| *x == 0) {
             return Err(RoutingNumberError::AllZeros);
@@ -346,7 +347,8 @@ mod tests {
         assert_eq!(SearchDirectory::parse(" ACH "), Some(SearchDirectory::Ach));
         assert_eq!(SearchDirectory::parse(""), Some(SearchDirectory::Both));
         assert_eq!(SearchDirectory::parse("fed"), None);
-        let part = DirectoryPart { records: 1, format: DirectoryFormat::FixedWidth, file: None, newest_change_date: None };
+        let part =
+            DirectoryPart { records: 1, format: DirectoryFormat::FixedWidth, file: None, newest_change_date: None };
         let status = DirectoryStatus {
             source: DirectorySource::Demo,
             as_of: None,
@@ -363,8 +365,13 @@ mod tests {
             last_error: None,
         };
         let v = serde_json::to_value(&status).unwrap();
-        assert_eq!((v["source"].as_str(), v["asOfSource"].as_str(), v["ach"]["format"].as_str()), (Some("demo"), Some("newestChangeDate"), Some("fixedWidth")));
-        for k in ["asOf", "loadedAt", "staleAfterHours", "refreshSchedule", "nextRefreshAt", "lastAttemptAt", "lastError"] {
+        assert_eq!(
+            (v["source"].as_str(), v["asOfSource"].as_str(), v["ach"]["format"].as_str()),
+            (Some("demo"), Some("newestChangeDate"), Some("fixedWidth"))
+        );
+        for k in
+            ["asOf", "loadedAt", "staleAfterHours", "refreshSchedule", "nextRefreshAt", "lastAttemptAt", "lastError"]
+        {
             assert!(v.get(k).is_some(), "{k}");
         }
         assert_eq!(serde_json::from_value::<DirectoryStatus>(v).unwrap(), status);

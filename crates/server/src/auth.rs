@@ -1,23 +1,28 @@
 //! Authentication and authorisation (CONTRACT.md point 7), deny by default.
 //!
-//! `http::api` puts [`guard`] in front of every route of every group router. It authenticates
+//! `http::api` puts [`GuardLayer`] in front of every route of every group router. It authenticates
 //! the bearer token and then checks the scopes the operation declares in its OpenAPI
 //! `security(("bearer" = ["scope"]))` attribute — before any body is read. An operation that
 //! declares no bearer requirement, or a route missing from the OpenAPI document, is refused,
-//! so a handler cannot be reached without both a valid token and a declared scope. Handlers
+//! so a handler cannot be reached without both a valid token and a declared scope.
+//! It also refuses a body declared longer than the body limit (413) before anything reads it. Handlers
 //! take a [`Caller`] to know who is calling, and may call [`Caller::require`] for finer checks.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::extract::{FromRequestParts, MatchedPath, Request, State};
+use std::convert::Infallible;
+use std::task::{Context, Poll};
+
+use axum::extract::{FromRequestParts, MatchedPath, Request};
 use axum::http::request::Parts;
-use axum::http::{header, Method};
-use axum::middleware::Next;
+use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
+use futures_util::future::{BoxFuture, Either};
 use moneydesk_model::auth::Session;
 use moneydesk_model::Scope;
+use tower::{Layer, Service, ServiceExt};
 
 use crate::error::Error;
 use crate::storage::{Db, TokenRecord};
@@ -51,14 +56,36 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        // Put there by `guard`; absent only on a route outside the guarded routers: refuse.
-        parts.extensions.get::<Caller>().cloned().ok_or_else(Error::unauthorized)
+        // Put there by the guard; absent only on a route outside the guarded routers: refuse.
+        // Taken, not copied: a handler extracts its caller once.
+        parts.extensions.remove::<Caller>().ok_or_else(Error::unauthorized)
     }
 }
 
 /// Authenticates an `Authorization` header value.
 /// Missing → 401; not `Bearer mdk_...` → 600; unknown → 401; expired or revoked → 600.
 pub async fn authenticate(db: &Db, authorization: Option<&[u8]>) -> Result<Caller, Error> {
+    let digest = tokens::digest(bearer(authorization)?);
+    let record = db.token_by_digest_cached(&digest).await?.ok_or_else(Error::unauthorized)?;
+    let caller = admit(record)?;
+    if let Err(e) = db.touch_token(caller.0.id).await {
+        tracing::warn!(error = %e, token_id = caller.0.id, "could not record token use");
+    }
+    Ok(caller)
+}
+
+/// [`authenticate`] when it needs no I/O (a malformed header, or a token read from the table
+/// in the last seconds); `None` when it has to read the table.
+fn authenticate_now(db: &Db, authorization: Option<&[u8]>) -> Option<Result<Caller, Error>> {
+    let token = match bearer(authorization) {
+        Ok(token) => token,
+        Err(e) => return Some(Err(e)),
+    };
+    db.token_if_cached(&tokens::digest(token)).map(admit)
+}
+
+/// The token of a `Bearer mdk_...` header value.
+fn bearer(authorization: Option<&[u8]>) -> Result<&str, Error> {
     let Some(raw) = authorization else { return Err(Error::unauthorized()) };
     let text = std::str::from_utf8(raw).map_err(|_| Error::invalid_token("malformed"))?.trim();
     let token = match text.split_once(' ') {
@@ -68,15 +95,16 @@ pub async fn authenticate(db: &Db, authorization: Option<&[u8]>) -> Result<Calle
     if !tokens::well_formed(token) {
         return Err(Error::invalid_token("malformed: not a Moneydesk token"));
     }
-    let record = db.token_by_hash_cached(&tokens::hash(token)).await?.ok_or_else(Error::unauthorized)?;
+    Ok(token)
+}
+
+/// A known token's record as a caller, unless it is revoked or expired.
+fn admit(record: Arc<TokenRecord>) -> Result<Caller, Error> {
     if record.is_revoked() {
         return Err(Error::invalid_token("revoked"));
     }
-    if record.is_expired(Utc::now()) {
+    if record.expires_at.is_some() && record.is_expired(Utc::now()) {
         return Err(Error::invalid_token("expired"));
-    }
-    if let Err(e) = db.touch_token(record.id).await {
-        tracing::warn!(error = %e, token_id = record.id, "could not record token use");
     }
     Ok(Caller(record))
 }
@@ -110,14 +138,17 @@ struct Guarded {
     db: Db,
     /// Route (as axum matched it) → method → requirement; looked up by `&str` on every
     /// request, so the lookup allocates nothing.
-    table: HashMap<String, HashMap<Method, Requirement>>,
+    table: HashMap<String, Vec<(Method, Requirement)>>,
+    /// Bodies declared longer than this are refused before anything reads them (the
+    /// extractors enforce the same limit on bodies of undeclared length).
+    body_limit: usize,
 }
 
 /// The security scheme name used in the OpenAPI document.
 pub const BEARER: &str = "bearer";
 
 impl Guard {
-    pub fn from_openapi(doc: &utoipa::openapi::OpenApi, db: Db) -> anyhow::Result<Guard> {
+    pub fn from_openapi(doc: &utoipa::openapi::OpenApi, db: Db, body_limit: usize) -> anyhow::Result<Guard> {
         let json = serde_json::to_value(doc)?;
         let mut table = HashMap::new();
         let paths = json["paths"].as_object().cloned().unwrap_or_default();
@@ -146,41 +177,122 @@ impl Guard {
                     !sets.is_empty(),
                     "{method} {path} declares an empty security list: add a bearer requirement"
                 );
-                table.entry(path.clone()).or_insert_with(HashMap::new).insert(method, Requirement::AnyOf(sets));
+                table.entry(path.clone()).or_insert_with(Vec::new).push((method, Requirement::AnyOf(sets)));
             }
         }
-        Ok(Guard(Arc::new(Guarded { db, table })))
+        Ok(Guard(Arc::new(Guarded { db, table, body_limit })))
     }
 
     pub fn requirement(&self, method: &Method, path: &str) -> Option<&Requirement> {
         let method = if method == Method::HEAD { &Method::GET } else { method };
-        self.0.table.get(path)?.get(method)
+        self.0.table.get(path)?.iter().find(|(m, _)| m == method).map(|(_, requirement)| requirement)
     }
 }
 
-/// Middleware on every API route: authenticate, then check the operation's declared scopes.
-pub async fn guard(State(guard): State<Guard>, mut req: Request, next: Next) -> Response {
-    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str()).unwrap_or_default();
-    let Some(requirement) = guard.requirement(req.method(), route) else {
-        return guard.undocumented(req.method(), route);
-    };
-    let caller = match authenticate(&guard.0.db, req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes())).await {
-        Ok(c) => c,
-        Err(e) => return e.into_response(),
-    };
-    if let Err(e) = requirement.check(&caller) {
-        return e.into_response();
+/// `Router::route_layer(GuardLayer)` puts the guard in front of every group route: after
+/// routing (it knows the operation), before any extractor (no body is read for a refused call).
+#[derive(Clone, Debug)]
+pub struct GuardLayer(pub Guard);
+
+impl<S> Layer<S> for GuardLayer {
+    type Service = GuardedRoute<S>;
+
+    fn layer(&self, inner: S) -> GuardedRoute<S> {
+        GuardedRoute { guard: self.0.clone(), inner }
     }
-    req.extensions_mut().insert(caller);
-    next.run(req).await
+}
+
+/// One route behind the guard: authenticate, check the operation's declared scopes, then hand
+/// the request on with its [`Caller`]. A cached, recently used token is decided without awaiting
+/// or boxing anything (the hot path); otherwise the token table is read first.
+#[derive(Clone, Debug)]
+pub struct GuardedRoute<S> {
+    guard: Guard,
+    inner: S,
+}
+
+type Answer = BoxFuture<'static, Result<Response, Infallible>>;
+
+impl<S> Service<Request> for GuardedRoute<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Either<S::Future, Answer>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut req: Request) -> Self::Future {
+        let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str()).unwrap_or_default();
+        let Some(requirement) = self.guard.requirement(req.method(), route) else {
+            return Either::Right(refuse(self.guard.undocumented(req.method(), route)));
+        };
+        if let Some(refusal) = self.guard.oversize(&req) {
+            return Either::Right(refuse(refusal));
+        }
+        let authorization = req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes());
+        match authenticate_now(&self.guard.0.db, authorization) {
+            Some(Ok(caller)) => match requirement.check(&caller) {
+                Ok(()) => {
+                    req.extensions_mut().insert(caller);
+                    Either::Left(self.inner.call(req))
+                }
+                Err(e) => Either::Right(refuse(e.into_response())),
+            },
+            Some(Err(e)) => Either::Right(refuse(e.into_response())),
+            None => {
+                let requirement = requirement.clone();
+                let guard = self.guard.clone();
+                // `self.inner` was made ready by `poll_ready`; the clone is readied by `oneshot`.
+                let inner = self.inner.clone();
+                Either::Right(Box::pin(async move {
+                    let authorization = req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes());
+                    let caller = match authenticate(&guard.0.db, authorization).await {
+                        Ok(caller) => caller,
+                        Err(e) => return Ok(e.into_response()),
+                    };
+                    if let Err(e) = requirement.check(&caller) {
+                        return Ok(e.into_response());
+                    }
+                    req.extensions_mut().insert(caller);
+                    inner.oneshot(req).await
+                }))
+            }
+        }
+    }
+}
+
+fn refuse(response: Response) -> Answer {
+    Box::pin(std::future::ready(Ok(response)))
 }
 
 impl Guard {
+    /// 413 for a body declared longer than the limit.
+    fn oversize(&self, req: &Request) -> Option<Response> {
+        let length = req.headers().get(header::CONTENT_LENGTH)?.to_str().ok()?.parse::<u64>().ok()?;
+        (length > self.0.body_limit as u64).then(|| {
+            let limit = self.0.body_limit;
+            Error::from_status(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!("Request body is {length} bytes; the limit is {limit}"),
+            )
+            .into_response()
+        })
+    }
+
     /// A method the route does not document is a 405 (never run: it declares no scope); a
     /// route missing from the document altogether is refused and logged as a bug.
     fn undocumented(&self, method: &Method, route: &str) -> Response {
-        let mut allowed: Vec<&str> =
-            self.0.table.get(route).map(|methods| methods.keys().map(|m| m.as_str()).collect()).unwrap_or_default();
+        let mut allowed: Vec<&str> = self
+            .0
+            .table
+            .get(route)
+            .map(|methods| methods.iter().map(|(m, _)| m.as_str()).collect())
+            .unwrap_or_default();
         if allowed.is_empty() {
             tracing::error!(%method, route, "route is not in the OpenAPI document; refusing it (deny by default)");
             return Error::forbidden(Scope::Admin).into_response();
@@ -190,7 +302,7 @@ impl Guard {
         }
         allowed.sort_unstable();
         let mut resp = Error::new(
-            axum::http::StatusCode::METHOD_NOT_ALLOWED,
+            StatusCode::METHOD_NOT_ALLOWED,
             "method_not_allowed",
             format!("{method} is not allowed here; use {}", allowed.join(" or ")),
         )

@@ -1,33 +1,35 @@
 //! Building the app (API + portal + the layers around both) and running it.
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
+use axum::body::HttpBody;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderName, HeaderValue, Method, Request};
-use axum::{middleware, Router};
+use axum::extract::Request;
+use axum::http::{header, HeaderValue, Method};
+use axum::response::Response;
 use moneydesk_model::Scope;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use tower::ServiceBuilder;
+use tower::make::Shared;
+use tower::{Service, ServiceBuilder};
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::Predicate;
 use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::limit::RequestBodyLimitLayer;
-use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
-use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::trace::{DefaultOnResponse, TraceLayer};
-use tracing::Level;
 
+use crate::http::finish::{FrameLayer, X_REQUEST_ID};
 use crate::storage::Db;
 use crate::{http, seed, static_files, AppState, Config};
 
-const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
-
 /// The whole app for `state`: `/api` plus the portal, with CORS, request ids, logs,
 /// compression and the security headers every answer carries.
-pub fn app(state: AppState) -> anyhow::Result<Router> {
+pub fn app(
+    state: AppState,
+) -> anyhow::Result<impl Service<Request, Response = Response, Error = Infallible, Future: Send> + Clone + Send + 'static>
+{
     let api = http::api(&state)?;
     let router = api.fallback(static_files::serve).with_state(state.clone());
 
@@ -50,44 +52,41 @@ pub fn app(state: AppState) -> anyhow::Result<Router> {
             .max_age(Duration::from_secs(600))
     });
 
-    let trace = TraceLayer::new_for_http()
-        .make_span_with(|req: &Request<_>| {
-            let id = req.headers().get(X_REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("-");
-            // The path only: query strings may carry personal data; headers (the token) never logged.
-            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id)
-        })
-        .on_response(DefaultOnResponse::new().level(Level::INFO));
-
     // Around the whole router, outermost first. (Not `Router::layer`, which wraps every route
     // in each layer's own boxed service, all of them cloned for every request.)
-    let layered = ServiceBuilder::new()
-        .layer(SetRequestIdLayer::new(X_REQUEST_ID, RandomRequestId))
-        .layer(trace)
-        .layer(PropagateRequestIdLayer::new(X_REQUEST_ID))
+    Ok(ServiceBuilder::new()
+        .layer(FrameLayer)
         .layer(tower::util::option_layer(cors))
-        .layer(CompressionLayer::new())
-        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        // `/api` answers: errors in the path's body shape (the portal's files pass through).
-        .layer(middleware::from_fn(http::finish::finish))
-        // The body limit is ours (`MONEYDESK_BODY_LIMIT`), not axum's 2 MB default.
-        .layer(RequestBodyLimitLayer::new(state.config.body_limit))
-        .layer(DefaultBodyLimit::disable())
-        .service(router);
-    Ok(Router::new().fallback_service(layered))
+        // Error answers stay uncompressed: they are small, and `FrameLayer` quotes their text.
+        .layer(CompressionLayer::new().compress_when(WorthCompressing))
+        // The body limit is ours (`MONEYDESK_BODY_LIMIT`), not axum's 2 MB default. Handlers
+        // read bodies only through extractors (`http::extract`), which all honour it.
+        .layer(DefaultBodyLimit::max(state.config.body_limit))
+        .service(router))
 }
 
-/// Request ids: 16 random hex digits, unless the client sent a usable one.
-#[derive(Clone, Copy)]
-struct RandomRequestId;
+/// Which answers are gzipped (for clients that accept it): those of 1 KiB or more, or of
+/// unknown length — below that gzip saves a few hundred bytes for the price of a compressor per
+/// request — except images (already compressed; SVG is text), gRPC and event streams, as
+/// tower-http's default does; and never error answers: they are small, and `FrameLayer` quotes
+/// their text. One pass over the headers: this runs on every answer.
+#[derive(Clone, Copy, Debug)]
+struct WorthCompressing;
 
-impl MakeRequestId for RandomRequestId {
-    fn make_request_id<B>(&mut self, _req: &Request<B>) -> Option<RequestId> {
-        let n: u64 = rand::random();
-        HeaderValue::from_str(&format!("{n:016x}")).ok().map(RequestId::new)
+impl Predicate for WorthCompressing {
+    fn should_compress<B: HttpBody>(&self, resp: &Response<B>) -> bool {
+        const MIN_SIZE: u64 = 1024;
+        if resp.status().is_client_error() || resp.status().is_server_error() {
+            return false;
+        }
+        let header = |name| resp.headers().get(name).and_then(|v: &HeaderValue| v.to_str().ok());
+        let size = resp.body().size_hint().exact().or_else(|| header(header::CONTENT_LENGTH)?.parse().ok());
+        if size.is_some_and(|n| n < MIN_SIZE) {
+            return false;
+        }
+        let media = header(header::CONTENT_TYPE).unwrap_or_default();
+        let image = media.starts_with("image/") && !media.starts_with("image/svg+xml");
+        !(image || media.starts_with("application/grpc") || media.starts_with("text/event-stream"))
     }
 }
 
@@ -139,7 +138,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
 
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        axum::serve(listener, app)
+        axum::serve(listener, Shared::new(app))
             .with_graceful_shutdown(async move {
                 let _ = rx.await;
             })

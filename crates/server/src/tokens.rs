@@ -4,7 +4,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use rand::RngCore;
-use sha2::{Digest, Sha256};
+use sha2::{Digest as _, Sha256};
 
 pub const PREFIX: &str = "mdk_";
 /// 32 bytes in unpadded base64url.
@@ -19,16 +19,24 @@ pub fn generate() -> String {
 
 /// Whether `text` has the shape of a token this server issues (not whether it is known).
 pub fn well_formed(text: &str) -> bool {
+    let mut bytes = [0u8; 33];
     match text.strip_prefix(PREFIX) {
-        Some(body) => body.len() == BODY_LEN && URL_SAFE_NO_PAD.decode(body).map(|b| b.len() == 32).unwrap_or(false),
+        // Decoded on the stack: this runs on every request.
+        Some(body) => body.len() == BODY_LEN && URL_SAFE_NO_PAD.decode_slice(body, &mut bytes) == Ok(32),
         None => false,
     }
 }
 
+/// The SHA-256 of a token's text.
+pub type Digest = [u8; 32];
+
+pub fn digest(text: &str) -> Digest {
+    Sha256::digest(text.as_bytes()).into()
+}
+
 /// Lowercase hex SHA-256 of the token text: what the database stores and looks up.
 pub fn hash(text: &str) -> String {
-    let digest = Sha256::digest(text.as_bytes());
-    hex::encode(digest)
+    hex::encode(digest(text))
 }
 
 #[cfg(test)]

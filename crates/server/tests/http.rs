@@ -105,7 +105,7 @@ async fn json_rejections_are_envelope_errors_naming_the_problem() {
     async fn handler(extract::Json(_b): extract::Json<Body>) -> &'static str {
         "ok"
     }
-    let app = axum::Router::new().route("/api/x", post(handler)).layer(axum::middleware::from_fn(finish::finish));
+    let app = axum::Router::new().route("/api/x", post(handler)).layer(finish::FrameLayer);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -197,4 +197,35 @@ async fn restart_keeps_tokens_and_migrations_are_idempotent() {
     let needle = token.as_bytes();
     assert!(!raw.windows(needle.len()).any(|w| w == needle) && !wal.windows(needle.len()).any(|w| w == needle));
     second.stop().await;
+}
+
+/// Large answers are gzipped for clients that accept it; small ones are not (below 1 KiB gzip
+/// costs more than the bytes it saves).
+#[tokio::test]
+async fn large_answers_are_compressed_small_ones_are_not() {
+    let s = Server::start().await;
+    let token = s.token(&[Scope::RoutingRead]).await;
+    let gzip = |path: &str| s.client.get(s.url(path)).header("accept-encoding", "gzip");
+    // The OpenAPI document: tens of kilobytes.
+    let resp = gzip(paths::OPENAPI).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(resp.headers()["content-encoding"], "gzip");
+    assert_eq!(resp.headers()["x-content-type-options"], "nosniff");
+    let zipped = resp.bytes().await.unwrap();
+    assert_eq!(&zipped[..2], &[0x1f, 0x8b], "a gzip stream");
+    let plain = s.get(paths::OPENAPI).await;
+    assert!(plain.headers().get("content-encoding").is_none(), "not asked for, not compressed");
+    assert!(zipped.len() * 3 < plain.bytes().await.unwrap().len());
+    // A routing record: a few hundred bytes.
+    let path = format!("{}?routingNumber=021090028", paths::ROUTING_ACH_VALIDATE);
+    let resp = gzip(&path).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers().get("content-encoding").is_none());
+    assert_eq!(json(resp).await["routingNumber"], "021090028");
+    // A small error answer.
+    let resp = gzip(paths::ROUTING_ACH_VALIDATE).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert!(resp.headers().get("content-encoding").is_none());
+    assert_eq!(json(resp).await["error"]["fields"][0]["field"], "routingNumber");
+    s.running.stop().await;
 }

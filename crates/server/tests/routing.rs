@@ -75,7 +75,10 @@ async fn demo_directory_lookups() {
     // Record type 0 and 2 facts.
     assert_eq!(get(&s, &t, &ach("021090015")).await.1["recordTypeCode"], "0");
     let (_, replaced) = get(&s, &t, &ach("073090995")).await;
-    assert_eq!((replaced["recordTypeCode"].as_str(), replaced["newRoutingNumber"].as_str()), (Some("2"), Some("073090063")));
+    assert_eq!(
+        (replaced["recordTypeCode"].as_str(), replaced["newRoutingNumber"].as_str()),
+        (Some("2"), Some("073090063"))
+    );
     assert_eq!(get(&s, &t, &wire("026090269")).await.1["settlementOnly"], "S");
     // A valid number the directory does not hold: 404 envelope, per directory.
     let (status, body) = get(&s, &t, &ach("043090093")).await;
@@ -97,8 +100,14 @@ async fn real_files_over_http() {
     assert_eq!(a["institutionStatusCode"], "1");
     let (_, st) = get(&s, &t, ROUTING_DIRECTORY).await;
     let d = &st["data"];
-    assert_eq!((d["source"].as_str(), d["asOf"].as_str(), d["asOfSource"].as_str()), (Some("files"), Some("2018-12-04"), Some("newestChangeDate")));
-    assert_eq!((d["ach"]["records"].as_u64(), d["wire"]["records"].as_u64(), d["institutions"].as_u64()), (Some(18_198), Some(7_693), Some(19_010)));
+    assert_eq!(
+        (d["source"].as_str(), d["asOf"].as_str(), d["asOfSource"].as_str()),
+        (Some("files"), Some("2018-12-04"), Some("newestChangeDate"))
+    );
+    assert_eq!(
+        (d["ach"]["records"].as_u64(), d["wire"]["records"].as_u64(), d["institutions"].as_u64()),
+        (Some(18_198), Some(7_693), Some(19_010))
+    );
     assert_eq!((d["ach"]["file"].as_str(), d["ach"]["format"].as_str()), (Some("FedACHdir.txt"), Some("fixedWidth")));
     assert_eq!(d["stale"], false);
     assert_eq!(d["refreshSchedule"], "06:30 America/New_York");
@@ -117,7 +126,10 @@ async fn status_and_refresh_need_their_scopes() {
     let (status, body) = get(&s, &reader, ROUTING_DIRECTORY).await;
     assert_eq!(status, 200);
     let d = &body["data"];
-    assert_eq!((d["source"].as_str(), d["ach"]["format"].as_str(), d["ach"]["file"].as_str()), (Some("demo"), Some("demo"), None));
+    assert_eq!(
+        (d["source"].as_str(), d["ach"]["format"].as_str(), d["ach"]["file"].as_str()),
+        (Some("demo"), Some("demo"), None)
+    );
     assert_eq!((d["ach"]["records"].as_u64(), d["wire"]["records"].as_u64()), (Some(27), Some(19)));
     assert_eq!((d["stale"].as_bool(), d["staleAfterHours"].as_u64()), (Some(false), Some(48)));
     let resp = s.client.post(s.url(ROUTING_DIRECTORY_REFRESH)).bearer_auth(&reader).send().await.unwrap();
@@ -154,7 +166,12 @@ async fn search(s: &Server, t: &str, q: &str) -> (u16, Value) {
 }
 
 fn numbers(page: &Value) -> Vec<String> {
-    page["data"]["content"].as_array().unwrap().iter().map(|h| h["routingNumber"].as_str().unwrap().to_string()).collect()
+    page["data"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["routingNumber"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[tokio::test]
@@ -224,7 +241,10 @@ async fn search_in_the_demo_directory() {
     let t = s.token(&[Scope::RoutingRead]).await;
     let (_, p) = search(&s, &t, "name=acme%20comunity").await;
     let hit = &p["data"]["content"][0];
-    assert_eq!((hit["routingNumber"].as_str(), hit["inAch"].as_bool(), hit["inWire"].as_bool()), (Some("021090028"), Some(true), Some(true)));
+    assert_eq!(
+        (hit["routingNumber"].as_str(), hit["inAch"].as_bool(), hit["inWire"].as_bool()),
+        (Some("021090028"), Some(true), Some(true))
+    );
     assert_eq!(hit["ach"]["officeCode"], "O");
     assert!(hit["score"].as_f64().unwrap() > 80.0);
     let (_, p) = search(&s, &t, "city=chicago").await;
@@ -241,4 +261,30 @@ async fn extensions_are_marked_in_openapi() {
     }
     assert_eq!(doc["paths"][ROUTING_DIRECTORY_REFRESH]["post"]["security"][0]["bearer"][0], "admin");
     assert!(doc["paths"][paths::ROUTING_ACH_VALIDATE]["get"].get("x-extension").is_none());
+}
+
+/// Lookups serve answers rendered once per loaded directory: after a refresh they come from
+/// the new file, never from what was rendered for the old one.
+#[tokio::test]
+async fn lookups_after_a_refresh_answer_from_the_new_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("FedACHdir.txt");
+    let original = std::fs::read_to_string(data("FedACHdir.txt")).unwrap();
+    std::fs::write(&file, &original).unwrap();
+    let f2 = file.clone();
+    let s = Server::start_with(move |c| c.fedach_file = Some(f2)).await;
+    let admin = s.token(&[Scope::Admin]).await;
+    for _ in 0..2 {
+        assert_eq!(get(&s, &admin, &ach("011000015")).await.1["customerName"], "FEDERAL RESERVE BANK");
+    }
+    // Columns 36-71 of a FedACH record hold the customer name.
+    let renamed = original.replacen("FEDERAL RESERVE BANK                ", "FEDERAL RESERVE BANK OF ATLANTA     ", 1);
+    assert_ne!(renamed, original);
+    std::fs::write(&file, renamed).unwrap();
+    let resp = s.client.post(s.url(ROUTING_DIRECTORY_REFRESH)).bearer_auth(&admin).send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    let (status, record) = get(&s, &admin, &ach("011000015")).await;
+    assert_eq!(status, 200);
+    assert_eq!(record["customerName"], "FEDERAL RESERVE BANK OF ATLANTA");
+    assert_eq!(record["customerAddress"], "1000 PEACHTREE ST N.E.");
 }

@@ -2,6 +2,8 @@
 //! text). Use `extract::Json<T>` and `extract::Query<T>` instead of axum's in handlers.
 //! `Query` uses serde_urlencoded, which cannot read a repeated key (`paths=a&paths=b`):
 //! read those from `RawQuery` with `url::form_urlencoded::parse`.
+//! Bodies are read only through these extractors (or axum's `Bytes`/`String`), never as a raw
+//! `Body` stream: they honour the app's body limit (`DefaultBodyLimit` in `server::app`).
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts};

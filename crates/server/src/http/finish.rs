@@ -1,45 +1,175 @@
-//! The last step of every `/api` answer: errors get the path's body shape (fee body on the
-//! fee schedules, the envelope elsewhere) and the request id; error answers that did not come
-//! from `Error` (axum rejections, 405, 413 from the body limit) are turned into one, so a
-//! client never sees plain text.
+//! The frame around every answer ([`FrameLayer`]): request id, security headers, access log,
+//! and the last step of every `/api` answer: errors get the path's body shape
+//! (fee body on the fee schedules, the envelope elsewhere) and the request id; error answers
+//! that did not come from `Error` (axum rejections, 405, 413 from the body limit) are turned
+//! into one, so a client never sees plain text.
 
-use axum::body::{to_bytes, Body};
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+use std::time::Instant;
+
+use axum::body::{to_bytes, Body, Bytes, HttpBody};
 use axum::extract::Request;
-use axum::http::header;
-use axum::middleware::Next;
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue};
 use axum::response::Response;
+use axum::BoxError;
+use futures_util::future::BoxFuture;
+use pin_project_lite::pin_project;
+use tower::{Layer, Service};
+use tracing::Span;
 
 use crate::error::{Error, Rendered, Shape};
 
 /// Plain-text error bodies longer than this are not worth quoting.
 const MAX_QUOTED_BODY: usize = 4096;
 
-pub async fn finish(req: Request, next: Next) -> Response {
-    // It wraps the whole app (see `server::app`); the portal's files keep their own answers.
-    if !is_api(req.uri().path()) {
-        return next.run(req).await;
-    }
-    let shape = Shape::for_path(req.uri().path());
-    let request_id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).map(String::from);
-    let resp = next.run(req).await;
+pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
+/// The outermost layer, around compression. Every request gets an id (the client's
+/// `x-request-id` when it sent one, else 16 random hex digits) that the handlers, the logs
+/// and the answer all see; every answer gets the security headers; `/api` errors get the
+/// path's body shape (compression leaves error answers alone, see `server::app`, so their text
+/// can be quoted); each request is logged as a `request` span (method, path — never the query,
+/// which may carry personal data — and id) closed by one event with status and latency.
+/// One hand-written layer with its own future instead of six generic ones: it runs on every
+/// request, and a routing lookup costs little more than this frame.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrameLayer;
+
+impl<S> Layer<S> for FrameLayer {
+    type Service = Frame<S>;
+
+    fn layer(&self, inner: S) -> Frame<S> {
+        Frame(inner)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Frame<S>(S);
+
+impl<S, B> Service<Request> for Frame<S>
+where
+    S: Service<Request, Response = Response<B>, Error = Infallible>,
+    B: HttpBody<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = FrameFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut req: Request) -> Self::Future {
+        let id = match req.headers().get(X_REQUEST_ID) {
+            Some(id) => id.clone(),
+            None => {
+                let id = new_request_id();
+                req.headers_mut().insert(X_REQUEST_ID, id.clone());
+                id
+            }
+        };
+        let shape = is_api(req.uri().path()).then(|| Shape::for_path(req.uri().path()));
+        let span = tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),
+            request_id = id.to_str().unwrap_or("(not text)"));
+        let started = (!span.is_disabled()).then(Instant::now);
+        let answer = {
+            let _entered = span.enter();
+            self.0.call(req)
+        };
+        FrameFuture { answer, quoting: None, id: Some(id), shape, span, started }
+    }
+}
+
+pin_project! {
+    /// The inner answer, then (rarely) the re-rendering of a plain-text error, then the
+    /// headers and the log line.
+    pub struct FrameFuture<F> {
+        #[pin]
+        answer: F,
+        quoting: Option<BoxFuture<'static, Response>>,
+        id: Option<HeaderValue>,
+        shape: Option<Shape>,
+        span: Span,
+        started: Option<Instant>,
+    }
+}
+
+impl<F, B> Future for FrameFuture<F>
+where
+    F: Future<Output = Result<Response<B>, Infallible>>,
+    B: HttpBody<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let _entered = this.span.enter();
+        let mut resp = match this.quoting {
+            Some(quoting) => ready!(quoting.as_mut().poll(cx)),
+            None => {
+                let Ok(resp) = ready!(this.answer.poll(cx));
+                let resp = resp.map(Body::new);
+                match this.shape.take() {
+                    None => resp,
+                    Some(shape) => match finish(resp, shape, this.id.as_ref()) {
+                        Ok(resp) => resp,
+                        Err(quoting) => {
+                            let quoting = this.quoting.insert(quoting);
+                            ready!(quoting.as_mut().poll(cx))
+                        }
+                    },
+                }
+            }
+        };
+        let id = this.id.take().expect("an answer is finished once");
+        let headers = resp.headers_mut();
+        headers.entry(X_REQUEST_ID).or_insert(id);
+        headers.entry(header::REFERRER_POLICY).or_insert(HeaderValue::from_static("no-referrer"));
+        headers.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
+        if let Some(started) = this.started {
+            let (status, latency) = (resp.status().as_u16(), started.elapsed());
+            if resp.status().is_server_error() {
+                tracing::error!(status, ?latency, "request failed");
+            } else {
+                tracing::info!(status, ?latency, "finished processing request");
+            }
+        }
+        Poll::Ready(Ok(resp))
+    }
+}
+
+/// 16 random hex digits.
+fn new_request_id() -> HeaderValue {
+    let mut hex = [0u8; 16];
+    hex::encode_to_slice(rand::random::<u64>().to_be_bytes(), &mut hex).expect("8 bytes are 16 hex digits");
+    HeaderValue::from_bytes(&hex).expect("hex digits are a valid header value")
+}
+
+/// An `/api` answer with errors in the path's body shape and with the request id: at once,
+/// or (`Err`) after reading a plain-text error body to quote it.
+fn finish(resp: Response, shape: Shape, id: Option<&HeaderValue>) -> Result<Response, BoxFuture<'static, Response>> {
+    let request_id = || id.and_then(|v| v.to_str().ok()).map(String::from);
     if let Some(Rendered(err)) = resp.extensions().get::<Rendered>().cloned() {
-        return keep_allow(&resp, err.render(shape, request_id));
+        let (parts, _) = resp.into_parts();
+        return Ok(keep_headers(parts.headers, err.render(shape, request_id())));
     }
     if !(resp.status().is_client_error() || resp.status().is_server_error()) || is_json(&resp) {
-        return resp;
+        return Ok(resp);
     }
-    let status = resp.status();
-    let allow = resp.headers().get(header::ALLOW).cloned();
-    let text = match to_bytes(resp.into_body(), MAX_QUOTED_BODY).await {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(_) => String::new(),
-    };
-    let mut out = Error::from_status(status, &text).render(shape, request_id);
-    if let Some(allow) = allow {
-        out.headers_mut().insert(header::ALLOW, allow);
-    }
-    out
+    let request_id = request_id();
+    Err(Box::pin(async move {
+        let (parts, body) = resp.into_parts();
+        let text = match to_bytes(body, MAX_QUOTED_BODY).await {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(_) => String::new(),
+        };
+        keep_headers(parts.headers, Error::from_status(parts.status, &text).render(shape, request_id))
+    }))
 }
 
 /// `/api` and everything under it.
@@ -54,12 +184,17 @@ fn is_json(resp: &Response<Body>) -> bool {
         .is_some_and(|ct| ct.starts_with("application/json") || ct.ends_with("+json"))
 }
 
-/// Carries headers an error answer set on purpose (e.g. `Allow`, `Retry-After`) over to the
-/// re-rendered one.
-fn keep_allow(old: &Response, mut new: Response) -> Response {
-    for name in [header::ALLOW, header::RETRY_AFTER] {
-        if let Some(v) = old.headers().get(&name) {
-            new.headers_mut().insert(name, v.clone());
+/// Carries the headers the error answer had (`Allow`, `Retry-After`, CORS, ...) over to the
+/// re-rendered one, except those that described the old body.
+fn keep_headers(old: HeaderMap, mut new: Response) -> Response {
+    let body = [header::CONTENT_TYPE, header::CONTENT_LENGTH, header::CONTENT_ENCODING, header::TRANSFER_ENCODING];
+    let rendered: Vec<HeaderName> = new.headers().keys().cloned().collect();
+    let mut name = None;
+    // `None` names continue the previous header's values.
+    for (next, value) in old {
+        name = next.or(name);
+        if let Some(name) = name.as_ref().filter(|n| !body.contains(n) && !rendered.contains(n)) {
+            new.headers_mut().append(name.clone(), value);
         }
     }
     new

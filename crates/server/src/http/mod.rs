@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use axum::routing::{any, get};
-use axum::{middleware, Json, Router};
+use axum::{Json, Router};
 use moneydesk_model::paths;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::auth::Guard;
+use crate::auth::{Guard, GuardLayer};
 use crate::error::Error;
 use crate::AppState;
 
@@ -53,12 +53,12 @@ pub fn openapi_doc() -> utoipa::openapi::OpenApi {
 pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
     let (routes, mut doc) = groups().split_for_parts();
     openapi::finish(&mut doc);
-    let guard = Guard::from_openapi(&doc, state.db.clone())?;
+    let guard = Guard::from_openapi(&doc, state.db.clone(), state.config.body_limit)?;
     let doc = Arc::new(doc);
 
     // route_layer: the guard runs on every group route (after routing, so it knows the
     // operation) and never on unknown paths, which answer 404 below.
-    let routes = routes.route_layer(middleware::from_fn_with_state(guard, crate::auth::guard));
+    let routes = routes.route_layer(GuardLayer(guard));
     Ok(routes
         .route(paths::OPENAPI, get(move || async move { Json(doc.as_ref().clone()) }))
         .route("/api", any(unknown_path))

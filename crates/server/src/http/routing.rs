@@ -2,14 +2,15 @@
 //! point 9) and the extensions the portal needs — directory status, refresh (admin) and
 //! search. Lookups answer the bare record; extensions answer the envelope.
 
+use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use moneydesk_model::routing::{
-    AchParticipant, DirectoryStatus, RoutingSearchHit, WireParticipant, ROUTING_DIRECTORY, ROUTING_DIRECTORY_REFRESH, ROUTING_SEARCH,
+    AchParticipant, DirectoryStatus, RoutingSearchHit, WireParticipant, ROUTING_DIRECTORY, ROUTING_DIRECTORY_REFRESH,
+    ROUTING_SEARCH,
 };
 use moneydesk_model::{paths, Envelope, Page, RoutingNumber};
-use serde::Serialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -34,22 +35,19 @@ fn query_pairs(q: &Option<String>) -> Vec<(String, String)> {
 }
 
 /// The `routingNumber` parameter, checked: 400 naming the length, a non-digit or the checksum.
-fn routing_number(q: &Option<String>) -> Result<RoutingNumber, Error> {
-    let pairs = query_pairs(q);
-    let mut values = pairs.iter().filter(|(k, _)| k == "routingNumber");
-    let Some((_, v)) = values.next() else { return Err(Error::field("routingNumber", "is required (nine digits)")) };
+fn routing_number(uri: &Uri) -> Result<RoutingNumber, Error> {
+    let pairs = url::form_urlencoded::parse(uri.query().unwrap_or("").as_bytes());
+    let mut values = pairs.filter(|(k, _)| k == "routingNumber").map(|(_, v)| v);
+    let Some(v) = values.next() else { return Err(Error::field("routingNumber", "is required (nine digits)")) };
     if values.next().is_some() {
         return Err(Error::field("routingNumber", "give one routing number"));
     }
-    RoutingNumber::parse(v).map_err(|e| Error::field("routingNumber", e.to_string()))
+    RoutingNumber::parse(&v).map_err(|e| Error::field("routingNumber", e.to_string()))
 }
 
-/// The record as JSON bytes, straight from the shared directory (no copy of the record).
-fn bare<T: Serialize>(record: &T) -> Response {
-    match serde_json::to_vec(record) {
-        Ok(body) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Err(e) => Error::internal(e).into_response(),
-    }
+/// A record's JSON answer, rendered once per directory and shared (no copy per request).
+fn bare(json: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], json).into_response()
 }
 
 #[derive(IntoParams)]
@@ -68,11 +66,11 @@ struct RoutingNumberParam {
     security(("bearer" = ["routing:read"])),
     responses((status = 200, description = "The Fedwire participant, as the directory has it", body = WireParticipant),
         (status = 404, description = "Not in the Fedwire directory", body = ErrorEnvelopeDoc)))]
-async fn wire_validate(State(s): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Response, Error> {
-    let rn = routing_number(&q)?;
+async fn wire_validate(State(s): State<AppState>, _caller: Caller, uri: Uri) -> Result<Response, Error> {
+    let rn = routing_number(&uri)?;
     let dir = s.routing.view();
-    match dir.wire(&rn) {
-        Some(r) => Ok(bare(r)),
+    match dir.wire_json(&rn) {
+        Some(json) => Ok(bare(json)),
         None => Err(Error::not_found(format!("routing number {rn} is not in the Fedwire directory"))),
     }
 }
@@ -83,11 +81,11 @@ async fn wire_validate(State(s): State<AppState>, _caller: Caller, RawQuery(q): 
     security(("bearer" = ["routing:read"])),
     responses((status = 200, description = "The FedACH participant, as the directory has it", body = AchParticipant),
         (status = 404, description = "Not in the FedACH directory", body = ErrorEnvelopeDoc)))]
-async fn ach_validate(State(s): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Response, Error> {
-    let rn = routing_number(&q)?;
+async fn ach_validate(State(s): State<AppState>, _caller: Caller, uri: Uri) -> Result<Response, Error> {
+    let rn = routing_number(&uri)?;
     let dir = s.routing.view();
-    match dir.ach(&rn) {
-        Some(r) => Ok(bare(r)),
+    match dir.ach_json(&rn) {
+        Some(json) => Ok(bare(json)),
         None => Err(Error::not_found(format!("routing number {rn} is not in the FedACH directory"))),
     }
 }
@@ -112,10 +110,17 @@ async fn directory_status(State(s): State<AppState>, _caller: Caller) -> Json<En
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "Reloaded; the new status", body = Envelope<DirectoryStatus>),
         (status = 422, description = "A file could not be loaded; the previous directory stays in service", body = ErrorEnvelopeDoc)))]
-async fn directory_refresh(State(s): State<AppState>, _caller: Caller) -> Result<Json<Envelope<DirectoryStatus>>, Error> {
+async fn directory_refresh(
+    State(s): State<AppState>,
+    _caller: Caller,
+) -> Result<Json<Envelope<DirectoryStatus>>, Error> {
     match s.routing.refresh().await {
         Ok(status) => Ok(Json(Envelope::ok(status))),
-        Err(e) => Err(Error::new(StatusCode::UNPROCESSABLE_ENTITY, "directory_invalid", format!("{e}; the previous directory stays in service"))),
+        Err(e) => Err(Error::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "directory_invalid",
+            format!("{e}; the previous directory stays in service"),
+        )),
     }
 }
 
@@ -145,10 +150,16 @@ struct SearchParams {
     security(("bearer" = ["routing:read"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "A page of matching institutions", body = Envelope<Page<RoutingSearchHit>>)))]
-async fn search(State(s): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<RoutingSearchHit>>>, Error> {
+async fn search(
+    State(s): State<AppState>,
+    _caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<Page<RoutingSearchHit>>>, Error> {
     let (query, page) = SearchQuery::from_pairs(&query_pairs(&q)).map_err(Error::fields)?;
     let dir = s.routing.current();
     // Name search walks the whole vocabulary: keep it off the async threads' fast path.
-    let page = tokio::task::spawn_blocking(move || crate::routing::search(&dir, &query, page)).await.map_err(Error::internal)?;
+    let page = tokio::task::spawn_blocking(move || crate::routing::search(&dir, &query, page))
+        .await
+        .map_err(Error::internal)?;
     Ok(Json(Envelope::ok(page)))
 }

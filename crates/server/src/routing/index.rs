@@ -3,10 +3,14 @@
 //! comparable form). Built whole and never changed: a refresh builds a new one and swaps it in.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 use std::time::SystemTime;
 
+use bytes::Bytes;
 use chrono::{DateTime, NaiveDate, Utc};
-use moneydesk_model::routing::{AchParticipant, AsOfSource, DirectoryFormat, DirectoryPart, DirectorySource, WireParticipant};
+use moneydesk_model::routing::{
+    AchParticipant, AsOfSource, DirectoryFormat, DirectoryPart, DirectorySource, WireParticipant,
+};
 use moneydesk_model::RoutingNumber;
 
 use super::text;
@@ -19,6 +23,11 @@ pub fn key_of(rn: &RoutingNumber) -> u32 {
 
 fn key_of_str(s: &str) -> u32 {
     s.bytes().fold(0u32, |k, b| k * 10 + (b - b'0') as u32)
+}
+
+fn render<T: serde::Serialize>(record: &T) -> Bytes {
+    // Plain structs of strings: serialising them cannot fail.
+    serde_json::to_vec(record).expect("a directory record serialises").into()
 }
 
 /// Where a directory came from (for the status answer).
@@ -52,6 +61,10 @@ pub struct Directory {
     pub wire_telegraphic: Vec<Box<[u32]>>,
     pub ach_cities: Vec<Box<str>>,
     pub wire_cities: Vec<Box<str>>,
+    /// Each record's exact-lookup answer, rendered on its first lookup and kept with this
+    /// directory (so a refresh drops them): the lookup then serves shared bytes.
+    ach_json: Box<[OnceLock<Bytes>]>,
+    wire_json: Box<[OnceLock<Bytes>]>,
     pub source: DirectorySource,
     pub ach_info: PartInfo,
     pub wire_info: PartInfo,
@@ -96,7 +109,8 @@ impl Directory {
                 (None, Some(w)) => w,
                 (None, None) => break,
             };
-            let e = Entry { key, ach: (a == Some(key)).then_some(i as u32), wire: (w == Some(key)).then_some(j as u32) };
+            let e =
+                Entry { key, ach: (a == Some(key)).then_some(i as u32), wire: (w == Some(key)).then_some(j as u32) };
             i += usize::from(e.ach.is_some());
             j += usize::from(e.wire.is_some());
             entries.push(e);
@@ -124,6 +138,8 @@ impl Directory {
         let wire_newest = wire.iter().filter_map(|r| wire_date(&r.change_date)).max();
 
         Directory {
+            ach_json: ach.iter().map(|_| OnceLock::new()).collect(),
+            wire_json: wire.iter().map(|_| OnceLock::new()).collect(),
             ach,
             wire,
             ach_keys,
@@ -150,6 +166,18 @@ impl Directory {
 
     pub fn wire(&self, rn: &RoutingNumber) -> Option<&WireParticipant> {
         self.wire_keys.binary_search(&key_of(rn)).ok().map(|i| &self.wire[i])
+    }
+
+    /// [`Directory::ach`] as its JSON answer.
+    pub fn ach_json(&self, rn: &RoutingNumber) -> Option<Bytes> {
+        let i = self.ach_keys.binary_search(&key_of(rn)).ok()?;
+        Some(self.ach_json[i].get_or_init(|| render(&self.ach[i])).clone())
+    }
+
+    /// [`Directory::wire`] as its JSON answer.
+    pub fn wire_json(&self, rn: &RoutingNumber) -> Option<Bytes> {
+        let i = self.wire_keys.binary_search(&key_of(rn)).ok()?;
+        Some(self.wire_json[i].get_or_init(|| render(&self.wire[i])).clone())
     }
 
     /// The entries whose routing number starts with `prefix` (2 to 8 digits): a key range.
@@ -182,6 +210,9 @@ impl Directory {
             file: info.file.clone(),
             newest_change_date: newest.map(|d| d.to_string()),
         };
-        (part(self.ach.len(), &self.ach_info, self.ach_newest), part(self.wire.len(), &self.wire_info, self.wire_newest))
+        (
+            part(self.ach.len(), &self.ach_info, self.ach_newest),
+            part(self.wire.len(), &self.wire_info, self.wire_newest),
+        )
     }
 }

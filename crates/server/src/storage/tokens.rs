@@ -9,7 +9,7 @@ use moneydesk_model::Scope;
 use sqlx::FromRow;
 
 use super::{now_text, Db};
-use crate::tokens;
+use crate::tokens::{self, Digest};
 
 /// A token as stored (without its hash).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub struct NewToken {
 /// the record's own `expires_at`. Unknown tokens are never cached, so guessing cannot grow it.
 #[derive(Debug, Default)]
 pub struct TokenCache {
-    entries: RwLock<HashMap<String, (Arc<TokenRecord>, Instant)>>,
+    entries: RwLock<HashMap<Digest, (Arc<TokenRecord>, Instant)>>,
     /// When this process last recorded each token's use: the write happens at most once a
     /// minute per token, so authenticating stays a read (no SQLite write lock per request).
     touched: Mutex<HashMap<i64, Instant>>,
@@ -87,16 +87,18 @@ pub struct TokenCache {
 impl TokenCache {
     /// How long a record read from the table is used without reading it again.
     pub const TTL: std::time::Duration = std::time::Duration::from_secs(2);
+    /// A token's `last_used_at` is written at most this often.
+    const TOUCH_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
     /// Beyond this many live tokens the cache starts over rather than grow without bound.
     const CAPACITY: usize = 10_000;
 
-    fn get(&self, hash: &str) -> Option<Arc<TokenRecord>> {
+    fn get(&self, digest: &Digest, now: Instant) -> Option<Arc<TokenRecord>> {
         let entries = self.entries.read().unwrap_or_else(|e| e.into_inner());
-        let (record, read_at) = entries.get(hash)?;
-        (read_at.elapsed() < Self::TTL).then(|| record.clone())
+        let (record, read_at) = entries.get(digest)?;
+        (now.saturating_duration_since(*read_at) < Self::TTL).then(|| record.clone())
     }
 
-    fn put(&self, hash: &str, record: &Arc<TokenRecord>) {
+    fn put(&self, digest: &Digest, record: &Arc<TokenRecord>) {
         let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
         if entries.len() >= Self::CAPACITY {
             entries.retain(|_, (_, read_at)| read_at.elapsed() < Self::TTL);
@@ -104,7 +106,7 @@ impl TokenCache {
                 entries.clear();
             }
         }
-        entries.insert(hash.to_owned(), (record.clone(), Instant::now()));
+        entries.insert(*digest, (record.clone(), Instant::now()));
     }
 
     fn clear(&self) {
@@ -143,17 +145,25 @@ impl Db {
         Ok(NewToken { record: row.into_record(), token })
     }
 
-    /// The token whose text hashes to `hash`, revoked or expired ones included, read from the
+    /// The token whose text has this SHA-256, revoked or expired ones included, read from the
     /// [`TokenCache`] when it was read from the table less than [`TokenCache::TTL`] ago.
-    pub async fn token_by_hash_cached(&self, hash: &str) -> sqlx::Result<Option<Arc<TokenRecord>>> {
-        if let Some(record) = self.token_cache.get(hash) {
+    pub async fn token_by_digest_cached(&self, digest: &Digest) -> sqlx::Result<Option<Arc<TokenRecord>>> {
+        if let Some(record) = self.token_cache.get(digest, Instant::now()) {
             return Ok(Some(record));
         }
-        let record = self.token_by_hash(hash).await?.map(Arc::new);
+        let record = self.token_by_hash(&hex::encode(digest)).await?.map(Arc::new);
         if let Some(record) = &record {
-            self.token_cache.put(hash, record);
+            self.token_cache.put(digest, record);
         }
         Ok(record)
+    }
+
+    /// The guard's path that awaits nothing (most requests): the record for `digest` when it
+    /// was read from the table less than [`TokenCache::TTL`] ago. Its use was recorded then
+    /// (see `auth::authenticate`), so `last_used_at` lags by at most a minute plus the TTL.
+    /// `None` sends the caller to [`Db::token_by_digest_cached`] and [`Db::touch_token`].
+    pub fn token_if_cached(&self, digest: &Digest) -> Option<Arc<TokenRecord>> {
+        self.token_cache.get(digest, Instant::now())
     }
 
     /// The token whose text hashes to `hash`, revoked or expired ones included.
@@ -205,7 +215,7 @@ impl Db {
             let mut touched = self.token_cache.touched.lock().unwrap_or_else(|e| e.into_inner());
             let fresh = std::time::Instant::now();
             match touched.get(&id) {
-                Some(at) if fresh.duration_since(*at) < std::time::Duration::from_secs(60) => return Ok(()),
+                Some(at) if fresh.duration_since(*at) < TokenCache::TOUCH_EVERY => return Ok(()),
                 _ => {
                     touched.insert(id, fresh);
                 }

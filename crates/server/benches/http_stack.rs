@@ -1,0 +1,92 @@
+//! What the server's own stack costs per request, without sockets or hyper: the whole app
+//! (frame, compression, body limit, routing, guard, handler) answering the ACH lookup,
+//! against a bare axum router answering a constant — the in-process counterpart of the wrk
+//! ratio in `scripts/bench-routing` (which also pays the kernel and hyper, equally for both).
+//! Run: `cargo bench -p moneydesk-server --profile server --bench http_stack`.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use axum::body::{to_bytes, Body};
+use axum::http::{header, HeaderValue, Request, Uri};
+use axum::routing::get;
+use axum::Router;
+use criterion::Criterion;
+use moneydesk_model::{paths, Scope};
+use moneydesk_server::storage::Db;
+use moneydesk_server::{AppState, Config};
+use tower::{Service, ServiceExt};
+
+// The server binary's allocator, so the figures match what it pays.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/routing").join(name)
+}
+
+async fn answer<S>(svc: S, req: Request<Body>) -> usize
+where
+    S: Service<Request<Body>, Response = axum::response::Response, Error = std::convert::Infallible>,
+{
+    let Ok(resp) = svc.oneshot(req).await;
+    assert!(resp.status().is_success(), "{}", resp.status());
+    to_bytes(resp.into_body(), usize::MAX).await.expect("body").len()
+}
+
+fn main() {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let (app, token) = rt.block_on(async {
+        let mut config = Config::for_tests(tmp.path());
+        config.fedach_file = Some(data("FedACHdir.txt"));
+        config.fedwire_file = Some(data("fpddir.txt"));
+        config.routing_refresh = None;
+        config.log = "warn".into();
+        let db = Db::open(&config.database_url).await.expect("database");
+        let state = AppState::new(config, db).await.expect("state");
+        let token = state.db.create_token("bench", &[Scope::RoutingRead], None).await.expect("token").token;
+        (moneydesk_server::app(state).expect("app"), token)
+    });
+    let bare =
+        Router::new().route("/bare", get(|| async { ([("content-type", "application/json")], "{\"ok\":true}") }));
+    let uri: Uri = format!("{}?routingNumber=011000138", paths::ROUTING_ACH_VALIDATE).parse().unwrap();
+    let authorization = HeaderValue::from_str(&format!("Bearer {token}")).unwrap();
+    let lookup =
+        || Request::get(uri.clone()).header(header::AUTHORIZATION, authorization.clone()).body(Body::empty()).unwrap();
+    // The first lookup reads the token table and renders the record; later ones are the hot path.
+    rt.block_on(answer(app.clone(), lookup()));
+
+    // STACK_ROUNDS=n: n alternating rounds of both; the median round's ratio is the figure
+    // least disturbed by a busy machine (for A/B comparisons).
+    if let Some(rounds) = std::env::var("STACK_ROUNDS").ok().and_then(|n| n.parse::<u32>().ok()) {
+        const PER_ROUND: u32 = 50_000;
+        let time = |f: &mut dyn FnMut()| {
+            let t = std::time::Instant::now();
+            for _ in 0..PER_ROUND {
+                f();
+            }
+            t.elapsed().as_secs_f64() * 1e9 / PER_ROUND as f64
+        };
+        let mut rows = Vec::new();
+        for _ in 0..rounds {
+            let bare_ns = time(&mut || {
+                rt.block_on(answer(bare.clone(), Request::get("/bare").body(Body::empty()).unwrap()));
+            });
+            let app_ns = time(&mut || {
+                rt.block_on(answer(app.clone(), lookup()));
+            });
+            rows.push((app_ns / bare_ns, bare_ns, app_ns));
+        }
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (ratio, bare_ns, app_ns) = rows[rows.len() / 2];
+        println!("median of {rounds} alternating rounds: app ACH lookup {app_ns:.0} ns = {ratio:.2} x bare router {bare_ns:.0} ns");
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    c.bench_function("stack_bare_router_constant", |b| {
+        b.iter(|| rt.block_on(answer(bare.clone(), Request::get("/bare").body(Body::empty()).unwrap())))
+    });
+    c.bench_function("stack_app_ach_lookup", |b| b.iter(|| black_box(rt.block_on(answer(app.clone(), lookup())))));
+    c.final_summary();
+}
