@@ -4,8 +4,8 @@
 //! the bearer token and then checks the scopes the operation declares in its OpenAPI
 //! `security(("bearer" = ["scope"]))` attribute — before any body is read. An operation that
 //! declares no bearer requirement, or a route missing from the OpenAPI document, is refused,
-//! so a handler cannot be reached without both a valid token and a declared scope.
-//! It also refuses a body declared longer than the body limit (413) before anything reads it. Handlers
+//! so a handler cannot be reached without both a valid token and a declared scope. It also
+//! refuses a body declared longer than the body limit (413) before anything reads it. Handlers
 //! take a [`Caller`] to know who is calling, and may call [`Caller::require`] for finer checks.
 
 use std::collections::HashMap;
@@ -203,8 +203,8 @@ impl<S> Layer<S> for GuardLayer {
 }
 
 /// One route behind the guard: authenticate, check the operation's declared scopes, then hand
-/// the request on with its [`Caller`]. A cached, recently used token is decided without awaiting
-/// or boxing anything (the hot path); otherwise the token table is read first.
+/// the request on with its [`Caller`]. A token read from the table in the last seconds is
+/// decided without awaiting or boxing anything (the hot path); otherwise the table is read first.
 #[derive(Clone, Debug)]
 pub struct GuardedRoute<S> {
     guard: Guard,
