@@ -103,7 +103,7 @@ fn admit(record: Arc<TokenRecord>) -> Result<Caller, Error> {
     if record.is_revoked() {
         return Err(Error::invalid_token("revoked"));
     }
-    if record.expires_at.is_some() && record.is_expired(Utc::now()) {
+    if record.is_expired(Utc::now()) {
         return Err(Error::invalid_token("expired"));
     }
     Ok(Caller(record))

@@ -25,6 +25,11 @@ fn key_of_str(s: &str) -> u32 {
     s.bytes().fold(0u32, |k, b| k * 10 + (b - b'0') as u32)
 }
 
+/// Where `rn` sits in a sorted key list.
+fn position(keys: &[u32], rn: &RoutingNumber) -> Option<usize> {
+    keys.binary_search(&key_of(rn)).ok()
+}
+
 fn render<T: serde::Serialize>(record: &T) -> Bytes {
     // Plain structs of strings: serialising them cannot fail.
     serde_json::to_vec(record).expect("a directory record serialises").into()
@@ -161,23 +166,21 @@ impl Directory {
     }
 
     pub fn ach(&self, rn: &RoutingNumber) -> Option<&AchParticipant> {
-        self.ach_keys.binary_search(&key_of(rn)).ok().map(|i| &self.ach[i])
+        position(&self.ach_keys, rn).map(|i| &self.ach[i])
     }
 
     pub fn wire(&self, rn: &RoutingNumber) -> Option<&WireParticipant> {
-        self.wire_keys.binary_search(&key_of(rn)).ok().map(|i| &self.wire[i])
+        position(&self.wire_keys, rn).map(|i| &self.wire[i])
     }
 
     /// [`Directory::ach`] as its JSON answer.
     pub fn ach_json(&self, rn: &RoutingNumber) -> Option<Bytes> {
-        let i = self.ach_keys.binary_search(&key_of(rn)).ok()?;
-        Some(self.ach_json[i].get_or_init(|| render(&self.ach[i])).clone())
+        position(&self.ach_keys, rn).map(|i| self.ach_json[i].get_or_init(|| render(&self.ach[i])).clone())
     }
 
     /// [`Directory::wire`] as its JSON answer.
     pub fn wire_json(&self, rn: &RoutingNumber) -> Option<Bytes> {
-        let i = self.wire_keys.binary_search(&key_of(rn)).ok()?;
-        Some(self.wire_json[i].get_or_init(|| render(&self.wire[i])).clone())
+        position(&self.wire_keys, rn).map(|i| self.wire_json[i].get_or_init(|| render(&self.wire[i])).clone())
     }
 
     /// The entries whose routing number starts with `prefix` (2 to 8 digits): a key range.

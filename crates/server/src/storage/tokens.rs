@@ -222,7 +222,8 @@ impl Db {
             }
         }
         let now = Utc::now();
-        let cutoff = (now - Duration::seconds(60)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let every = Duration::from_std(TokenCache::TOUCH_EVERY).expect("a minute fits");
+        let cutoff = (now - every).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         sqlx::query("UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)")
             .bind(now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
             .bind(id)
