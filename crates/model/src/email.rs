@@ -123,7 +123,7 @@ mod tests {
         assert!(matches!(EmailAddress::parse("a@@b.com"), Err(EmailAddressError::At(_))));
         assert!(matches!(EmailAddress::parse("a..b@x.com"), Err(EmailAddressError::Local(_))));
         assert!(matches!(EmailAddress::parse("a@localhost"), Err(EmailAddressError::Domain(_))));
-        assert!(matches!(EmailAddress::parse("a@x.com\r\nBcc: evil@x.com"), Err(_)));
+        assert!(EmailAddress::parse("a@x.com\r\nBcc: evil@x.com").is_err());
         assert!(matches!(EmailAddress::parse("a@-x.com"), Err(EmailAddressError::Domain(_))));
     }
 }

@@ -43,6 +43,12 @@ pub fn check_digit(first_eight: &[u8; 8]) -> u8 {
 
 impl RoutingNumber {
     pub fn parse(s: &str) -> Result<Self, RoutingNumberError> {
+        if let Ok(digits) = <&[u8; 9]>::try_from(s.as_bytes()) {
+            if digits.iter().all(u8::is_ascii_digit) {
+                return Self::from_ascii_digits(digits);
+            }
+        }
+        // Not nine ASCII digits: say what is wrong, in characters.
         let len = s.chars().count();
         if let Some((i, c)) = s.chars().enumerate().find(|(_, c)| !c.is_ascii_digit()) {
             // Length first when it is also wrong: "12345" is short before it is anything else,
@@ -52,14 +58,12 @@ impl RoutingNumber {
             }
             return Err(RoutingNumberError::NotDigit { found: c, position: i + 1 });
         }
-        if len != 9 {
-            return Err(RoutingNumberError::Length(len));
-        }
-        // Nine ASCII digits: bytes and characters are the same here.
-        let mut d = [0u8; 9];
-        for (digit, b) in d.iter_mut().zip(s.bytes()) {
-            *digit = b - b'0';
-        }
+        Err(RoutingNumberError::Length(len))
+    }
+
+    /// Nine ASCII digits: all zeros and the checksum remain to check.
+    fn from_ascii_digits(ascii: &[u8; 9]) -> Result<Self, RoutingNumberError> {
+        let d = ascii.map(|b| b - b'0');
         if d.iter().all(|x| *x == 0) {
             return Err(RoutingNumberError::AllZeros);
         }

@@ -5,7 +5,8 @@
 //! `security(("bearer" = ["scope"]))` attribute — before any body is read. An operation that
 //! declares no bearer requirement, or a route missing from the OpenAPI document, is refused,
 //! so a handler cannot be reached without both a valid token and a declared scope. It also
-//! refuses a body declared longer than the body limit (413) before anything reads it. Handlers
+//! owns the body limit: a body declared longer than `MONEYDESK_BODY_LIMIT` is refused (413)
+//! before anything reads it, and the extractors are told the limit for the rest. Handlers
 //! take a [`Caller`] to know who is calling, and may call [`Caller::require`] for finer checks.
 
 use std::collections::HashMap;
@@ -14,11 +15,11 @@ use std::sync::Arc;
 use std::convert::Infallible;
 use std::task::{Context, Poll};
 
-use axum::extract::{FromRequestParts, MatchedPath, Request};
+use axum::body::HttpBody;
+use axum::extract::{DefaultBodyLimit, FromRequestParts, MatchedPath, Request};
 use axum::http::request::Parts;
 use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use chrono::Utc;
 use futures_util::future::{BoxFuture, Either};
 use moneydesk_model::auth::Session;
 use moneydesk_model::Scope;
@@ -74,28 +75,35 @@ pub async fn authenticate(db: &Db, authorization: Option<&[u8]>) -> Result<Calle
     Ok(caller)
 }
 
-/// [`authenticate`] when it needs no I/O (a malformed header, or a token read from the table
-/// in the last seconds); `None` when it has to read the table.
+/// [`authenticate`] when it needs no I/O (a token read from the table in the last seconds, or
+/// a header without a bearer token); `None` when it has to read the table.
 fn authenticate_now(db: &Db, authorization: Option<&[u8]>) -> Option<Result<Caller, Error>> {
-    let token = match bearer(authorization) {
+    let token = match bearer_text(authorization) {
         Ok(token) => token,
         Err(e) => return Some(Err(e)),
     };
+    // Only well-formed tokens are ever cached, so a hit needs no shape check: the shape is
+    // checked (by `bearer`) on the way to the table.
     db.token_if_cached(&tokens::digest(token)).map(admit)
 }
 
 /// The token of a `Bearer mdk_...` header value.
 fn bearer(authorization: Option<&[u8]>) -> Result<&str, Error> {
-    let Some(raw) = authorization else { return Err(Error::unauthorized()) };
-    let text = std::str::from_utf8(raw).map_err(|_| Error::invalid_token("malformed"))?.trim();
-    let token = match text.split_once(' ') {
-        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
-        _ => return Err(Error::invalid_token("malformed: expected Authorization: Bearer mdk_...")),
-    };
+    let token = bearer_text(authorization)?;
     if !tokens::well_formed(token) {
         return Err(Error::invalid_token("malformed: not a Moneydesk token"));
     }
     Ok(token)
+}
+
+/// The text after `Bearer ` (of any shape).
+fn bearer_text(authorization: Option<&[u8]>) -> Result<&str, Error> {
+    let Some(raw) = authorization else { return Err(Error::unauthorized()) };
+    let text = std::str::from_utf8(raw).map_err(|_| Error::invalid_token("malformed"))?.trim();
+    match text.split_once(' ') {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => Ok(rest.trim()),
+        _ => Err(Error::invalid_token("malformed: expected Authorization: Bearer mdk_...")),
+    }
 }
 
 /// A known token's record as a caller, unless it is revoked or expired.
@@ -103,7 +111,7 @@ fn admit(record: Arc<TokenRecord>) -> Result<Caller, Error> {
     if record.is_revoked() {
         return Err(Error::invalid_token("revoked"));
     }
-    if record.is_expired(Utc::now()) {
+    if record.is_expired_now() {
         return Err(Error::invalid_token("expired"));
     }
     Ok(Caller(record))
@@ -139,8 +147,8 @@ struct Guarded {
     /// Route (as axum matched it) → method → requirement; looked up by `&str` on every
     /// request, so the lookup allocates nothing.
     table: HashMap<String, Vec<(Method, Requirement)>>,
-    /// Bodies declared longer than this are refused before anything reads them (the
-    /// extractors enforce the same limit on bodies of undeclared length).
+    /// Bodies declared longer than this are refused before anything reads them; the
+    /// extractors enforce it on bodies of undeclared length (`DefaultBodyLimit`).
     body_limit: usize,
 }
 
@@ -233,6 +241,11 @@ where
         };
         if let Some(refusal) = self.guard.oversize(&req) {
             return Either::Right(refuse(refusal));
+        }
+        // The limit the body extractors honour (`http::extract`); a request without a body
+        // (most: every GET) has nothing to limit, and skips the extension map entry.
+        if !req.body().is_end_stream() {
+            DefaultBodyLimit::max(self.guard.0.body_limit).apply(&mut req);
         }
         let authorization = req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes());
         match authenticate_now(&self.guard.0.db, authorization) {

@@ -9,6 +9,7 @@ pub mod error;
 pub mod http;
 pub mod routing;
 pub mod seed;
+pub mod serve;
 pub mod state;
 pub mod static_files;
 pub mod storage;

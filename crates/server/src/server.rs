@@ -5,8 +5,6 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use axum::body::HttpBody;
-use axum::extract::DefaultBodyLimit;
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, Method};
 use axum::response::Response;
@@ -14,12 +12,10 @@ use moneydesk_model::Scope;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use tower::make::Shared;
 use tower::{Service, ServiceBuilder};
-use tower_http::compression::CompressionLayer;
-use tower_http::compression::Predicate;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
+use crate::http::compress::GzipLayer;
 use crate::http::finish::{FrameLayer, X_REQUEST_ID};
 use crate::storage::Db;
 use crate::{http, seed, static_files, AppState, Config};
@@ -58,36 +54,10 @@ pub fn app(
         .layer(FrameLayer)
         .layer(tower::util::option_layer(cors))
         // Error answers stay uncompressed: they are small, and `FrameLayer` quotes their text.
-        .layer(CompressionLayer::new().compress_when(WorthCompressing))
-        // The body limit is ours (`MONEYDESK_BODY_LIMIT`), not axum's 2 MB default. Handlers
-        // read bodies only through extractors (`http::extract`), which all honour it.
-        .layer(DefaultBodyLimit::max(state.config.body_limit))
+        // (The body limit, `MONEYDESK_BODY_LIMIT`, is applied by the guard in `auth`: only
+        // guarded handlers read bodies.)
+        .layer(GzipLayer)
         .service(router))
-}
-
-/// Which answers are gzipped (for clients that accept it): those of 1 KiB or more, or of
-/// unknown length — below that gzip saves a few hundred bytes for the price of a compressor per
-/// request — except images (already compressed; SVG is text), gRPC and event streams, as
-/// tower-http's default does; and never error answers: they are small, and `FrameLayer` quotes
-/// their text. One pass over the headers: this runs on every answer.
-#[derive(Clone, Copy, Debug)]
-struct WorthCompressing;
-
-impl Predicate for WorthCompressing {
-    fn should_compress<B: HttpBody>(&self, resp: &Response<B>) -> bool {
-        const MIN_SIZE: u64 = 1024;
-        if resp.status().is_client_error() || resp.status().is_server_error() {
-            return false;
-        }
-        let header = |name| resp.headers().get(name).and_then(|v: &HeaderValue| v.to_str().ok());
-        let size = resp.body().size_hint().exact().or_else(|| header(header::CONTENT_LENGTH)?.parse().ok());
-        if size.is_some_and(|n| n < MIN_SIZE) {
-            return false;
-        }
-        let media = header(header::CONTENT_TYPE).unwrap_or_default();
-        let image = media.starts_with("image/") && !media.starts_with("image/svg+xml");
-        !(image || media.starts_with("application/grpc") || media.starts_with("text/event-stream"))
-    }
 }
 
 /// A started server.
@@ -138,11 +108,10 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
 
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        axum::serve(listener, Shared::new(app))
-            .with_graceful_shutdown(async move {
-                let _ = rx.await;
-            })
-            .await
+        crate::serve::serve(listener, app, async move {
+            let _ = rx.await;
+        })
+        .await
     });
     tracing::info!(%addr, "moneydesk server listening");
     Ok(Running { addr, state, shutdown: Some(tx), task })

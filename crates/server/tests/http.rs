@@ -177,6 +177,26 @@ async fn security_headers_on_every_answer_and_graceful_stop() {
     assert!(tokio::net::TcpStream::connect(addr).await.is_err(), "still listening after stop");
 }
 
+/// A stop closes keep-alive connections that sit idle (it would wait for them forever
+/// otherwise) once their answer is out, and returns.
+#[tokio::test]
+async fn stop_closes_idle_keep_alive_connections() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = Server::start().await;
+    let mut conn = tokio::net::TcpStream::connect(s.running.addr).await.unwrap();
+    conn.write_all(b"GET /api/v1/cores/auth/me HTTP/1.1\r\nHost: test\r\n\r\n").await.unwrap();
+    let mut head = vec![0u8; 4096];
+    let n = conn.read(&mut head).await.unwrap();
+    let head = String::from_utf8_lossy(&head[..n]).to_string();
+    assert!(head.starts_with("HTTP/1.1 401"), "{head}");
+    assert!(!head.to_ascii_lowercase().contains("connection: close"), "kept alive: {head}");
+    // The connection is idle now; the stop must not wait for the client to hang up.
+    tokio::time::timeout(std::time::Duration::from_secs(10), s.running.stop()).await.expect("stop returns");
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(5), conn.read_to_end(&mut rest)).await;
+    assert!(matches!(read, Ok(Ok(_))), "the server closed the connection: {read:?}");
+}
+
 #[tokio::test]
 async fn restart_keeps_tokens_and_migrations_are_idempotent() {
     let dir = tempfile::tempdir().unwrap();

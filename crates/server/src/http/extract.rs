@@ -3,7 +3,8 @@
 //! `Query` uses serde_urlencoded, which cannot read a repeated key (`paths=a&paths=b`):
 //! read those from `RawQuery` with `url::form_urlencoded::parse`.
 //! Bodies are read only through these extractors (or axum's `Bytes`/`String`), never as a raw
-//! `Body` stream: they honour the app's body limit (`DefaultBodyLimit` in `server::app`).
+//! `Body` stream: they honour the app's body limit (`DefaultBodyLimit`, which the guard in
+//! `auth` sets on every request that has a body).
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts};

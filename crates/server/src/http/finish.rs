@@ -28,8 +28,8 @@ const MAX_QUOTED_BODY: usize = 4096;
 pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The outermost layer, around compression. Every request gets an id (the client's
-/// `x-request-id` when it sent one, else 16 random hex digits) that the handlers, the logs
-/// and the answer all see; every answer gets the security headers; `/api` errors get the
+/// `x-request-id` when it sent one, else 16 random hex digits) that the logs, the error
+/// bodies and the answer's header all carry; every answer gets the security headers; `/api` errors get the
 /// path's body shape (compression leaves error answers alone, see `server::app`, so their text
 /// can be quoted); each request is logged as a `request` span (method, path — never the query,
 /// which may carry personal data — and id) closed by one event with status and latency.
@@ -63,14 +63,10 @@ where
         self.0.poll_ready(cx)
     }
 
-    fn call(&mut self, mut req: Request) -> Self::Future {
+    fn call(&mut self, req: Request) -> Self::Future {
         let id = match req.headers().get(X_REQUEST_ID) {
             Some(id) => id.clone(),
-            None => {
-                let id = new_request_id();
-                req.headers_mut().insert(X_REQUEST_ID, id.clone());
-                id
-            }
+            None => new_request_id(),
         };
         let shape = is_api(req.uri().path()).then(|| Shape::for_path(req.uri().path()));
         let span = tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),

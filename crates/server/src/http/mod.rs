@@ -14,6 +14,7 @@ use crate::auth::{Guard, GuardLayer};
 use crate::error::Error;
 use crate::AppState;
 
+pub mod compress;
 pub mod extract;
 pub mod finish;
 pub mod openapi;
@@ -48,7 +49,7 @@ pub fn openapi_doc() -> utoipa::openapi::OpenApi {
     doc
 }
 
-/// The `/api` router (`server::app` adds the error shaping and body limit around it). Fails
+/// The `/api` router (`server::app` adds the error shaping around it). Fails
 /// when an operation declares no bearer requirement.
 pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
     let (routes, mut doc) = groups().split_for_parts();

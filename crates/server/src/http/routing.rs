@@ -2,10 +2,10 @@
 //! point 9) and the extensions the portal needs — directory status, refresh (admin) and
 //! search. Lookups answer the bare record; extensions answer the envelope.
 
-use axum::body::Bytes;
-use axum::extract::{RawQuery, State};
-use axum::http::{header, StatusCode, Uri};
-use axum::response::{IntoResponse, Response};
+use axum::body::{Body, Bytes};
+use axum::extract::{RawQuery, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::Response;
 use moneydesk_model::routing::{
     AchParticipant, DirectoryStatus, RoutingSearchHit, WireParticipant, ROUTING_DIRECTORY, ROUTING_DIRECTORY_REFRESH,
     ROUTING_SEARCH,
@@ -35,8 +35,9 @@ fn query_pairs(q: &Option<String>) -> Vec<(String, String)> {
 }
 
 /// The `routingNumber` parameter, checked: 400 naming the length, a non-digit or the checksum.
-fn routing_number(uri: &Uri) -> Result<RoutingNumber, Error> {
-    let pairs = url::form_urlencoded::parse(uri.query().unwrap_or("").as_bytes());
+/// (Read from the request in place: the lookups take the `Request` rather than a copied `Uri`.)
+fn routing_number(req: &Request) -> Result<RoutingNumber, Error> {
+    let pairs = url::form_urlencoded::parse(req.uri().query().unwrap_or("").as_bytes());
     let mut values = pairs.filter(|(k, _)| k == "routingNumber").map(|(_, v)| v);
     let Some(v) = values.next() else { return Err(Error::field("routingNumber", "is required (nine digits)")) };
     if values.next().is_some() {
@@ -47,7 +48,9 @@ fn routing_number(uri: &Uri) -> Result<RoutingNumber, Error> {
 
 /// A record's JSON answer, rendered once per directory and shared (no copy per request).
 fn bare(json: Bytes) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+    let mut resp = Response::new(Body::from(json));
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    resp
 }
 
 #[derive(IntoParams)]
@@ -66,8 +69,8 @@ struct RoutingNumberParam {
     security(("bearer" = ["routing:read"])),
     responses((status = 200, description = "The Fedwire participant, as the directory has it", body = WireParticipant),
         (status = 404, description = "Not in the Fedwire directory", body = ErrorEnvelopeDoc)))]
-async fn wire_validate(State(s): State<AppState>, _caller: Caller, uri: Uri) -> Result<Response, Error> {
-    let rn = routing_number(&uri)?;
+async fn wire_validate(State(s): State<AppState>, _caller: Caller, req: Request) -> Result<Response, Error> {
+    let rn = routing_number(&req)?;
     let dir = s.routing.view();
     match dir.wire_json(&rn) {
         Some(json) => Ok(bare(json)),
@@ -81,8 +84,8 @@ async fn wire_validate(State(s): State<AppState>, _caller: Caller, uri: Uri) -> 
     security(("bearer" = ["routing:read"])),
     responses((status = 200, description = "The FedACH participant, as the directory has it", body = AchParticipant),
         (status = 404, description = "Not in the FedACH directory", body = ErrorEnvelopeDoc)))]
-async fn ach_validate(State(s): State<AppState>, _caller: Caller, uri: Uri) -> Result<Response, Error> {
-    let rn = routing_number(&uri)?;
+async fn ach_validate(State(s): State<AppState>, _caller: Caller, req: Request) -> Result<Response, Error> {
+    let rn = routing_number(&req)?;
     let dir = s.routing.view();
     match dir.ach_json(&rn) {
         Some(json) => Ok(bare(json)),

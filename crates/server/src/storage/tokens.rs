@@ -28,6 +28,12 @@ impl TokenRecord {
         self.revoked_at.is_some()
     }
 
+    /// Expired now; reads the clock only for a token that has an expiry (this runs on every
+    /// request).
+    pub fn is_expired_now(&self) -> bool {
+        self.expires_at.is_some() && self.is_expired(Utc::now())
+    }
+
     /// Expired at `now` (an unreadable expiry counts as expired: fail closed).
     pub fn is_expired(&self, now: DateTime<Utc>) -> bool {
         match &self.expires_at {
