@@ -29,9 +29,9 @@ pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The outermost layer, around compression. Every request gets an id (the client's
 /// `x-request-id` when it sent one, else 16 random hex digits) that the logs, the error
-/// bodies and the answer's header all carry; every answer gets the security headers; `/api` errors get the
-/// path's body shape (compression leaves error answers alone, see `server::app`, so their text
-/// can be quoted); each request is logged as a `request` span (method, path — never the query,
+/// bodies and the answer's header all carry; every answer gets the security headers; `/api`
+/// errors get the path's body shape (compression leaves error answers alone, see
+/// `http::compress`, so their text can be quoted); each request is logged as a `request` span (method, path — never the query,
 /// which may carry personal data — and id) closed by one event with status and latency.
 /// One hand-written layer with its own future instead of six generic ones: it runs on every
 /// request, and a routing lookup costs little more than this frame.
