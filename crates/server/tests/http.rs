@@ -235,6 +235,7 @@ async fn large_answers_are_compressed_small_ones_are_not() {
     assert_eq!(&zipped[..2], &[0x1f, 0x8b], "a gzip stream");
     let plain = s.get(paths::OPENAPI).await;
     assert!(plain.headers().get("content-encoding").is_none(), "not asked for, not compressed");
+    assert_eq!(plain.headers()["vary"], "accept-encoding", "a cache keeps the variants apart");
     assert!(zipped.len() * 3 < plain.bytes().await.unwrap().len());
     // A routing record: a few hundred bytes.
     let path = format!("{}?routingNumber=021090028", paths::ROUTING_ACH_VALIDATE);

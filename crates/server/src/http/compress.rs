@@ -14,7 +14,8 @@ use tower_http::compression::{Compression, CompressionBody, Predicate, ResponseF
 
 /// tower-http's `Compression` for requests whose `Accept-Encoding` names gzip (the only coding
 /// built in); the others go straight to the inner service, without the compression wrapper
-/// around every answer's body (API clients rarely ask; browsers always do).
+/// around every answer's body (API clients rarely ask; browsers always do), and get only the
+/// `Vary` header the wrapper would have added.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GzipLayer;
 
@@ -30,6 +31,7 @@ impl<S> Layer<S> for GzipLayer {
 pub struct Gzip<S>(Compression<S, WorthCompressing>);
 
 type Compressed = Result<Response<CompressionBody<Body>>, Infallible>;
+type Answer = Result<Response, Infallible>;
 
 impl<S> Service<Request> for Gzip<S>
 where
@@ -38,8 +40,8 @@ where
     type Response = Response;
     type Error = Infallible;
     type Future = Either<
-        Map<ResponseFuture<S::Future, WorthCompressing>, fn(Compressed) -> Result<Response, Infallible>>,
-        S::Future,
+        Map<ResponseFuture<S::Future, WorthCompressing>, fn(Compressed) -> Answer>,
+        Map<S::Future, fn(Answer) -> Answer>,
     >;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
@@ -51,9 +53,19 @@ where
         if asks_for_gzip(req.headers()) {
             Either::Left(self.0.call(req).map(|answer| answer.map(|resp| resp.map(Body::new))))
         } else {
-            Either::Right(self.0.get_mut().call(req))
+            Either::Right(self.0.get_mut().call(req).map(vary as fn(Answer) -> Answer))
         }
     }
+}
+
+/// `Vary: Accept-Encoding` on an answer that would have been gzipped had the client asked (as
+/// tower-http does for those that asked), so a shared cache keeps the two variants apart.
+fn vary(answer: Answer) -> Answer {
+    let Ok(mut resp) = answer;
+    if WorthCompressing.should_compress(&resp) {
+        resp.headers_mut().append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    Ok(resp)
 }
 
 /// Whether any `Accept-Encoding` value mentions gzip (tower-http then reads the q-values).
