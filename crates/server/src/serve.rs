@@ -1,7 +1,7 @@
 //! Serving connections: what `axum::serve` does (accept, hand each connection to hyper, stop
-//! gracefully), through hyper's HTTP/1.1 builder directly, for two settings axum does not
-//! offer: an answer's head and body go out in one `write` (API answers are small; hyper's
-//! default is a `writev` of both), and `TCP_NODELAY`. HTTP/1.1 only, as before (axum's
+//! gracefully), through hyper's HTTP/1.1 builder directly, for the setting `axum::serve` does
+//! not offer: an answer's head and body go out in one `write` (API answers are small; hyper's
+//! default is a `writev` of both). Also `TCP_NODELAY`. HTTP/1.1 only, as before (axum's
 //! `http2` feature was never enabled); no protocol upgrades (nothing here uses them).
 
 use std::convert::Infallible;

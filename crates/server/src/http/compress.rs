@@ -62,7 +62,13 @@ where
 /// tower-http does for those that asked), so a shared cache keeps the two variants apart.
 fn vary(answer: Answer) -> Answer {
     let Ok(mut resp) = answer;
-    if WorthCompressing.should_compress(&resp) {
+    let varies = |resp: &Response| {
+        resp.headers()
+            .get_all(header::VARY)
+            .iter()
+            .any(|v| v.as_bytes().windows(b"accept-encoding".len()).any(|w| w.eq_ignore_ascii_case(b"accept-encoding")))
+    };
+    if WorthCompressing.should_compress(&resp) && !varies(&resp) {
         resp.headers_mut().append(header::VARY, HeaderValue::from_static("accept-encoding"));
     }
     Ok(resp)
