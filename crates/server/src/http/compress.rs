@@ -6,7 +6,7 @@ use std::task::{Context, Poll};
 
 use axum::body::{Body, HttpBody};
 use axum::extract::Request;
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue};
 use axum::response::Response;
 use futures_util::future::{Either, FutureExt, Map};
 use tower::{Layer, Service};
@@ -62,13 +62,7 @@ where
 /// tower-http does for those that asked), so a shared cache keeps the two variants apart.
 fn vary(answer: Answer) -> Answer {
     let Ok(mut resp) = answer;
-    let varies = |resp: &Response| {
-        resp.headers()
-            .get_all(header::VARY)
-            .iter()
-            .any(|v| v.as_bytes().windows(b"accept-encoding".len()).any(|w| w.eq_ignore_ascii_case(b"accept-encoding")))
-    };
-    if WorthCompressing.should_compress(&resp) && !varies(&resp) {
+    if WorthCompressing.should_compress(&resp) && !mentions(resp.headers(), header::VARY, "accept-encoding") {
         resp.headers_mut().append(header::VARY, HeaderValue::from_static("accept-encoding"));
     }
     Ok(resp)
@@ -76,10 +70,13 @@ fn vary(answer: Answer) -> Answer {
 
 /// Whether any `Accept-Encoding` value mentions gzip (tower-http then reads the q-values).
 fn asks_for_gzip(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(header::ACCEPT_ENCODING)
-        .iter()
-        .any(|v| v.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"gzip")))
+    mentions(headers, header::ACCEPT_ENCODING, "gzip")
+}
+
+/// Whether any value of the header `name` contains `token`, in any case.
+fn mentions(headers: &HeaderMap, name: HeaderName, token: &str) -> bool {
+    let token = token.as_bytes();
+    headers.get_all(name).iter().any(|v| v.as_bytes().windows(token.len()).any(|w| w.eq_ignore_ascii_case(token)))
 }
 
 /// Which answers are gzipped (for clients that accept it): those of 1 KiB or more, or of
