@@ -1,8 +1,25 @@
-//! Fee schedules (ACH, wire).
+//! Fee schedules (ACH, wire): the vocabulary, the quote request's validated fields, the
+//! schedule (tiers by rail, transfer type, fee type and amount range) and the exact quote.
+//!
+//! A fee depends on the rail (`ach`, `wire`), the transfer type, and the amount range the
+//! amount falls in (description 1, 4.1). Each tier charges a flat fee, a percentage of the
+//! amount clamped to a minimum and a maximum, or both:
+//! `fee = flat + clamp(amount × percent / 100, percent_min, percent_max)`, computed exactly in
+//! decimal and rounded to cents half-even (banker's rounding) once, at the end.
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::Money;
+
+mod amount;
+mod quote;
+mod schedule;
+
+pub use amount::{FeeAmount, FeeAmountError, Memo, MemoError};
+pub use quote::{describe_range, FeeQuote};
+pub use schedule::{FeeSchedule, FeeTier, ScheduleProblem, ScheduleProblems, DEFAULT_SCHEDULE_TOML};
 
 /// One fee of a schedule, as the description's example writes it (snake_case names).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -11,4 +28,173 @@ pub struct FeeEntry {
     pub fee_type: String,
     pub fee_amount: Money,
     pub description: String,
+}
+
+/// The two fee schedules of the description (4.1): one path each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum Rail {
+    Ach,
+    Wire,
+}
+
+impl Rail {
+    pub const ALL: [Rail; 2] = [Rail::Ach, Rail::Wire];
+
+    /// The path segment and the schedule file's spelling.
+    ///
+    /// ```
+    /// use moneydesk_model::fees::Rail;
+    /// assert_eq!(Rail::Wire.as_str(), "wire");
+    /// assert_eq!(Rail::parse("ach"), Some(Rail::Ach));
+    /// assert_eq!(Rail::parse("ACH"), None);
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rail::Ach => "ach",
+            Rail::Wire => "wire",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Rail> {
+        Rail::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// How people write it: "ACH", "Wire".
+    pub fn label(self) -> &'static str {
+        match self {
+            Rail::Ach => "ACH",
+            Rail::Wire => "Wire",
+        }
+    }
+
+    /// The transfer types this rail's schedule prices.
+    pub fn transfer_types(self) -> &'static [TransferType] {
+        match self {
+            Rail::Ach => &[TransferType::Eft, TransferType::SameDayAch],
+            Rail::Wire => &[TransferType::DomesticWire, TransferType::InternationalWire],
+        }
+    }
+}
+
+impl fmt::Display for Rail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The transfer types the schedules price (the description shows only `EFT`; the rest of the
+/// set is ours, documented in the OpenAPI document). Each belongs to one rail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum TransferType {
+    /// Standard ACH (next-day settlement): the description's example value.
+    #[serde(rename = "EFT")]
+    Eft,
+    /// Same-day ACH.
+    #[serde(rename = "SAME_DAY_ACH")]
+    SameDayAch,
+    /// A Fedwire transfer inside the United States.
+    #[serde(rename = "DOMESTIC_WIRE")]
+    DomesticWire,
+    /// A wire to a bank outside the United States.
+    #[serde(rename = "INTERNATIONAL_WIRE")]
+    InternationalWire,
+}
+
+impl TransferType {
+    pub const ALL: [TransferType; 4] =
+        [TransferType::Eft, TransferType::SameDayAch, TransferType::DomesticWire, TransferType::InternationalWire];
+
+    /// The wire spelling.
+    ///
+    /// ```
+    /// use moneydesk_model::fees::{Rail, TransferType};
+    /// assert_eq!(TransferType::parse("EFT"), Some(TransferType::Eft));
+    /// assert_eq!(TransferType::parse("eft"), None, "the spelling is exact");
+    /// assert_eq!(TransferType::SameDayAch.rail(), Rail::Ach);
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransferType::Eft => "EFT",
+            TransferType::SameDayAch => "SAME_DAY_ACH",
+            TransferType::DomesticWire => "DOMESTIC_WIRE",
+            TransferType::InternationalWire => "INTERNATIONAL_WIRE",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<TransferType> {
+        TransferType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    pub fn rail(self) -> Rail {
+        match self {
+            TransferType::Eft | TransferType::SameDayAch => Rail::Ach,
+            TransferType::DomesticWire | TransferType::InternationalWire => Rail::Wire,
+        }
+    }
+
+    /// How people write it.
+    pub fn label(self) -> &'static str {
+        match self {
+            TransferType::Eft => "Standard ACH (EFT)",
+            TransferType::SameDayAch => "Same-day ACH",
+            TransferType::DomesticWire => "Domestic wire",
+            TransferType::InternationalWire => "International wire",
+        }
+    }
+
+    /// Parses a transfer type for a rail, saying what is allowed when it is not.
+    ///
+    /// ```
+    /// use moneydesk_model::fees::{Rail, TransferType};
+    /// assert_eq!(TransferType::parse_for(Rail::Wire, "DOMESTIC_WIRE"), Ok(TransferType::DomesticWire));
+    /// let err = TransferType::parse_for(Rail::Wire, "EFT").unwrap_err();
+    /// assert_eq!(err, "transferType EFT is not a wire transfer type; use one of DOMESTIC_WIRE, INTERNATIONAL_WIRE");
+    /// ```
+    pub fn parse_for(rail: Rail, s: &str) -> Result<TransferType, String> {
+        let allowed = rail.transfer_types();
+        let list = allowed.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
+        match TransferType::parse(s) {
+            Some(t) if t.rail() == rail => Ok(t),
+            Some(_) => Err(format!("transferType {s} is not a{} {} transfer type; use one of {list}", article(rail), rail)),
+            None => Err(format!("transferType {s:?} is not known; use one of {list}")),
+        }
+    }
+}
+
+fn article(rail: Rail) -> &'static str {
+    match rail {
+        Rail::Ach => "n",
+        Rail::Wire => "",
+    }
+}
+
+impl fmt::Display for TransferType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_transfer_type_belongs_to_exactly_the_rail_that_lists_it() {
+        for t in TransferType::ALL {
+            for rail in Rail::ALL {
+                assert_eq!(rail.transfer_types().contains(&t), t.rail() == rail, "{t} on {rail}");
+            }
+            assert_eq!(serde_json::to_string(&t).unwrap(), format!("\"{}\"", t.as_str()));
+        }
+    }
+
+    #[test]
+    fn an_ach_type_on_the_wire_path_is_refused_with_the_allowed_set() {
+        let err = TransferType::parse_for(Rail::Ach, "DOMESTIC_WIRE").unwrap_err();
+        assert_eq!(err, "transferType DOMESTIC_WIRE is not an ach transfer type; use one of EFT, SAME_DAY_ACH");
+        assert!(TransferType::parse_for(Rail::Ach, "WIRE").unwrap_err().contains("is not known"));
+    }
 }

@@ -1,0 +1,377 @@
+//! The fee schedule: its file format, and the all-or-nothing validation that turns a file into
+//! a [`FeeSchedule`] or into every problem it has, each at its place.
+//!
+//! A schedule file (TOML on the server's command line, or the same fields as JSON) is one
+//! complete version of the schedule, in force from `effective_from` until a later version's
+//! `effective_from`:
+//!
+//! ```toml
+//! effective_from = "2026-01-01T00:00:00Z"   # or a date: 2026-01-01 = midnight UTC
+//!
+//! [[fees]]
+//! rail = "ach"                # ach | wire
+//! transfer_type = "EFT"       # EFT, SAME_DAY_ACH (ach); DOMESTIC_WIRE, INTERNATIONAL_WIRE (wire)
+//! fee_type = "standard"       # lowercase name: standard, express, ...
+//! from = "1000.00"            # amounts from this one (inclusive) ...
+//! to = "10000.00"             # ... up to this one (exclusive); leave out on the last tier
+//! flat = "0.25"               # a flat fee, and/or
+//! percent = "0.10"            # a percentage of the amount (0 to 100) ...
+//! fee_max = "25.00"           # ... with the fee clamped to fee_min / fee_max
+//! ```
+//!
+//! Amounts are strings (a TOML float would be a binary fraction). For every rail, transfer type
+//! and fee type the tiers must start at 0.00 and follow each other without gap or overlap up
+//! to an open last tier, so that every amount falls in exactly one tier of each fee type; every
+//! transfer type of both rails must be priced.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::{Rail, TransferType};
+use crate::Money;
+
+/// The schedule the server loads on its first start (documented in the server's README).
+pub const DEFAULT_SCHEDULE_TOML: &str = include_str!("default-schedule.toml");
+
+/// A schedule file as written: amounts still text, so that every bad value can be reported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleFile {
+    pub effective_from: String,
+    #[serde(default)]
+    pub fees: Vec<TierFile>,
+}
+
+/// One `[[fees]]` entry as written.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TierFile {
+    pub rail: String,
+    pub transfer_type: String,
+    pub fee_type: String,
+    pub from: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flat: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub percent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee_min: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee_max: Option<String>,
+}
+
+/// A validated schedule version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FeeSchedule {
+    /// When this version takes effect: RFC 3339 UTC, `YYYY-MM-DDTHH:MM:SSZ` (sorts as text).
+    pub effective_from: String,
+    /// The tiers, sorted by rail, transfer type, fee type (in the file's order) and amount.
+    pub tiers: Vec<FeeTier>,
+}
+
+/// One tier: the fee of one fee type for amounts in `[from, to)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FeeTier {
+    pub rail: Rail,
+    pub transfer_type: TransferType,
+    pub fee_type: String,
+    /// Inclusive lower bound of the amount.
+    pub from: Money,
+    /// Exclusive upper bound; `null` on the open last tier.
+    pub to: Option<Money>,
+    pub flat: Option<Money>,
+    /// Percent of the amount (`0.10` = 0.10 %), as a decimal string.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "0.10"))]
+    pub percent: Option<Decimal>,
+    pub fee_min: Option<Money>,
+    pub fee_max: Option<Money>,
+}
+
+impl FeeTier {
+    /// True when `amount` lies in `[from, to)`.
+    pub fn contains(&self, amount: Decimal) -> bool {
+        amount >= self.from.decimal() && self.to.is_none_or(|to| amount < to.decimal())
+    }
+}
+
+/// What is wrong with a schedule file, and where: `place` is `effective_from`, `fees`, or
+/// `fees[i]` (0-based, in file order) with the field when one is at fault.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ScheduleProblem {
+    pub place: String,
+    pub message: String,
+}
+
+/// Every problem of a refused file (never empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduleProblems(pub Vec<ScheduleProblem>);
+
+impl fmt::Display for ScheduleProblems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the fee schedule has {} problem(s):", self.0.len())?;
+        for p in &self.0 {
+            write!(f, "\n  {}: {}", p.place, p.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScheduleProblems {}
+
+/// Decimal places allowed in a percentage (0.0125 % is a real price).
+const PERCENT_PLACES: u32 = 4;
+
+impl FeeSchedule {
+    /// Validates a whole file: the schedule, or every problem found (all-or-nothing).
+    pub fn from_file(file: &ScheduleFile) -> Result<FeeSchedule, ScheduleProblems> {
+        let mut problems = Vec::new();
+        let mut say = |place: String, message: String| problems.push(ScheduleProblem { place, message });
+        let effective_from = match normalise_instant(&file.effective_from) {
+            Ok(t) => t,
+            Err(m) => {
+                say("effective_from".into(), m);
+                String::new()
+            }
+        };
+        let mut tiers = Vec::new();
+        // Which file entry each tier came from, for the range checks' messages.
+        let mut origin = Vec::new();
+        // (transfer type, fee type) as written, of entries with a problem: their group's range
+        // checks would only repeat that problem in other words, so they are left out.
+        let mut refused: Vec<(&str, &str)> = Vec::new();
+        for (i, t) in file.fees.iter().enumerate() {
+            let mut at = |field: &str, m: String| say(format!("fees[{i}].{field}"), m);
+            match parse_tier(t, &mut at) {
+                Some(tier) => {
+                    tiers.push(tier);
+                    origin.push(i);
+                }
+                None => refused.push((&t.transfer_type, &t.fee_type)),
+            }
+        }
+        check_coverage(&tiers, &origin, &refused, &mut say);
+        if !problems.is_empty() {
+            return Err(ScheduleProblems(problems));
+        }
+        // Fee types keep the order of their first appearance; amounts ascend.
+        let first_seen = |t: &FeeTier| tiers.iter().position(|u| u.fee_type == t.fee_type).unwrap_or(0);
+        let mut order: Vec<(usize, &FeeTier)> = tiers.iter().map(|t| (first_seen(t), t)).collect();
+        order.sort_by(|(a, x), (b, y)| {
+            (x.rail, x.transfer_type, *a, x.from).cmp(&(y.rail, y.transfer_type, *b, y.from))
+        });
+        let tiers = order.into_iter().map(|(_, t)| t.clone()).collect();
+        Ok(FeeSchedule { effective_from, tiers })
+    }
+
+    /// Parses and validates a JSON schedule file (the server reads TOML the same way).
+    pub fn from_json(text: &str) -> Result<FeeSchedule, ScheduleProblems> {
+        let file: ScheduleFile = serde_json::from_str(text).map_err(|e| {
+            ScheduleProblems(vec![ScheduleProblem {
+                place: format!("line {}, column {}", e.line(), e.column()),
+                message: e.to_string(),
+            }])
+        })?;
+        FeeSchedule::from_file(&file)
+    }
+
+    /// The tiers of one transfer type, fee types in schedule order.
+    pub fn tiers_for(&self, transfer_type: TransferType) -> impl Iterator<Item = &FeeTier> {
+        self.tiers.iter().filter(move |t| t.transfer_type == transfer_type)
+    }
+
+    /// The fee types of one transfer type, in schedule order.
+    pub fn fee_types(&self, transfer_type: TransferType) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for t in self.tiers_for(transfer_type) {
+            if !out.contains(&t.fee_type.as_str()) {
+                out.push(&t.fee_type);
+            }
+        }
+        out
+    }
+}
+
+fn parse_tier(t: &TierFile, at: &mut impl FnMut(&str, String)) -> Option<FeeTier> {
+    let rail = Rail::parse(&t.rail);
+    if rail.is_none() {
+        at("rail", format!("rail {:?} is not known; use ach or wire", t.rail));
+    }
+    let transfer_type = match rail {
+        Some(r) => TransferType::parse_for(r, &t.transfer_type).map_err(|m| at("transfer_type", m)).ok(),
+        None => None,
+    };
+    let fee_type_ok = {
+        let b = t.fee_type.as_bytes();
+        (1..=32).contains(&b.len())
+            && b[0].is_ascii_lowercase()
+            && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+    };
+    if !fee_type_ok {
+        at("fee_type", format!("fee_type {:?} must be 1 to 32 of a-z, 0-9 and _, starting with a letter", t.fee_type));
+    }
+    let mut money = |field: &str, v: &str| -> Option<Money> {
+        let parsed = Money::parse(v).and_then(|m| m.check_amount(2));
+        parsed.map_err(|e| at(field, format!("{field} {v:?}: {e}"))).ok()
+    };
+    let from = money("from", &t.from);
+    let to = t.to.as_deref().map(|v| money("to", v));
+    let flat = t.flat.as_deref().map(|v| money("flat", v));
+    let fee_min = t.fee_min.as_deref().map(|v| money("fee_min", v));
+    let fee_max = t.fee_max.as_deref().map(|v| money("fee_max", v));
+    let percent = t.percent.as_deref().map(|v| {
+        let p = Money::parse(v).ok().map(|m| m.decimal());
+        match p {
+            Some(p) if p < Decimal::ZERO || p > Decimal::ONE_HUNDRED => {
+                at("percent", format!("percent {v} must be between 0 and 100"));
+                None
+            }
+            Some(p) if p.scale() > PERCENT_PLACES => {
+                at("percent", format!("percent {v} has more than {PERCENT_PLACES} decimal places"));
+                None
+            }
+            Some(p) => Some(p),
+            None => {
+                at("percent", format!("percent {v:?} must be a plain decimal like 0.10"));
+                None
+            }
+        }
+    });
+    if t.flat.is_none() && t.percent.is_none() {
+        at("flat", "a tier needs a flat fee, a percent, or both".into());
+    }
+    if t.percent.is_none() && (t.fee_min.is_some() || t.fee_max.is_some()) {
+        at("fee_min", "fee_min and fee_max clamp a percentage fee; this tier has no percent".into());
+    }
+    let mut consistent = t.flat.is_some() || t.percent.is_some();
+    if t.percent.is_none() && (t.fee_min.is_some() || t.fee_max.is_some()) {
+        consistent = false;
+    }
+    if let (Some(Some(lo)), Some(Some(hi))) = (fee_min, fee_max) {
+        if lo > hi {
+            at("fee_max", format!("fee_max {hi} is below fee_min {lo}"));
+            consistent = false;
+        }
+    }
+    if let (Some(f), Some(Some(to))) = (from, to) {
+        if to <= f {
+            at("to", format!("to {to} must be above from {f}"));
+            consistent = false;
+        }
+    }
+    if !consistent {
+        return None;
+    }
+    // Every field parsed (an inner None is a reported problem).
+    let flatten = |o: Option<Option<Money>>| match o {
+        None => Some(None),
+        Some(Some(m)) => Some(Some(m)),
+        Some(None) => None,
+    };
+    Some(FeeTier {
+        rail: rail?,
+        transfer_type: transfer_type?,
+        fee_type: fee_type_ok.then(|| t.fee_type.clone())?,
+        from: from?,
+        to: flatten(to)?,
+        flat: flatten(flat)?,
+        percent: match percent {
+            None => None,
+            Some(p) => Some(p?),
+        },
+        fee_min: flatten(fee_min)?,
+        fee_max: flatten(fee_max)?,
+    })
+}
+
+/// Tiers of each (rail, transfer type, fee type) start at 0.00, follow each other without gap
+/// or overlap, and end open; every transfer type is priced.
+fn check_coverage(
+    tiers: &[FeeTier],
+    origin: &[usize],
+    refused: &[(&str, &str)],
+    say: &mut impl FnMut(String, String),
+) {
+    let mut groups: BTreeMap<(TransferType, &str), Vec<usize>> = BTreeMap::new();
+    for (k, t) in tiers.iter().enumerate() {
+        if !refused.contains(&(t.transfer_type.as_str(), t.fee_type.as_str())) {
+            groups.entry((t.transfer_type, &t.fee_type)).or_default().push(k);
+        }
+    }
+    for t in TransferType::ALL {
+        let mentioned = refused.iter().any(|(tt, _)| *tt == t.as_str()) || tiers.iter().any(|x| x.transfer_type == t);
+        if !mentioned {
+            say("fees".into(), format!("transfer type {t} ({} rail) has no tiers", t.rail()));
+        }
+    }
+    for ((transfer_type, fee_type), mut ks) in groups {
+        ks.sort_by_key(|k| tiers[*k].from);
+        let name = format!("{} {transfer_type} {fee_type}", transfer_type.rail());
+        let place = |k: usize| format!("fees[{}]", origin[k]);
+        let first = &tiers[ks[0]];
+        if !first.from.decimal().is_zero() {
+            say(place(ks[0]), format!("{name}: the first tier starts at {}; it must start at 0.00", first.from));
+        }
+        for pair in ks.windows(2) {
+            let (a, b) = (&tiers[pair[0]], &tiers[pair[1]]);
+            match a.to {
+                None => say(
+                    place(pair[0]),
+                    format!("{name}: the open tier from {} overlaps the tier from {}", a.from, b.from),
+                ),
+                Some(to) if to.decimal() < b.from.decimal() => say(
+                    place(pair[1]),
+                    format!("{name}: gap between {to} and {} (no tier prices those amounts)", b.from),
+                ),
+                Some(to) if to.decimal() > b.from.decimal() => say(
+                    place(pair[1]),
+                    format!("{name}: the tier from {} overlaps the tier up to {to}", b.from),
+                ),
+                Some(_) => {}
+            }
+        }
+        let last = ks[ks.len() - 1];
+        if let Some(to) = tiers[last].to {
+            say(place(last), format!("{name}: the last tier ends at {to}; leave out `to` so every amount is priced"));
+        }
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` as is, or `YYYY-MM-DD` as its midnight UTC; anything else refused.
+fn normalise_instant(s: &str) -> Result<String, String> {
+    let bad = || format!("effective_from {s:?} must be an RFC 3339 UTC time like 2026-01-01T00:00:00Z, or a date");
+    let full = if s.len() == 10 { format!("{s}T00:00:00Z") } else { s.to_string() };
+    let b = full.as_bytes();
+    let shape = b.len() == 20
+        && b.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            10 => *c == b'T',
+            13 | 16 => *c == b':',
+            19 => *c == b'Z',
+            _ => c.is_ascii_digit(),
+        });
+    if !shape {
+        return Err(bad());
+    }
+    let n = |r: std::ops::Range<usize>| full[r].parse::<u32>().unwrap_or(0);
+    let (y, mo, d, h, mi, se) = (n(0..4), n(5..7), n(8..10), n(11..13), n(14..16), n(17..19));
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let ok = (1..=12).contains(&mo) && d >= 1 && d <= days[(mo.max(1) - 1) as usize] && h < 24 && mi < 60 && se < 60;
+    if ok {
+        Ok(full)
+    } else {
+        Err(bad())
+    }
+}
+
+#[cfg(test)]
+#[path = "schedule_tests.rs"]
+mod tests;
