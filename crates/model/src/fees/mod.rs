@@ -15,10 +15,12 @@ use crate::Money;
 
 mod amount;
 mod quote;
+mod request;
 mod schedule;
 
 pub use amount::{FeeAmount, FeeAmountError, Memo, MemoError};
 pub use quote::{describe_range, FeeQuote};
+pub use request::{message_of, FeeRequest, FeeRequestFields, ID_MAX_CHARS};
 pub use schedule::{FeeSchedule, FeeTier, ScheduleProblem, ScheduleProblems, DEFAULT_SCHEDULE_TOML};
 
 /// One fee of a schedule, as the description's example writes it (snake_case names).
