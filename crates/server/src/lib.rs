@@ -7,6 +7,7 @@ pub mod collections;
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod rate_limit;
 pub mod routing;
 pub mod seed;
 pub mod serve;
