@@ -5,6 +5,9 @@
 pub const FEE_SCHEDULES: &str = "/api/v1/cores/money-movements/fee-schedules/";
 pub const FEES_ACH: &str = "/api/v1/cores/money-movements/fee-schedules/fees/ach";
 pub const FEES_WIRE: &str = "/api/v1/cores/money-movements/fee-schedules/fees/wire";
+/// Extension: the schedule versions in force and to come (GET, `fees:read`), and loading a new
+/// version (POST, `admin`).
+pub const FEE_SCHEDULE_VERSIONS: &str = "/api/v1/cores/money-movements/fee-schedules/versions";
 
 pub const VAULT_FOLDER: &str = "/api/v1/cores/document-vault/records/{userId}/folder";
 pub const VAULT_FOLDER_MOVE: &str = "/api/v1/cores/document-vault/records/{userId}/folder/move";

@@ -48,6 +48,16 @@ impl Caller {
         }
     }
 
+    /// The token's id: what per-caller limits are kept by.
+    pub fn token_id(&self) -> i64 {
+        self.0.id
+    }
+
+    /// The token's name: what records of who did something say.
+    pub fn token_name(&self) -> &str {
+        &self.0.name
+    }
+
     pub fn session(&self) -> Session {
         Session { name: self.0.name.clone(), scopes: self.0.scopes.clone(), expires_at: self.0.expires_at.clone() }
     }

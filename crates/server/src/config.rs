@@ -40,6 +40,10 @@ pub struct Config {
     /// Daily routing directory reload (`MONEYDESK_ROUTING_REFRESH`, e.g. `06:30 America/New_York`,
     /// or `off`).
     pub routing_refresh: Option<crate::routing::Schedule>,
+    /// The fee API's per-token rate limit (`MONEYDESK_FEES_RATE_PER_SECOND`, default 10, and
+    /// `MONEYDESK_FEES_RATE_BURST`, default 20). Kept per instance: with N instances behind a
+    /// load balancer, give each 1/N of the rate wanted in all.
+    pub fees_rate: crate::rate_limit::Quota,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -57,6 +61,8 @@ struct FileConfig {
     fedach_file: Option<PathBuf>,
     fedwire_file: Option<PathBuf>,
     routing_refresh: Option<String>,
+    fees_rate_per_second: Option<u32>,
+    fees_rate_burst: Option<u32>,
 }
 
 impl Config {
@@ -108,7 +114,14 @@ impl Config {
             Some(v) => crate::routing::Schedule::parse_setting(&v).context("MONEYDESK_ROUTING_REFRESH")?,
             None => Some(crate::routing::Schedule::default()),
         };
-        Ok(Config { addr, database_url, data_dir, dist_dir, cors_origins, seed_demo, body_limit, log, fedach_file, fedwire_file, routing_refresh })
+        let default_rate = crate::rate_limit::Quota::DEFAULT;
+        let fees_rate = crate::rate_limit::Quota {
+            per_second: positive(var("MONEYDESK_FEES_RATE_PER_SECOND"), file.fees_rate_per_second, default_rate.per_second)
+                .context("MONEYDESK_FEES_RATE_PER_SECOND")?,
+            burst: positive(var("MONEYDESK_FEES_RATE_BURST"), file.fees_rate_burst, default_rate.burst)
+                .context("MONEYDESK_FEES_RATE_BURST")?,
+        };
+        Ok(Config { addr, database_url, data_dir, dist_dir, cors_origins, seed_demo, body_limit, log, fedach_file, fedwire_file, routing_refresh, fees_rate })
     }
 
     /// For tests: an ephemeral port on 127.0.0.1, a SQLite file in `data_dir`, no portal,
@@ -126,12 +139,25 @@ impl Config {
             fedach_file: None,
             fedwire_file: None,
             routing_refresh: Some(crate::routing::Schedule::default()),
+            fees_rate: crate::rate_limit::Quota::DEFAULT,
         }
     }
 }
 
 fn sqlite_url(data_dir: &Path) -> String {
     format!("sqlite://{}", data_dir.join("moneydesk.db").display())
+}
+
+/// A whole number from 1 up: the variable wins over the file, else the default.
+fn positive(var: Option<String>, file: Option<u32>, default: u32) -> anyhow::Result<u32> {
+    let n = match var {
+        Some(v) => v.trim().parse::<u32>().map_err(|_| anyhow::anyhow!("must be a whole number from 1 up, got {v:?}"))?,
+        None => file.unwrap_or(default),
+    };
+    if n == 0 {
+        bail!("must be a whole number from 1 up, got 0");
+    }
+    Ok(n)
 }
 
 fn parse_bool(name: &str, v: &str) -> anyhow::Result<bool> {

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod collections;
 pub mod config;
 pub mod error;
+pub mod fees;
 pub mod http;
 pub mod rate_limit;
 pub mod routing;

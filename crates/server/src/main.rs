@@ -33,6 +33,18 @@ enum Command {
     /// Import accounts or permissions from a CSV or JSON file (all or nothing).
     #[command(subcommand)]
     Import(moneydesk_server::collections::import::ImportCommand),
+    /// Fee schedule versions: load a schedule file, show the versions.
+    #[command(subcommand)]
+    Fees(FeesCommand),
+}
+
+#[derive(Subcommand)]
+enum FeesCommand {
+    /// Loads a schedule file (TOML, or JSON when it ends in .json), validated all or nothing;
+    /// a running server picks it up within 5 seconds.
+    Load { file: std::path::PathBuf },
+    /// Prints the version in force and every later one, as JSON.
+    Show,
 }
 
 #[derive(Subcommand)]
@@ -80,6 +92,7 @@ fn main() -> ExitCode {
             Command::Serve => serve(config).await,
             Command::Token(cmd) => token(config, cmd).await,
             Command::Import(cmd) => moneydesk_server::collections::import::run(config, cmd).await,
+            Command::Fees(cmd) => fees(config, cmd).await,
         }
     });
     match result {
@@ -125,6 +138,44 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     let term = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+async fn fees(config: Config, cmd: FeesCommand) -> anyhow::Result<()> {
+    use moneydesk_server::fees::{parse_schedule_text, versions, Format};
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
+    let db = Db::open(&config.database_url).await?;
+    // The first start's default, so that a file loaded before any start is not the only one.
+    let held = versions::Versions::load(&db).await?;
+    match cmd {
+        FeesCommand::Load { file } => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let format = if file.extension().is_some_and(|e| e == "json") { Format::Json } else { Format::Toml };
+            let schedule = parse_schedule_text(&text, format).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let now = versions::now_rfc3339(chrono::Utc::now());
+            if schedule.effective_from < now {
+                anyhow::bail!(
+                    "{}: effective_from {} is in the past (now {now}); a schedule cannot change quotes already made",
+                    file.display(),
+                    schedule.effective_from
+                );
+            }
+            match db.put_fee_schedule(&schedule, "cli", &now).await? {
+                Some(id) => eprintln!("Loaded fee schedule version {id}, effective from {}", schedule.effective_from),
+                None => anyhow::bail!("a version effective from {} is already in force", schedule.effective_from),
+            }
+        }
+        FeesCommand::Show => {
+            let now = chrono::Utc::now();
+            let shown: Vec<_> = held
+                .current_and_future(now)
+                .into_iter()
+                .map(|v| serde_json::json!({"id": v.id, "effective_from": v.schedule.effective_from, "loaded_at": v.loaded_at, "loaded_by": v.loaded_by, "schedule": *v.schedule}))
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&shown)?);
+        }
+    }
+    Ok(())
 }
 
 async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::static_files::Portal;
-use crate::{routing, storage::Db, Config};
+use crate::{fees, routing, storage::Db, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
 /// one reference count to touch instead of one per field. Fields read through `Deref`.
@@ -19,13 +19,16 @@ pub struct Shared {
     pub portal: Arc<Portal>,
     /// The routing directory (routing group).
     pub routing: routing::State,
+    /// The fee schedule versions and the rate limiter (fees group).
+    pub fees: fees::State,
 }
 
 impl AppState {
     pub async fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
         let routing = routing::State::load(&config, &db).await?;
+        let fees = fees::State::load(&config, &db).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
-        Ok(AppState(Arc::new(Shared { db, config: Arc::new(config), portal, routing })))
+        Ok(AppState(Arc::new(Shared { db, config: Arc::new(config), portal, routing, fees })))
     }
 }
 

@@ -9,8 +9,12 @@ use crate::Money;
 /// The most integer digits a quoted amount may have (999,999,999,999,999.99 at most).
 pub const MAX_INTEGER_DIGITS: usize = 15;
 
+/// What [`FeeAmount::parse`] accepts, as the OpenAPI document's `pattern` (zero excluded).
+pub const AMOUNT_PATTERN: &str = r"^([1-9][0-9]{0,14}(\.[0-9]{1,2})?|0\.(0[1-9]|[1-9][0-9]?))$";
+
 /// An amount to quote a fee for: a positive decimal string of at most 15 integer digits and at
-/// most 2 decimals, written plainly (no sign, exponent, spaces, separators or currency sign).
+/// most 2 decimals, written plainly (no sign, exponent, spaces, separators, currency sign or
+/// leading zeros): [`AMOUNT_PATTERN`].
 ///
 /// ```
 /// use moneydesk_model::fees::{FeeAmount, FeeAmountError};
@@ -34,6 +38,8 @@ pub enum FeeAmountError {
     NotDecimal(String),
     #[error("amount has {0} decimal places; at most 2 are allowed")]
     TooPrecise(usize),
+    #[error("amount has leading zeros; write it like 12.50 or 0.75")]
+    LeadingZeros,
     #[error("amount has {0} integer digits; at most 15 are allowed")]
     TooLarge(usize),
     #[error("amount must be greater than zero")]
@@ -62,9 +68,12 @@ impl FeeAmount {
         if let Some(f) = frac.filter(|f| f.len() > 2) {
             return Err(FeeAmountError::TooPrecise(f.len()));
         }
-        let significant = int.trim_start_matches('0').len();
-        if significant > MAX_INTEGER_DIGITS {
-            return Err(FeeAmountError::TooLarge(significant));
+        // One way to write each amount (the OpenAPI pattern says the same): `007` is refused.
+        if int.len() > 1 && int.starts_with('0') {
+            return Err(FeeAmountError::LeadingZeros);
+        }
+        if int.len() > MAX_INTEGER_DIGITS {
+            return Err(FeeAmountError::TooLarge(int.len()));
         }
         // At most 15 + 2 digits: always fits a Decimal exactly.
         let d = Decimal::from_str_exact(s).map_err(|_| FeeAmountError::NotDecimal(s.to_string()))?;
@@ -162,7 +171,8 @@ mod tests {
 
     #[test]
     fn good_amounts_keep_their_exact_digits() {
-        for (input, text) in [("0.01", "0.01"), ("999999999999999.99", "999999999999999.99"), ("0012.5", "12.5")] {
+        assert_eq!(FeeAmount::parse("0012.5"), Err(FeeAmountError::LeadingZeros));
+        for (input, text) in [("0.01", "0.01"), ("999999999999999.99", "999999999999999.99"), ("0.5", "0.5")] {
             assert_eq!(FeeAmount::parse(input).unwrap().to_string(), text, "{input}");
         }
     }
@@ -172,5 +182,21 @@ mod tests {
         assert!(Memo::parse(&"é".repeat(140)).is_ok());
         assert_eq!(Memo::parse("tab\there"), Err(MemoError::Control { position: 4 }));
         assert_eq!(Memo::parse("nul\u{0}"), Err(MemoError::Control { position: 4 }));
+    }
+}
+
+#[cfg(test)]
+mod pattern_tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// The OpenAPI pattern and the parser accept exactly the same amounts.
+        #[test]
+        fn the_documented_pattern_is_what_the_parser_accepts(s in "[0-9.]{1,19}") {
+            let pattern = regex::Regex::new(AMOUNT_PATTERN).unwrap();
+            prop_assert_eq!(pattern.is_match(&s), FeeAmount::parse(&s).is_ok(), "{:?}", s);
+        }
     }
 }

@@ -18,10 +18,10 @@ mod quote;
 mod request;
 mod schedule;
 
-pub use amount::{FeeAmount, FeeAmountError, Memo, MemoError};
+pub use amount::{FeeAmount, FeeAmountError, Memo, MemoError, AMOUNT_PATTERN, MAX_INTEGER_DIGITS, MEMO_MAX_CHARS};
 pub use quote::{describe_range, FeeQuote};
-pub use request::{message_of, FeeRequest, FeeRequestFields, ID_MAX_CHARS};
-pub use schedule::{FeeSchedule, FeeTier, ScheduleProblem, ScheduleProblems, DEFAULT_SCHEDULE_TOML};
+pub use request::{message_of, FeeRequest, FeeRequestFields, FIELDS, ID_MAX_CHARS};
+pub use schedule::{FeeSchedule, FeeTier, ScheduleFile, ScheduleProblem, ScheduleProblems, TierFile, DEFAULT_SCHEDULE_TOML};
 
 /// One fee of a schedule, as the description's example writes it (snake_case names).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +30,22 @@ pub struct FeeEntry {
     pub fee_type: String,
     pub fee_amount: Money,
     pub description: String,
+}
+
+/// A stored schedule version, as the versions extension lists it (snake_case, like every body
+/// of the fee group).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ScheduleVersion {
+    pub id: i64,
+    /// RFC 3339 UTC.
+    pub effective_from: String,
+    /// True for the version quotes use now; later versions are false until their time.
+    pub in_force: bool,
+    pub loaded_at: String,
+    /// A token's name, `cli`, or `default` (the schedule stored on the first start).
+    pub loaded_by: String,
+    pub schedule: FeeSchedule,
 }
 
 /// The two fee schedules of the description (4.1): one path each.

@@ -38,6 +38,45 @@ fn amount_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>,
     }))
 }
 
+impl FeeRequestFields {
+    /// The fields from query parameters (already percent-decoded): an unknown or repeated
+    /// parameter is an error naming it, as a misspelt JSON field is.
+    ///
+    /// ```
+    /// use moneydesk_model::fees::FeeRequestFields;
+    /// let q = [("transferType", "EFT"), ("amount", "5")].map(|(k, v)| (k.to_string(), v.to_string()));
+    /// assert_eq!(FeeRequestFields::from_pairs(q).unwrap().amount.as_deref(), Some("5"));
+    /// let twice = [("amount", "5"), ("amount", "6")].map(|(k, v)| (k.to_string(), v.to_string()));
+    /// assert_eq!(FeeRequestFields::from_pairs(twice).unwrap_err().message, "amount is given more than once");
+    /// ```
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Result<Self, FieldError> {
+        let mut f = FeeRequestFields::default();
+        for (k, v) in pairs {
+            let slot = match k.as_str() {
+                "payeeId" => &mut f.payee_id,
+                "payeeBankId" => &mut f.payee_bank_id,
+                "payerId" => &mut f.payer_id,
+                "transferType" => &mut f.transfer_type,
+                "amount" => &mut f.amount,
+                "memo" => &mut f.memo,
+                _ => {
+                    return Err(FieldError::new(
+                        k.clone(),
+                        format!("unknown parameter {k:?}; the fee request takes {}", FIELDS.join(", ")),
+                    ))
+                }
+            };
+            if slot.replace(v).is_some() {
+                return Err(FieldError::new(k.clone(), format!("{k} is given more than once")));
+            }
+        }
+        Ok(f)
+    }
+}
+
+/// The request's field names, as sent.
+pub const FIELDS: [&str; 6] = ["payeeId", "payeeBankId", "payerId", "transferType", "amount", "memo"];
+
 /// A checked fee request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeeRequest {

@@ -24,7 +24,6 @@ pub mod accounts;
 pub mod auth;
 pub mod deposits;
 pub mod email;
-pub mod fees;
 pub mod permissions;
 pub mod routing;
 pub mod vault;
@@ -32,7 +31,7 @@ pub mod vault;
 /// Every group's routes and operations, before the guard is applied.
 pub fn groups() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
-        .merge(fees::router())
+        .merge(crate::fees::router())
         .merge(vault::router())
         .merge(email::router())
         .merge(routing::router())

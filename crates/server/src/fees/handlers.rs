@@ -1,0 +1,177 @@
+//! The fee endpoints: the two quotes of the description (4.1) and the schedule versions
+//! extension. Every answer under the fee prefix is the fee group's own shape: success
+//! `{"status":"success","data":[...]}`, errors `{"status":"error","error_code":"N",...}`.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use chrono::Utc;
+use moneydesk_model::fees::{
+    message_of, FeeEntry, FeeRequest, FeeRequestFields, Rail, ScheduleVersion,
+};
+use moneydesk_model::{FeeSuccess, Scope};
+
+use super::versions::{now_rfc3339, parse_schedule_text, Format, Version};
+use crate::auth::Caller;
+use crate::error::{Error, FeeError};
+use crate::rate_limit::{header_seconds, Decision};
+use crate::AppState;
+
+/// A quote (with an amount) or the transfer type's schedule (without), for one rail.
+pub async fn fees(state: AppState, caller: Caller, rail: Rail, req: Request) -> Response {
+    let decision = state.fees.limiter.check(&caller.token_id().to_string());
+    let mut response = if decision.allowed {
+        match answer(&state, rail, req).await {
+            Ok(data) => axum::Json(FeeSuccess::new(data)).into_response(),
+            Err(e) => FeeError(e).into_response(),
+        }
+    } else {
+        let q = state.config.fees_rate;
+        let wait = header_seconds(decision.retry_after);
+        let e = Error::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!(
+                "Too many fee requests: {} at once and {} a second are allowed; retry after {wait} s",
+                q.burst, q.per_second
+            ),
+        );
+        let mut r = FeeError(e).into_response();
+        r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait));
+        r
+    };
+    rate_limit_headers(response.headers_mut(), &decision);
+    response
+}
+
+async fn answer(state: &AppState, rail: Rail, req: Request) -> Result<Vec<FeeEntry>, Error> {
+    let query = req.uri().query().map(str::to_string);
+    let body = read_body(state, req).await?;
+    let request = fee_request(rail, query, &body)?;
+    state.fees.versions.recheck(&state.db).await;
+    let version = state
+        .fees
+        .versions
+        .in_force(Utc::now())
+        .ok_or_else(|| Error::not_found("No fee schedule is in force yet; load one (moneydesk-server fees load FILE)"))?;
+    Ok(match request.amount {
+        Some(amount) => version.schedule.quote(request.transfer_type, amount).into_iter().map(|q| q.entry).collect(),
+        None => version.schedule.entries(request.transfer_type),
+    })
+}
+
+/// The fields from the JSON body when one is sent, from the query otherwise (CONTRACT.md 5);
+/// a request with both is refused rather than one silently ignored.
+fn fee_request(rail: Rail, query: Option<String>, body: &[u8]) -> Result<FeeRequest, Error> {
+    let query = query.filter(|q| !q.is_empty());
+    let has_body = !body.iter().all(u8::is_ascii_whitespace);
+    let fields = match (has_body, query) {
+        (true, Some(_)) => {
+            return Err(Error::bad_request(
+                "Send the fee request's fields either as a JSON body or as query parameters, not both",
+            ))
+        }
+        (true, None) => serde_json::from_slice::<FeeRequestFields>(body)
+            .map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?,
+        (false, q) => {
+            let pairs = url::form_urlencoded::parse(q.as_deref().unwrap_or("").as_bytes()).into_owned();
+            FeeRequestFields::from_pairs(pairs).map_err(|e| Error::fields(vec![e]))?
+        }
+    };
+    fields.check(rail).map_err(|errors| {
+        let mut e = Error::fields(errors);
+        e.message = message_of(&e.fields);
+        e
+    })
+}
+
+/// The body, within the app's body limit (the guard sets it on requests that have one).
+async fn read_body(state: &AppState, req: Request) -> Result<Bytes, Error> {
+    Bytes::from_request(req, state).await.map_err(|r| match r.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => Error::payload_too_large("Request body is too large"),
+        _ => Error::bad_request(r.body_text()),
+    })
+}
+
+fn rate_limit_headers(h: &mut HeaderMap, d: &Decision) {
+    const LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
+    const REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
+    const RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
+    h.insert(LIMIT, HeaderValue::from(d.limit));
+    h.insert(REMAINING, HeaderValue::from(d.remaining));
+    h.insert(RESET, HeaderValue::from(header_seconds(d.reset)));
+}
+
+/// The version in force and every later one.
+pub async fn list_versions(State(state): State<AppState>, _caller: Caller) -> Response {
+    state.fees.versions.recheck(&state.db).await;
+    let now = Utc::now();
+    let in_force = state.fees.versions.in_force(now).map(|v| v.id);
+    let data: Vec<ScheduleVersion> =
+        state.fees.versions.current_and_future(now).into_iter().map(|v| listed(v, in_force)).collect();
+    axum::Json(FeeSuccess::new(data)).into_response()
+}
+
+/// Loads a schedule version: JSON (`application/json`) or TOML (`application/toml`), all or
+/// nothing. Its `effective_from` must not be in the past (quotes already made stay as they
+/// were); a version with the same `effective_from` still in the future is replaced.
+pub async fn load_version(State(state): State<AppState>, caller: Caller, req: Request) -> Response {
+    let headers = req.headers().clone();
+    let body = match read_body(&state, req).await {
+        Ok(b) => b,
+        Err(e) => return FeeError(e).into_response(),
+    };
+    match load(&state, &caller, &headers, &body).await {
+        Ok(v) => (StatusCode::CREATED, axum::Json(FeeSuccess::new(vec![v]))).into_response(),
+        Err(e) => FeeError(e).into_response(),
+    }
+}
+
+async fn load(state: &AppState, caller: &Caller, headers: &HeaderMap, body: &[u8]) -> Result<ScheduleVersion, Error> {
+    caller.require(Scope::Admin)?;
+    let media = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let format = match media.split(';').next().unwrap_or("").trim() {
+        "application/json" => Format::Json,
+        "application/toml" => Format::Toml,
+        other => {
+            return Err(Error::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "validation",
+                format!("Send the schedule file as application/json or application/toml, not {other:?}"),
+            ))
+        }
+    };
+    let text = std::str::from_utf8(body).map_err(|_| Error::bad_request("The schedule file is not UTF-8 text"))?;
+    let schedule = parse_schedule_text(text, format).map_err(Error::bad_request)?;
+    let now = now_rfc3339(Utc::now());
+    if schedule.effective_from < now {
+        return Err(Error::bad_request(format!(
+            "effective_from {} is in the past (now {now}); a schedule cannot change quotes already made: use a later time",
+            schedule.effective_from
+        )));
+    }
+    let stored = state.db.put_fee_schedule(&schedule, caller.token_name(), &now).await.map_err(Error::internal)?;
+    let Some(id) = stored else {
+        return Err(Error::conflict(format!(
+            "A version effective from {} is already in force and is not rewritten",
+            schedule.effective_from
+        )));
+    };
+    state.fees.versions.reload(&state.db).await.map_err(Error::internal)?;
+    let version = state.fees.versions.current_and_future(Utc::now()).into_iter().find(|v| v.id == id);
+    let version = version.ok_or_else(|| Error::internal("the stored version did not read back"))?;
+    let in_force = state.fees.versions.in_force(Utc::now()).map(|v| v.id);
+    Ok(listed(version, in_force))
+}
+
+fn listed(v: Version, in_force: Option<i64>) -> ScheduleVersion {
+    ScheduleVersion {
+        id: v.id,
+        effective_from: v.schedule.effective_from.clone(),
+        in_force: in_force == Some(v.id),
+        loaded_at: v.loaded_at,
+        loaded_by: v.loaded_by,
+        schedule: (*v.schedule).clone(),
+    }
+}
