@@ -216,7 +216,7 @@ mod tests {
         let up =
             FakeFetch::install(vec![("/environments.json", json(200, ENVIRONMENTS)), (AUTH_ME, json(200, FEES_ONLY))]);
         click(&root, "button#retry").await;
-        text_containing(&root, "[data-testid=placeholder] h1", "Fee schedules").await;
+        text_containing(&root, "section.fees-page h1", "Fee schedules").await;
         assert_eq!(up.requests().last().unwrap().2.as_deref(), Some("Bearer mdk_stored"));
         assert_eq!(root.query_selector_all("h1").unwrap().length(), 1, "one h1 per page");
 

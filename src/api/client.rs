@@ -149,8 +149,12 @@ impl Client {
             if (200..300).contains(&status) {
                 return Ok(resp);
             }
+            let retry = resp.headers().get("retry-after").and_then(|v| v.trim().parse::<u32>().ok());
             let text = resp.text().await.unwrap_or_default();
-            let err = decode_error(status, &text);
+            let mut err = decode_error(status, &text);
+            if let ApiError::TooManyRequests { retry_after, .. } = &mut err {
+                *retry_after = retry;
+            }
             if err.is_auth() {
                 if let Some(hook) = hook {
                     hook(&err);

@@ -34,6 +34,12 @@ pub enum ApiError {
     PayloadTooLarge {
         message: String,
     },
+    /// 429: over a rate limit (the fee API's); `retry_after` is the answer's `Retry-After` in
+    /// seconds when it sent one.
+    TooManyRequests {
+        message: String,
+        retry_after: Option<u32>,
+    },
     /// 501: the group's issue has not landed on this server yet.
     NotImplemented {
         message: String,
@@ -82,6 +88,7 @@ impl ApiError {
             ApiError::Validation { .. } => 400,
             ApiError::Conflict { .. } => 409,
             ApiError::PayloadTooLarge { .. } => 413,
+            ApiError::TooManyRequests { .. } => 429,
             ApiError::NotImplemented { .. } => 501,
             ApiError::Server { status, .. }
             | ApiError::Other { status, .. }
@@ -110,6 +117,7 @@ impl fmt::Display for ApiError {
             }
             ApiError::Conflict { message } => write!(f, "Conflict: {message}"),
             ApiError::PayloadTooLarge { message } => write!(f, "Too large: {message}"),
+            ApiError::TooManyRequests { message, .. } => write!(f, "Too many requests: {message}"),
             ApiError::NotImplemented { message } => write!(f, "Not available on this server yet: {message}"),
             ApiError::Server { status, message, request_id } => {
                 write!(f, "The server failed (HTTP {status}): {message}")?;
@@ -195,6 +203,7 @@ fn from_code(code: u16, status: u16, message: String, fields: Vec<FieldError>, r
         (400, _) | (422, _) => ApiError::Validation { message, fields },
         (409, _) => ApiError::Conflict { message },
         (413, _) => ApiError::PayloadTooLarge { message },
+        (429, _) => ApiError::TooManyRequests { message, retry_after: None },
         (501, _) => ApiError::NotImplemented { message },
         (c, _) if c >= 500 => ApiError::Server { status: c, message, request_id },
         (c, _) => ApiError::Other { status: c, message },

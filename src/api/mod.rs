@@ -4,6 +4,7 @@ pub mod auth;
 pub mod client;
 pub mod collections;
 pub mod error;
+pub mod fees;
 pub mod routing;
 
 pub use client::Client;

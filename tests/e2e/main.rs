@@ -4,6 +4,7 @@
 
 mod collections;
 mod embed;
+mod fees;
 mod harness;
 mod routing;
 mod shell;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use axum::extract::Request;
-use axum::http::{header, HeaderValue, Method};
+use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::response::Response;
 use moneydesk_model::Scope;
 use tokio::net::TcpListener;
@@ -44,7 +44,17 @@ pub fn app(
             .allow_origin(AllowOrigin::list(origins))
             .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::PUT, Method::PATCH, Method::DELETE])
             .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT, X_REQUEST_ID])
-            .expose_headers([X_REQUEST_ID, header::CONTENT_DISPOSITION, header::WWW_AUTHENTICATE, header::LOCATION])
+            // Retry-After and RateLimit-*: an embedding page's portal says when to quote again.
+            .expose_headers([
+                X_REQUEST_ID,
+                header::CONTENT_DISPOSITION,
+                header::WWW_AUTHENTICATE,
+                header::LOCATION,
+                header::RETRY_AFTER,
+                HeaderName::from_static("ratelimit-limit"),
+                HeaderName::from_static("ratelimit-remaining"),
+                HeaderName::from_static("ratelimit-reset"),
+            ])
             .max_age(Duration::from_secs(600))
     });
 

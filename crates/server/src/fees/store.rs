@@ -65,12 +65,14 @@ impl Db {
         Ok(id)
     }
 
-    /// Stores `schedule` when no version exists yet (the first start); true when it did.
+    /// Stores `schedule` when no version exists yet (the first start); true when it did. Two
+    /// processes starting at once store it once (the unique `effective_from`).
     pub async fn put_first_fee_schedule(&self, schedule: &FeeSchedule) -> anyhow::Result<bool> {
         let json = serde_json::to_string(schedule)?;
         let r = sqlx::query(
             "INSERT INTO fee_schedules (effective_from, schedule, loaded_at, loaded_by)
-             SELECT ?, ?, ?, 'default' WHERE NOT EXISTS (SELECT 1 FROM fee_schedules)",
+             SELECT ?, ?, ?, 'default' WHERE NOT EXISTS (SELECT 1 FROM fee_schedules)
+             ON CONFLICT (effective_from) DO NOTHING",
         )
         .bind(&schedule.effective_from)
         .bind(json)
