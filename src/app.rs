@@ -12,8 +12,7 @@ use crate::components::toasts::{ToastHost, Toasts};
 use crate::config::MountOptions;
 use crate::groups::GROUPS;
 use crate::pages::{
-    dashboard::Dashboard, deposits::DepositsPage, email::EmailPage, fees::FeesPage, not_found::NotFound,
-    vault::VaultPage,
+    dashboard::Dashboard, deposits::DepositsPage, email::EmailPage, not_found::NotFound, vault::VaultPage,
 };
 use crate::session::{load_stored, Auth, Credentials, Keep};
 use crate::theme::Theme;
@@ -79,7 +78,7 @@ pub fn page_for(relative_path: &str) -> AnyView {
 
 fn group_page(slug: &str) -> AnyView {
     match slug {
-        "fees" => view! { <FeesPage/> }.into_any(),
+        "fees" => lazy::page(lazy::fees()),
         "vault" => view! { <VaultPage/> }.into_any(),
         "email" => view! { <EmailPage/> }.into_any(),
         "routing" => lazy::page(lazy::routing()),
@@ -104,7 +103,8 @@ mod lazy {
     use crate::components::error_view::ApiErrorView;
     use crate::components::loading::Loading;
     use crate::pages::{
-        accounts::AccountsPage, permissions::PermissionsPage, routing::RoutingPage, signin::SignInPage,
+        accounts::AccountsPage, fees::FeesPage, permissions::PermissionsPage, routing::RoutingPage,
+        signin::SignInPage,
     };
 
     /// A chunk could not be fetched (offline, a deploy replaced it): the network-error view.
@@ -133,6 +133,7 @@ mod lazy {
     }
 
     split_page!(routing, RoutingPage);
+    split_page!(fees, FeesPage);
     split_page!(accounts, AccountsPage);
     split_page!(permissions, PermissionsPage);
     split_page!(sign_in, SignInPage);

@@ -20,6 +20,7 @@ from pathlib import Path
 # split name (src/app.rs, `split_page!`) -> stylesheets (style/NAME.css) that only it needs.
 CSS_FOR = {
     "routing": ["table", "routing"],
+    "fees": ["fees"],
     "accounts": ["table"],
     "permissions": ["table"],
 }
