@@ -56,6 +56,20 @@ impl Money {
         Decimal::from_str_exact(t).map(Money).map_err(|_| MoneyError::NotDecimal(s.to_string()))
     }
 
+    /// The same amount written with exactly two decimals (`2` -> `2.00`), rounded half-even
+    /// when it has more: how amounts of money are answered.
+    ///
+    /// ```
+    /// use moneydesk_model::Money;
+    /// assert_eq!(Money::parse("2").unwrap().with_cents().to_string(), "2.00");
+    /// assert_eq!(Money::parse("0.125").unwrap().with_cents().to_string(), "0.12");
+    /// ```
+    pub fn with_cents(self) -> Money {
+        let mut d = self.0.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointNearestEven);
+        d.rescale(2);
+        Money(d)
+    }
+
     /// Checks an amount that is to be charged or moved: not negative, at most `places` decimals.
     pub fn check_amount(self, places: u32) -> Result<Self, MoneyError> {
         if self.0.is_sign_negative() && !self.0.is_zero() {

@@ -1,11 +1,87 @@
-//! Deposits (GET /api/v2/services/money-movements/deposits, description 2.4).
-//!
-//! Source: the "List Deposit" field table of https://docs.accelerationcloud.com/docs/deposit.
-//! The stored copy of that page shows the table (names, types, samples, required or not) but not
-//! its sample response body, and it ends before the check deposit record (2.5): that record's
-//! fields are not written here until their shape is known, rather than guessed.
+//! Deposits (description 2.4, 2.5, 3, 4.5): the list item, the deposit record, the state
+//! machine, the check deposit request and the deposit kinds.
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+mod date;
+mod record;
+mod request;
+mod state;
+
+pub use date::Date;
+pub use record::{created_date_text, list_created_date_text, DepositRecord};
+pub use request::{CheckDeposit, CheckDepositFields, STALE_AFTER_DAYS};
+pub use state::{DepositAction, DepositStatus, IllegalMove};
+
+/// The deposit kinds of description 1 (the list item's `serviceType`; the description lists no
+/// values, only the sample `Bank Wire`, which is not a deposit kind of its own section 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum ServiceType {
+    #[serde(rename = "Cash")]
+    Cash,
+    #[serde(rename = "Check")]
+    Check,
+    /// A check captured with the portal's scanner (camera or file).
+    #[serde(rename = "Check_Scan")]
+    CheckScan,
+    /// Checks received in an image cash letter file (X9.100-187).
+    #[serde(rename = "Image_Cash_Letter")]
+    ImageCashLetter,
+    /// An ACH pull from the vendor's bank into the managed sleeve account.
+    #[serde(rename = "Electronic_Deposit")]
+    ElectronicDeposit,
+}
+
+impl ServiceType {
+    pub const ALL: [ServiceType; 5] = [
+        ServiceType::Cash,
+        ServiceType::Check,
+        ServiceType::CheckScan,
+        ServiceType::ImageCashLetter,
+        ServiceType::ElectronicDeposit,
+    ];
+
+    /// The wire spelling.
+    ///
+    /// ```
+    /// use moneydesk_model::deposits::ServiceType;
+    /// assert_eq!(ServiceType::CheckScan.as_str(), "Check_Scan");
+    /// assert_eq!(ServiceType::parse("Electronic_Deposit"), Some(ServiceType::ElectronicDeposit));
+    /// assert_eq!(ServiceType::parse("Bank Wire"), None);
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ServiceType::Cash => "Cash",
+            ServiceType::Check => "Check",
+            ServiceType::CheckScan => "Check_Scan",
+            ServiceType::ImageCashLetter => "Image_Cash_Letter",
+            ServiceType::ElectronicDeposit => "Electronic_Deposit",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ServiceType> {
+        ServiceType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ServiceType::Cash => "Cash",
+            ServiceType::Check => "Check",
+            ServiceType::CheckScan => "Check scan",
+            ServiceType::ImageCashLetter => "Image cash letter",
+            ServiceType::ElectronicDeposit => "Electronic deposit (ACH pull)",
+        }
+    }
+}
+
+impl fmt::Display for ServiceType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One row of the deposit list, in the description's names. Every field is always present in
 /// JSON; the one optional field is `null` when unknown.

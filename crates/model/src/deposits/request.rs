@@ -1,0 +1,243 @@
+//! The check deposit request (description 4.5; CONTRACT.md points 6 and 11): the field
+//! table's names, the example's names as aliases, every rule checked at once so that every
+//! wrong field is named. Whether the payee account exists, the images decode and the routing
+//! number is in the directory is the server's part; this checks what the request alone says.
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::Date;
+use crate::{FieldError, Money, RoutingNumber};
+
+/// The body as sent. `amount` and `fee` are read from their JSON text (a number or a decimal
+/// string), never through a float.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckDepositFields {
+    #[serde(default, deserialize_with = "raw_text")]
+    pub amount: Option<String>,
+    pub bank_account_number: Option<String>,
+    pub bank_name: Option<String>,
+    pub bank_routing_number: Option<String>,
+    pub check_back_image: Option<String>,
+    pub check_date: Option<String>,
+    pub check_front_image: Option<String>,
+    pub check_number: Option<String>,
+    #[serde(default, deserialize_with = "raw_text")]
+    pub fee: Option<String>,
+    pub memo: Option<String>,
+    pub payee_account_id: Option<String>,
+    #[serde(alias = "payeeId")]
+    pub payee_user_id: Option<String>,
+    pub payer_id: Option<String>,
+    pub payer_type: Option<String>,
+    pub payment_type: Option<String>,
+    #[serde(alias = "scheduledDate")]
+    pub schedule_date: Option<String>,
+    pub source: Option<String>,
+    /// The example's `payeeBankId`.
+    #[serde(alias = "payeeBankId")]
+    pub bank_info_id: Option<String>,
+    /// Stored as given (the example's field; not in the field table).
+    pub transfer_type: Option<String>,
+}
+
+fn raw_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let raw: Option<Box<RawValue>> = Option::deserialize(d)?;
+    Ok(raw.and_then(|r| {
+        let t = r.get().trim();
+        if t == "null" {
+            return None;
+        }
+        Some(t.strip_prefix('"').and_then(|x| x.strip_suffix('"')).unwrap_or(t).to_string())
+    }))
+}
+
+/// The request's fields that passed, ready for the server's own checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckDeposit {
+    pub amount: Money,
+    pub bank_account_number: String,
+    pub bank_name: Option<String>,
+    pub bank_routing_number: RoutingNumber,
+    /// Base64 (a `data:image/...;base64,` prefix allowed), decoded by the server.
+    pub check_front_image: String,
+    pub check_back_image: String,
+    pub check_date: Option<Date>,
+    pub check_number: String,
+    /// The fee the client expects; the server charges the schedule's and says so when they differ.
+    pub fee: Option<Money>,
+    pub memo: Option<String>,
+    pub payee_account_id: String,
+    pub payee_user_id: String,
+    pub payer_id: Option<String>,
+    pub payer_type: Option<String>,
+    pub payment_type: Option<String>,
+    pub schedule_date: Option<Date>,
+    pub source: Option<String>,
+    pub bank_info_id: Option<String>,
+    pub transfer_type: Option<String>,
+}
+
+/// A check older than this many days is stale (UCC 4-404: a bank need not pay it).
+pub const STALE_AFTER_DAYS: i64 = 180;
+/// The largest amount a deposit may have: 9,999,999,999.99.
+pub const MAX_AMOUNT_INTEGER_DIGITS: usize = 10;
+
+impl CheckDepositFields {
+    /// Checks every field against `today` (the business time zone's date); every problem is
+    /// reported, each naming its field.
+    pub fn check(&self, today: Date) -> Result<CheckDeposit, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let mut err = |field: &str, m: String| errors.push(FieldError::new(field, m));
+
+        let amount = match self.amount.as_deref() {
+            None => {
+                err("amount", "amount is required: the amount of the check, like 125.00".into());
+                None
+            }
+            Some(a) => money(a, "amount", true).map_err(|m| err("amount", m)).ok(),
+        };
+        let fee = self.fee.as_deref().and_then(|f| money(f, "fee", false).map_err(|m| err("fee", m)).ok());
+        let routing = match required(&self.bank_routing_number, "bankRoutingNumber", &mut err) {
+            Some(r) => RoutingNumber::parse(r).map_err(|e| err("bankRoutingNumber", format!("bankRoutingNumber: {e}"))).ok(),
+            None => None,
+        };
+        let account = required(&self.bank_account_number, "bankAccountNumber", &mut err)
+            .filter(|a| digits(a, 1, 17, "bankAccountNumber", &mut err))
+            .map(str::to_string);
+        let check_number = required(&self.check_number, "checkNumber", &mut err)
+            .filter(|n| digits(n, 1, 15, "checkNumber", &mut err))
+            .map(str::to_string);
+        let front = required(&self.check_front_image, "checkFrontImage", &mut err).map(str::to_string);
+        let back = required(&self.check_back_image, "checkBackImage", &mut err).map(str::to_string);
+        let payee_account = required(&self.payee_account_id, "payeeAccountId", &mut err).map(str::to_string);
+        let payee_user = required(&self.payee_user_id, "payeeUserId", &mut err).map(str::to_string);
+
+        let check_date = self.check_date.as_deref().and_then(|d| match Date::parse(d) {
+            Err(m) => {
+                err("checkDate", format!("checkDate {m}"));
+                None
+            }
+            Ok(d) if d > today => {
+                err("checkDate", format!("checkDate {d} is in the future (today is {today}): a postdated check cannot be deposited yet"));
+                None
+            }
+            Ok(d) if today.days_since(d) > STALE_AFTER_DAYS => {
+                err("checkDate", format!("checkDate {d} is more than {STALE_AFTER_DAYS} days ago: the check is stale"));
+                None
+            }
+            Ok(d) => Some(d),
+        });
+        let schedule_date = self.schedule_date.as_deref().and_then(|d| match Date::parse(d) {
+            Err(m) => {
+                err("scheduleDate", format!("scheduleDate {m}"));
+                None
+            }
+            Ok(d) if d < today => {
+                err("scheduleDate", format!("scheduleDate {d} is in the past (today is {today})"));
+                None
+            }
+            Ok(d) => Some(d),
+        });
+        let memo = self.memo.as_deref().and_then(|m| match crate::fees::Memo::parse(m) {
+            Ok(_) => Some(m.to_string()),
+            Err(e) => {
+                err("memo", e.to_string());
+                None
+            }
+        });
+        for (field, value) in [
+            ("bankName", &self.bank_name),
+            ("payerId", &self.payer_id),
+            ("payerType", &self.payer_type),
+            ("paymentType", &self.payment_type),
+            ("source", &self.source),
+            ("bankInfoId", &self.bank_info_id),
+            ("transferType", &self.transfer_type),
+        ] {
+            if let Some(v) = value {
+                if v.trim().is_empty() || v.chars().count() > 140 || v.chars().any(char::is_control) {
+                    err(field, format!("{field} must be 1 to 140 characters without control characters"));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let (Some(amount), Some(bank_routing_number), Some(bank_account_number), Some(check_number)) =
+            (amount, routing, account, check_number)
+        else {
+            return Err(errors);
+        };
+        let (Some(check_front_image), Some(check_back_image), Some(payee_account_id), Some(payee_user_id)) =
+            (front, back, payee_account, payee_user)
+        else {
+            return Err(errors);
+        };
+        Ok(CheckDeposit {
+            amount,
+            bank_account_number,
+            bank_name: self.bank_name.clone(),
+            bank_routing_number,
+            check_front_image,
+            check_back_image,
+            check_date,
+            check_number,
+            fee,
+            memo,
+            payee_account_id,
+            payee_user_id,
+            payer_id: self.payer_id.clone(),
+            payer_type: self.payer_type.clone(),
+            payment_type: self.payment_type.clone(),
+            schedule_date,
+            source: self.source.clone(),
+            bank_info_id: self.bank_info_id.clone(),
+            transfer_type: self.transfer_type.clone(),
+        })
+    }
+}
+
+fn required<'a>(v: &'a Option<String>, field: &str, err: &mut impl FnMut(&str, String)) -> Option<&'a str> {
+    match v.as_deref() {
+        Some(s) if !s.trim().is_empty() => Some(s),
+        Some(_) => {
+            err(field, format!("{field} must not be empty"));
+            None
+        }
+        None => {
+            err(field, format!("{field} is required"));
+            None
+        }
+    }
+}
+
+fn digits(v: &str, min: usize, max: usize, field: &str, err: &mut impl FnMut(&str, String)) -> bool {
+    let ok = (min..=max).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_digit());
+    if !ok {
+        err(field, format!("{field} must be {min} to {max} digits, got {v:?}"));
+    }
+    ok
+}
+
+/// A positive (or, for the fee, non-negative) amount with at most 2 decimals and at most 10
+/// integer digits, exactly as written.
+fn money(text: &str, field: &str, positive: bool) -> Result<Money, String> {
+    if text.contains(['e', 'E']) {
+        return Err(format!("{field} must be a plain decimal like 125.00, got {text}"));
+    }
+    let m = Money::parse(text).and_then(|m| m.check_amount(2)).map_err(|e| format!("{field}: {e}"))?;
+    let int_digits = m.decimal().trunc().abs().to_string().trim_start_matches('0').len();
+    if int_digits > MAX_AMOUNT_INTEGER_DIGITS {
+        return Err(format!("{field} is too large: at most 9,999,999,999.99"));
+    }
+    if positive && m.decimal().is_zero() {
+        return Err(format!("{field} must be greater than zero"));
+    }
+    Ok(m.with_cents())
+}
+
+#[cfg(test)]
+#[path = "request_tests.rs"]
+mod tests;
