@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use crate::static_files::Portal;
-use crate::{routing, storage::Db, Config};
+use crate::routing::directory;
+use crate::{storage::Db, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
 /// one reference count to touch instead of one per field. Fields read through `Deref`.
@@ -18,12 +19,12 @@ pub struct Shared {
     /// The built portal's derived headers and embed.js.
     pub portal: Arc<Portal>,
     /// The routing directory (routing group).
-    pub routing: routing::State,
+    pub routing: directory::State,
 }
 
 impl AppState {
     pub async fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
-        let routing = routing::State::load(&config, &db).await?;
+        let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
         Ok(AppState(Arc::new(Shared { db, config: Arc::new(config), portal, routing })))
     }

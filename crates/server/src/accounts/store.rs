@@ -14,7 +14,7 @@ use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection, Transaction};
 
-use super::Db;
+use crate::storage::Db;
 
 mod marks;
 

@@ -13,7 +13,7 @@ use moneydesk_model::{EmailAddress, Money, RoutingNumber, Scope};
 use rust_decimal::Decimal;
 
 use super::records::{self, Format, Record};
-use crate::storage::permissions::NewPermission;
+use crate::permissions::store::NewPermission;
 use crate::storage::Db;
 use crate::Config;
 

@@ -10,7 +10,7 @@ use moneydesk_model::routing::check_digit;
 use moneydesk_model::Scope;
 use rust_decimal::Decimal;
 
-use crate::storage::permissions::NewPermission;
+use crate::permissions::store::NewPermission;
 use crate::storage::Db;
 
 pub const DEMO_ACCOUNTS: usize = 2_400;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::extract::Json;
+use crate::http::extract::Json;
 use crate::auth::Caller;
 use crate::error::{Error, FeeError};
 use crate::AppState;

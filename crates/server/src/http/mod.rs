@@ -1,5 +1,5 @@
-//! The `/api` surface: one `OpenApiRouter` per API group (`http/<group>.rs`, each exposing
-//! `pub fn router() -> OpenApiRouter<AppState>`), merged here behind the auth guard, plus the
+//! The `/api` surface: one `OpenApiRouter` per API group (`crate::<group>::router`, listed in
+//! [`GROUPS`], the server's one list of groups), merged here behind the auth guard, plus the
 //! OpenAPI document at `/api/openapi.json` and envelope answers for unknown paths.
 
 use std::sync::Arc;
@@ -19,27 +19,25 @@ pub mod extract;
 pub mod finish;
 pub mod openapi;
 
-// One module per API group.
-pub mod accounts;
+// The shell's own operation (`auth/me`); the API groups live in `crate::<group>`.
 pub mod auth;
-pub mod deposits;
-pub mod email;
-pub mod fees;
-pub mod permissions;
-pub mod routing;
-pub mod vault;
+
+/// The server's one registry of groups: each group's router (its routes and operations),
+/// in the description's order. Adding a group means adding its line here and nowhere else.
+pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 8] = [
+    crate::fees::router,
+    crate::vault::router,
+    crate::email::router,
+    crate::routing::router,
+    crate::deposits::router,
+    crate::accounts::router,
+    crate::permissions::router,
+    auth::router,
+];
 
 /// Every group's routes and operations, before the guard is applied.
 pub fn groups() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
-        .merge(fees::router())
-        .merge(vault::router())
-        .merge(email::router())
-        .merge(routing::router())
-        .merge(deposits::router())
-        .merge(accounts::router())
-        .merge(permissions::router())
-        .merge(auth::router())
+    GROUPS.iter().fold(OpenApiRouter::with_openapi(openapi::ApiDoc::openapi()), |all, group| all.merge(group()))
 }
 
 /// The complete OpenAPI document.

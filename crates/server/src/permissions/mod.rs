@@ -7,11 +7,13 @@ use moneydesk_model::{paths, Envelope, Page};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::extract::Json;
-use super::openapi::PageParams;
+use crate::http::extract::Json;
+use crate::http::openapi::PageParams;
 use crate::auth::Caller;
 use crate::error::Error;
 use crate::AppState;
+
+pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_permissions))

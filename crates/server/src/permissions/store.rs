@@ -6,7 +6,7 @@ use moneydesk_model::permissions::{Permission, PermissionQuery, PermissionSortFi
 use moneydesk_model::{Page, Scope, Sort};
 use sqlx::{QueryBuilder, Sqlite, Transaction};
 
-use super::Db;
+use crate::storage::Db;
 
 /// A permission to be stored (the id is assigned on insert).
 #[derive(Debug, Clone, PartialEq, Eq)]

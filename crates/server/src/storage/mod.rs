@@ -8,8 +8,6 @@ use anyhow::Context;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 
-pub mod accounts;
-pub mod permissions;
 pub mod settings;
 pub mod tokens;
 

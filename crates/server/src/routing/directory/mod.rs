@@ -14,7 +14,7 @@ use arc_swap::ArcSwap;
 use chrono::{DateTime, Utc};
 use moneydesk_model::routing::{DirectoryStatus, RefreshFailure};
 
-use crate::{storage::Db, Config};
+use crate::Config;
 
 pub mod demo;
 pub mod index;
@@ -59,14 +59,14 @@ struct Attempts {
 impl fmt::Debug for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = self.current();
-        f.debug_struct("routing::State").field("ach", &d.ach.len()).field("wire", &d.wire.len()).field("sources", &self.inner.sources).finish()
+        f.debug_struct("directory::State").field("ach", &d.ach.len()).field("wire", &d.wire.len()).field("sources", &self.inner.sources).finish()
     }
 }
 
 impl State {
     /// Loads the configured directory; a bad file fails startup (there is no previous
     /// directory to keep serving). Starts the daily refresh when one is configured.
-    pub async fn load(config: &Config, _db: &Db) -> anyhow::Result<State> {
+    pub async fn load(config: &Config) -> anyhow::Result<State> {
         let sources = Sources { fedach: config.fedach_file.clone(), fedwire: config.fedwire_file.clone() };
         let state = State::with_sources(sources, config.routing_refresh).await?;
         if config.routing_refresh.is_some() {
