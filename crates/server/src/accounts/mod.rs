@@ -14,6 +14,7 @@ use crate::error::Error;
 use self::store::AccountSelection;
 use crate::AppState;
 
+pub mod import;
 pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -13,6 +13,7 @@ use crate::auth::Caller;
 use crate::error::Error;
 use crate::AppState;
 
+pub mod import;
 pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {
