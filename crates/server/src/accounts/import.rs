@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 
 use crate::collections::fields::{digits, email, ident, now, Fields};
 use crate::collections::records::{self, Format, ImportError, ImportFailure, Record};
-use crate::storage::Db;
+use super::store::AccountStore;
 
 pub const ACCOUNT_FIELDS: &[&str] = &[
     "id",
@@ -133,7 +133,7 @@ pub fn account_from(rec: &Record, now: LocalDateTime) -> Result<Account, Vec<Imp
 }
 
 /// Checks and imports accounts; returns how many were written (all of them) or every error.
-pub async fn import_accounts(db: &Db, text: &str, format: Format) -> Result<usize, ImportFailure> {
+pub async fn import_accounts(store: &AccountStore, text: &str, format: Format) -> Result<usize, ImportFailure> {
     let (records, mut errors) = records::read(text, format, ACCOUNT_FIELDS);
     let now = now();
     let mut accounts = Vec::with_capacity(records.len());
@@ -153,7 +153,7 @@ pub async fn import_accounts(db: &Db, text: &str, format: Format) -> Result<usiz
             Err(e) => errors.extend(e),
         }
     }
-    let mut writer = db.accounts_writer().await?;
+    let mut writer = store.writer().await?;
     let ids: Vec<&str> = accounts.iter().map(|(_, a)| a.id.as_str()).collect();
     for id in writer.existing_ids(&ids).await? {
         let line = seen.get(&id).copied().unwrap_or(0);

@@ -62,5 +62,5 @@ async fn list_accounts(
     let parsed = AccountQuery::from_query(url::form_urlencoded::parse(query.as_bytes()))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let selection = AccountSelection::new(&parsed).map_err(|e| Error::field(e.param(), e.to_string()))?;
-    Ok(Json(Envelope::ok(state.db.list_accounts(&selection).await?)))
+    Ok(Json(Envelope::ok(state.accounts.list(&selection).await?)))
 }

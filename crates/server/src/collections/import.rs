@@ -11,7 +11,7 @@ use clap::Subcommand;
 use super::records::{Format, ImportFailure};
 use crate::accounts::import::import_accounts;
 use crate::permissions::import::import_permissions;
-use crate::storage::Db;
+use crate::storage::Stores;
 use crate::Config;
 
 /// The `import` subcommand.
@@ -35,10 +35,10 @@ pub async fn run(config: Config, cmd: ImportCommand) -> anyhow::Result<()> {
     let format = Format::detect(file, &text);
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
-    let db = Db::open(&config.database_url).await?;
+    let stores = Stores::open(&config.database_url).await?;
     let result = match cmd {
-        ImportCommand::Accounts { .. } => import_accounts(&db, &text, format).await,
-        ImportCommand::Permissions { .. } => import_permissions(&db, &text, format).await,
+        ImportCommand::Accounts { .. } => import_accounts(&stores.accounts, &text, format).await,
+        ImportCommand::Permissions { .. } => import_permissions(&stores.permissions, &text, format).await,
     };
     match result {
         Ok(n) => {

@@ -52,7 +52,7 @@ pub fn openapi_doc() -> utoipa::openapi::OpenApi {
 pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
     let (routes, mut doc) = groups().split_for_parts();
     openapi::finish(&mut doc);
-    let guard = Guard::from_openapi(&doc, state.db.clone(), state.config.body_limit)?;
+    let guard = Guard::from_openapi(&doc, state.tokens.clone(), state.config.body_limit)?;
     let doc = Arc::new(doc);
 
     // route_layer: the guard runs on every group route (after routing, so it knows the

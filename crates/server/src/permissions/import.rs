@@ -4,10 +4,9 @@
 use moneydesk_model::collections::LocalDateTime;
 use moneydesk_model::Scope;
 
-use super::store::NewPermission;
+use super::store::{NewPermission, PermissionStore};
 use crate::collections::fields::{email, now, Fields};
 use crate::collections::records::{self, Format, ImportError, ImportFailure, Record};
-use crate::storage::Db;
 
 pub const PERMISSION_FIELDS: &[&str] =
     &["id", "userId", "userName", "userEmail", "companyId", "companyName", "scope", "grantedBy", "grantedAt"];
@@ -39,7 +38,7 @@ pub fn permission_from(rec: &Record, now: LocalDateTime) -> Result<NewPermission
     })
 }
 
-pub async fn import_permissions(db: &Db, text: &str, format: Format) -> Result<usize, ImportFailure> {
+pub async fn import_permissions(store: &PermissionStore, text: &str, format: Format) -> Result<usize, ImportFailure> {
     let (records, mut errors) = records::read(text, format, PERMISSION_FIELDS);
     let now = now();
     let mut rows = Vec::with_capacity(records.len());
@@ -60,7 +59,7 @@ pub async fn import_permissions(db: &Db, text: &str, format: Format) -> Result<u
             Err(e) => errors.extend(e),
         }
     }
-    let mut writer = db.permissions_writer().await?;
+    let mut writer = store.writer().await?;
     for (line, p) in &rows {
         if writer.exists(p).await? {
             errors.push(ImportError::new(

@@ -51,5 +51,5 @@ async fn list_permissions(
     let query = query.unwrap_or_default();
     let parsed = PermissionQuery::from_query(url::form_urlencoded::parse(query.as_bytes()))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
-    Ok(Json(Envelope::ok(state.db.list_permissions(&parsed).await?)))
+    Ok(Json(Envelope::ok(state.permissions.list(&parsed).await?)))
 }

@@ -1,12 +1,11 @@
 //! Company user permissions. A few hundred rows per company: plain indexed ORDER BY with
-//! LIMIT/OFFSET, `id` as the tiebreaker.
+//! LIMIT/OFFSET, `id` as the tiebreaker. One SQL text for SQLite and PostgreSQL but for
+//! case-insensitive order (SQLite's NOCASE, PostgreSQL's `lower`) and "contains".
 
 use moneydesk_model::collections::{LocalDateTime, SortDir};
 use moneydesk_model::permissions::{Permission, PermissionQuery, PermissionSortField};
 use moneydesk_model::{Page, Scope, Sort};
-use sqlx::{QueryBuilder, Sqlite, Transaction};
-
-use crate::storage::Db;
+use crate::storage::{Database, Dialect, Sql, Tx};
 
 /// A permission to be stored (the id is assigned on insert).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,31 +20,43 @@ pub struct NewPermission {
     pub granted_at: LocalDateTime,
 }
 
-fn order_column(f: PermissionSortField) -> &'static str {
-    match f {
-        PermissionSortField::Id => "id",
-        PermissionSortField::UserName => "user_name COLLATE NOCASE",
-        PermissionSortField::UserId => "user_id",
-        PermissionSortField::CompanyName => "company_name COLLATE NOCASE",
-        PermissionSortField::Scope => "scope",
-        PermissionSortField::GrantedAt => "granted_ms",
-        PermissionSortField::GrantedBy => "granted_by COLLATE NOCASE",
+fn order_column(f: PermissionSortField, d: Dialect) -> &'static str {
+    match (f, d) {
+        (PermissionSortField::Id, _) => "id",
+        (PermissionSortField::UserName, Dialect::Sqlite) => "user_name COLLATE NOCASE",
+        (PermissionSortField::UserName, Dialect::Postgres) => "lower(user_name)",
+        (PermissionSortField::UserId, _) => "user_id",
+        (PermissionSortField::CompanyName, Dialect::Sqlite) => "company_name COLLATE NOCASE",
+        (PermissionSortField::CompanyName, Dialect::Postgres) => "lower(company_name)",
+        (PermissionSortField::Scope, _) => "scope",
+        (PermissionSortField::GrantedAt, _) => "granted_ms",
+        (PermissionSortField::GrantedBy, Dialect::Sqlite) => "granted_by COLLATE NOCASE",
+        (PermissionSortField::GrantedBy, Dialect::Postgres) => "lower(granted_by)",
     }
 }
 
-fn push_filters(qb: &mut QueryBuilder<'_, Sqlite>, q: &PermissionQuery) {
+/// The position of a substring (0 when absent): SQLite's `instr`, PostgreSQL's `strpos`.
+fn position(d: Dialect) -> &'static str {
+    match d {
+        Dialect::Sqlite => "instr",
+        Dialect::Postgres => "strpos",
+    }
+}
+
+fn push_filters(qb: &mut Sql, q: &PermissionQuery) {
     let f = &q.filters;
     if let Some(user) = &f.user {
         let needle = user.to_lowercase();
-        qb.push(" AND (user_id = ").push_bind(user.clone());
-        qb.push(" OR instr(lower(user_name), ").push_bind(needle.clone()).push(") > 0");
-        qb.push(" OR instr(lower(coalesce(user_email, '')), ").push_bind(needle).push(") > 0)");
+        let pos = position(qb.dialect());
+        qb.push(" AND (user_id = ").bind(user.as_str());
+        qb.push(format_args!(" OR {pos}(lower(user_name), ")).bind(needle.as_str()).push(") > 0");
+        qb.push(format_args!(" OR {pos}(lower(coalesce(user_email, '')), ")).bind(needle).push(") > 0)");
     }
     if let Some(scope) = f.scope {
-        qb.push(" AND scope = ").push_bind(scope.as_str());
+        qb.push(" AND scope = ").bind(scope.as_str());
     }
     if let Some(company) = &f.company_id {
-        qb.push(" AND company_id = ").push_bind(company.clone());
+        qb.push(" AND company_id = ").bind(company.as_str());
     }
 }
 
@@ -79,69 +90,79 @@ impl Row {
     }
 }
 
-impl Db {
-    pub async fn list_permissions(&self, q: &PermissionQuery) -> sqlx::Result<Page<Permission>> {
-        let mut tx = self.pool.begin().await?;
-        let mut count = QueryBuilder::new("SELECT count(*) FROM permissions WHERE 1");
+/// The permissions group's store.
+#[derive(Clone, Debug)]
+pub struct PermissionStore {
+    db: Database,
+}
+
+impl PermissionStore {
+    pub fn new(db: Database) -> PermissionStore {
+        PermissionStore { db }
+    }
+
+    pub async fn list(&self, q: &PermissionQuery) -> sqlx::Result<Page<Permission>> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let mut count = self.db.sql("SELECT count(*) FROM permissions WHERE TRUE");
         push_filters(&mut count, q);
-        let total: i64 = count.build_query_scalar().fetch_one(&mut *tx).await?;
+        let total = tx.exec().int(&count).await?;
 
         let dir = match q.sort.map(|s| s.dir) {
             Some(SortDir::Desc) => "DESC",
             _ => "ASC",
         };
-        let column = order_column(q.sort.map(|s| s.field).unwrap_or(PermissionSortField::Id));
-        let mut qb = QueryBuilder::new(
-            "SELECT id, user_id, user_name, user_email, company_id, company_name, scope, granted_by, granted_ms FROM permissions WHERE 1",
+        let column = order_column(q.sort.map(|s| s.field).unwrap_or(PermissionSortField::Id), self.db.dialect());
+        let mut qb = self.db.sql(
+            "SELECT id, user_id, user_name, user_email, company_id, company_name, scope, granted_by, granted_ms FROM permissions WHERE TRUE",
         );
         push_filters(&mut qb, q);
         qb.push(format_args!(" ORDER BY {column} {dir}, id {dir} LIMIT "));
-        qb.push_bind(q.page.size as i64).push(" OFFSET ").push_bind(q.page.offset().min(i64::MAX as u64) as i64);
-        let rows: Vec<Row> = qb.build_query_as().fetch_all(&mut *tx).await?;
+        qb.bind(q.page.size as i64).push(" OFFSET ").bind(q.page.offset().min(i64::MAX as u64) as i64);
+        let rows: Vec<Row> = tx.exec().rows(&qb).await?;
         tx.commit().await?;
         let sort = if q.sort.is_some() { Sort::SORTED } else { Sort::UNSORTED };
         Ok(Page::build(q.page, total as u64, rows.into_iter().map(Row::into_permission).collect(), sort))
     }
 
-    pub async fn permissions_writer(&self) -> sqlx::Result<PermissionsWriter> {
-        Ok(PermissionsWriter { tx: self.pool.begin().await? })
+    pub async fn writer(&self) -> sqlx::Result<PermissionsWriter> {
+        Ok(PermissionsWriter { tx: self.db.begin().await? })
     }
 }
 
 /// An open write transaction on permissions; dropped without `commit`, nothing is kept.
 pub struct PermissionsWriter {
-    tx: Transaction<'static, Sqlite>,
+    tx: Tx,
 }
 
 impl PermissionsWriter {
     /// Whether this user of this company already holds this scope.
     pub async fn exists(&mut self, p: &NewPermission) -> sqlx::Result<bool> {
-        let n: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM permissions WHERE user_id = ? AND company_id = ? AND scope = ?")
-                .bind(&p.user_id)
-                .bind(&p.company_id)
-                .bind(p.scope.as_str())
-                .fetch_one(&mut *self.tx)
-                .await?;
-        Ok(n > 0)
+        let q = Sql::new(self.tx.dialect(), "SELECT count(*) FROM permissions WHERE user_id = ? AND company_id = ? AND scope = ?")
+            .arg(p.user_id.as_str())
+            .arg(p.company_id.as_str())
+            .arg(p.scope.as_str());
+        Ok(self.tx.exec().int(&q).await? > 0)
     }
 
     pub async fn insert(&mut self, rows: &[NewPermission]) -> sqlx::Result<()> {
         for chunk in rows.chunks(1000) {
-            let mut qb = QueryBuilder::new(
-                "INSERT INTO permissions (user_id, user_name, user_email, company_id, company_name, scope, granted_by, granted_ms) ",
+            let mut qb = Sql::new(
+                self.tx.dialect(),
+                "INSERT INTO permissions (user_id, user_name, user_email, company_id, company_name, scope, granted_by, granted_ms) VALUES ",
             );
-            qb.push_values(chunk, |mut b, p| {
-                b.push_bind(p.user_id.clone())
-                    .push_bind(p.user_name.clone())
-                    .push_bind(p.user_email.clone())
-                    .push_bind(p.company_id.clone())
-                    .push_bind(p.company_name.clone())
-                    .push_bind(p.scope.as_str())
-                    .push_bind(p.granted_by.clone())
-                    .push_bind(p.granted_at.millis());
-            });
-            qb.build().execute(&mut *self.tx).await?;
+            for (i, p) in chunk.iter().enumerate() {
+                qb.push(if i == 0 { "" } else { ", " }).bind_row([
+                    p.user_id.as_str().into(),
+                    p.user_name.as_str().into(),
+                    p.user_email.as_deref().into(),
+                    p.company_id.as_str().into(),
+                    p.company_name.as_str().into(),
+                    p.scope.as_str().into(),
+                    p.granted_by.as_str().into(),
+                    p.granted_at.millis().into(),
+                ]);
+            }
+            self.tx.exec().execute(&qb).await?;
         }
         Ok(())
     }
