@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use moneydesk_model::accounts::AccountQuery;
 use moneydesk_model::Scope;
 use moneydesk_server::collections::seed::Accounts;
-use moneydesk_server::storage::accounts::AccountSelection;
+use moneydesk_server::accounts::store::AccountSelection;
 use moneydesk_server::storage::Db;
 use moneydesk_server::Config;
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use criterion::Criterion;
 use moneydesk_model::{PageRequest, RoutingNumber};
-use moneydesk_server::routing::{load, search, Directory, SearchQuery, Sources};
+use moneydesk_server::routing::directory::{load, search, Directory, SearchQuery, Sources};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/routing").join(name)

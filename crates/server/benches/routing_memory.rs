@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use moneydesk_server::routing::{load, Sources};
+use moneydesk_server::routing::directory::{load, Sources};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/routing").join(name)

@@ -26,7 +26,7 @@ use moneydesk_model::Scope;
 use tower::{Layer, Service, ServiceExt};
 
 use crate::error::Error;
-use crate::storage::{Db, TokenRecord};
+use crate::storage::{TokenRecord, TokenStore};
 use crate::tokens;
 
 /// The authenticated caller of an `/api` request: its token's record, shared with the token
@@ -75,11 +75,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
 
 /// Authenticates an `Authorization` header value.
 /// Missing → 401; not `Bearer mdk_...` → 600; unknown → 401; expired or revoked → 600.
-pub async fn authenticate(db: &Db, authorization: Option<&[u8]>) -> Result<Caller, Error> {
+pub async fn authenticate(db: &TokenStore, authorization: Option<&[u8]>) -> Result<Caller, Error> {
     let digest = tokens::digest(bearer(authorization)?);
-    let record = db.token_by_digest_cached(&digest).await?.ok_or_else(Error::unauthorized)?;
+    let record = db.by_digest_cached(&digest).await?.ok_or_else(Error::unauthorized)?;
     let caller = admit(record)?;
-    if let Err(e) = db.touch_token(caller.0.id).await {
+    if let Err(e) = db.touch(caller.0.id).await {
         tracing::warn!(error = %e, token_id = caller.0.id, "could not record token use");
     }
     Ok(caller)
@@ -87,14 +87,14 @@ pub async fn authenticate(db: &Db, authorization: Option<&[u8]>) -> Result<Calle
 
 /// [`authenticate`] when it needs no I/O (a token read from the table in the last seconds, or
 /// a header without a bearer token); `None` when it has to read the table.
-fn authenticate_now(db: &Db, authorization: Option<&[u8]>) -> Option<Result<Caller, Error>> {
+fn authenticate_now(db: &TokenStore, authorization: Option<&[u8]>) -> Option<Result<Caller, Error>> {
     let token = match bearer_text(authorization) {
         Ok(token) => token,
         Err(e) => return Some(Err(e)),
     };
     // Only well-formed tokens are ever cached, so a hit needs no shape check: the shape is
     // checked (by `bearer`) on the way to the table.
-    db.token_if_cached(&tokens::digest(token)).map(admit)
+    db.if_cached(&tokens::digest(token)).map(admit)
 }
 
 /// The token of a `Bearer mdk_...` header value.
@@ -153,7 +153,7 @@ pub struct Guard(Arc<Guarded>);
 
 #[derive(Debug)]
 struct Guarded {
-    db: Db,
+    db: TokenStore,
     /// Route (as axum matched it) → method → requirement; looked up by `&str` on every
     /// request, so the lookup allocates nothing.
     table: HashMap<String, Vec<(Method, Requirement)>>,
@@ -166,7 +166,7 @@ struct Guarded {
 pub const BEARER: &str = "bearer";
 
 impl Guard {
-    pub fn from_openapi(doc: &utoipa::openapi::OpenApi, db: Db, body_limit: usize) -> anyhow::Result<Guard> {
+    pub fn from_openapi(doc: &utoipa::openapi::OpenApi, db: TokenStore, body_limit: usize) -> anyhow::Result<Guard> {
         let json = serde_json::to_value(doc)?;
         let mut table = HashMap::new();
         let paths = json["paths"].as_object().cloned().unwrap_or_default();

@@ -39,7 +39,7 @@ pub struct Config {
     pub fedwire_file: Option<PathBuf>,
     /// Daily routing directory reload (`MONEYDESK_ROUTING_REFRESH`, e.g. `06:30 America/New_York`,
     /// or `off`).
-    pub routing_refresh: Option<crate::routing::Schedule>,
+    pub routing_refresh: Option<crate::routing::directory::Schedule>,
     /// The fee API's per-token rate limit (`MONEYDESK_FEES_RATE_PER_SECOND`, default 10, and
     /// `MONEYDESK_FEES_RATE_BURST`, default 20). Kept per instance: with N instances behind a
     /// load balancer, give each 1/N of the rate wanted in all.
@@ -111,8 +111,8 @@ impl Config {
         let fedach_file = var("MONEYDESK_FEDACH_FILE").map(PathBuf::from).or(file.fedach_file);
         let fedwire_file = var("MONEYDESK_FEDWIRE_FILE").map(PathBuf::from).or(file.fedwire_file);
         let routing_refresh = match var("MONEYDESK_ROUTING_REFRESH").or(file.routing_refresh) {
-            Some(v) => crate::routing::Schedule::parse_setting(&v).context("MONEYDESK_ROUTING_REFRESH")?,
-            None => Some(crate::routing::Schedule::default()),
+            Some(v) => crate::routing::directory::Schedule::parse_setting(&v).context("MONEYDESK_ROUTING_REFRESH")?,
+            None => Some(crate::routing::directory::Schedule::default()),
         };
         let default_rate = crate::rate_limit::Quota::DEFAULT;
         let fees_rate = crate::rate_limit::Quota {
@@ -138,7 +138,7 @@ impl Config {
             log: DEFAULT_LOG.into(),
             fedach_file: None,
             fedwire_file: None,
-            routing_refresh: Some(crate::routing::Schedule::default()),
+            routing_refresh: Some(crate::routing::directory::Schedule::default()),
             fees_rate: crate::rate_limit::Quota::DEFAULT,
         }
     }

@@ -212,9 +212,30 @@ impl IntoResponse for FeeError {
     }
 }
 
+/// The one place a database error becomes an answer: a unique, foreign-key or check
+/// constraint the request broke is the client's conflict (409, naming the constraint via
+/// [`Error::on_constraint`]); anything else is the server's fault (500). Same on SQLite and
+/// PostgreSQL (sqlx reports both as a [`sqlx::error::DatabaseError`] with a kind).
 impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
+        if let sqlx::Error::Database(db) = &e {
+            use sqlx::error::ErrorKind;
+            if matches!(db.kind(), ErrorKind::UniqueViolation | ErrorKind::ForeignKeyViolation | ErrorKind::CheckViolation) {
+                return Error::on_constraint(db.constraint(), db.message());
+            }
+        }
         Error::internal(format_args!("database: {e}"))
+    }
+}
+
+impl Error {
+    /// 409 for a broken constraint. PostgreSQL names the constraint; SQLite only says it in
+    /// its message (`UNIQUE constraint failed: permissions.user_id, ...`).
+    pub fn on_constraint(constraint: Option<&str>, message: &str) -> Error {
+        match constraint {
+            Some(name) => Error::conflict(format!("conflicts with existing data ({name})")),
+            None => Error::conflict(format!("conflicts with existing data ({message})")),
+        }
     }
 }
 

@@ -2,14 +2,21 @@
 //! built Moneydesk portal. See `README.md` for configuration and `../../shared/CONTRACT.md`
 //! for the API decisions it implements.
 
+// API groups (each a folder: router and handlers, its store); listed in `http::GROUPS`.
+pub mod accounts;
+pub mod deposits;
+pub mod email;
+pub mod fees;
+pub mod permissions;
+pub mod routing;
+pub mod vault;
+
 pub mod auth;
 pub mod collections;
 pub mod config;
 pub mod error;
-pub mod fees;
 pub mod http;
 pub mod rate_limit;
-pub mod routing;
 pub mod seed;
 pub mod serve;
 pub mod state;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use moneydesk_model::Scope;
-use moneydesk_server::{storage::Db, Config};
+use moneydesk_server::{storage::Stores, Config};
 
 // Each request allocates a few dozen small objects across the layers; mimalloc serves them
 // from per-thread pages (glibc's malloc and free were ~15 % of the server's CPU under load).
@@ -144,7 +144,7 @@ async fn fees(config: Config, cmd: FeesCommand) -> anyhow::Result<()> {
     use moneydesk_server::fees::{parse_schedule_text, versions, Format};
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
-    let db = Db::open(&config.database_url).await?;
+    let db = Stores::open(&config.database_url).await?.fees;
     // The first start's default, so that a file loaded before any start is not the only one.
     let held = versions::Versions::load(&db).await?;
     match cmd {
@@ -160,7 +160,7 @@ async fn fees(config: Config, cmd: FeesCommand) -> anyhow::Result<()> {
                     schedule.effective_from
                 );
             }
-            match db.put_fee_schedule(&schedule, "cli", &now).await? {
+            match db.put(&schedule, "cli", &now).await? {
                 Some(id) => eprintln!("Loaded fee schedule version {id}, effective from {}", schedule.effective_from),
                 None => anyhow::bail!("a version effective from {} is already in force", schedule.effective_from),
             }
@@ -181,11 +181,11 @@ async fn fees(config: Config, cmd: FeesCommand) -> anyhow::Result<()> {
 async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
-    let db = Db::open(&config.database_url).await?;
+    let tokens = Stores::open(&config.database_url).await?.tokens;
     match cmd {
         TokenCommand::Create { name, scopes, expires_in_days } => {
             let expires = expires_in_days.map(|d| chrono::Duration::days(d as i64));
-            let new = db.create_token(&name, &scopes, expires).await?;
+            let new = tokens.create(&name, &scopes, expires).await?;
             let r = &new.record;
             eprintln!(
                 "Created token {} ({}) with scopes {}{}. It is shown once; store it now:",
@@ -197,13 +197,13 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
             println!("{}", new.token);
         }
         TokenCommand::List => {
-            let tokens = db.list_tokens().await?;
+            let list = tokens.list().await?;
             println!(
                 "{:<5} {:<20} {:<10} {:<21} {:<21} {:<21} SCOPES",
                 "ID", "NAME", "STATUS", "CREATED", "EXPIRES", "LAST USED"
             );
             let now = chrono::Utc::now();
-            for t in tokens {
+            for t in list {
                 let status = if t.is_revoked() {
                     "revoked"
                 } else if t.is_expired(now) {
@@ -224,7 +224,7 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
             }
         }
         TokenCommand::Revoke { id_or_name } => {
-            let revoked = db.revoke_tokens(&id_or_name).await?;
+            let revoked = tokens.revoke(&id_or_name).await?;
             anyhow::ensure!(
                 !revoked.is_empty(),
                 "no active token has the id or name {id_or_name:?} (see `token list`)"

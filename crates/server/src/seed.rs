@@ -12,11 +12,11 @@ const SEEDED_KEY: &str = "demo_seeded_at";
 /// Seeds on the first start only; prints the demo admin token once, to the terminal (stdout,
 /// not the log). Its hash is all the database keeps.
 pub async fn seed_demo(state: &AppState, addr: SocketAddr) -> anyhow::Result<()> {
-    if !state.db.set_setting_once(SEEDED_KEY, &crate::storage::now_text()).await? {
+    if !state.settings.set_once(SEEDED_KEY, &crate::storage::now_text()).await? {
         return Ok(());
     }
-    let token = state.db.create_token("demo-admin", &[Scope::Admin], None).await?;
-    crate::collections::seed::seed_demo(&state.db).await?;
+    let token = state.tokens.create("demo-admin", &[Scope::Admin], None).await?;
+    crate::collections::seed::seed_demo(&state.accounts, &state.permissions).await?;
     let host = if addr.ip().is_unspecified() { SocketAddr::from(([127, 0, 0, 1], addr.port())) } else { addr };
     println!();
     println!("  Moneydesk is seeded with demo data. Open http://{host}/ and sign in with this admin token");

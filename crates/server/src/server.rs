@@ -17,7 +17,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::http::compress::GzipLayer;
 use crate::http::finish::{FrameLayer, X_REQUEST_ID};
-use crate::storage::Db;
+use crate::storage::Stores;
 use crate::{http, seed, static_files, AppState, Config};
 
 /// The whole app for `state`: `/api` plus the portal, with CORS, request ids, logs,
@@ -85,7 +85,7 @@ impl Running {
 
     /// Creates a token (for tests and the e2e harness); returns its text.
     pub async fn create_token(&self, name: &str, scopes: &[Scope]) -> anyhow::Result<String> {
-        Ok(self.state.db.create_token(name, scopes, None).await?.token)
+        Ok(self.state.tokens.create(name, scopes, None).await?.token)
     }
 
     /// Stops accepting connections, lets running requests finish, and waits.
@@ -106,11 +106,11 @@ impl Running {
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
-    let db = Db::open(&config.database_url).await?;
+    let stores = Stores::open(&config.database_url).await?;
     let listener = TcpListener::bind(config.addr).await.with_context(|| format!("listening on {}", config.addr))?;
     let addr = listener.local_addr()?;
     let seed_demo = config.seed_demo;
-    let state = AppState::new(config, db).await?;
+    let state = AppState::new(config, stores).await?;
     let app = app(state.clone())?;
     if seed_demo {
         seed::seed_demo(&state, addr).await?;

@@ -1,10 +1,16 @@
-//! Shared state handed to every handler. Groups that need their own state add a field here
-//! (built in `AppState::new`).
+//! Shared state handed to every handler: each group's store (built on the one database),
+//! the blob store, and group state such as the routing directory. A new group adds its
+//! store to `storage::Stores` and a field here (built in `AppState::new`).
 
 use std::sync::Arc;
 
 use crate::static_files::Portal;
-use crate::{fees, routing, storage::Db, Config};
+use crate::routing::directory;
+use crate::accounts::store::AccountStore;
+use crate::permissions::store::PermissionStore;
+use crate::storage::blobs::Blobs;
+use crate::storage::{Database, SettingStore, Stores, TokenStore};
+use crate::{fees, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
 /// one reference count to touch instead of one per field. Fields read through `Deref`.
@@ -13,22 +19,42 @@ pub struct AppState(Arc<Shared>);
 
 #[derive(Debug)]
 pub struct Shared {
-    pub db: Db,
+    /// The database the stores share (for tools and tests; handlers use their group's store).
+    pub database: Database,
+    pub tokens: TokenStore,
+    pub settings: SettingStore,
+    pub accounts: AccountStore,
+    pub permissions: PermissionStore,
+    /// Files of the groups that keep them (`object_store`; local under the data dir).
+    pub blobs: Blobs,
     pub config: Arc<Config>,
     /// The built portal's derived headers and embed.js.
     pub portal: Arc<Portal>,
     /// The routing directory (routing group).
-    pub routing: routing::State,
-    /// The fee schedule versions and the rate limiter (fees group).
+    pub routing: directory::State,
+    /// The fee schedule versions, their store and the rate limiter (fees group).
     pub fees: fees::State,
 }
 
 impl AppState {
-    pub async fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
-        let routing = routing::State::load(&config, &db).await?;
-        let fees = fees::State::load(&config, &db).await?;
+    pub async fn new(config: Config, stores: Stores) -> anyhow::Result<AppState> {
+        let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
-        Ok(AppState(Arc::new(Shared { db, config: Arc::new(config), portal, routing, fees })))
+        let blobs = crate::storage::blobs::local(&config.data_dir)?;
+        let Stores { database, tokens, settings, accounts, permissions, fees } = stores;
+        let fees = fees::State::load(&config, fees).await?;
+        Ok(AppState(Arc::new(Shared {
+            database,
+            tokens,
+            settings,
+            accounts,
+            permissions,
+            blobs,
+            config: Arc::new(config),
+            portal,
+            routing,
+            fees,
+        })))
     }
 }
 

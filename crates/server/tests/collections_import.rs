@@ -9,7 +9,9 @@ use collections_support::fixture;
 use common::cli;
 use moneydesk_model::paths::{ACCOUNTS, PERMISSIONS};
 use moneydesk_model::Scope;
-use moneydesk_server::collections::import::{import_accounts, import_permissions, ImportError, ImportFailure};
+use moneydesk_server::accounts::import::import_accounts;
+use moneydesk_server::collections::records::{ImportError, ImportFailure};
+use moneydesk_server::permissions::import::import_permissions;
 use moneydesk_server::collections::records::Format;
 use moneydesk_server::{start, Config};
 

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use moneydesk_model::routing::{DirectoryFormat, RoutingNumber};
-use moneydesk_server::routing::{load, Sources};
+use moneydesk_server::routing::directory::{load, Sources};
 use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {

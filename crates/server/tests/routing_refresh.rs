@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use moneydesk_model::routing::RoutingNumber;
-use moneydesk_server::routing::{Sources, State};
+use moneydesk_server::routing::directory::{Sources, State};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/routing").join(name)

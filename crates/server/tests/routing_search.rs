@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use moneydesk_model::routing::SearchDirectory;
 use moneydesk_model::PageRequest;
-use moneydesk_server::routing::{load, search, text, Directory, SearchQuery, Sources};
+use moneydesk_server::routing::directory::{load, search, text, Directory, SearchQuery, Sources};
 use proptest::prelude::*;
 
 fn data(name: &str) -> PathBuf {

@@ -2,10 +2,46 @@
 //! (an array of objects, or one object per line), each record with the line it starts on.
 
 use std::collections::HashMap;
+use std::fmt;
+
+/// One problem of an imported file: its line, the field when one is to blame, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportError {
+    pub line: usize,
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl ImportError {
+    pub fn new(line: usize, field: Option<&str>, message: impl Into<String>) -> Self {
+        ImportError { line, field: field.map(str::to_string), message: message.into() }
+    }
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "line {}: {field}: {}", self.line, self.message),
+            None => write!(f, "line {}: {}", self.line, self.message),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum ImportFailure {
+    /// The file has errors; nothing was written.
+    Invalid(Vec<ImportError>),
+    Db(sqlx::Error),
+}
+
+impl From<sqlx::Error> for ImportFailure {
+    fn from(e: sqlx::Error) -> Self {
+        ImportFailure::Db(e)
+    }
+}
 
 use serde_json::value::RawValue;
 
-use super::import::ImportError;
 
 /// One record's fields (absent, null and empty cells are left out), and its line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -10,8 +10,9 @@ use moneydesk_model::routing::check_digit;
 use moneydesk_model::Scope;
 use rust_decimal::Decimal;
 
-use crate::storage::permissions::NewPermission;
-use crate::storage::Db;
+use crate::permissions::store::NewPermission;
+use crate::accounts::store::AccountStore;
+use crate::permissions::store::PermissionStore;
 
 pub const DEMO_ACCOUNTS: usize = 2_400;
 pub const DEMO_USERS_PER_COMPANY: usize = 10;
@@ -446,12 +447,12 @@ pub fn permissions(users_per_company: usize, scopes_per_user: usize, seed: u64) 
 }
 
 /// Seeds the demo accounts and permissions (called once, on a fresh database).
-pub async fn seed_demo(db: &Db) -> anyhow::Result<()> {
+pub async fn seed_demo(accounts_store: &AccountStore, permissions_store: &PermissionStore) -> anyhow::Result<()> {
     let accounts: Vec<Account> = Accounts::new(DEMO_ACCOUNTS, 0x4d6f_6e65_7964_6573).collect();
-    let mut w = db.accounts_writer().await?;
+    let mut w = accounts_store.writer().await?;
     w.insert(&accounts).await?;
     w.commit().await?;
-    let mut w = db.permissions_writer().await?;
+    let mut w = permissions_store.writer().await?;
     w.insert(&permissions(DEMO_USERS_PER_COMPANY, DEMO_SCOPES_PER_USER, 7)).await?;
     w.commit().await?;
     Ok(())

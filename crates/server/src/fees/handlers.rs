@@ -49,7 +49,7 @@ async fn answer(state: &AppState, rail: Rail, req: Request) -> Result<Vec<FeeEnt
     let query = req.uri().query().map(str::to_string);
     let body = read_body(state, req).await?;
     let request = fee_request(rail, query, &body)?;
-    state.fees.versions.recheck(&state.db).await;
+    state.fees.versions.recheck(&state.fees.store).await;
     let version = state
         .fees
         .versions
@@ -105,7 +105,7 @@ fn rate_limit_headers(h: &mut HeaderMap, d: &Decision) {
 
 /// The version in force and every later one.
 pub async fn list_versions(State(state): State<AppState>, _caller: Caller) -> Response {
-    state.fees.versions.recheck(&state.db).await;
+    state.fees.versions.recheck(&state.fees.store).await;
     let now = Utc::now();
     let in_force = state.fees.versions.in_force(now).map(|v| v.id);
     let data: Vec<ScheduleVersion> =
@@ -151,14 +151,14 @@ async fn load(state: &AppState, caller: &Caller, headers: &HeaderMap, body: &[u8
             schedule.effective_from
         )));
     }
-    let stored = state.db.put_fee_schedule(&schedule, caller.token_name(), &now).await.map_err(Error::internal)?;
+    let stored = state.fees.store.put(&schedule, caller.token_name(), &now).await.map_err(Error::internal)?;
     let Some(id) = stored else {
         return Err(Error::conflict(format!(
             "A version effective from {} is already in force and is not rewritten",
             schedule.effective_from
         )));
     };
-    state.fees.versions.reload(&state.db).await.map_err(Error::internal)?;
+    state.fees.versions.reload(&state.fees.store).await.map_err(Error::internal)?;
     let version = state.fees.versions.current_and_future(Utc::now()).into_iter().find(|v| v.id == id);
     let version = version.ok_or_else(|| Error::internal("the stored version did not read back"))?;
     let in_force = state.fees.versions.in_force(Utc::now()).map(|v| v.id);

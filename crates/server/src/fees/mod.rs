@@ -14,7 +14,6 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::auth::Caller;
 use crate::rate_limit::RateLimiter;
-use crate::storage::Db;
 use crate::{AppState, Config};
 
 mod handlers;
@@ -30,16 +29,19 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_versions, load_version))
 }
 
-/// The group's state: the schedule versions and the per-token limiter.
+/// The group's state: its store, the schedule versions held in memory and the per-token
+/// limiter.
 #[derive(Debug)]
 pub struct State {
+    pub store: store::FeeStore,
     pub versions: versions::Versions,
     pub limiter: RateLimiter,
 }
 
 impl State {
-    pub async fn load(config: &Config, db: &Db) -> anyhow::Result<State> {
-        Ok(State { versions: versions::Versions::load(db).await?, limiter: RateLimiter::new(config.fees_rate) })
+    pub async fn load(config: &Config, store: store::FeeStore) -> anyhow::Result<State> {
+        let versions = versions::Versions::load(&store).await?;
+        Ok(State { store, versions, limiter: RateLimiter::new(config.fees_rate) })
     }
 }
 

@@ -11,8 +11,7 @@ use arc_swap::ArcSwap;
 use chrono::{DateTime, SecondsFormat, Utc};
 use moneydesk_model::fees::{FeeSchedule, ScheduleFile, DEFAULT_SCHEDULE_TOML};
 
-use super::store::StoredVersion;
-use crate::storage::Db;
+use super::store::{FeeStore, StoredVersion};
 
 /// How stale the in-memory versions may be with respect to the database.
 pub const RECHECK_SECS: i64 = 5;
@@ -37,8 +36,8 @@ pub struct Versions {
 
 impl Versions {
     /// Loads every version; on a database without one, stores the default schedule first.
-    pub async fn load(db: &Db) -> anyhow::Result<Versions> {
-        if db.put_first_fee_schedule(&default_schedule()?).await? {
+    pub async fn load(db: &FeeStore) -> anyhow::Result<Versions> {
+        if db.put_first(&default_schedule()?).await? {
             tracing::info!("fee schedule: stored the default schedule (none was loaded yet)");
         }
         let all = read(db).await?;
@@ -64,7 +63,7 @@ impl Versions {
 
     /// Re-reads the versions when another process may have added one (at most once per
     /// `RECHECK_SECS`); a failed check keeps the versions held and is logged.
-    pub async fn recheck(&self, db: &Db) {
+    pub async fn recheck(&self, db: &FeeStore) {
         let now = Utc::now().timestamp();
         let last = self.checked_at.load(Ordering::Relaxed);
         if now - last < RECHECK_SECS
@@ -72,8 +71,8 @@ impl Versions {
         {
             return;
         }
-        match db.fee_schedule_latest_id().await {
-            Ok(Some(id)) if id != self.latest_id.load(Ordering::Relaxed) => {
+        match db.latest_id().await {
+            Ok(id) if id != self.latest_id.load(Ordering::Relaxed) => {
                 if let Err(e) = self.reload(db).await {
                     tracing::warn!("fee schedule: re-reading the versions failed, keeping those held: {e:#}");
                 }
@@ -84,7 +83,7 @@ impl Versions {
     }
 
     /// Re-reads every version now (after this process stored one).
-    pub async fn reload(&self, db: &Db) -> anyhow::Result<()> {
+    pub async fn reload(&self, db: &FeeStore) -> anyhow::Result<()> {
         let all = read(db).await?;
         self.latest_id.store(all.iter().map(|v| v.id).max().unwrap_or(0), Ordering::Relaxed);
         self.all.store(Arc::new(all));
@@ -92,8 +91,8 @@ impl Versions {
     }
 }
 
-async fn read(db: &Db) -> anyhow::Result<Vec<Version>> {
-    db.fee_schedule_versions().await?.into_iter().map(version).collect()
+async fn read(db: &FeeStore) -> anyhow::Result<Vec<Version>> {
+    db.versions().await?.into_iter().map(version).collect()
 }
 
 fn version(v: StoredVersion) -> anyhow::Result<Version> {

@@ -1,33 +1,56 @@
-//! All SQL lives under this module (one file per group), so another database can be added
-//! behind the same functions later. Each group file adds `impl Db { ... }` methods.
+//! The database behind every group's store: SQLite (the default) or PostgreSQL, chosen by
+//! the URL (`MONEYDESK_DATABASE_URL`). Each group keeps its own store in `AppState`
+//! (`tokens`, `settings` here; `accounts::store`, `permissions::store` in their groups),
+//! built from the one [`Database`]. SQL is written through `sql` (one text, either
+//! dialect); migrations are `migrations/sqlite/` and `migrations/postgres/`, side by side.
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::{PgPool, SqlitePool};
 
-pub mod accounts;
-pub mod permissions;
+pub mod blobs;
 pub mod settings;
+pub mod sql;
 pub mod tokens;
 
-pub use tokens::{NewToken, TokenCache, TokenRecord};
+pub use settings::SettingStore;
+pub use sql::{Dialect, Sql, Tx};
+pub use tokens::{NewToken, TokenCache, TokenRecord, TokenStore};
 
+use crate::accounts::store::AccountStore;
+use crate::fees::store::FeeStore;
+use crate::permissions::store::PermissionStore;
+
+/// The connection pool of either backend (cheap to clone: the pools are shared handles).
 #[derive(Clone, Debug)]
-pub struct Db {
-    pub pool: SqlitePool,
-    /// Token checks kept in memory (see `tokens::TokenCache`): one `Arc`, as `Db` is cloned
-    /// for every request.
-    pub(crate) token_cache: std::sync::Arc<tokens::TokenCache>,
+pub enum Database {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
 }
 
-impl Db {
-    /// Opens (creating if needed) the database, in WAL mode, and applies the migrations.
-    pub async fn open(url: &str) -> anyhow::Result<Db> {
+impl Database {
+    /// Opens the database the URL names, `sqlite://...` (created if missing, WAL) or
+    /// `postgres://...` (the database must exist), and applies that backend's migrations.
+    pub async fn open(url: &str) -> anyhow::Result<Database> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let opts = PgConnectOptions::from_str(url).with_context(|| "database URL is not a PostgreSQL URL")?;
+            let pool = PgPoolOptions::new()
+                .max_connections(16)
+                .connect_with(opts)
+                .await
+                .with_context(|| format!("connecting to PostgreSQL at {}", redacted(url)))?;
+            sqlx::migrate!("./migrations/postgres").run(&pool).await.context("applying database migrations")?;
+            return Ok(Database::Postgres(pool));
+        }
         let opts = SqliteConnectOptions::from_str(url)
-            .with_context(|| format!("database URL {url:?} is not a SQLite URL (like sqlite://data/moneydesk.db)"))?
+            .with_context(|| {
+                format!("database URL {url:?} is neither SQLite (sqlite://data/moneydesk.db) nor PostgreSQL (postgres://...)")
+            })?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
@@ -38,8 +61,89 @@ impl Db {
             .connect_with(opts)
             .await
             .with_context(|| format!("opening database {url}"))?;
-        sqlx::migrate!("./migrations").run(&pool).await.context("applying database migrations")?;
-        Ok(Db { pool, token_cache: Default::default() })
+        sqlx::migrate!("./migrations/sqlite").run(&pool).await.context("applying database migrations")?;
+        Ok(Database::Sqlite(pool))
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Database::Sqlite(_) => Dialect::Sqlite,
+            Database::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    /// A statement for this backend (`?` placeholders, see [`Sql::new`]).
+    pub fn sql(&self, text: &str) -> Sql {
+        Sql::new(self.dialect(), text)
+    }
+
+    pub async fn acquire(&self) -> sqlx::Result<sql::Conn> {
+        Ok(match self {
+            Database::Sqlite(p) => sql::Conn::Sqlite(p.acquire().await?),
+            Database::Postgres(p) => sql::Conn::Postgres(p.acquire().await?),
+        })
+    }
+
+    pub async fn begin(&self) -> sqlx::Result<Tx> {
+        Ok(match self {
+            Database::Sqlite(p) => Tx::Sqlite(p.begin().await?),
+            Database::Postgres(p) => Tx::Postgres(p.begin().await?),
+        })
+    }
+
+    /// A transaction whose reads all see one snapshot (a total and its page agree).
+    /// SQLite's read transactions do already; PostgreSQL needs REPEATABLE READ.
+    pub async fn begin_snapshot(&self) -> sqlx::Result<Tx> {
+        let mut tx = self.begin().await?;
+        if let Tx::Postgres(_) = tx {
+            tx.exec().execute(&self.sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")).await?;
+        }
+        Ok(tx)
+    }
+
+    /// Runs one statement outside a transaction: for tests and tools that change data
+    /// behind the stores' back.
+    pub async fn execute(&self, text: &str) -> sqlx::Result<u64> {
+        self.acquire().await?.exec().execute(&self.sql(text)).await
+    }
+}
+
+/// The URL without its password, for messages.
+fn redacted(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("***"));
+            u.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Every store, opened on one database: what `AppState` and the CLI hold.
+#[derive(Clone, Debug)]
+pub struct Stores {
+    pub database: Database,
+    pub tokens: TokenStore,
+    pub settings: SettingStore,
+    pub accounts: AccountStore,
+    pub permissions: PermissionStore,
+    pub fees: FeeStore,
+}
+
+impl Stores {
+    pub async fn open(url: &str) -> anyhow::Result<Stores> {
+        Ok(Stores::on(Database::open(url).await?))
+    }
+
+    pub fn on(database: Database) -> Stores {
+        Stores {
+            tokens: TokenStore::new(database.clone(), Arc::default()),
+            settings: SettingStore::new(database.clone()),
+            accounts: AccountStore::new(database.clone()),
+            permissions: PermissionStore::new(database.clone()),
+            fees: FeeStore::new(database.clone()),
+            database,
+        }
     }
 }
 

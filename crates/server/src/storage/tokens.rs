@@ -8,7 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use moneydesk_model::Scope;
 use sqlx::FromRow;
 
-use super::{now_text, Db};
+use super::{now_text, Database};
 use crate::tokens::{self, Digest};
 
 /// A token as stored (without its hash).
@@ -78,7 +78,7 @@ pub struct NewToken {
 }
 
 /// Token records read recently, keyed by hash. A record is trusted for [`TokenCache::TTL`]
-/// after it was read: revoking or re-dating a token through this process's `Db` empties the
+/// after it was read: revoking or re-dating a token through this process's [`TokenStore`] empties the
 /// cache at once, and a revoke by another process (the `token revoke` CLI against the same
 /// database) takes effect within the TTL. Expiry is still checked on every request against
 /// the record's own `expires_at`. Unknown tokens are never cached, so guessing cannot grow it.
@@ -122,8 +122,20 @@ impl TokenCache {
 
 const COLUMNS: &str = "id, name, scopes, created_at, expires_at, revoked_at, last_used_at";
 
-impl Db {
-    pub async fn create_token(
+/// The `tokens` table and the cache in front of it (the guard asks it on every request).
+#[derive(Clone, Debug)]
+pub struct TokenStore {
+    db: Database,
+    /// One `Arc`: the store is cloned into the guard.
+    cache: Arc<TokenCache>,
+}
+
+impl TokenStore {
+    pub fn new(db: Database, cache: Arc<TokenCache>) -> TokenStore {
+        TokenStore { db, cache }
+    }
+
+    pub async fn create(
         &self,
         name: &str,
         scopes: &[Scope],
@@ -138,28 +150,30 @@ impl Db {
         let scope_text: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
         let token = tokens::generate();
         let expires_at = expires_in.map(|d| (Utc::now() + d).to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-        let row: Row = sqlx::query_as(&format!(
-            "INSERT INTO tokens (name, token_hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
-        ))
-        .bind(name)
-        .bind(tokens::hash(&token))
-        .bind(scope_text.join(" "))
-        .bind(now_text())
-        .bind(expires_at)
-        .fetch_one(&self.pool)
-        .await?;
+        let q = self
+            .db
+            .sql(&format!(
+                "INSERT INTO tokens (name, token_hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+            ))
+            .arg(name)
+            .arg(tokens::hash(&token))
+            .arg(scope_text.join(" "))
+            .arg(now_text())
+            .arg(expires_at);
+        let row: Option<Row> = self.db.acquire().await?.exec().row(&q).await?;
+        let row = row.ok_or_else(|| anyhow::anyhow!("the new token was not returned"))?;
         Ok(NewToken { record: row.into_record(), token })
     }
 
     /// The token whose text has this SHA-256, revoked or expired ones included, read from the
     /// [`TokenCache`] when it was read from the table less than [`TokenCache::TTL`] ago.
-    pub async fn token_by_digest_cached(&self, digest: &Digest) -> sqlx::Result<Option<Arc<TokenRecord>>> {
-        if let Some(record) = self.token_cache.get(digest, Instant::now()) {
+    pub async fn by_digest_cached(&self, digest: &Digest) -> sqlx::Result<Option<Arc<TokenRecord>>> {
+        if let Some(record) = self.cache.get(digest, Instant::now()) {
             return Ok(Some(record));
         }
-        let record = self.token_by_hash(&hex::encode(digest)).await?.map(Arc::new);
+        let record = self.by_hash(&hex::encode(digest)).await?.map(Arc::new);
         if let Some(record) = &record {
-            self.token_cache.put(digest, record);
+            self.cache.put(digest, record);
         }
         Ok(record)
     }
@@ -167,58 +181,45 @@ impl Db {
     /// The guard's path that awaits nothing (most requests): the record for `digest` when it
     /// was read from the table less than [`TokenCache::TTL`] ago. Its use was recorded then
     /// (see `auth::authenticate`), so `last_used_at` lags by at most a minute plus the TTL.
-    /// `None` sends the caller to [`Db::token_by_digest_cached`] and [`Db::touch_token`].
-    pub fn token_if_cached(&self, digest: &Digest) -> Option<Arc<TokenRecord>> {
-        self.token_cache.get(digest, Instant::now())
+    /// `None` sends the caller to [`TokenStore::by_digest_cached`] and [`TokenStore::touch`].
+    pub fn if_cached(&self, digest: &Digest) -> Option<Arc<TokenRecord>> {
+        self.cache.get(digest, Instant::now())
     }
 
     /// The token whose text hashes to `hash`, revoked or expired ones included.
-    pub async fn token_by_hash(&self, hash: &str) -> sqlx::Result<Option<TokenRecord>> {
-        let row: Option<Row> = sqlx::query_as(&format!("SELECT {COLUMNS} FROM tokens WHERE token_hash = ?"))
-            .bind(hash)
-            .fetch_optional(&self.pool)
-            .await?;
+    pub async fn by_hash(&self, hash: &str) -> sqlx::Result<Option<TokenRecord>> {
+        let q = self.db.sql(&format!("SELECT {COLUMNS} FROM tokens WHERE token_hash = ?")).arg(hash);
+        let row: Option<Row> = self.db.acquire().await?.exec().row(&q).await?;
         Ok(row.map(Row::into_record))
     }
 
-    pub async fn list_tokens(&self) -> sqlx::Result<Vec<TokenRecord>> {
-        let rows: Vec<Row> =
-            sqlx::query_as(&format!("SELECT {COLUMNS} FROM tokens ORDER BY id")).fetch_all(&self.pool).await?;
+    pub async fn list(&self) -> sqlx::Result<Vec<TokenRecord>> {
+        let q = self.db.sql(&format!("SELECT {COLUMNS} FROM tokens ORDER BY id"));
+        let rows: Vec<Row> = self.db.acquire().await?.exec().rows(&q).await?;
         Ok(rows.into_iter().map(Row::into_record).collect())
     }
 
     /// Revokes the token with this id, or every unrevoked token with this name.
     /// Returns the tokens revoked now (empty when none matched or all were revoked already).
-    pub async fn revoke_tokens(&self, id_or_name: &str) -> sqlx::Result<Vec<TokenRecord>> {
-        let now = now_text();
-        let rows: Vec<Row> = match id_or_name.trim().parse::<i64>() {
-            Ok(id) => {
-                sqlx::query_as(&format!(
-                    "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING {COLUMNS}"
-                ))
-                .bind(&now)
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?
-            }
-            Err(_) => {
-                sqlx::query_as(&format!(
-                    "UPDATE tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL RETURNING {COLUMNS}"
-                ))
-                .bind(&now)
-                .bind(id_or_name.trim())
-                .fetch_all(&self.pool)
-                .await?
-            }
+    pub async fn revoke(&self, id_or_name: &str) -> sqlx::Result<Vec<TokenRecord>> {
+        let update = |by: &str| {
+            self.db
+                .sql(&format!("UPDATE tokens SET revoked_at = ? WHERE {by} = ? AND revoked_at IS NULL RETURNING {COLUMNS}"))
+                .arg(now_text())
         };
-        self.token_cache.clear();
+        let q = match id_or_name.trim().parse::<i64>() {
+            Ok(id) => update("id").arg(id),
+            Err(_) => update("name").arg(id_or_name.trim()),
+        };
+        let rows: Vec<Row> = self.db.acquire().await?.exec().rows(&q).await?;
+        self.cache.clear();
         Ok(rows.into_iter().map(Row::into_record).collect())
     }
 
     /// Records a use, at most once a minute per token (keeps writes off the hot path).
-    pub async fn touch_token(&self, id: i64) -> sqlx::Result<()> {
+    pub async fn touch(&self, id: i64) -> sqlx::Result<()> {
         {
-            let mut touched = self.token_cache.touched.lock().unwrap_or_else(|e| e.into_inner());
+            let mut touched = self.cache.touched.lock().unwrap_or_else(|e| e.into_inner());
             let fresh = std::time::Instant::now();
             match touched.get(&id) {
                 Some(at) if fresh.duration_since(*at) < TokenCache::TOUCH_EVERY => return Ok(()),
@@ -230,23 +231,21 @@ impl Db {
         let now = Utc::now();
         let every = Duration::from_std(TokenCache::TOUCH_EVERY).expect("a minute fits");
         let cutoff = (now - every).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        sqlx::query("UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)")
-            .bind(now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-            .bind(id)
-            .bind(cutoff)
-            .execute(&self.pool)
-            .await?;
+        let q = self
+            .db
+            .sql("UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)")
+            .arg(now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .arg(id)
+            .arg(cutoff);
+        self.db.acquire().await?.exec().execute(&q).await?;
         Ok(())
     }
 
     /// Test and CLI helper: sets a token's expiry (RFC 3339), e.g. to the past.
-    pub async fn set_token_expiry(&self, id: i64, expires_at: Option<&str>) -> sqlx::Result<()> {
-        sqlx::query("UPDATE tokens SET expires_at = ? WHERE id = ?")
-            .bind(expires_at)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        self.token_cache.clear();
+    pub async fn set_expiry(&self, id: i64, expires_at: Option<&str>) -> sqlx::Result<()> {
+        let q = self.db.sql("UPDATE tokens SET expires_at = ? WHERE id = ?").arg(expires_at).arg(id);
+        self.db.acquire().await?.exec().execute(&q).await?;
+        self.cache.clear();
         Ok(())
     }
 }

@@ -4,7 +4,7 @@ use moneydesk_model::{paths, DepositListItem, Envelope, Page};
 use serde_json::Value;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::openapi::PageParams;
+use crate::http::openapi::PageParams;
 use crate::auth::Caller;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::AppState;

@@ -4,6 +4,22 @@ use chrono::NaiveDate;
 use moneydesk_model::routing::{AchParticipant, WireParticipant};
 use moneydesk_model::RoutingNumber;
 
+/// What is wrong, and where (1-based line; `None` when it concerns the whole file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordError {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl RecordError {
+    pub(super) fn at(line: usize, message: impl Into<String>) -> Self {
+        RecordError { line: Some(line), message: message.into() }
+    }
+    pub(super) fn file(message: impl Into<String>) -> Self {
+        RecordError { line: None, message: message.into() }
+    }
+}
+
 fn routing(field: &str, v: &str) -> Result<(), String> {
     RoutingNumber::parse(v).map(|_| ()).map_err(|e| format!("{field} {v:?}: {e}"))
 }

@@ -14,11 +14,11 @@ use moneydesk_model::{paths, Envelope, Page, RoutingNumber};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::extract::Json;
-use super::openapi::PageParams;
+use crate::http::extract::Json;
+use crate::http::openapi::PageParams;
 use crate::auth::Caller;
 use crate::error::{Error, ErrorEnvelopeDoc};
-use crate::routing::SearchQuery;
+use super::directory::SearchQuery;
 use crate::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -161,7 +161,7 @@ async fn search(
     let (query, page) = SearchQuery::from_pairs(&query_pairs(&q)).map_err(Error::fields)?;
     let dir = s.routing.current();
     // Name search walks the whole vocabulary: keep it off the async threads' fast path.
-    let page = tokio::task::spawn_blocking(move || crate::routing::search(&dir, &query, page))
+    let page = tokio::task::spawn_blocking(move || super::directory::search(&dir, &query, page))
         .await
         .map_err(Error::internal)?;
     Ok(Json(Envelope::ok(page)))

@@ -9,8 +9,7 @@ use moneydesk_model::routing::{AchParticipant, WireParticipant};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::parse::RecordError;
-use super::validate::{validate_ach, validate_wire};
+use super::validate::{validate_ach, validate_wire, RecordError};
 
 #[derive(Deserialize)]
 struct Outer<'a> {

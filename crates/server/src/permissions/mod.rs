@@ -7,11 +7,14 @@ use moneydesk_model::{paths, Envelope, Page};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::extract::Json;
-use super::openapi::PageParams;
+use crate::http::extract::Json;
+use crate::http::openapi::PageParams;
 use crate::auth::Caller;
 use crate::error::Error;
 use crate::AppState;
+
+pub mod import;
+pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_permissions))
@@ -48,5 +51,5 @@ async fn list_permissions(
     let query = query.unwrap_or_default();
     let parsed = PermissionQuery::from_query(url::form_urlencoded::parse(query.as_bytes()))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
-    Ok(Json(Envelope::ok(state.db.list_permissions(&parsed).await?)))
+    Ok(Json(Envelope::ok(state.permissions.list(&parsed).await?)))
 }

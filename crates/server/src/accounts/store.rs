@@ -2,7 +2,9 @@
 //! answering a page by position at any depth. See `migrations/0002_collections.sql`.
 //!
 //! A page is found in two steps: the seqs of the page's rows from a covering index (seeking
-//! to the nearest mark, see `marks.rs`), then the rows themselves by seq.
+//! to the nearest mark, see `marks.rs`), then the rows themselves by seq. The same queries
+//! run on SQLite and PostgreSQL (migrations side by side); they differ in index hints (SQLite
+//! only) and the `name` filter (SQLite's FTS5 trigram index, PostgreSQL's `pg_trgm`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,9 +14,8 @@ use moneydesk_model::collections::{LocalDateTime, QueryError, SortDir};
 use moneydesk_model::{Page, PageRequest, Sort};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection, Transaction};
-
-use super::Db;
+use crate::storage::sql::Arg;
+use crate::storage::{Database, Dialect, Sql, Tx};
 
 mod marks;
 
@@ -150,33 +151,37 @@ pub fn value_key(v: Option<Decimal>) -> i64 {
 }
 
 /// Pushes ` AND ...` for the status/type filters.
-fn push_part(qb: &mut QueryBuilder<'_, Sqlite>, sel: &AccountSelection) {
+fn push_part(qb: &mut Sql, sel: &AccountSelection) {
     if let Some(s) = sel.status {
-        qb.push(" AND status_code = ").push_bind(s);
+        qb.push(" AND status_code = ").bind(s);
     }
     if let Some(t) = sel.typ {
-        qb.push(" AND type_code = ").push_bind(t);
+        qb.push(" AND type_code = ").bind(t);
     }
 }
 
 /// Pushes ` AND ...` for every filter.
-fn push_filters(qb: &mut QueryBuilder<'_, Sqlite>, sel: &AccountSelection) {
+fn push_filters(qb: &mut Sql, sel: &AccountSelection) {
     push_part(qb, sel);
     if let Some(f) = sel.from_ms {
-        qb.push(" AND create_ms >= ").push_bind(f);
+        qb.push(" AND create_ms >= ").bind(f);
     }
     if let Some(t) = sel.to_ms {
-        qb.push(" AND create_ms < ").push_bind(t);
+        qb.push(" AND create_ms < ").bind(t);
     }
     if let Some(n) = &sel.name {
-        if trigram_searchable(n) {
+        if qb.dialect() == Dialect::Postgres {
+            // The pg_trgm index (postgres migration 0003) answers LIKE '%term%' for any
+            // term; `\` escapes LIKE's own wildcards in the term.
+            qb.push(" AND name_key LIKE ").bind(like_contains(n)).push(" ESCAPE '\\'");
+        } else if trigram_searchable(n) {
             // The trigram index (migration 0003): the phrase of the term's trigrams is
             // exactly "contains".
             qb.push(" AND seq IN (SELECT rowid FROM accounts_name_trigram WHERE accounts_name_trigram MATCH ")
-                .push_bind(trigram_phrase(n))
+                .bind(trigram_phrase(n))
                 .push(")");
         } else {
-            qb.push(" AND instr(name_key, ").push_bind(n.clone()).push(") > 0");
+            qb.push(" AND instr(name_key, ").bind(n.as_str()).push(") > 0");
         }
     }
 }
@@ -186,19 +191,40 @@ pub fn trigram_searchable(term: &str) -> bool {
     term.chars().count() >= 3
 }
 
+/// `term` as a LIKE pattern matching any text that contains it.
+fn like_contains(term: &str) -> String {
+    let escaped = term.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
 /// `term` as an FTS5 phrase: quoted, where only `"` is special (doubled).
 fn trigram_phrase(term: &str) -> String {
     format!("\"{}\"", term.replace('"', "\"\""))
 }
 
-impl Db {
+/// The accounts group's store.
+#[derive(Clone, Debug)]
+pub struct AccountStore {
+    db: Database,
+}
+
+impl AccountStore {
+    pub fn new(db: Database) -> AccountStore {
+        AccountStore { db }
+    }
+
+    /// The database it reads (for tools and tests that change rows behind its back).
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
     /// One page of accounts. Totals come from the counts table (or from marks for a
     /// createTime range); rows are found by seeking to the nearest mark, except with a
     /// `name` filter (the names the trigram index finds; a scan for terms under three
     /// characters) or a createTime range under another sort, which scans.
-    pub async fn list_accounts(&self, sel: &AccountSelection) -> sqlx::Result<Page<Account>> {
+    pub async fn list(&self, sel: &AccountSelection) -> sqlx::Result<Page<Account>> {
         // One read transaction: the total and the rows come from the same snapshot.
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.db.begin_snapshot().await?;
         let marks_ok = marks::valid(&mut tx).await?;
         if !marks_ok {
             // Changed behind our back (not through a writer): answer by scanning, and
@@ -247,17 +273,17 @@ impl Db {
 
     /// Starts a write: insert in as many batches as needed, then `commit` (which rebuilds
     /// the marks). Dropping the writer without committing rolls everything back.
-    pub async fn accounts_writer(&self) -> sqlx::Result<AccountsWriter> {
-        Ok(AccountsWriter { tx: self.pool.begin().await? })
+    pub async fn writer(&self) -> sqlx::Result<AccountsWriter> {
+        Ok(AccountsWriter { tx: self.db.begin().await? })
     }
 
-    pub async fn account_total(&self) -> sqlx::Result<i64> {
-        sqlx::query_scalar("SELECT COALESCE(SUM(n), 0) FROM account_counts").fetch_one(&self.pool).await
+    pub async fn total(&self) -> sqlx::Result<i64> {
+        self.db.acquire().await?.exec().int(&self.db.sql(TOTAL)).await
     }
 
     /// Rebuilds the marks (after out-of-band changes to the table).
-    pub async fn rebuild_account_marks(&self) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
+    pub async fn rebuild_marks(&self) -> sqlx::Result<()> {
+        let mut tx = self.db.begin().await?;
         marks::rebuild(&mut tx).await?;
         tx.commit().await
     }
@@ -269,7 +295,7 @@ impl Db {
         }
         let db = self.clone();
         tokio::spawn(async move {
-            if let Err(e) = db.rebuild_account_marks().await {
+            if let Err(e) = db.rebuild_marks().await {
                 tracing::warn!(error = %e, "rebuilding the account marks failed; pages are answered by scanning");
             }
             RUNNING.store(false, Ordering::Release);
@@ -277,33 +303,36 @@ impl Db {
     }
 }
 
-async fn partition_count(conn: &mut SqliteConnection, sel: &AccountSelection) -> sqlx::Result<i64> {
-    let mut qb = QueryBuilder::new("SELECT COALESCE(SUM(n), 0) FROM account_counts WHERE 1");
+/// Every account (a sum is NUMERIC in PostgreSQL, hence the cast).
+const TOTAL: &str = "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM account_counts";
+
+async fn partition_count(tx: &mut Tx, sel: &AccountSelection) -> sqlx::Result<i64> {
+    let mut qb = Sql::new(tx.dialect(), TOTAL);
+    qb.push(" WHERE TRUE");
     push_part(&mut qb, sel);
-    qb.build_query_scalar().fetch_one(conn).await
+    tx.exec().int(&qb).await
 }
 
-async fn count_scan(conn: &mut SqliteConnection, sel: &AccountSelection) -> sqlx::Result<i64> {
+async fn count_scan(tx: &mut Tx, sel: &AccountSelection) -> sqlx::Result<i64> {
     let name_only = sel.status.is_none() && sel.typ.is_none() && !sel.has_range();
-    if let Some(n) = sel.name.as_ref().filter(|n| name_only && trigram_searchable(n)) {
+    if let Some(n) = sel.name.as_ref().filter(|n| name_only && trigram_searchable(n) && tx.dialect() == Dialect::Sqlite) {
         // The index alone counts the matches (no row is read).
-        return sqlx::query_scalar("SELECT count(*) FROM accounts_name_trigram WHERE accounts_name_trigram MATCH ?")
-            .bind(trigram_phrase(n))
-            .fetch_one(conn)
-            .await;
+        let q = Sql::new(Dialect::Sqlite, "SELECT count(*) FROM accounts_name_trigram WHERE accounts_name_trigram MATCH ?")
+            .arg(trigram_phrase(n));
+        return tx.exec().int(&q).await;
     }
-    let mut qb = QueryBuilder::new("SELECT count(*) FROM accounts WHERE 1");
+    let mut qb = Sql::new(tx.dialect(), "SELECT count(*) FROM accounts WHERE TRUE");
     push_filters(&mut qb, sel);
-    qb.build_query_scalar().fetch_one(conn).await
+    tx.exec().int(&qb).await
 }
 
 /// The seqs at ascending positions [asc, asc + n) of the filtered order, by scanning.
-async fn scan_seqs(conn: &mut SqliteConnection, sel: &AccountSelection, asc: i64, n: i64) -> sqlx::Result<Vec<i64>> {
-    let mut qb = QueryBuilder::new("SELECT seq FROM accounts WHERE 1");
+async fn scan_seqs(tx: &mut Tx, sel: &AccountSelection, asc: i64, n: i64) -> sqlx::Result<Vec<i64>> {
+    let mut qb = Sql::new(tx.dialect(), "SELECT seq FROM accounts WHERE TRUE");
     push_filters(&mut qb, sel);
     qb.push(format_args!(" ORDER BY {}, seq LIMIT ", sel.sort.column()));
-    qb.push_bind(n).push(" OFFSET ").push_bind(asc);
-    qb.build_query_scalar().fetch_all(conn).await
+    qb.bind(n).push(" OFFSET ").bind(asc);
+    tx.exec().ints(&qb).await
 }
 
 const COLUMNS: &str = "seq, id, account_name, type_code, business_entity_type, account_email, sub_routing_number, \
@@ -373,24 +402,20 @@ impl Row {
 }
 
 /// The rows with these seqs, in the given order.
-async fn rows_by_seq(conn: &mut SqliteConnection, seqs: &[i64]) -> sqlx::Result<Vec<Account>> {
+async fn rows_by_seq(tx: &mut Tx, seqs: &[i64]) -> sqlx::Result<Vec<Account>> {
     if seqs.is_empty() {
         return Ok(Vec::new());
     }
-    let mut qb = QueryBuilder::new(format!("SELECT {COLUMNS} FROM accounts WHERE seq IN ("));
-    let mut list = qb.separated(", ");
-    for s in seqs {
-        list.push_bind(*s);
-    }
-    qb.push(")");
-    let rows: Vec<Row> = qb.build_query_as().fetch_all(conn).await?;
+    let mut qb = Sql::new(tx.dialect(), &format!("SELECT {COLUMNS} FROM accounts WHERE seq IN ("));
+    qb.bind_list(seqs.iter().copied()).push(")");
+    let rows: Vec<Row> = tx.exec().rows(&qb).await?;
     let mut by_seq: HashMap<i64, Row> = rows.into_iter().map(|r| (r.seq, r)).collect();
     Ok(seqs.iter().filter_map(|s| by_seq.remove(s)).map(Row::into_account).collect())
 }
 
 /// An open write transaction on accounts.
 pub struct AccountsWriter {
-    tx: Transaction<'static, Sqlite>,
+    tx: Tx,
 }
 
 /// Rows per INSERT statement (26 binds each, under SQLite's 32,766 limit).
@@ -401,54 +426,53 @@ impl AccountsWriter {
     pub async fn existing_ids(&mut self, ids: &[&str]) -> sqlx::Result<Vec<String>> {
         let mut found = Vec::new();
         for chunk in ids.chunks(INSERT_BATCH) {
-            let mut qb = QueryBuilder::new("SELECT id FROM accounts WHERE id IN (");
-            let mut list = qb.separated(", ");
-            for id in chunk {
-                list.push_bind(id.to_string());
-            }
-            qb.push(")");
-            found.extend(qb.build_query_scalar::<String>().fetch_all(&mut *self.tx).await?);
+            let mut qb = Sql::new(self.tx.dialect(), "SELECT id FROM accounts WHERE id IN (");
+            qb.bind_list(chunk.iter().copied()).push(")");
+            found.extend(self.tx.exec().texts(&qb).await?);
         }
         Ok(found)
     }
 
     pub async fn insert(&mut self, accounts: &[Account]) -> sqlx::Result<()> {
         for chunk in accounts.chunks(INSERT_BATCH) {
-            let mut qb = QueryBuilder::new(
+            let mut qb = Sql::new(
+                self.tx.dialect(),
                 "INSERT INTO accounts (id, account_name, type_code, business_entity_type, account_email, sub_routing_number, \
                  sub_routing_name, parent_account_id, account_number, status_code, tin, record_type_id, billing_street, \
                  billing_city, billing_state, billing_postal_code, billing_country, mailing_street, mailing_city, mailing_state, \
-                 mailing_postal_code, mailing_country, market_value, create_ms, name_key, value_key) ",
+                 mailing_postal_code, mailing_country, market_value, create_ms, name_key, value_key) VALUES ",
             );
-            qb.push_values(chunk, |mut b, a| {
-                b.push_bind(a.id.clone())
-                    .push_bind(a.account_name.clone())
-                    .push_bind(type_code(a.account_type))
-                    .push_bind(a.business_entity_type.clone())
-                    .push_bind(a.account_email.clone())
-                    .push_bind(a.sub_routing_number.clone())
-                    .push_bind(a.sub_routing_name.clone())
-                    .push_bind(a.parent_account_id.clone())
-                    .push_bind(a.account_number.clone())
-                    .push_bind(status_code(a.account_status))
-                    .push_bind(a.tin.clone())
-                    .push_bind(a.record_type_id.clone())
-                    .push_bind(a.billing_street.clone())
-                    .push_bind(a.billing_city.clone())
-                    .push_bind(a.billing_state.clone())
-                    .push_bind(a.billing_postal_code.clone())
-                    .push_bind(a.billing_country.clone())
-                    .push_bind(a.mailing_street.clone())
-                    .push_bind(a.mailing_city.clone())
-                    .push_bind(a.mailing_state.clone())
-                    .push_bind(a.mailing_postal_code.clone())
-                    .push_bind(a.mailing_country.clone())
-                    .push_bind(a.market_value.map(|v| v.to_string()))
-                    .push_bind(a.create_time.millis())
-                    .push_bind(a.account_name.to_lowercase())
-                    .push_bind(value_key(a.market_value));
-            });
-            qb.build().execute(&mut *self.tx).await?;
+            for (i, a) in chunk.iter().enumerate() {
+                qb.push(if i == 0 { "" } else { ", " }).bind_row([
+                    a.id.as_str().into(),
+                    a.account_name.as_str().into(),
+                    Arg::from(type_code(a.account_type)),
+                    a.business_entity_type.as_deref().into(),
+                    a.account_email.as_deref().into(),
+                    a.sub_routing_number.as_deref().into(),
+                    a.sub_routing_name.as_deref().into(),
+                    a.parent_account_id.as_deref().into(),
+                    a.account_number.as_deref().into(),
+                    Arg::from(status_code(a.account_status)),
+                    a.tin.as_deref().into(),
+                    a.record_type_id.as_deref().into(),
+                    a.billing_street.as_deref().into(),
+                    a.billing_city.as_deref().into(),
+                    a.billing_state.as_deref().into(),
+                    a.billing_postal_code.as_deref().into(),
+                    a.billing_country.as_deref().into(),
+                    a.mailing_street.as_deref().into(),
+                    a.mailing_city.as_deref().into(),
+                    a.mailing_state.as_deref().into(),
+                    a.mailing_postal_code.as_deref().into(),
+                    a.mailing_country.as_deref().into(),
+                    Arg::from(a.market_value.map(|v| v.to_string())),
+                    Arg::from(a.create_time.millis()),
+                    Arg::from(a.account_name.to_lowercase()),
+                    Arg::from(value_key(a.market_value)),
+                ]);
+            }
+            self.tx.exec().execute(&qb).await?;
         }
         Ok(())
     }

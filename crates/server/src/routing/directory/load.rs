@@ -9,7 +9,8 @@ use moneydesk_model::routing::{AchParticipant, DirectoryFormat, DirectorySource,
 
 use super::demo;
 use super::index::{duplicate, Directory, PartInfo};
-use super::parse::{parse_ach, parse_wire, Parsed, RecordError};
+use super::parse::{parse_ach, parse_wire, Parsed};
+use super::validate::RecordError;
 
 /// The configured files. With neither set, the embedded demo directory is served; with one
 /// set, the other directory is empty.

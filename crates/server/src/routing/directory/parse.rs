@@ -6,28 +6,12 @@
 
 use moneydesk_model::routing::{AchParticipant, DirectoryFormat, WireParticipant};
 
-use super::validate::{validate_ach, validate_wire};
+use super::validate::{validate_ach, validate_wire, RecordError};
 
 /// FedACH record length, without the line ending.
 pub const ACH_WIDTH: usize = 155;
 /// Fedwire Funds record length, without the line ending.
 pub const WIRE_WIDTH: usize = 101;
-
-/// What is wrong, and where (1-based line; `None` when it concerns the whole file).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RecordError {
-    pub line: Option<usize>,
-    pub message: String,
-}
-
-impl RecordError {
-    fn at(line: usize, message: impl Into<String>) -> Self {
-        RecordError { line: Some(line), message: message.into() }
-    }
-    fn file(message: impl Into<String>) -> Self {
-        RecordError { line: None, message: message.into() }
-    }
-}
 
 #[derive(Debug)]
 pub struct Parsed<T> {

@@ -7,12 +7,15 @@ use moneydesk_model::{paths, Envelope, Page};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::extract::Json;
-use super::openapi::PageParams;
+use crate::http::extract::Json;
+use crate::http::openapi::PageParams;
 use crate::auth::Caller;
 use crate::error::Error;
-use crate::storage::accounts::AccountSelection;
+use self::store::AccountSelection;
 use crate::AppState;
+
+pub mod import;
+pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_accounts))
@@ -59,5 +62,5 @@ async fn list_accounts(
     let parsed = AccountQuery::from_query(url::form_urlencoded::parse(query.as_bytes()))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let selection = AccountSelection::new(&parsed).map_err(|e| Error::field(e.param(), e.to_string()))?;
-    Ok(Json(Envelope::ok(state.db.list_accounts(&selection).await?)))
+    Ok(Json(Envelope::ok(state.accounts.list(&selection).await?)))
 }
