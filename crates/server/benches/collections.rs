@@ -5,7 +5,9 @@
 //!   cargo bench -p moneydesk-server --bench collections --profile server
 //!
 //! The database is built once (a few minutes) and cached under the target dir
-//! (`$CARGO_TARGET_TMPDIR/collections-bench/`); delete that folder to rebuild it.
+//! (`$CARGO_TARGET_TMPDIR/collections-bench/`); delete that folder to rebuild it. With
+//! `MONEYDESK_DATABASE_URL=postgres://...` the same cases run on that PostgreSQL database
+//! (built once there too; drop its tables to rebuild).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -14,7 +16,7 @@ use moneydesk_model::accounts::AccountQuery;
 use moneydesk_model::Scope;
 use moneydesk_server::collections::seed::Accounts;
 use moneydesk_server::accounts::store::AccountSelection;
-use moneydesk_server::storage::Db;
+use moneydesk_server::storage::{Database, Stores};
 use moneydesk_server::Config;
 
 const ROWS: usize = 1_000_000;
@@ -55,14 +57,15 @@ fn stats(mut times: Vec<Duration>) -> (f64, f64, f64) {
 }
 
 async fn build(config: &Config) -> anyhow::Result<()> {
-    let db = Db::open(&config.database_url).await?;
-    if db.account_total().await? as usize == ROWS {
+    let stores = Stores::open(&config.database_url).await?;
+    let db = &stores.accounts;
+    if db.total().await? as usize == ROWS {
         return Ok(());
     }
-    anyhow::ensure!(db.account_total().await? == 0, "{} holds a partial build; delete it", dir().display());
-    eprintln!("building {ROWS} accounts in {} (once) ...", dir().display());
+    anyhow::ensure!(db.total().await? == 0, "{} holds a partial build; delete it", config.database_url);
+    eprintln!("building {ROWS} accounts in {} (once) ...", config.database_url);
     let started = Instant::now();
-    let mut writer = db.accounts_writer().await?;
+    let mut writer = db.writer().await?;
     let mut gen = Accounts::new(ROWS, 0x0062_656e_6368);
     loop {
         let chunk: Vec<_> = gen.by_ref().take(10_000).collect();
@@ -79,7 +82,10 @@ async fn build(config: &Config) -> anyhow::Result<()> {
         inserted.as_secs_f64(),
         (started.elapsed() - inserted).as_secs_f64()
     );
-    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&db.pool).await?;
+    match &stores.database {
+        Database::Sqlite(_) => stores.database.execute("PRAGMA wal_checkpoint(TRUNCATE)").await?,
+        Database::Postgres(_) => stores.database.execute("VACUUM ANALYZE").await?,
+    };
     Ok(())
 }
 
@@ -87,10 +93,13 @@ async fn build(config: &Config) -> anyhow::Result<()> {
 async fn main() -> anyhow::Result<()> {
     // `cargo bench` passes `--bench`; nothing to parse.
     std::fs::create_dir_all(dir())?;
-    let config = Config::for_tests(&dir());
+    let mut config = Config::for_tests(&dir());
+    if let Ok(url) = std::env::var("MONEYDESK_DATABASE_URL") {
+        config.database_url = url;
+    }
     build(&config).await?;
     let running = moneydesk_server::start(config).await?;
-    let db = running.state.db.clone();
+    let db = running.state.accounts.clone();
     let token = running.create_token("bench", &[Scope::AccountsRead]).await?;
     let client = reqwest::Client::new();
     let url = format!("{}{}", running.base_url(), moneydesk_model::paths::ACCOUNTS);
@@ -104,7 +113,7 @@ async fn main() -> anyhow::Result<()> {
         let mut http = Vec::new();
         for i in 0..WARMUP + RUNS {
             let t = Instant::now();
-            let page = db.list_accounts(&sel).await?;
+            let page = db.list(&sel).await?;
             let d = t.elapsed();
             assert!(!page.content.is_empty(), "{label}: empty page");
             let t = Instant::now();

@@ -13,7 +13,7 @@ use axum::routing::get;
 use axum::Router;
 use criterion::Criterion;
 use moneydesk_model::{paths, Scope};
-use moneydesk_server::storage::Db;
+use moneydesk_server::storage::Stores;
 use moneydesk_server::{AppState, Config};
 use tower::{Service, ServiceExt};
 
@@ -43,9 +43,9 @@ fn main() {
         config.fedwire_file = Some(data("fpddir.txt"));
         config.routing_refresh = None;
         config.log = "warn".into();
-        let db = Db::open(&config.database_url).await.expect("database");
-        let state = AppState::new(config, db).await.expect("state");
-        let token = state.db.create_token("bench", &[Scope::RoutingRead], None).await.expect("token").token;
+        let stores = Stores::open(&config.database_url).await.expect("database");
+        let state = AppState::new(config, stores).await.expect("state");
+        let token = state.tokens.create("bench", &[Scope::RoutingRead], None).await.expect("token").token;
         (moneydesk_server::app(state).expect("app"), token)
     });
     let bare =

@@ -4,13 +4,16 @@
 mod collections_support;
 mod common;
 
-use collections_support::{fixture, reference, N};
+use collections_support::{fixture_on, reference, N};
 use moneydesk_model::paths::ACCOUNTS;
 use serde_json::json;
 
-#[tokio::test]
-async fn page_fields_for_sizes_1_10_500_and_501() {
-    let f = fixture(N).await;
+use common::Backend;
+
+on_both_backends!(page_fields_for_sizes_1_10_500_and_501, a_page_past_the_end_is_empty_with_the_right_totals, paging_through_everything_loses_and_repeats_nothing_under_every_sort, sorted_values_come_out_in_order, the_demo_seed_fills_both_collections);
+
+async fn page_fields_for_sizes_1_10_500_and_501(backend: Backend) {
+    let f = fixture_on(backend, N).await;
     // (query, number, size, numberOfElements, totalPages, first, last)
     let cases = [
         ("size=1", 0, 1, 1, N as u64, true, false),
@@ -62,9 +65,8 @@ async fn page_fields_for_sizes_1_10_500_and_501() {
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn a_page_past_the_end_is_empty_with_the_right_totals() {
-    let f = fixture(N).await;
+async fn a_page_past_the_end_is_empty_with_the_right_totals(backend: Backend) {
+    let f = fixture_on(backend, N).await;
     for (q, number, size) in
         [("page=125&size=10", 124u64, 10u64), ("page=999999&per=50", 999_998, 50), ("page=4&size=501", 3, 500)]
     {
@@ -98,9 +100,8 @@ async fn a_page_past_the_end_is_empty_with_the_right_totals() {
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn paging_through_everything_loses_and_repeats_nothing_under_every_sort() {
-    let f = fixture(N).await;
+async fn paging_through_everything_loses_and_repeats_nothing_under_every_sort(backend: Backend) {
+    let f = fixture_on(backend, N).await;
     let all = |_: &_| true;
     assert_eq!(f.walk(ACCOUNTS, "", 97, "id").await, reference(&f.accounts, None, false, all));
     for field in ["createTime", "accountName", "accountStatus", "accountType", "marketValue", "id"] {
@@ -119,9 +120,8 @@ async fn paging_through_everything_loses_and_repeats_nothing_under_every_sort() 
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn sorted_values_come_out_in_order() {
-    let f = fixture(N).await;
+async fn sorted_values_come_out_in_order(backend: Backend) {
+    let f = fixture_on(backend, N).await;
     let names = f.walk(ACCOUNTS, "sort=accountName,asc", 500, "accountName").await;
     let lower: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
     assert!(lower.windows(2).all(|w| w[0] <= w[1]));
@@ -135,9 +135,14 @@ async fn sorted_values_come_out_in_order() {
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn the_demo_seed_fills_both_collections() {
-    let s = common::Server::start_with(|c| c.seed_demo = true).await;
+async fn the_demo_seed_fills_both_collections(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = backend.database_url(dir.path()).await;
+    let s = common::Server::start_with(|c| {
+        c.seed_demo = true;
+        c.database_url = url;
+    })
+    .await;
     let token = s.token(&[moneydesk_model::Scope::Admin]).await;
     let total = |path: &'static str, q: String| {
         let (s, token) = (&s, token.clone());

@@ -4,19 +4,22 @@
 mod collections_support;
 mod common;
 
-use collections_support::{assert_names, fixture, reference, N};
+use collections_support::{assert_names, fixture, fixture_on, reference, N};
 use moneydesk_model::accounts::Account;
 use moneydesk_model::collections::LocalDateTime;
 use moneydesk_model::paths::{ACCOUNTS, PERMISSIONS};
 use serde_json::json;
 
+use common::Backend;
+
+on_both_backends!(filters_alone_and_combined_match_a_reference_under_sorts, a_deep_filtered_page_is_the_right_slice, changes_made_behind_the_servers_back_are_still_paged_right, bad_parameters_are_400s_naming_the_parameter, permissions_page_sort_and_filter);
+
 fn ms(s: &str) -> i64 {
     LocalDateTime::parse(s).unwrap().millis()
 }
 
-#[tokio::test]
-async fn filters_alone_and_combined_match_a_reference_under_sorts() {
-    let f = fixture(N).await;
+async fn filters_alone_and_combined_match_a_reference_under_sorts(backend: Backend) {
+    let f = fixture_on(backend, N).await;
     type Keep = Box<dyn Fn(&Account) -> bool>;
     let cases: Vec<(&str, Keep)> = vec![
         ("accountStatus=Active", Box::new(|a| a.account_status.as_str() == "Active")),
@@ -85,9 +88,8 @@ async fn filters_alone_and_combined_match_a_reference_under_sorts() {
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn a_deep_filtered_page_is_the_right_slice() {
-    let f = fixture(N).await;
+async fn a_deep_filtered_page_is_the_right_slice(backend: Backend) {
+    let f = fixture_on(backend, N).await;
     let keep = |a: &Account| a.account_status.as_str() == "Active";
     let want = reference(&f.accounts, Some("accountName"), true, keep);
     for page in [1, 20, 29, 30] {
@@ -103,15 +105,12 @@ async fn a_deep_filtered_page_is_the_right_slice() {
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn changes_made_behind_the_servers_back_are_still_paged_right() {
-    let f = fixture(N).await;
+async fn changes_made_behind_the_servers_back_are_still_paged_right(backend: Backend) {
+    let f = fixture_on(backend, N).await;
     // Out-of-band edits leave the marks stale: the server must notice and still be right.
-    sqlx::query("UPDATE accounts SET status_code = 4 WHERE seq % 7 = 0")
-        .execute(&f.server.running.state.db.pool)
-        .await
-        .unwrap();
-    sqlx::query("DELETE FROM accounts WHERE seq % 11 = 0").execute(&f.server.running.state.db.pool).await.unwrap();
+    let db = &f.server.running.state.database;
+    db.execute("UPDATE accounts SET status_code = 4 WHERE seq % 7 = 0").await.unwrap();
+    db.execute("DELETE FROM accounts WHERE seq % 11 = 0").await.unwrap();
     let mut expected: Vec<Account> = Vec::new();
     for (i, a) in f.accounts.iter().enumerate() {
         let seq = i + 1;
@@ -129,16 +128,13 @@ async fn changes_made_behind_the_servers_back_are_still_paged_right() {
     assert_eq!(got, reference(&expected, Some("createTime"), true, keep));
     assert_eq!(f.walk(ACCOUNTS, "sort=id", 250, "id").await, reference(&expected, Some("id"), false, |_| true));
     // After a rebuild the marks are used again, with the same answers.
-    f.server.running.state.db.rebuild_account_marks().await.unwrap();
+    f.server.running.state.accounts.rebuild_marks().await.unwrap();
     let got = f.walk(ACCOUNTS, "accountStatus=Suspended&sort=createTime,desc", 33, "id").await;
     assert_eq!(got, reference(&expected, Some("createTime"), true, keep));
     // The name index follows deletes and renames too.
-    sqlx::query(
-        "UPDATE accounts SET account_name = 'Zebra Quay ' || seq, name_key = 'zebra quay ' || seq WHERE seq % 13 = 0",
-    )
-    .execute(&f.server.running.state.db.pool)
-    .await
-    .unwrap();
+    db.execute("UPDATE accounts SET account_name = 'Zebra Quay ' || seq, name_key = 'zebra quay ' || seq WHERE seq % 13 = 0")
+        .await
+        .unwrap();
     for (i, a) in f.accounts.iter().enumerate().filter(|(i, _)| (i + 1) % 11 != 0) {
         let e = expected.iter_mut().find(|e| e.id == a.id).unwrap();
         if (i + 1) % 13 == 0 {
@@ -155,9 +151,8 @@ async fn changes_made_behind_the_servers_back_are_still_paged_right() {
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn bad_parameters_are_400s_naming_the_parameter() {
-    let f = fixture(20).await;
+async fn bad_parameters_are_400s_naming_the_parameter(backend: Backend) {
+    let f = fixture_on(backend, 20).await;
     for (q, param) in [
         ("page=abc", "page"),
         ("page=-1", "page"),
@@ -193,9 +188,8 @@ async fn bad_parameters_are_400s_naming_the_parameter() {
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn permissions_page_sort_and_filter() {
-    let f = fixture(10).await;
+async fn permissions_page_sort_and_filter(backend: Backend) {
+    let f = fixture_on(backend, 10).await;
     let (status, body) = f.get(PERMISSIONS, "").await;
     assert_eq!(status, 200, "{body}");
     let p = &body["data"];

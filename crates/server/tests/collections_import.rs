@@ -5,7 +5,7 @@ mod collections_support;
 mod common;
 
 
-use collections_support::fixture;
+use collections_support::fixture_on;
 use common::cli;
 use moneydesk_model::paths::{ACCOUNTS, PERMISSIONS};
 use moneydesk_model::Scope;
@@ -14,6 +14,10 @@ use moneydesk_server::collections::records::{ImportError, ImportFailure};
 use moneydesk_server::permissions::import::import_permissions;
 use moneydesk_server::collections::records::Format;
 use moneydesk_server::{start, Config};
+
+use common::Backend;
+
+on_both_backends!(csv_accounts_import_exactly_and_read_back, errors_name_lines_and_fields_and_nothing_is_written, json_arrays_and_json_lines_report_the_records_lines, permissions_import_checks_scopes_and_duplicates);
 
 const GOOD_CSV: &str = "\
 id,accountName,accountType,accountStatus,marketValue,createTime,tin,billingStreet,billingCity,billingState,billingPostalCode,billingCountry,mailingPostalCode,accountEmail,subRoutingNumber
@@ -33,11 +37,10 @@ fn invalid(r: Result<usize, ImportFailure>) -> Vec<ImportError> {
     }
 }
 
-#[tokio::test]
-async fn csv_accounts_import_exactly_and_read_back() {
-    let f = fixture(0).await;
-    let db = &f.server.running.state.db;
-    assert_eq!(import_accounts(db, GOOD_CSV, Format::Csv).await.unwrap(), 3);
+async fn csv_accounts_import_exactly_and_read_back(backend: Backend) {
+    let f = fixture_on(backend, 0).await;
+    let db = &f.server.running.state;
+    assert_eq!(import_accounts(&db.accounts, GOOD_CSV, Format::Csv).await.unwrap(), 3);
     let (status, body) = f.get(ACCOUNTS, "sort=id").await;
     assert_eq!(status, 200);
     let rows = body["data"]["content"].as_array().unwrap();
@@ -68,10 +71,9 @@ async fn csv_accounts_import_exactly_and_read_back() {
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn errors_name_lines_and_fields_and_nothing_is_written() {
-    let f = fixture(5).await;
-    let db = &f.server.running.state.db;
+async fn errors_name_lines_and_fields_and_nothing_is_written(backend: Backend) {
+    let f = fixture_on(backend, 5).await;
+    let db = &f.server.running.state;
     let existing = f.accounts[2].id.clone();
     let csv = format!(
         "id,accountName,accountType,accountStatus,marketValue,createTime,accountEmail,subRoutingNumber\n\
@@ -81,7 +83,7 @@ async fn errors_name_lines_and_fields_and_nothing_is_written() {
          {existing},Dup In Db,Household,Active,,,,\n\
          \"multi\nline\",Name,Household,Active,1.23456,,,\n"
     );
-    let e = invalid(import_accounts(db, &csv, Format::Csv).await);
+    let e = invalid(import_accounts(&db.accounts, &csv, Format::Csv).await);
     assert_eq!(
         lines(&e),
         vec![
@@ -100,26 +102,25 @@ async fn errors_name_lines_and_fields_and_nothing_is_written() {
     );
     assert!(e[0].to_string().starts_with("line 3: accountName: is required"), "{}", e[0]);
     assert!(e[6].message.contains("line 2"), "{}", e[6]);
-    assert_eq!(db.account_total().await.unwrap(), 5, "all or nothing");
+    assert_eq!(db.accounts.total().await.unwrap(), 5, "all or nothing");
     let (_, body) = f.get(ACCOUNTS, "").await;
     assert_eq!(body["data"]["totalElements"], 5);
 
     // A ragged row and an unknown column.
     let e = invalid(
-        import_accounts(db, "accountName,accountType,accountStatus\nA,Household,Active\nB,Household\n", Format::Csv)
+        import_accounts(&db.accounts, "accountName,accountType,accountStatus\nA,Household,Active\nB,Household\n", Format::Csv)
             .await,
     );
     assert_eq!(lines(&e), vec![(3, None)]);
-    let e = invalid(import_accounts(db, "accountName,balance\nA,1\n", Format::Csv).await);
+    let e = invalid(import_accounts(&db.accounts, "accountName,balance\nA,1\n", Format::Csv).await);
     assert_eq!(lines(&e), vec![(1, Some("balance"))]);
-    assert_eq!(db.account_total().await.unwrap(), 5);
+    assert_eq!(db.accounts.total().await.unwrap(), 5);
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn json_arrays_and_json_lines_report_the_records_lines() {
-    let f = fixture(0).await;
-    let db = &f.server.running.state.db;
+async fn json_arrays_and_json_lines_report_the_records_lines(backend: Backend) {
+    let f = fixture_on(backend, 0).await;
+    let db = &f.server.running.state;
     let json = r#"[
   {"accountName": "One", "accountType": "Household", "accountStatus": "Active", "marketValue": 12345678901234.5678},
   {
@@ -129,43 +130,42 @@ async fn json_arrays_and_json_lines_report_the_records_lines() {
   },
   {"accountName": "Three", "accountType": "Nope", "accountStatus": "Active", "colour": "red"}
 ]"#;
-    let e = invalid(import_accounts(db, json, Format::Json).await);
+    let e = invalid(import_accounts(&db.accounts, json, Format::Json).await);
     assert_eq!(lines(&e), vec![(3, Some("accountStatus")), (8, Some("colour")), (8, Some("accountType"))], "{e:?}");
-    let e = invalid(import_accounts(db, "[\n {\"accountName\": \"x\",}\n]", Format::Json).await);
+    let e = invalid(import_accounts(&db.accounts, "[\n {\"accountName\": \"x\",}\n]", Format::Json).await);
     assert_eq!(e[0].line, 2, "{e:?}");
-    assert_eq!(db.account_total().await.unwrap(), 0);
+    assert_eq!(db.accounts.total().await.unwrap(), 0);
 
     let ok = "[{\"accountName\":\"One\",\"accountType\":\"Household\",\"accountStatus\":\"Active\",\"marketValue\":12345678901234.5678}]";
-    assert_eq!(import_accounts(db, ok, Format::Json).await.unwrap(), 1);
+    assert_eq!(import_accounts(&db.accounts, ok, Format::Json).await.unwrap(), 1);
     let (_, body) = f.get(ACCOUNTS, "").await;
     let row = &body["data"]["content"][0];
     assert_eq!(row["marketValue"], "12345678901234.5678", "a JSON number is read from its text, exactly");
     assert!(row["id"].as_str().unwrap().len() == 18, "a generated id like the description's: {}", row["id"]);
 
     let jsonl = "{\"accountName\":\"A\",\"accountType\":\"Household\",\"accountStatus\":\"Active\"}\n\n{\"accountName\":\"B\",\"accountType\":\"Household\"}\n";
-    let e = invalid(import_accounts(db, jsonl, Format::Json).await);
+    let e = invalid(import_accounts(&db.accounts, jsonl, Format::Json).await);
     assert_eq!(lines(&e), vec![(3, Some("accountStatus"))]);
     f.server.running.stop().await;
 }
 
-#[tokio::test]
-async fn permissions_import_checks_scopes_and_duplicates() {
-    let f = fixture(0).await;
-    let db = &f.server.running.state.db;
+async fn permissions_import_checks_scopes_and_duplicates(backend: Backend) {
+    let f = fixture_on(backend, 0).await;
+    let db = &f.server.running.state;
     let csv = "userId,userName,userEmail,companyId,companyName,scope,grantedBy,grantedAt\n\
                usr_9001,Ana Lima,ana@acme.example,cmp_900,Acme Treasury,deposits:write,Morgan Lee,2024-03-11T14:02:55.120\n\
                usr_9001,Ana Lima,ana@acme.example,cmp_900,Acme Treasury,root,Morgan Lee,\n\
                usr_9001,Ana Lima,ana@acme.example,cmp_900,Acme Treasury,deposits:write,Morgan Lee,\n\
                usr_9002,,bad,cmp_900,Acme Treasury,fees:read,Morgan Lee,\n";
-    let e = invalid(import_permissions(db, csv, Format::Csv).await);
+    let e = invalid(import_permissions(&db.permissions, csv, Format::Csv).await);
     assert_eq!(
         lines(&e),
         vec![(3, Some("scope")), (4, Some("scope")), (5, Some("userName")), (5, Some("userEmail"))],
         "{e:?}"
     );
     let good: String = csv.lines().take(2).map(|l| format!("{l}\n")).collect();
-    assert_eq!(import_permissions(db, &good, Format::Csv).await.unwrap(), 1);
-    let e = invalid(import_permissions(db, &good, Format::Csv).await);
+    assert_eq!(import_permissions(&db.permissions, &good, Format::Csv).await.unwrap(), 1);
+    let e = invalid(import_permissions(&db.permissions, &good, Format::Csv).await);
     assert_eq!(lines(&e), vec![(2, Some("scope"))], "already held");
     let (_, body) = f.get(PERMISSIONS, "").await;
     assert_eq!(body["data"]["totalElements"], 301);

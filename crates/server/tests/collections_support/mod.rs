@@ -9,7 +9,7 @@ use moneydesk_model::Scope;
 use moneydesk_server::collections::seed::{self, Accounts};
 use serde_json::Value;
 
-use crate::common::{json, Server};
+use crate::common::{json, Backend, Server};
 
 pub const N: usize = 1_234;
 
@@ -20,13 +20,19 @@ pub struct Fixture {
     pub accounts: Vec<Account>,
 }
 
+/// `n` accounts and a few permissions on SQLite.
 pub async fn fixture(n: usize) -> Fixture {
-    let server = Server::start().await;
+    fixture_on(Backend::Sqlite, n).await
+}
+
+/// `n` accounts and a few permissions on `backend`.
+pub async fn fixture_on(backend: Backend, n: usize) -> Fixture {
+    let server = Server::start_on(backend).await;
     let accounts: Vec<Account> = Accounts::new(n, 42).collect();
-    let mut w = server.running.state.db.accounts_writer().await.unwrap();
+    let mut w = server.running.state.accounts.writer().await.unwrap();
     w.insert(&accounts).await.unwrap();
     w.commit().await.unwrap();
-    let mut w = server.running.state.db.permissions_writer().await.unwrap();
+    let mut w = server.running.state.permissions.writer().await.unwrap();
     w.insert(&seed::permissions(10, 5, 7)).await.unwrap();
     w.commit().await.unwrap();
     let token = server.token(&[Scope::AccountsRead, Scope::PermissionsRead]).await;

@@ -1,5 +1,8 @@
-//! Shared harness: a real server on an ephemeral port with a temporary SQLite file.
+//! Shared harness: a real server on an ephemeral port with a temporary SQLite file, or
+//! (`Backend::Postgres`) a fresh database on the tests' own PostgreSQL cluster.
 #![allow(dead_code)]
+
+pub mod postgres;
 
 use moneydesk_model::Scope;
 use moneydesk_server::{start, Config, Running};
@@ -11,14 +14,60 @@ pub struct Server {
     pub dir: TempDir,
 }
 
+/// The database a test runs against; tests that must hold on both take it as a parameter
+/// (see [`on_both_backends!`](crate::on_both_backends)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The database URL for a test: a file in `dir`, or a fresh PostgreSQL database.
+    pub async fn database_url(self, dir: &std::path::Path) -> String {
+        match self {
+            Backend::Sqlite => Config::for_tests(dir).database_url,
+            Backend::Postgres => postgres::fresh_database().await,
+        }
+    }
+}
+
+/// `on_both_backends!(name, ...)`: for each `async fn name(backend: Backend)`, two tests,
+/// `name::on_sqlite` and `name::on_postgres`, running the same body.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn on_sqlite() {
+                super::$name($crate::common::Backend::Sqlite).await
+            }
+            #[tokio::test]
+            async fn on_postgres() {
+                super::$name($crate::common::Backend::Postgres).await
+            }
+        }
+    )*};
+}
+
 impl Server {
     pub async fn start() -> Server {
         Self::start_with(|_| {}).await
     }
 
+    /// Starts on `backend`'s database.
+    pub async fn start_on(backend: Backend) -> Server {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let url = backend.database_url(dir.path()).await;
+        Self::start_in(dir, |c| c.database_url = url).await
+    }
+
     /// Starts with `Config::for_tests` adjusted by `tweak` (dist dir, CORS origins, limits).
     pub async fn start_with(tweak: impl FnOnce(&mut Config)) -> Server {
-        let dir = tempfile::tempdir().expect("tempdir");
+        Self::start_in(tempfile::tempdir().expect("tempdir"), tweak).await
+    }
+
+    async fn start_in(dir: TempDir, tweak: impl FnOnce(&mut Config)) -> Server {
         let mut config = Config::for_tests(dir.path());
         tweak(&mut config);
         let running = start(config).await.expect("server starts");
