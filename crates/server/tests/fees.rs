@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{cli, json, Server};
+use common::{json, Backend, Server};
 use moneydesk_model::{paths, Scope};
 use serde_json::{json, Value};
 
@@ -205,9 +205,26 @@ async fn post_schedule(server: &Server, token: &str, media: &str, body: String) 
     (r.status().as_u16(), json(r).await)
 }
 
-#[tokio::test]
-async fn a_loaded_version_takes_effect_at_its_time_and_not_a_moment_before() {
-    let server = Server::start().await;
+on_both_backends!(
+    a_loaded_version_takes_effect_at_its_time_and_not_a_moment_before,
+    a_bad_schedule_file_is_refused_whole_with_every_problem_and_nothing_changes,
+    a_version_still_to_come_can_be_replaced_and_the_cli_loads_one_too,
+);
+
+/// The server binary's CLI on the server's own data dir and database.
+fn cli(server: &Server, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
+        .args(args)
+        .env_clear()
+        .env("MONEYDESK_DATA_DIR", server.dir.path())
+        .env("MONEYDESK_DATABASE_URL", &server.running.state.config.database_url)
+        .env("MONEYDESK_LOG", "warn")
+        .output()
+        .expect("run moneydesk-server")
+}
+
+async fn a_loaded_version_takes_effect_at_its_time_and_not_a_moment_before(backend: Backend) {
+    let server = Server::start_on(backend).await;
     let admin = server.token(&[Scope::Admin]).await;
     let at = chrono::Utc::now() + chrono::Duration::seconds(3);
     let at_text = at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
@@ -235,9 +252,8 @@ async fn a_loaded_version_takes_effect_at_its_time_and_not_a_moment_before() {
     }
 }
 
-#[tokio::test]
-async fn a_bad_schedule_file_is_refused_whole_with_every_problem_and_nothing_changes() {
-    let server = Server::start().await;
+async fn a_bad_schedule_file_is_refused_whole_with_every_problem_and_nothing_changes(backend: Backend) {
+    let server = Server::start_on(backend).await;
     let admin = server.token(&[Scope::Admin]).await;
     let future = (chrono::Utc::now() + chrono::Duration::days(30)).format("%Y-%m-%d").to_string();
     let bad = schedule_toml(&future, "-1").replace("transfer_type = \"SAME_DAY_ACH\"", "transfer_type = \"SEPA\"")
@@ -264,9 +280,8 @@ async fn a_bad_schedule_file_is_refused_whole_with_every_problem_and_nothing_cha
     assert_eq!((status, body["error_code"].as_str()), (403, Some("403")));
 }
 
-#[tokio::test]
-async fn a_version_still_to_come_can_be_replaced_and_the_cli_loads_one_too() {
-    let server = Server::start().await;
+async fn a_version_still_to_come_can_be_replaced_and_the_cli_loads_one_too(backend: Backend) {
+    let server = Server::start_on(backend).await;
     let admin = server.token(&[Scope::Admin]).await;
     let future = (chrono::Utc::now() + chrono::Duration::days(30)).format("%Y-%m-%d").to_string();
     let (first, _) = post_schedule(&server, &admin, "application/toml", schedule_toml(&future, "1.00")).await;
@@ -279,13 +294,13 @@ async fn a_version_still_to_come_can_be_replaced_and_the_cli_loads_one_too() {
     let later = (chrono::Utc::now() + chrono::Duration::days(60)).format("%Y-%m-%d").to_string();
     let file = server.dir.path().join("next.toml");
     std::fs::write(&file, schedule_toml(&later, "3.00")).unwrap();
-    let out = cli(server.dir.path(), &["fees", "load", file.to_str().unwrap()]);
+    let out = cli(&server, &["fees", "load", file.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::write(&file, schedule_toml(&later, "-3.00")).unwrap();
-    let refused = cli(server.dir.path(), &["fees", "load", file.to_str().unwrap()]);
+    let refused = cli(&server, &["fees", "load", file.to_str().unwrap()]);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("fees[0].flat"));
-    let shown = cli(server.dir.path(), &["fees", "show"]);
+    let shown = cli(&server, &["fees", "show"]);
     let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
     assert_eq!(shown.as_array().unwrap().len(), 3);
 }
