@@ -7,7 +7,7 @@
 
 use axum::extract;
 use axum::response::Response;
-use moneydesk_model::fees::{FeeEntry, Rail, ScheduleVersion, TransferType};
+use moneydesk_model::fees::{FeeEntry, Rail, ScheduleVersion};
 use moneydesk_model::{paths, FeeErrorBody, FeeSuccess};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -54,10 +54,6 @@ impl State {
 #[into_params(parameter_in = Query)]
 #[allow(dead_code, non_snake_case)]
 pub struct FeeQuery {
-    /// The transfer type: EFT (standard ACH) or SAME_DAY_ACH on the ACH path, DOMESTIC_WIRE or
-    /// INTERNATIONAL_WIRE on the wire path.
-    #[param(required = true, inline)]
-    transferType: TransferType,
     /// A positive decimal string, at most 15 integer digits and 2 decimals, e.g. `1250.00`.
     #[param(pattern = r"^([1-9][0-9]{0,14}(\.[0-9]{1,2})?|0\.(0[1-9]|[1-9][0-9]?))$", example = "1250.00")]
     amount: Option<String>,
@@ -75,6 +71,7 @@ pub struct FeeQuery {
     memo: Option<String>,
 }
 
+
 // The pattern above is AMOUNT_PATTERN written out (attributes take literals); a test keeps
 // them equal.
 #[cfg(test)]
@@ -83,7 +80,7 @@ fn the_documented_amount_pattern_is_the_models() {
     assert_eq!(moneydesk_model::fees::AMOUNT_PATTERN, r"^([1-9][0-9]{0,14}(\.[0-9]{1,2})?|0\.(0[1-9]|[1-9][0-9]?))$");
 }
 
-#[utoipa::path(get, path = paths::FEES_ACH, tag = "fees", params(FeeQuery),
+#[utoipa::path(get, path = paths::FEES_ACH, tag = "fees", params(("transferType" = String, Query, description = "EFT (standard ACH) or SAME_DAY_ACH", pattern = "^(EFT|SAME_DAY_ACH)$"), FeeQuery),
     security(("bearer" = ["fees:read"])),
     description = "With an amount: one entry per fee type for the tier the amount falls in, computed exactly and rounded to cents half-even. Without: every tier of the transfer type. Rate limited per token: RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every answer; 429 with Retry-After past the limit.",
     responses(
@@ -95,7 +92,7 @@ async fn ach_fees(extract::State(state): extract::State<AppState>, caller: Calle
     handlers::fees(state, caller, Rail::Ach, req).await
 }
 
-#[utoipa::path(get, path = paths::FEES_WIRE, tag = "fees", params(FeeQuery),
+#[utoipa::path(get, path = paths::FEES_WIRE, tag = "fees", params(("transferType" = String, Query, description = "DOMESTIC_WIRE or INTERNATIONAL_WIRE", pattern = "^(DOMESTIC_WIRE|INTERNATIONAL_WIRE)$"), FeeQuery),
     security(("bearer" = ["fees:read"])),
     description = "As the ACH fees, for wire transfer types.",
     responses(
