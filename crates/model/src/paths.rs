@@ -29,6 +29,10 @@ pub const ROUTING_SEARCH: &str = "/api/v1/cores/utility/payment/routing/search";
 pub const DEPOSITS: &str = "/api/v2/services/money-movements/deposits";
 pub const DEPOSITS_CHECK: &str = "/api/v2/services/money-movements/deposits/check";
 pub const DEPOSITS_CHECK_SCAN: &str = "/api/v2/services/money-movements/deposits/check/smas/{smaSfid}/scan";
+/// Extensions: one deposit with its history, its images, and a move of its state machine.
+pub const DEPOSIT: &str = "/api/v2/services/money-movements/deposits/{id}";
+pub const DEPOSIT_IMAGE: &str = "/api/v2/services/money-movements/deposits/{id}/images/{side}";
+pub const DEPOSIT_ACTIONS: &str = "/api/v2/services/money-movements/deposits/{id}/actions";
 
 pub const ACCOUNTS: &str = "/api/v1/cores/unifi/accounts";
 pub const PERMISSIONS: &str = "/api/v2/services/company/users/permissions";

@@ -11,6 +11,7 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./data";
 pub const DEFAULT_DIST: &str = "./dist";
 pub const DEFAULT_BODY_LIMIT: usize = 32 * 1024 * 1024;
+pub const DEFAULT_BUSINESS_TIME_ZONE: chrono_tz::Tz = chrono_tz::America::New_York;
 pub const DEFAULT_LOG: &str = "info,sqlx=warn,tower_http=info";
 
 #[derive(Debug, Clone)]
@@ -44,6 +45,13 @@ pub struct Config {
     /// `MONEYDESK_FEES_RATE_BURST`, default 20). Kept per instance: with N instances behind a
     /// load balancer, give each 1/N of the rate wanted in all.
     pub fees_rate: crate::rate_limit::Quota,
+    /// The business time zone (`MONEYDESK_BUSINESS_TIME_ZONE`, an IANA name, default
+    /// `America/New_York`): which day "today" is for deposit dates, and the zone deposit times
+    /// are written in (CONTRACT.md point 14).
+    pub business_time_zone: chrono_tz::Tz,
+    /// How long a deposit's `Idempotency-Key` is remembered (`MONEYDESK_IDEMPOTENCY_HOURS`,
+    /// default 24): a retry within it answers the first deposit; after it the key is new.
+    pub idempotency_hours: u32,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -63,6 +71,8 @@ struct FileConfig {
     routing_refresh: Option<String>,
     fees_rate_per_second: Option<u32>,
     fees_rate_burst: Option<u32>,
+    business_time_zone: Option<String>,
+    idempotency_hours: Option<u32>,
 }
 
 impl Config {
@@ -121,7 +131,30 @@ impl Config {
             burst: positive(var("MONEYDESK_FEES_RATE_BURST"), file.fees_rate_burst, default_rate.burst)
                 .context("MONEYDESK_FEES_RATE_BURST")?,
         };
-        Ok(Config { addr, database_url, data_dir, dist_dir, cors_origins, seed_demo, body_limit, log, fedach_file, fedwire_file, routing_refresh, fees_rate })
+        let business_time_zone = match var("MONEYDESK_BUSINESS_TIME_ZONE").or(file.business_time_zone) {
+            Some(name) => name.trim().parse::<chrono_tz::Tz>().map_err(|_| {
+                anyhow::anyhow!("MONEYDESK_BUSINESS_TIME_ZONE {name:?} is not an IANA time zone like America/New_York")
+            })?,
+            None => DEFAULT_BUSINESS_TIME_ZONE,
+        };
+        let idempotency_hours = positive(var("MONEYDESK_IDEMPOTENCY_HOURS"), file.idempotency_hours, 24)
+            .context("MONEYDESK_IDEMPOTENCY_HOURS")?;
+        Ok(Config {
+            idempotency_hours,
+            addr,
+            database_url,
+            data_dir,
+            dist_dir,
+            cors_origins,
+            seed_demo,
+            body_limit,
+            log,
+            fedach_file,
+            fedwire_file,
+            routing_refresh,
+            fees_rate,
+            business_time_zone,
+        })
     }
 
     /// For tests: an ephemeral port on 127.0.0.1, a SQLite file in `data_dir`, no portal,
@@ -140,6 +173,8 @@ impl Config {
             fedwire_file: None,
             routing_refresh: Some(crate::routing::directory::Schedule::default()),
             fees_rate: crate::rate_limit::Quota::DEFAULT,
+            business_time_zone: DEFAULT_BUSINESS_TIME_ZONE,
+            idempotency_hours: 24,
         }
     }
 }

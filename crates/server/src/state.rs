@@ -10,6 +10,7 @@ use crate::accounts::store::AccountStore;
 use crate::permissions::store::PermissionStore;
 use crate::storage::blobs::Blobs;
 use crate::storage::{Database, SettingStore, Stores, TokenStore};
+use crate::deposits::store::DepositStore;
 use crate::{fees, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
@@ -34,6 +35,7 @@ pub struct Shared {
     pub routing: directory::State,
     /// The fee schedule versions, their store and the rate limiter (fees group).
     pub fees: fees::State,
+    pub deposits: DepositStore,
 }
 
 impl AppState {
@@ -41,7 +43,7 @@ impl AppState {
         let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
         let blobs = crate::storage::blobs::local(&config.data_dir)?;
-        let Stores { database, tokens, settings, accounts, permissions, fees } = stores;
+        let Stores { database, tokens, settings, accounts, permissions, fees, deposits } = stores;
         let fees = fees::State::load(&config, fees).await?;
         Ok(AppState(Arc::new(Shared {
             database,
@@ -54,6 +56,7 @@ impl AppState {
             portal,
             routing,
             fees,
+            deposits,
         })))
     }
 }

@@ -15,6 +15,52 @@ pub use record::{created_date_text, list_created_date_text, DepositRecord};
 pub use request::{CheckDeposit, CheckDepositFields, STALE_AFTER_DAYS};
 pub use state::{DepositAction, DepositStatus, IllegalMove};
 
+/// One deposit with what the detail view shows (extension): the record, its kind, its history,
+/// and what the server knows besides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DepositDetail {
+    pub record: DepositRecord,
+    pub service_type: ServiceType,
+    /// Oldest first.
+    pub history: Vec<DepositEvent>,
+    /// The routing directory's name for the routing number, when it knows it (beside a
+    /// `bankName` the request gave that differs).
+    pub directory_bank_name: Option<String>,
+    /// An admin's override of a duplicate presentment: the first deposit and the reason.
+    pub duplicate_of: Option<i64>,
+    pub override_reason: Option<String>,
+    /// The moves allowed now.
+    pub allowed_actions: Vec<DepositAction>,
+}
+
+/// One move in a deposit's history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DepositEvent {
+    /// RFC 3339 UTC.
+    pub at: String,
+    /// The token's name that made the move.
+    pub actor: String,
+    /// `create` or a [`DepositAction`].
+    pub action: String,
+    pub from_status: Option<DepositStatus>,
+    pub to_status: DepositStatus,
+    pub reason: Option<String>,
+}
+
+/// A move asked for (extension): the action, and the reason reject and return need.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DepositMove {
+    pub action: DepositAction,
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
 /// The deposit kinds of description 1 (the list item's `serviceType`; the description lists no
 /// values, only the sample `Bank Wire`, which is not a deposit kind of its own section 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

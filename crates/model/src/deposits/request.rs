@@ -13,8 +13,12 @@ use crate::{FieldError, Money, RoutingNumber};
 /// string), never through a float.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = CheckDepositRequest))]
 pub struct CheckDepositFields {
+    /// Required here (a deposit without an amount cannot apply to a balance): a JSON number or
+    /// a decimal string, above zero, at most two decimals, at most 9,999,999,999.99.
     #[serde(default, deserialize_with = "raw_text")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "125.50"))]
     pub amount: Option<String>,
     pub bank_account_number: Option<String>,
     pub bank_name: Option<String>,
@@ -23,7 +27,9 @@ pub struct CheckDepositFields {
     pub check_date: Option<String>,
     pub check_front_image: Option<String>,
     pub check_number: Option<String>,
+    /// The fee the client expects (informative: the fee schedule's is charged).
     #[serde(default, deserialize_with = "raw_text")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub fee: Option<String>,
     pub memo: Option<String>,
     pub payee_account_id: Option<String>,

@@ -271,6 +271,13 @@ impl AccountStore {
         Ok(Page::build(request, total as u64, content, sort))
     }
 
+    /// One account by its id (other groups check the accounts a request names).
+    pub async fn get(&self, id: &str) -> sqlx::Result<Option<Account>> {
+        let q = self.db.sql(&format!("SELECT {COLUMNS} FROM accounts WHERE id = ?")).arg(id);
+        let row: Option<Row> = self.db.acquire().await?.exec().row(&q).await?;
+        Ok(row.map(Row::into_account))
+    }
+
     /// Starts a write: insert in as many batches as needed, then `commit` (which rebuilds
     /// the marks). Dropping the writer without committing rolls everything back.
     pub async fn writer(&self) -> sqlx::Result<AccountsWriter> {

@@ -1,41 +1,119 @@
-//! Check deposits. STUB until the deposits issue lands: guarded and documented, answers 501.
+//! Deposits (description 2.4, 2.5, 3, 4.5; CONTRACT.md points 6, 10, 11, 14): the list,
+//! check deposit creation, and the extensions a back office needs — one deposit with its
+//! history, its images, and moves of its state machine (`moneydesk_model::deposits::state`).
+//! Scanning (`…/smas/{smaSfid}/scan`) answers 501 until the check scanning issue lands.
 
+use axum::body::Bytes;
+use axum::extract::{Path as UrlPath, RawQuery, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::extract::FromRequest;
+use moneydesk_model::deposits::{CheckDepositFields, DepositDetail, DepositMove, DepositRecord};
 use moneydesk_model::{paths, DepositListItem, Envelope, Page};
 use serde_json::Value;
+use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::http::openapi::PageParams;
 use crate::auth::Caller;
 use crate::error::{Error, ErrorEnvelopeDoc};
+use crate::http::extract::Json;
+use crate::http::openapi::PageParams;
 use crate::AppState;
+
+mod handlers;
+pub mod images;
+mod record;
+pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_deposits))
         .routes(routes!(create_check_deposit))
         .routes(routes!(scan_check))
+        .routes(routes!(get_deposit))
+        .routes(routes!(deposit_image))
+        .routes(routes!(move_deposit))
 }
 
-fn todo() -> Error {
-    Error::not_implemented("Check deposits")
+fn pairs(q: &Option<String>) -> Vec<(String, String)> {
+    url::form_urlencoded::parse(q.as_deref().unwrap_or("").as_bytes()).into_owned().collect()
 }
 
-#[utoipa::path(get, path = paths::DEPOSITS, tag = "deposits", params(PageParams),
+/// The list's filters (all optional; CONTRACT.md points 3 and 4 for the paging).
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code, non_snake_case)]
+struct DepositFilters {
+    /// A status of the state machine.
+    #[param(pattern = "^(In_Progress_1|Confirmed_2|Sent_3|Settled_4|Returned_5|Rejected_6|Cancelled_7)$")]
+    status: Option<String>,
+    /// A deposit kind.
+    #[param(pattern = "^(Cash|Check|Check_Scan|Image_Cash_Letter|Electronic_Deposit)$")]
+    serviceType: Option<String>,
+    /// Created on or after this day (business time zone).
+    #[param(format = Date)]
+    createdFrom: Option<String>,
+    /// Created on or before this day (business time zone).
+    #[param(format = Date)]
+    createdTo: Option<String>,
+    /// The payee's account id.
+    payeeAccountId: Option<String>,
+    /// Amounts from (inclusive), e.g. `100.00`.
+    #[param(pattern = r"^[0-9]{1,10}(\.[0-9]{1,2})?$")]
+    amountMin: Option<String>,
+    /// Amounts up to (inclusive).
+    #[param(pattern = r"^[0-9]{1,10}(\.[0-9]{1,2})?$")]
+    amountMax: Option<String>,
+    /// `createdDate` or `amount`, then `,asc` or `,desc` (default `createdDate,desc`).
+    #[param(pattern = "^(createdDate|amount)(,(asc|desc))?$")]
+    sort: Option<String>,
+}
+
+#[utoipa::path(get, path = paths::DEPOSITS, tag = "deposits", params(PageParams, DepositFilters),
     security(("bearer" = ["deposits:read"])),
-    responses((status = 200, description = "A page of deposits", body = Envelope<Page<DepositListItem>>),
-        (status = 501, description = "Not implemented on this server yet", body = ErrorEnvelopeDoc)))]
-async fn list_deposits(_caller: Caller) -> Result<(), Error> {
-    Err(todo())
+    responses((status = 200, description = "A page of deposits (2.4), newest first unless sorted otherwise", body = Envelope<Page<DepositListItem>>),
+        (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
+async fn list_deposits(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<DepositListItem>>>, Error> {
+    Ok(Json(Envelope::ok(handlers::list(&state, &pairs(&q)).await?)))
+}
+
+/// An admin's deliberate second deposit of a check (duplicate presentment override).
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code, non_snake_case)]
+struct OverrideParams {
+    /// `true` to deposit a check that was already deposited (scope `admin`).
+    overrideDuplicate: Option<bool>,
+    /// Why (1 to 500 characters), kept with the deposit.
+    #[param(min_length = 1, max_length = 500)]
+    overrideReason: Option<String>,
 }
 
 #[utoipa::path(post, path = paths::DEPOSITS_CHECK, tag = "deposits",
-    request_body(content = Value, description = "The check deposit (field table names; the example's names are aliases). Images are base64 JPEG, PNG or TIFF."),
+    params(OverrideParams,
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours.")),
+    request_body(content = CheckDepositFields, description = "The check deposit: the field table's names, with the example's scheduledDate, payeeId and payeeBankId accepted as aliases. Images are base64 JPEG, PNG or TIFF (a data:image/...;base64, prefix is accepted), at most 10 MiB and 12,000 pixels a side."),
     security(("bearer" = ["deposits:write"])),
-    responses((status = 201, description = "The deposit record", body = Value),
-        (status = 200, description = "An idempotent retry: the existing deposit record", body = Value),
-        (status = 501, description = "Not implemented on this server yet", body = ErrorEnvelopeDoc)))]
-async fn create_check_deposit(_caller: Caller) -> Result<(), Error> {
-    Err(todo())
+    responses((status = 201, description = "The deposit record (2.5)", body = DepositRecord),
+        (status = 200, description = "An idempotent retry: the existing deposit record", body = DepositRecord),
+        (status = 400, description = "Every wrong field, each named", body = ErrorEnvelopeDoc),
+        (status = 409, description = "The same check was already deposited (duplicate presentment); the message names the first deposit", body = ErrorEnvelopeDoc),
+        (status = 413, description = "An image is too large", body = ErrorEnvelopeDoc),
+        (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
+async fn create_check_deposit(State(state): State<AppState>, caller: Caller, req: Request) -> Response {
+    let headers = req.headers().clone();
+    let query = pairs(&req.uri().query().map(str::to_string));
+    let body = match Bytes::from_request(req, &state).await {
+        Ok(b) => b,
+        Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return Error::payload_too_large("Request body is too large").into_response()
+        }
+        Err(r) => return Error::bad_request(r.body_text()).into_response(),
+    };
+    match handlers::create(&state, &caller, &headers, &query, &body).await {
+        Ok((status, record)) => (status, axum::Json(record)).into_response(),
+        Err(e) => e.into_response(),
+    }
 }
 
 #[utoipa::path(post, path = paths::DEPOSITS_CHECK_SCAN, tag = "deposits",
@@ -45,5 +123,51 @@ async fn create_check_deposit(_caller: Caller) -> Result<(), Error> {
     responses((status = 200, description = "The scan's result", body = Envelope<Value>),
         (status = 501, description = "Not implemented on this server yet", body = ErrorEnvelopeDoc)))]
 async fn scan_check(_caller: Caller) -> Result<(), Error> {
-    Err(todo())
+    Err(Error::not_implemented("Check scanning"))
+}
+
+#[utoipa::path(get, path = paths::DEPOSIT, tag = "deposits",
+    params(("id" = i64, Path, description = "The deposit's id", minimum = 1)),
+    security(("bearer" = ["deposits:read"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "The deposit with its history and allowed moves", body = Envelope<DepositDetail>),
+        (status = 404, description = "No such deposit", body = ErrorEnvelopeDoc)))]
+async fn get_deposit(State(state): State<AppState>, _caller: Caller, UrlPath(id): UrlPath<i64>) -> Result<Json<Envelope<DepositDetail>>, Error> {
+    Ok(Json(Envelope::ok(handlers::detail(&state, id).await?)))
+}
+
+#[utoipa::path(get, path = paths::DEPOSIT_IMAGE, tag = "deposits",
+    params(("id" = i64, Path, description = "The deposit's id", minimum = 1),
+        ("side" = String, Path, description = "front or back", pattern = "^(front|back)$")),
+    security(("bearer" = ["deposits:read"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "The image as stored (JPEG, PNG or TIFF)", content_type = "image/*"),
+        (status = 404, description = "No such deposit or image", body = ErrorEnvelopeDoc)))]
+async fn deposit_image(State(state): State<AppState>, _caller: Caller, UrlPath((id, side)): UrlPath<(i64, String)>) -> Result<Response, Error> {
+    let row = state.deposits.get(id).await?.ok_or_else(|| Error::not_found(format!("No deposit {id}")))?;
+    let path = match side.as_str() {
+        "front" => row.front_image,
+        "back" => row.back_image,
+        _ => return Err(Error::field("side", "must be front or back")),
+    };
+    let path = path.ok_or_else(|| Error::not_found(format!("Deposit {id} has no {side} image")))?;
+    let (bytes, media) = images::load(&state.blobs, &path).await?;
+    let mut r = bytes.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(media));
+    // Content addressed: the same URL always shows the same picture.
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=86400"));
+    Ok(r)
+}
+
+#[utoipa::path(post, path = paths::DEPOSIT_ACTIONS, tag = "deposits",
+    params(("id" = i64, Path, description = "The deposit's id", minimum = 1)),
+    request_body(content = DepositMove, description = "confirm, reject (reason), cancel, return (reason); send and settle need admin"),
+    security(("bearer" = ["deposits:write"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "The deposit after the move", body = Envelope<DepositDetail>),
+        (status = 400, description = "A reason is missing or too long", body = ErrorEnvelopeDoc),
+        (status = 404, description = "No such deposit", body = ErrorEnvelopeDoc),
+        (status = 409, description = "Not allowed from the deposit's state; the message names the state and the allowed moves", body = ErrorEnvelopeDoc)))]
+async fn move_deposit(State(state): State<AppState>, caller: Caller, UrlPath(id): UrlPath<i64>, Json(m): Json<DepositMove>) -> Result<Json<Envelope<DepositDetail>>, Error> {
+    Ok(Json(Envelope::ok(handlers::apply(&state, &caller, id, m).await?)))
 }

@@ -23,6 +23,7 @@ pub use sql::{Dialect, Sql, Tx};
 pub use tokens::{NewToken, TokenCache, TokenRecord, TokenStore};
 
 use crate::accounts::store::AccountStore;
+use crate::deposits::store::DepositStore;
 use crate::fees::store::FeeStore;
 use crate::permissions::store::PermissionStore;
 
@@ -128,6 +129,7 @@ pub struct Stores {
     pub accounts: AccountStore,
     pub permissions: PermissionStore,
     pub fees: FeeStore,
+    pub deposits: DepositStore,
 }
 
 impl Stores {
@@ -142,6 +144,7 @@ impl Stores {
             accounts: AccountStore::new(database.clone()),
             permissions: PermissionStore::new(database.clone()),
             fees: FeeStore::new(database.clone()),
+            deposits: DepositStore::new(database.clone()),
             database,
         }
     }

@@ -1,0 +1,380 @@
+//! Deposits in the database (both backends): creation with its idempotency key and the
+//! duplicate-presentment guard in one transaction, moves of the state machine with their
+//! history, and the filtered list.
+
+use moneydesk_model::deposits::{DepositAction, DepositStatus};
+
+use crate::storage::sql::Arg;
+use crate::storage::{now_text, Database, Sql, Tx};
+
+/// A deposit row as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DepositRow {
+    pub id: i64,
+    pub service_type: String,
+    pub status: String,
+    pub is_confirmed: i64,
+    pub amount_cents: i64,
+    pub fee_cents: i64,
+    pub created_at: String,
+    pub completed_at: Option<String>,
+    pub schedule_date: String,
+    pub check_date: Option<String>,
+    pub check_number: Option<String>,
+    pub bank_routing_number: Option<String>,
+    pub bank_account_number: Option<String>,
+    pub bank_name: Option<String>,
+    pub memo: Option<String>,
+    pub payee_account_id: String,
+    pub payee_user_id: Option<String>,
+    pub payee_name: Option<String>,
+    pub payee_account_number: Option<String>,
+    pub payee_record_type_id: Option<String>,
+    pub payer_id: Option<String>,
+    pub payer_type: Option<String>,
+    pub payment_type: Option<String>,
+    pub source: Option<String>,
+    pub bank_info_id: Option<String>,
+    pub transfer_type: Option<String>,
+    pub submitter: String,
+    pub front_image: Option<String>,
+    pub back_image: Option<String>,
+    pub presentment: Option<String>,
+    pub duplicate_of: Option<i64>,
+    pub override_reason: Option<String>,
+}
+
+const COLUMNS: &str = "id, service_type, status, is_confirmed, amount_cents, fee_cents, created_at, completed_at, \
+    schedule_date, check_date, check_number, bank_routing_number, bank_account_number, bank_name, memo, payee_account_id, \
+    payee_user_id, payee_name, payee_account_number, payee_record_type_id, payer_id, payer_type, payment_type, source, \
+    bank_info_id, transfer_type, submitter, front_image, back_image, presentment, duplicate_of, override_reason";
+
+/// One move in a deposit's history.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EventRow {
+    pub at: String,
+    pub actor: String,
+    pub action: String,
+    pub from_status: Option<String>,
+    pub to_status: String,
+    pub reason: Option<String>,
+}
+
+/// A request's idempotency key: the caller's token, the key, the body's SHA-256, and the
+/// time (RFC 3339 UTC) before which a stored key has expired.
+#[derive(Debug, Clone)]
+pub struct IdempotencyKey {
+    pub token_id: i64,
+    pub key: String,
+    pub request_hash: String,
+    pub expired_before: String,
+}
+
+#[derive(Debug)]
+pub enum CreateOutcome {
+    Created(DepositRow),
+    /// The same key and body came before: that deposit.
+    Repeated(DepositRow),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    #[error("the Idempotency-Key was used for a different request (deposit {0})")]
+    KeyReused(i64),
+    #[error("this check was already deposited as deposit {0}")]
+    Duplicate(i64),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MoveError {
+    #[error("no deposit {0}")]
+    NotFound(i64),
+    #[error("{0}")]
+    Illegal(moneydesk_model::deposits::IllegalMove),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+/// What the list is filtered by (all optional) and how it is ordered.
+#[derive(Debug, Clone, Default)]
+pub struct ListFilter {
+    pub status: Option<String>,
+    pub service_type: Option<String>,
+    /// RFC 3339 UTC bounds of `created_at`: from inclusive, to exclusive.
+    pub created_from: Option<String>,
+    pub created_to: Option<String>,
+    pub payee_account_id: Option<String>,
+    pub amount_min_cents: Option<i64>,
+    pub amount_max_cents: Option<i64>,
+    /// `created_at` or `amount_cents`, each with `id` as the tiebreaker.
+    pub sort_amount: bool,
+    pub desc: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct DepositStore {
+    db: Database,
+}
+
+impl DepositStore {
+    pub fn new(db: Database) -> DepositStore {
+        DepositStore { db }
+    }
+
+    /// Stores a new deposit (its `id` is ignored) with its first history entry. With a key:
+    /// a key seen before answers its deposit (same body) or `KeyReused`. The transaction's
+    /// first statement is a write (the key's claim, else the deposit itself), so SQLite takes
+    /// its write lock at once, waiting for another writer rather than failing later; concurrent
+    /// requests with one key wait on the key's row and make one deposit. A second deposit of a
+    /// presented check breaks the unique `presentment` index: `Duplicate` names the first.
+    pub async fn create(&self, row: &DepositRow, key: Option<&IdempotencyKey>) -> Result<CreateOutcome, CreateError> {
+        let mut tx = self.db.begin().await?;
+        if let Some(k) = key {
+            // A key older than the window is forgotten: its claim starts afresh.
+            let expired = Sql::new(tx.dialect(), "DELETE FROM deposit_idempotency WHERE token_id = ? AND key = ? AND created_at < ?")
+                .arg(k.token_id)
+                .arg(k.key.as_str())
+                .arg(k.expired_before.as_str());
+            tx.exec().execute(&expired).await?;
+            let claim = Sql::new(
+                tx.dialect(),
+                "INSERT INTO deposit_idempotency (token_id, key, request_hash, deposit_id, created_at) VALUES (?, ?, ?, NULL, ?) \
+                 ON CONFLICT (token_id, key) DO NOTHING",
+            )
+            .arg(k.token_id)
+            .arg(k.key.as_str())
+            .arg(k.request_hash.as_str())
+            .arg(now_text());
+            if tx.exec().execute(&claim).await? == 0 {
+                drop(tx);
+                return self.after_race(row, key).await;
+            }
+        }
+        let id = match insert(&mut tx, row).await {
+            Ok(id) => id,
+            Err(e) if is_unique_violation(&e) => {
+                drop(tx);
+                return self.after_race(row, None).await;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        event(&mut tx, id, &row.submitter, "create", None, &row.status, None).await?;
+        if let Some(k) = key {
+            let q = Sql::new(tx.dialect(), "UPDATE deposit_idempotency SET deposit_id = ? WHERE token_id = ? AND key = ?")
+                .arg(id)
+                .arg(k.token_id)
+                .arg(k.key.as_str());
+            tx.exec().execute(&q).await?;
+        }
+        tx.commit().await?;
+        let stored = self.get(id).await?.ok_or(sqlx::Error::RowNotFound)?;
+        Ok(CreateOutcome::Created(stored))
+    }
+
+    /// What a request that lost a race answers: the key's deposit (once its creator committed),
+    /// or the check's first deposit.
+    async fn after_race(&self, row: &DepositRow, key: Option<&IdempotencyKey>) -> Result<CreateOutcome, CreateError> {
+        let mut conn = self.db.acquire().await?;
+        if let Some(k) = key {
+            let q = self
+                .db
+                .sql("SELECT request_hash, deposit_id FROM deposit_idempotency WHERE token_id = ? AND key = ?")
+                .arg(k.token_id)
+                .arg(k.key.as_str());
+            let found: Option<(String, Option<i64>)> = conn.exec().row(&q).await?;
+            drop(conn);
+            return match found {
+                Some((hash, Some(id))) => self.repeated(k, &hash, id).await,
+                // The creator gave up (its deposit was refused): nothing was made with this key.
+                _ => Err(CreateError::Db(sqlx::Error::Protocol(
+                    "the request with this Idempotency-Key was refused; send it again".into(),
+                ))),
+            };
+        }
+        if let Some(p) = &row.presentment {
+            let q = self.db.sql("SELECT id FROM deposits WHERE presentment = ?").arg(p.as_str());
+            if let Some(first) = conn.exec().ints(&q).await?.pop() {
+                return Err(CreateError::Duplicate(first));
+            }
+        }
+        Err(CreateError::Db(sqlx::Error::Protocol("a unique constraint failed, but no row explains it".into())))
+    }
+
+    async fn repeated(&self, k: &IdempotencyKey, hash: &str, id: i64) -> Result<CreateOutcome, CreateError> {
+        if hash != k.request_hash {
+            return Err(CreateError::KeyReused(id));
+        }
+        let stored = self.get(id).await?.ok_or(sqlx::Error::RowNotFound)?;
+        Ok(CreateOutcome::Repeated(stored))
+    }
+
+    pub async fn get(&self, id: i64) -> sqlx::Result<Option<DepositRow>> {
+        let q = self.db.sql(&format!("SELECT {COLUMNS} FROM deposits WHERE id = ?")).arg(id);
+        self.db.acquire().await?.exec().row(&q).await
+    }
+
+    /// The deposit's history, oldest first.
+    pub async fn events(&self, id: i64) -> sqlx::Result<Vec<EventRow>> {
+        let q = self
+            .db
+            .sql("SELECT at, actor, action, from_status, to_status, reason FROM deposit_events WHERE deposit_id = ? ORDER BY id")
+            .arg(id);
+        self.db.acquire().await?.exec().rows(&q).await
+    }
+
+    /// Moves a deposit; the move and its history entry commit together.
+    pub async fn apply(&self, id: i64, action: DepositAction, actor: &str, reason: Option<&str>) -> Result<DepositRow, MoveError> {
+        let mut tx = self.db.begin().await?;
+        // A write first: SQLite's write lock (or PostgreSQL's row lock) before the state is read,
+        // so two moves of one deposit take turns.
+        let lock = Sql::new(tx.dialect(), "UPDATE deposits SET status = status WHERE id = ?").arg(id);
+        if tx.exec().execute(&lock).await? == 0 {
+            return Err(MoveError::NotFound(id));
+        }
+        let q = Sql::new(tx.dialect(), "SELECT status FROM deposits WHERE id = ?").arg(id);
+        let status = tx.exec().texts(&q).await?.pop().ok_or(MoveError::NotFound(id))?;
+        let from = DepositStatus::parse(&status).ok_or(MoveError::NotFound(id))?;
+        let to = from.apply(action).map_err(MoveError::Illegal)?;
+        let now = now_text();
+        let mut q = Sql::new(tx.dialect(), "UPDATE deposits SET status = ");
+        q.bind(to.as_str());
+        match action {
+            DepositAction::Confirm => {
+                q.push(", is_confirmed = 1");
+            }
+            DepositAction::Reject | DepositAction::Cancel => {
+                // The check may be deposited again.
+                q.push(", presentment = NULL, completed_at = ").bind(now.as_str());
+            }
+            DepositAction::Settle | DepositAction::Return => {
+                q.push(", completed_at = ").bind(now.as_str());
+            }
+            DepositAction::Send => {}
+        }
+        q.push(" WHERE id = ").bind(id);
+        tx.exec().execute(&q).await?;
+        event(&mut tx, id, actor, action.as_str(), Some(from.as_str()), to.as_str(), reason).await?;
+        tx.commit().await?;
+        self.get(id).await?.ok_or(MoveError::NotFound(id))
+    }
+
+    /// One page of the filtered list and the filter's total, in one snapshot.
+    pub async fn list(&self, f: &ListFilter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<DepositRow>)> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let mut count = Sql::new(tx.dialect(), "SELECT count(*) FROM deposits");
+        filter(&mut count, f);
+        let total = tx.exec().int(&count).await?;
+        let mut q = Sql::new(tx.dialect(), &format!("SELECT {COLUMNS} FROM deposits"));
+        filter(&mut q, f);
+        let dir = if f.desc { "DESC" } else { "ASC" };
+        let key = if f.sort_amount { "amount_cents" } else { "created_at" };
+        q.push(format!(" ORDER BY {key} {dir}, id {dir} LIMIT ")).bind(limit).push(" OFFSET ").bind(offset);
+        let rows = tx.exec().rows(&q).await?;
+        tx.commit().await?;
+        Ok((total, rows))
+    }
+}
+
+fn filter(q: &mut Sql, f: &ListFilter) {
+    let mut first = true;
+    let mut and = |q: &mut Sql, clause: &str, v: Arg| {
+        q.push(if first { " WHERE " } else { " AND " }).push(clause).bind(v);
+        first = false;
+    };
+    if let Some(v) = &f.status {
+        and(q, "status = ", v.clone().into());
+    }
+    if let Some(v) = &f.service_type {
+        and(q, "service_type = ", v.clone().into());
+    }
+    if let Some(v) = &f.created_from {
+        and(q, "created_at >= ", v.clone().into());
+    }
+    if let Some(v) = &f.created_to {
+        and(q, "created_at < ", v.clone().into());
+    }
+    if let Some(v) = &f.payee_account_id {
+        and(q, "payee_account_id = ", v.clone().into());
+    }
+    if let Some(v) = f.amount_min_cents {
+        and(q, "amount_cents >= ", v.into());
+    }
+    if let Some(v) = f.amount_max_cents {
+        and(q, "amount_cents <= ", v.into());
+    }
+}
+
+async fn insert(tx: &mut Tx, r: &DepositRow) -> sqlx::Result<i64> {
+    let mut q = Sql::new(
+        tx.dialect(),
+        "INSERT INTO deposits (service_type, status, is_confirmed, amount_cents, fee_cents, created_at, completed_at, \
+         schedule_date, check_date, check_number, bank_routing_number, bank_account_number, bank_name, memo, \
+         payee_account_id, payee_user_id, payee_name, payee_account_number, payee_record_type_id, payer_id, payer_type, \
+         payment_type, source, bank_info_id, transfer_type, submitter, front_image, back_image, presentment, \
+         duplicate_of, override_reason) VALUES ",
+    );
+    let values: [Arg; 31] = [
+        r.service_type.clone().into(),
+        r.status.clone().into(),
+        r.is_confirmed.into(),
+        r.amount_cents.into(),
+        r.fee_cents.into(),
+        r.created_at.clone().into(),
+        r.completed_at.clone().into(),
+        r.schedule_date.clone().into(),
+        r.check_date.clone().into(),
+        r.check_number.clone().into(),
+        r.bank_routing_number.clone().into(),
+        r.bank_account_number.clone().into(),
+        r.bank_name.clone().into(),
+        r.memo.clone().into(),
+        r.payee_account_id.clone().into(),
+        r.payee_user_id.clone().into(),
+        r.payee_name.clone().into(),
+        r.payee_account_number.clone().into(),
+        r.payee_record_type_id.clone().into(),
+        r.payer_id.clone().into(),
+        r.payer_type.clone().into(),
+        r.payment_type.clone().into(),
+        r.source.clone().into(),
+        r.bank_info_id.clone().into(),
+        r.transfer_type.clone().into(),
+        r.submitter.clone().into(),
+        r.front_image.clone().into(),
+        r.back_image.clone().into(),
+        r.presentment.clone().into(),
+        r.duplicate_of.into(),
+        r.override_reason.clone().into(),
+    ];
+    q.bind_row(values).push(" RETURNING id");
+    tx.exec().ints(&q).await?.pop().ok_or(sqlx::Error::RowNotFound)
+}
+
+async fn event(
+    tx: &mut Tx,
+    id: i64,
+    actor: &str,
+    action: &str,
+    from: Option<&str>,
+    to: &str,
+    reason: Option<&str>,
+) -> sqlx::Result<()> {
+    let q = Sql::new(
+        tx.dialect(),
+        "INSERT INTO deposit_events (deposit_id, at, actor, action, from_status, to_status, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .arg(id)
+    .arg(now_text())
+    .arg(actor)
+    .arg(action)
+    .arg(from)
+    .arg(to)
+    .arg(reason);
+    tx.exec().execute(&q).await.map(|_| ())
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
