@@ -34,7 +34,10 @@ async fn stores_on(backend: Backend) -> (Stores, tempfile::TempDir) {
 async fn tokens_are_created_found_by_hash_touched_and_revoked(backend: Backend) {
     let (stores, _dir) = stores_on(backend).await;
     let tokens = &stores.tokens;
-    let new = tokens.create(" ci ", &[Scope::FeesRead, Scope::Admin, Scope::FeesRead], Some(Duration::days(1))).await.unwrap();
+    let new = tokens
+        .create(" ci ", &[Scope::FeesRead, Scope::Admin, Scope::FeesRead], Some(Duration::days(1)))
+        .await
+        .unwrap();
     assert_eq!(new.record.name, "ci", "the name is trimmed");
     assert_eq!(new.record.scopes, vec![Scope::FeesRead, Scope::Admin], "scopes sorted and deduplicated");
     let hash = moneydesk_server::tokens::hash(&new.token);

@@ -9,13 +9,13 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::storage::sql::Arg;
+use crate::storage::{Database, Dialect, Sql, Tx};
 use moneydesk_model::accounts::{Account, AccountQuery, AccountSortField, AccountStatus, AccountType};
 use moneydesk_model::collections::{LocalDateTime, QueryError, SortDir};
 use moneydesk_model::{Page, PageRequest, Sort};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
-use crate::storage::sql::Arg;
-use crate::storage::{Database, Dialect, Sql, Tx};
 
 mod marks;
 
@@ -315,10 +315,12 @@ async fn partition_count(tx: &mut Tx, sel: &AccountSelection) -> sqlx::Result<i6
 
 async fn count_scan(tx: &mut Tx, sel: &AccountSelection) -> sqlx::Result<i64> {
     let name_only = sel.status.is_none() && sel.typ.is_none() && !sel.has_range();
-    if let Some(n) = sel.name.as_ref().filter(|n| name_only && trigram_searchable(n) && tx.dialect() == Dialect::Sqlite) {
+    if let Some(n) = sel.name.as_ref().filter(|n| name_only && trigram_searchable(n) && tx.dialect() == Dialect::Sqlite)
+    {
         // The index alone counts the matches (no row is read).
-        let q = Sql::new(Dialect::Sqlite, "SELECT count(*) FROM accounts_name_trigram WHERE accounts_name_trigram MATCH ?")
-            .arg(trigram_phrase(n));
+        let q =
+            Sql::new(Dialect::Sqlite, "SELECT count(*) FROM accounts_name_trigram WHERE accounts_name_trigram MATCH ?")
+                .arg(trigram_phrase(n));
         return tx.exec().int(&q).await;
     }
     let mut qb = Sql::new(tx.dialect(), "SELECT count(*) FROM accounts WHERE TRUE");
