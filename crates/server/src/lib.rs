@@ -16,6 +16,7 @@ pub mod collections;
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod import;
 pub mod seed;
 pub mod serve;
 pub mod state;

@@ -8,8 +8,9 @@ use axum::http::StatusCode;
 use chrono::Duration;
 use moneydesk_model::accounts::{AccountQuery, AccountStatus};
 use moneydesk_model::Scope;
+use moneydesk_server::accounts::seed::Accounts;
 use moneydesk_server::accounts::store::AccountSelection;
-use moneydesk_server::collections::seed::{self, Accounts};
+use moneydesk_server::permissions::seed::permissions;
 use moneydesk_server::storage::Stores;
 use moneydesk_server::Error;
 use object_store::path::Path as BlobPath;
@@ -70,7 +71,7 @@ async fn a_setting_is_set_once(backend: Backend) {
 
 async fn a_permission_granted_twice_is_a_409_naming_the_constraint(backend: Backend) {
     let (stores, _dir) = stores_on(backend).await;
-    let rows = seed::permissions(1, 1, 3);
+    let rows = permissions(1, 1, 3);
     let mut w = stores.permissions.writer().await.unwrap();
     w.insert(&rows[..1]).await.unwrap();
     w.commit().await.unwrap();
