@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use moneydesk_model::accounts::AccountQuery;
 use moneydesk_model::Scope;
-use moneydesk_server::collections::seed::Accounts;
+use moneydesk_server::accounts::seed::Accounts;
 use moneydesk_server::accounts::store::AccountSelection;
 use moneydesk_server::storage::{Database, Stores};
 use moneydesk_server::Config;

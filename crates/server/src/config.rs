@@ -18,7 +18,8 @@ pub const DEFAULT_LOG: &str = "info,sqlx=warn,tower_http=info";
 pub struct Config {
     /// Where to listen (`MONEYDESK_ADDR`).
     pub addr: SocketAddr,
-    /// sqlx URL of the database (`MONEYDESK_DATABASE_URL`); default `sqlite://<data_dir>/moneydesk.db`.
+    /// sqlx URL of the database (`MONEYDESK_DATABASE_URL`): `sqlite://FILE` or `postgres://...`;
+    /// default `sqlite://<data_dir>/moneydesk.db`. The URL picks the backend of every store.
     pub database_url: String,
     /// Where the server keeps its files (`MONEYDESK_DATA_DIR`).
     pub data_dir: PathBuf,

@@ -220,7 +220,10 @@ impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
         if let sqlx::Error::Database(db) = &e {
             use sqlx::error::ErrorKind;
-            if matches!(db.kind(), ErrorKind::UniqueViolation | ErrorKind::ForeignKeyViolation | ErrorKind::CheckViolation) {
+            if matches!(
+                db.kind(),
+                ErrorKind::UniqueViolation | ErrorKind::ForeignKeyViolation | ErrorKind::CheckViolation
+            ) {
                 return Error::on_constraint(db.constraint(), db.message());
             }
         }

@@ -32,7 +32,7 @@ enum Command {
     Token(TokenCommand),
     /// Import accounts or permissions from a CSV or JSON file (all or nothing).
     #[command(subcommand)]
-    Import(moneydesk_server::collections::import::ImportCommand),
+    Import(moneydesk_server::import::ImportCommand),
     /// Fee schedule versions: load a schedule file, show the versions.
     #[command(subcommand)]
     Fees(FeesCommand),
@@ -91,7 +91,7 @@ fn main() -> ExitCode {
         match cli.command.unwrap_or(Command::Serve) {
             Command::Serve => serve(config).await,
             Command::Token(cmd) => token(config, cmd).await,
-            Command::Import(cmd) => moneydesk_server::collections::import::run(config, cmd).await,
+            Command::Import(cmd) => moneydesk_server::import::run(config, cmd).await,
             Command::Fees(cmd) => fees(config, cmd).await,
         }
     });

@@ -5,6 +5,9 @@ use std::net::SocketAddr;
 
 use moneydesk_model::Scope;
 
+use crate::accounts::seed::Accounts;
+use crate::collections::seed::{DEMO_ACCOUNTS, DEMO_SCOPES_PER_USER, DEMO_USERS_PER_COMPANY};
+use crate::permissions::seed::permissions;
 use crate::AppState;
 
 const SEEDED_KEY: &str = "demo_seeded_at";
@@ -16,7 +19,7 @@ pub async fn seed_demo(state: &AppState, addr: SocketAddr) -> anyhow::Result<()>
         return Ok(());
     }
     let token = state.tokens.create("demo-admin", &[Scope::Admin], None).await?;
-    crate::collections::seed::seed_demo(&state.accounts, &state.permissions).await?;
+    seed_collections(state).await?;
     let host = if addr.ip().is_unspecified() { SocketAddr::from(([127, 0, 0, 1], addr.port())) } else { addr };
     println!();
     println!("  Moneydesk is seeded with demo data. Open http://{host}/ and sign in with this admin token");
@@ -24,5 +27,17 @@ pub async fn seed_demo(state: &AppState, addr: SocketAddr) -> anyhow::Result<()>
     println!();
     println!("    {}", token.token);
     println!();
+    Ok(())
+}
+
+/// The demo accounts and permissions.
+async fn seed_collections(state: &AppState) -> anyhow::Result<()> {
+    let accounts: Vec<_> = Accounts::new(DEMO_ACCOUNTS, 0x4d6f_6e65_7964_6573).collect();
+    let mut w = state.accounts.writer().await?;
+    w.insert(&accounts).await?;
+    w.commit().await?;
+    let mut w = state.permissions.writer().await?;
+    w.insert(&permissions(DEMO_USERS_PER_COMPANY, DEMO_SCOPES_PER_USER, 7)).await?;
+    w.commit().await?;
     Ok(())
 }

@@ -5,12 +5,17 @@ mod collections_support;
 mod common;
 
 use collections_support::{fixture_on, reference, N};
+use common::Backend;
 use moneydesk_model::paths::ACCOUNTS;
 use serde_json::json;
 
-use common::Backend;
-
-on_both_backends!(page_fields_for_sizes_1_10_500_and_501, a_page_past_the_end_is_empty_with_the_right_totals, paging_through_everything_loses_and_repeats_nothing_under_every_sort, sorted_values_come_out_in_order, the_demo_seed_fills_both_collections);
+on_both_backends!(
+    page_fields_for_sizes_1_10_500_and_501,
+    a_page_past_the_end_is_empty_with_the_right_totals,
+    paging_through_everything_loses_and_repeats_nothing_under_every_sort,
+    sorted_values_come_out_in_order,
+    the_demo_seed_fills_both_collections
+);
 
 async fn page_fields_for_sizes_1_10_500_and_501(backend: Backend) {
     let f = fixture_on(backend, N).await;

@@ -5,14 +5,19 @@ mod collections_support;
 mod common;
 
 use collections_support::{assert_names, fixture, fixture_on, reference, N};
+use common::Backend;
 use moneydesk_model::accounts::Account;
 use moneydesk_model::collections::LocalDateTime;
 use moneydesk_model::paths::{ACCOUNTS, PERMISSIONS};
 use serde_json::json;
 
-use common::Backend;
-
-on_both_backends!(filters_alone_and_combined_match_a_reference_under_sorts, a_deep_filtered_page_is_the_right_slice, changes_made_behind_the_servers_back_are_still_paged_right, bad_parameters_are_400s_naming_the_parameter, permissions_page_sort_and_filter);
+on_both_backends!(
+    filters_alone_and_combined_match_a_reference_under_sorts,
+    a_deep_filtered_page_is_the_right_slice,
+    changes_made_behind_the_servers_back_are_still_paged_right,
+    bad_parameters_are_400s_naming_the_parameter,
+    permissions_page_sort_and_filter
+);
 
 fn ms(s: &str) -> i64 {
     LocalDateTime::parse(s).unwrap().millis()
@@ -132,9 +137,11 @@ async fn changes_made_behind_the_servers_back_are_still_paged_right(backend: Bac
     let got = f.walk(ACCOUNTS, "accountStatus=Suspended&sort=createTime,desc", 33, "id").await;
     assert_eq!(got, reference(&expected, Some("createTime"), true, keep));
     // The name index follows deletes and renames too.
-    db.execute("UPDATE accounts SET account_name = 'Zebra Quay ' || seq, name_key = 'zebra quay ' || seq WHERE seq % 13 = 0")
-        .await
-        .unwrap();
+    db.execute(
+        "UPDATE accounts SET account_name = 'Zebra Quay ' || seq, name_key = 'zebra quay ' || seq WHERE seq % 13 = 0",
+    )
+    .await
+    .unwrap();
     for (i, a) in f.accounts.iter().enumerate().filter(|(i, _)| (i + 1) % 11 != 0) {
         let e = expected.iter_mut().find(|e| e.id == a.id).unwrap();
         if (i + 1) % 13 == 0 {

@@ -4,20 +4,22 @@
 mod collections_support;
 mod common;
 
-
 use collections_support::fixture_on;
 use common::cli;
+use common::Backend;
 use moneydesk_model::paths::{ACCOUNTS, PERMISSIONS};
 use moneydesk_model::Scope;
 use moneydesk_server::accounts::import::import_accounts;
-use moneydesk_server::collections::records::{ImportError, ImportFailure};
+use moneydesk_server::collections::records::{Format, ImportError, ImportFailure};
 use moneydesk_server::permissions::import::import_permissions;
-use moneydesk_server::collections::records::Format;
 use moneydesk_server::{start, Config};
 
-use common::Backend;
-
-on_both_backends!(csv_accounts_import_exactly_and_read_back, errors_name_lines_and_fields_and_nothing_is_written, json_arrays_and_json_lines_report_the_records_lines, permissions_import_checks_scopes_and_duplicates);
+on_both_backends!(
+    csv_accounts_import_exactly_and_read_back,
+    errors_name_lines_and_fields_and_nothing_is_written,
+    json_arrays_and_json_lines_report_the_records_lines,
+    permissions_import_checks_scopes_and_duplicates
+);
 
 const GOOD_CSV: &str = "\
 id,accountName,accountType,accountStatus,marketValue,createTime,tin,billingStreet,billingCity,billingState,billingPostalCode,billingCountry,mailingPostalCode,accountEmail,subRoutingNumber
@@ -108,8 +110,12 @@ async fn errors_name_lines_and_fields_and_nothing_is_written(backend: Backend) {
 
     // A ragged row and an unknown column.
     let e = invalid(
-        import_accounts(&db.accounts, "accountName,accountType,accountStatus\nA,Household,Active\nB,Household\n", Format::Csv)
-            .await,
+        import_accounts(
+            &db.accounts,
+            "accountName,accountType,accountStatus\nA,Household,Active\nB,Household\n",
+            Format::Csv,
+        )
+        .await,
     );
     assert_eq!(lines(&e), vec![(3, None)]);
     let e = invalid(import_accounts(&db.accounts, "accountName,balance\nA,1\n", Format::Csv).await);

@@ -6,9 +6,9 @@ use moneydesk_model::collections::LocalDateTime;
 use moneydesk_model::{Money, RoutingNumber};
 use rust_decimal::Decimal;
 
+use super::store::AccountStore;
 use crate::collections::fields::{digits, email, ident, now, Fields};
 use crate::collections::records::{self, Format, ImportError, ImportFailure, Record};
-use super::store::AccountStore;
 
 pub const ACCOUNT_FIELDS: &[&str] = &[
     "id",
@@ -168,4 +168,3 @@ pub async fn import_accounts(store: &AccountStore, text: &str, format: Format) -
     writer.commit().await?;
     Ok(accounts.len())
 }
-

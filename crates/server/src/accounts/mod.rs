@@ -15,6 +15,7 @@ use self::store::AccountSelection;
 use crate::AppState;
 
 pub mod import;
+pub mod seed;
 pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -9,17 +9,18 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::storage::{Database, Dialect, Sql, Tx};
 use moneydesk_model::accounts::{Account, AccountQuery, AccountSortField, AccountStatus, AccountType};
 use moneydesk_model::collections::{LocalDateTime, QueryError, SortDir};
 use moneydesk_model::{Page, PageRequest, Sort};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
-use crate::storage::sql::Arg;
-use crate::storage::{Database, Dialect, Sql, Tx};
 
 mod marks;
+mod writer;
 
 pub use marks::MARK_EVERY;
+pub use writer::AccountsWriter;
 
 /// The orders accounts can be listed in; `Seq` (insertion order) when no sort is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,11 +214,6 @@ impl AccountStore {
         AccountStore { db }
     }
 
-    /// The database it reads (for tools and tests that change rows behind its back).
-    pub fn database(&self) -> &Database {
-        &self.db
-    }
-
     /// One page of accounts. Totals come from the counts table (or from marks for a
     /// createTime range); rows are found by seeking to the nearest mark, except with a
     /// `name` filter (the names the trigram index finds; a scan for terms under three
@@ -322,10 +318,12 @@ async fn partition_count(tx: &mut Tx, sel: &AccountSelection) -> sqlx::Result<i6
 
 async fn count_scan(tx: &mut Tx, sel: &AccountSelection) -> sqlx::Result<i64> {
     let name_only = sel.status.is_none() && sel.typ.is_none() && !sel.has_range();
-    if let Some(n) = sel.name.as_ref().filter(|n| name_only && trigram_searchable(n) && tx.dialect() == Dialect::Sqlite) {
+    if let Some(n) = sel.name.as_ref().filter(|n| name_only && trigram_searchable(n) && tx.dialect() == Dialect::Sqlite)
+    {
         // The index alone counts the matches (no row is read).
-        let q = Sql::new(Dialect::Sqlite, "SELECT count(*) FROM accounts_name_trigram WHERE accounts_name_trigram MATCH ?")
-            .arg(trigram_phrase(n));
+        let q =
+            Sql::new(Dialect::Sqlite, "SELECT count(*) FROM accounts_name_trigram WHERE accounts_name_trigram MATCH ?")
+                .arg(trigram_phrase(n));
         return tx.exec().int(&q).await;
     }
     let mut qb = Sql::new(tx.dialect(), "SELECT count(*) FROM accounts WHERE TRUE");
@@ -418,75 +416,4 @@ async fn rows_by_seq(tx: &mut Tx, seqs: &[i64]) -> sqlx::Result<Vec<Account>> {
     let rows: Vec<Row> = tx.exec().rows(&qb).await?;
     let mut by_seq: HashMap<i64, Row> = rows.into_iter().map(|r| (r.seq, r)).collect();
     Ok(seqs.iter().filter_map(|s| by_seq.remove(s)).map(Row::into_account).collect())
-}
-
-/// An open write transaction on accounts.
-pub struct AccountsWriter {
-    tx: Tx,
-}
-
-/// Rows per INSERT statement (26 binds each, under SQLite's 32,766 limit).
-const INSERT_BATCH: usize = 500;
-
-impl AccountsWriter {
-    /// Which of `ids` already exist.
-    pub async fn existing_ids(&mut self, ids: &[&str]) -> sqlx::Result<Vec<String>> {
-        let mut found = Vec::new();
-        for chunk in ids.chunks(INSERT_BATCH) {
-            let mut qb = Sql::new(self.tx.dialect(), "SELECT id FROM accounts WHERE id IN (");
-            qb.bind_list(chunk.iter().copied()).push(")");
-            found.extend(self.tx.exec().texts(&qb).await?);
-        }
-        Ok(found)
-    }
-
-    pub async fn insert(&mut self, accounts: &[Account]) -> sqlx::Result<()> {
-        for chunk in accounts.chunks(INSERT_BATCH) {
-            let mut qb = Sql::new(
-                self.tx.dialect(),
-                "INSERT INTO accounts (id, account_name, type_code, business_entity_type, account_email, sub_routing_number, \
-                 sub_routing_name, parent_account_id, account_number, status_code, tin, record_type_id, billing_street, \
-                 billing_city, billing_state, billing_postal_code, billing_country, mailing_street, mailing_city, mailing_state, \
-                 mailing_postal_code, mailing_country, market_value, create_ms, name_key, value_key) VALUES ",
-            );
-            for (i, a) in chunk.iter().enumerate() {
-                qb.push(if i == 0 { "" } else { ", " }).bind_row([
-                    a.id.as_str().into(),
-                    a.account_name.as_str().into(),
-                    Arg::from(type_code(a.account_type)),
-                    a.business_entity_type.as_deref().into(),
-                    a.account_email.as_deref().into(),
-                    a.sub_routing_number.as_deref().into(),
-                    a.sub_routing_name.as_deref().into(),
-                    a.parent_account_id.as_deref().into(),
-                    a.account_number.as_deref().into(),
-                    Arg::from(status_code(a.account_status)),
-                    a.tin.as_deref().into(),
-                    a.record_type_id.as_deref().into(),
-                    a.billing_street.as_deref().into(),
-                    a.billing_city.as_deref().into(),
-                    a.billing_state.as_deref().into(),
-                    a.billing_postal_code.as_deref().into(),
-                    a.billing_country.as_deref().into(),
-                    a.mailing_street.as_deref().into(),
-                    a.mailing_city.as_deref().into(),
-                    a.mailing_state.as_deref().into(),
-                    a.mailing_postal_code.as_deref().into(),
-                    a.mailing_country.as_deref().into(),
-                    Arg::from(a.market_value.map(|v| v.to_string())),
-                    Arg::from(a.create_time.millis()),
-                    Arg::from(a.account_name.to_lowercase()),
-                    Arg::from(value_key(a.market_value)),
-                ]);
-            }
-            self.tx.exec().execute(&qb).await?;
-        }
-        Ok(())
-    }
-
-    /// Rebuilds the marks and commits: all of the write, or (on any error) none of it.
-    pub async fn commit(mut self) -> sqlx::Result<()> {
-        marks::rebuild(&mut self.tx).await?;
-        self.tx.commit().await
-    }
 }

@@ -90,4 +90,3 @@ pub fn email(v: &str) -> Result<String, String> {
 pub fn now() -> LocalDateTime {
     LocalDateTime::from_millis(chrono::Utc::now().timestamp_millis())
 }
-

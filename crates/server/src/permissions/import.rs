@@ -78,4 +78,3 @@ pub async fn import_permissions(store: &PermissionStore, text: &str, format: For
     writer.commit().await?;
     Ok(rows.len())
 }
-

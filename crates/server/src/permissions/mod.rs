@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::AppState;
 
 pub mod import;
+pub mod seed;
 pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {

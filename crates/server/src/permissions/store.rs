@@ -2,10 +2,10 @@
 //! LIMIT/OFFSET, `id` as the tiebreaker. One SQL text for SQLite and PostgreSQL but for
 //! case-insensitive order (SQLite's NOCASE, PostgreSQL's `lower`) and "contains".
 
+use crate::storage::{Database, Dialect, Sql, Tx};
 use moneydesk_model::collections::{LocalDateTime, SortDir};
 use moneydesk_model::permissions::{Permission, PermissionQuery, PermissionSortField};
 use moneydesk_model::{Page, Scope, Sort};
-use crate::storage::{Database, Dialect, Sql, Tx};
 
 /// A permission to be stored (the id is assigned on insert).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,10 +137,13 @@ pub struct PermissionsWriter {
 impl PermissionsWriter {
     /// Whether this user of this company already holds this scope.
     pub async fn exists(&mut self, p: &NewPermission) -> sqlx::Result<bool> {
-        let q = Sql::new(self.tx.dialect(), "SELECT count(*) FROM permissions WHERE user_id = ? AND company_id = ? AND scope = ?")
-            .arg(p.user_id.as_str())
-            .arg(p.company_id.as_str())
-            .arg(p.scope.as_str());
+        let q = Sql::new(
+            self.tx.dialect(),
+            "SELECT count(*) FROM permissions WHERE user_id = ? AND company_id = ? AND scope = ?",
+        )
+        .arg(p.user_id.as_str())
+        .arg(p.company_id.as_str())
+        .arg(p.scope.as_str());
         Ok(self.tx.exec().int(&q).await? > 0)
     }
 

@@ -19,7 +19,11 @@ impl SettingStore {
 
     /// Sets `key` only when it is not set yet; true when this call set it.
     pub async fn set_once(&self, key: &str, value: &str) -> sqlx::Result<bool> {
-        let q = self.db.sql("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").arg(key).arg(value);
+        let q = self
+            .db
+            .sql("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING")
+            .arg(key)
+            .arg(value);
         Ok(self.db.acquire().await?.exec().execute(&q).await? == 1)
     }
 }

@@ -82,10 +82,6 @@ impl Sql {
         self.dialect
     }
 
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
     fn placeholder(&mut self, n: usize) {
         match self.dialect {
             Dialect::Sqlite => self.text.push('?'),

@@ -135,12 +135,7 @@ impl TokenStore {
         TokenStore { db, cache }
     }
 
-    pub async fn create(
-        &self,
-        name: &str,
-        scopes: &[Scope],
-        expires_in: Option<Duration>,
-    ) -> anyhow::Result<NewToken> {
+    pub async fn create(&self, name: &str, scopes: &[Scope], expires_in: Option<Duration>) -> anyhow::Result<NewToken> {
         let name = name.trim();
         anyhow::ensure!(!name.is_empty(), "token name must not be empty");
         anyhow::ensure!(!scopes.is_empty(), "a token needs at least one scope");
@@ -204,7 +199,9 @@ impl TokenStore {
     pub async fn revoke(&self, id_or_name: &str) -> sqlx::Result<Vec<TokenRecord>> {
         let update = |by: &str| {
             self.db
-                .sql(&format!("UPDATE tokens SET revoked_at = ? WHERE {by} = ? AND revoked_at IS NULL RETURNING {COLUMNS}"))
+                .sql(&format!(
+                    "UPDATE tokens SET revoked_at = ? WHERE {by} = ? AND revoked_at IS NULL RETURNING {COLUMNS}"
+                ))
                 .arg(now_text())
         };
         let q = match id_or_name.trim().parse::<i64>() {

@@ -6,7 +6,8 @@ use std::cmp::Ordering;
 
 use moneydesk_model::accounts::Account;
 use moneydesk_model::Scope;
-use moneydesk_server::collections::seed::{self, Accounts};
+use moneydesk_server::accounts::seed::Accounts;
+use moneydesk_server::permissions::seed::permissions;
 use serde_json::Value;
 
 use crate::common::{json, Backend, Server};
@@ -33,7 +34,7 @@ pub async fn fixture_on(backend: Backend, n: usize) -> Fixture {
     w.insert(&accounts).await.unwrap();
     w.commit().await.unwrap();
     let mut w = server.running.state.permissions.writer().await.unwrap();
-    w.insert(&seed::permissions(10, 5, 7)).await.unwrap();
+    w.insert(&permissions(10, 5, 7)).await.unwrap();
     w.commit().await.unwrap();
     let token = server.token(&[Scope::AccountsRead, Scope::PermissionsRead]).await;
     Fixture { server, token, accounts }

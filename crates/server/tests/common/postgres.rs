@@ -102,18 +102,11 @@ fn start_cluster() -> Cluster {
     }
     let data = root.join("data");
     run(
-        as_user(&user, &bin.join("initdb"), &[
-            "-D",
-            path(&data),
-            "-U",
-            "postgres",
-            "-A",
-            "trust",
-            "-E",
-            "UTF8",
-            "--locale=C",
-            "--no-sync",
-        ]),
+        as_user(
+            &user,
+            &bin.join("initdb"),
+            &["-D", path(&data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
+        ),
         "initdb",
     );
     let port = TcpListener::bind("127.0.0.1:0").expect("free port").local_addr().unwrap().port();
@@ -132,7 +125,8 @@ fn start_cluster() -> Cluster {
     unsafe { atexit(stop_cluster) };
     // The watchdog: when this process is gone without running its exit hook, stop the cluster.
     let stop = as_user(&user, &pg_ctl, &["-D", path(&data), "-m", "immediate", "-w", "stop"]);
-    let stop_line = format!("{:?} {}", stop.get_program(), stop.get_args().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(" "));
+    let stop_line =
+        format!("{:?} {}", stop.get_program(), stop.get_args().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(" "));
     let _ = Command::new("sh")
         .arg("-c")
         .arg(format!(
@@ -155,7 +149,8 @@ pub async fn fresh_database() -> String {
         .await
         .expect("cluster start");
     let name = format!("t{}_{}", std::process::id(), NEXT_DB.fetch_add(1, Ordering::Relaxed));
-    let mut admin = sqlx::PgConnection::connect(&format!("{cluster}/postgres")).await.expect("connect to the test cluster");
+    let mut admin =
+        sqlx::PgConnection::connect(&format!("{cluster}/postgres")).await.expect("connect to the test cluster");
     sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.expect("create database");
     admin.close().await.ok();
     format!("{cluster}/{name}")

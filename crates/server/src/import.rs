@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Subcommand;
 
-use super::records::{Format, ImportFailure};
+use crate::collections::records::{Format, ImportFailure};
 use crate::accounts::import::import_accounts;
 use crate::permissions::import::import_permissions;
 use crate::storage::Stores;
