@@ -16,11 +16,8 @@ pub mod collections;
 pub mod config;
 pub mod error;
 pub mod http;
-<<<<<<< HEAD
-pub mod rate_limit;
-=======
 pub mod import;
->>>>>>> s1-stores
+pub mod rate_limit;
 pub mod seed;
 pub mod serve;
 pub mod state;

@@ -10,7 +10,7 @@ use base64::Engine;
 use common::{json, Backend, Server};
 use moneydesk_model::accounts::Account;
 use moneydesk_model::{paths, Scope};
-use moneydesk_server::collections::seed::Accounts;
+use moneydesk_server::accounts::seed::Accounts;
 use serde_json::{json, Value};
 
 struct Bank {
