@@ -46,7 +46,7 @@ pub struct RateLimiter {
     /// How far ahead of now the theoretical arrival time may run: (burst - 1) intervals.
     tolerance: Duration,
     /// Each caller's theoretical arrival time (TAT).
-    tat: Mutex<HashMap<String, Instant>>,
+    tat: Mutex<HashMap<i64, Instant>>,
 }
 
 /// Callers kept before idle ones are forgotten (an idle caller's bucket is full: forgetting it
@@ -66,17 +66,17 @@ impl RateLimiter {
         }
     }
 
-    pub fn check(&self, caller: &str) -> Decision {
+    pub fn check(&self, caller: i64) -> Decision {
         self.check_at(caller, Instant::now())
     }
 
     /// The decision at `now` (tests pass their own clock).
-    pub fn check_at(&self, caller: &str, now: Instant) -> Decision {
+    pub fn check_at(&self, caller: i64, now: Instant) -> Decision {
         let mut map = self.tat.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= SWEEP_AT {
             map.retain(|_, tat| *tat > now);
         }
-        let tat = map.get(caller).copied().unwrap_or(now).max(now);
+        let tat = map.get(&caller).copied().unwrap_or(now).max(now);
         let ahead = tat - now;
         if ahead > self.tolerance {
             return Decision {
@@ -88,12 +88,7 @@ impl RateLimiter {
             };
         }
         let next = tat + self.interval;
-        match map.get_mut(caller) {
-            Some(t) => *t = next,
-            None => {
-                map.insert(caller.to_string(), next);
-            }
-        }
+        map.insert(caller, next);
         let used = next - now;
         // One more request fits while the TAT stays within the tolerance after it.
         let room = (self.tolerance + self.interval).saturating_sub(used);
@@ -125,9 +120,9 @@ mod tests {
     fn a_full_bucket_allows_the_burst_then_refuses_with_the_wait() {
         let l = limiter(2, 3);
         let t0 = Instant::now();
-        let remaining: Vec<u32> = (0..3).map(|_| l.check_at("a", t0)).map(|d| d.remaining).collect();
+        let remaining: Vec<u32> = (0..3).map(|_| l.check_at(1, t0)).map(|d| d.remaining).collect();
         assert_eq!(remaining, [2, 1, 0]);
-        let refused = l.check_at("a", t0);
+        let refused = l.check_at(1, t0);
         assert!(!refused.allowed);
         assert_eq!(refused.retry_after, Duration::from_millis(500));
         assert_eq!(header_seconds(refused.retry_after), 1);
@@ -139,23 +134,23 @@ mod tests {
         let l = limiter(2, 3);
         let t0 = Instant::now();
         for _ in 0..3 {
-            assert!(l.check_at("a", t0).allowed);
+            assert!(l.check_at(1, t0).allowed);
         }
-        let wait = l.check_at("a", t0).retry_after;
-        assert!(!l.check_at("a", t0 + wait - Duration::from_millis(1)).allowed);
-        assert!(l.check_at("a", t0 + wait).allowed);
+        let wait = l.check_at(1, t0).retry_after;
+        assert!(!l.check_at(1, t0 + wait - Duration::from_millis(1)).allowed);
+        assert!(l.check_at(1, t0 + wait).allowed);
         // Idle for the whole reset time: full again.
         let later = t0 + Duration::from_secs(10);
-        assert_eq!(l.check_at("a", later).remaining, 2);
+        assert_eq!(l.check_at(1, later).remaining, 2);
     }
 
     #[test]
     fn each_caller_has_its_own_bucket() {
         let l = limiter(1, 1);
         let t0 = Instant::now();
-        assert!(l.check_at("a", t0).allowed);
-        assert!(!l.check_at("a", t0).allowed);
-        assert!(l.check_at("b", t0).allowed);
+        assert!(l.check_at(1, t0).allowed);
+        assert!(!l.check_at(1, t0).allowed);
+        assert!(l.check_at(2, t0).allowed);
     }
 
     #[test]
@@ -163,7 +158,7 @@ mod tests {
         let l = limiter(10, 1);
         let t0 = Instant::now();
         for i in 0..100 {
-            assert!(l.check_at("a", t0 + Duration::from_millis(100) * i).allowed, "request {i}");
+            assert!(l.check_at(1, t0 + Duration::from_millis(100) * i).allowed, "request {i}");
         }
     }
 
@@ -172,9 +167,9 @@ mod tests {
         let l = limiter(100, 1);
         let t0 = Instant::now();
         for i in 0..SWEEP_AT {
-            l.check_at(&i.to_string(), t0);
+            l.check_at(i as i64, t0);
         }
-        l.check_at("late", t0 + Duration::from_secs(1));
+        l.check_at(-1, t0 + Duration::from_secs(1));
         assert_eq!(l.tat.lock().unwrap().len(), 1);
     }
 }

@@ -34,7 +34,10 @@ impl FeeTier {
     pub fn fee_for(&self, amount: FeeAmount) -> Money {
         let mut fee = self.flat.map_or(Decimal::ZERO, |m| m.decimal());
         if let Some(p) = self.percent {
-            fee += amount.decimal() * p / Decimal::ONE_HUNDRED;
+            // p / 100 exactly, as a shift of the scale rather than a division (the quote's
+            // hot path; a percent has at most 4 decimals, so the scale stays small).
+            let rate = Decimal::from_i128_with_scale(p.mantissa(), p.scale() + 2);
+            fee += amount.decimal() * rate;
             if let Some(lo) = self.fee_min {
                 fee = fee.max(lo.decimal());
             }

@@ -12,6 +12,8 @@ use moneydesk_model::fees::{
 };
 use moneydesk_model::{FeeSuccess, Scope};
 
+use std::sync::Arc;
+
 use super::versions::{now_rfc3339, parse_schedule_text, Format, Version};
 use crate::auth::Caller;
 use crate::error::{Error, FeeError};
@@ -20,7 +22,7 @@ use crate::AppState;
 
 /// A quote (with an amount) or the transfer type's schedule (without), for one rail.
 pub async fn fees(state: AppState, caller: Caller, rail: Rail, req: Request) -> Response {
-    let decision = state.fees.limiter.check(&caller.token_id().to_string());
+    let decision = state.fees.limiter.check(caller.token_id());
     let mut response = if decision.allowed {
         match answer(&state, rail, req).await {
             Ok(data) => axum::Json(FeeSuccess::new(data)).into_response(),
@@ -56,7 +58,16 @@ async fn answer(state: &AppState, rail: Rail, req: Request) -> Result<Vec<FeeEnt
         .in_force(Utc::now())
         .ok_or_else(|| Error::not_found("No fee schedule is in force yet; load one (moneydesk-server fees load FILE)"))?;
     Ok(match request.amount {
-        Some(amount) => version.schedule.quote(request.transfer_type, amount).into_iter().map(|q| q.entry).collect(),
+        // The tiers are sorted by fee type, then amount, and each fee type has exactly one tier
+        // for any amount (the schedule's validation): one entry per fee type, in order.
+        Some(amount) => version
+            .schedule
+            .tiers
+            .iter()
+            .zip(version.descriptions.iter())
+            .filter(|(t, _)| t.transfer_type == request.transfer_type && t.contains(amount.decimal()))
+            .map(|(t, d)| FeeEntry { fee_type: t.fee_type.clone(), fee_amount: t.fee_for(amount), description: d.clone() })
+            .collect(),
         None => version.schedule.entries(request.transfer_type),
     })
 }
@@ -165,13 +176,13 @@ async fn load(state: &AppState, caller: &Caller, headers: &HeaderMap, body: &[u8
     Ok(listed(version, in_force))
 }
 
-fn listed(v: Version, in_force: Option<i64>) -> ScheduleVersion {
+fn listed(v: Arc<Version>, in_force: Option<i64>) -> ScheduleVersion {
     ScheduleVersion {
         id: v.id,
         effective_from: v.schedule.effective_from.clone(),
         in_force: in_force == Some(v.id),
-        loaded_at: v.loaded_at,
-        loaded_by: v.loaded_by,
+        loaded_at: v.loaded_at.clone(),
+        loaded_by: v.loaded_by.clone(),
         schedule: (*v.schedule).clone(),
     }
 }

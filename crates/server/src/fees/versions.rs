@@ -21,6 +21,9 @@ pub struct Version {
     pub id: i64,
     pub effective_from: DateTime<Utc>,
     pub schedule: Arc<FeeSchedule>,
+    /// Each tier's description, worked out once: a quote copies them instead of formatting
+    /// amounts on every request.
+    pub descriptions: Arc<[String]>,
     pub loaded_at: String,
     pub loaded_by: String,
 }
@@ -28,7 +31,7 @@ pub struct Version {
 #[derive(Debug)]
 pub struct Versions {
     /// Oldest first.
-    all: ArcSwap<Vec<Version>>,
+    all: ArcSwap<Vec<Arc<Version>>>,
     latest_id: AtomicI64,
     /// Unix seconds of the last database check.
     checked_at: AtomicI64,
@@ -50,12 +53,12 @@ impl Versions {
     }
 
     /// The version in force at `at`: the latest whose `effective_from` is not after it.
-    pub fn in_force(&self, at: DateTime<Utc>) -> Option<Version> {
+    pub fn in_force(&self, at: DateTime<Utc>) -> Option<Arc<Version>> {
         self.all.load().iter().rev().find(|v| v.effective_from <= at).cloned()
     }
 
     /// The version in force now and every later one.
-    pub fn current_and_future(&self, now: DateTime<Utc>) -> Vec<Version> {
+    pub fn current_and_future(&self, now: DateTime<Utc>) -> Vec<Arc<Version>> {
         let all = self.all.load();
         let first = all.iter().rposition(|v| v.effective_from <= now).unwrap_or(0);
         all[first..].to_vec()
@@ -91,21 +94,23 @@ impl Versions {
     }
 }
 
-async fn read(db: &FeeStore) -> anyhow::Result<Vec<Version>> {
+async fn read(db: &FeeStore) -> anyhow::Result<Vec<Arc<Version>>> {
     db.versions().await?.into_iter().map(version).collect()
 }
 
-fn version(v: StoredVersion) -> anyhow::Result<Version> {
+fn version(v: StoredVersion) -> anyhow::Result<Arc<Version>> {
     let effective_from = DateTime::parse_from_rfc3339(&v.schedule.effective_from)
         .with_context(|| format!("fee schedule version {}: effective_from", v.id))?
         .with_timezone(&Utc);
-    Ok(Version {
+    let descriptions = v.schedule.tiers.iter().map(|t| t.description()).collect();
+    Ok(Arc::new(Version {
         id: v.id,
         effective_from,
+        descriptions,
         schedule: Arc::new(v.schedule),
         loaded_at: v.loaded_at,
         loaded_by: v.loaded_by,
-    })
+    }))
 }
 
 /// The built-in default schedule (crates/model/src/fees/default-schedule.toml).
@@ -145,13 +150,14 @@ mod tests {
         let all = dates
             .iter()
             .enumerate()
-            .map(|(i, d)| Version {
+            .map(|(i, d)| Arc::new(Version {
                 id: i as i64 + 1,
+                descriptions: Arc::from(Vec::new()),
                 effective_from: DateTime::parse_from_rfc3339(d).unwrap().with_timezone(&Utc),
                 schedule: Arc::new(FeeSchedule { effective_from: d.to_string(), ..schedule.clone() }),
                 loaded_at: String::new(),
                 loaded_by: String::new(),
-            })
+            }))
             .collect();
         Versions { all: ArcSwap::from_pointee(all), latest_id: AtomicI64::new(0), checked_at: AtomicI64::new(0) }
     }
