@@ -18,6 +18,7 @@ pub mod compress;
 pub mod extract;
 pub mod finish;
 pub mod openapi;
+pub mod params;
 
 // One module per API group.
 pub mod accounts;
