@@ -250,3 +250,46 @@ async fn large_answers_are_compressed_small_ones_are_not() {
     assert_eq!(json(resp).await["error"]["fields"][0]["field"], "routingNumber");
     s.running.stop().await;
 }
+
+/// Until each group lands, its operations answer 501 with exactly these bodies (the fee
+/// schedules in the fee body, `error_code` "501").
+#[tokio::test]
+async fn the_stub_groups_answer_501_with_their_exact_bodies() {
+    let s = Server::start().await;
+    let token = s.token(&[moneydesk_model::Scope::Admin]).await;
+    let user = |p: &str| paths::fill(p, "userId", "user-1");
+    let envelope = |what: &str| {
+        serde_json::json!({"code": 501, "errorMessage": format!("{what} is not implemented on this server yet"),
+            "error": {"reason": "not_implemented"}, "data": null})
+    };
+    let cases = [
+        (reqwest::Method::GET, paths::FEES_ACH.to_string(), serde_json::json!({"status": "error", "error_code": "501",
+            "message": "The ACH fee schedule is not implemented on this server yet"})),
+        (reqwest::Method::GET, paths::FEES_WIRE.to_string(), serde_json::json!({"status": "error", "error_code": "501",
+            "message": "The wire fee schedule is not implemented on this server yet"})),
+        (reqwest::Method::POST, user(paths::VAULT_FOLDER) + "?path=a&name=b", envelope("The document vault")),
+        (reqwest::Method::POST, user(paths::VAULT_FOLDER_MOVE) + "?path=a&newPath=b", envelope("The document vault")),
+        (reqwest::Method::POST, user(paths::VAULT_FOLDER_DOWNLOAD) + "?paths=a&name=b", envelope("The document vault")),
+        (reqwest::Method::DELETE, format!("{}?paths=a&userId=u", paths::VAULT_FOLDERS_DELETE), envelope("The document vault")),
+        (reqwest::Method::POST, paths::EMAIL_SEND.to_string(), envelope("Sending email")),
+        (reqwest::Method::POST, paths::EMAIL_VALIDATION.to_string(), envelope("Email validation")),
+        (reqwest::Method::GET, paths::DEPOSITS.to_string(), envelope("Check deposits")),
+        (reqwest::Method::POST, paths::DEPOSITS_CHECK.to_string(), envelope("Check deposits")),
+        (reqwest::Method::POST, paths::fill(paths::DEPOSITS_CHECK_SCAN, "smaSfid", "sma-1"), envelope("Check deposits")),
+    ];
+    for (method, path, want) in cases {
+        let mut req = s.client.request(method.clone(), s.url(&path)).bearer_auth(&token);
+        if method == reqwest::Method::POST {
+            req = req.header("content-type", "application/json").body("{}");
+        }
+        let resp = req.send().await.unwrap();
+        assert_eq!(resp.status(), StatusCode::NOT_IMPLEMENTED, "{method} {path}");
+        let mut body = json(resp).await;
+        // The request id differs per request; everything else is exact.
+        if let Some(error) = body.get_mut("error").and_then(|e| e.as_object_mut()) {
+            assert!(error.remove("requestId").is_some_and(|id| id.is_string()), "{method} {path}: {error:?}");
+        }
+        assert_eq!(body, want, "{method} {path}");
+    }
+    s.running.stop().await;
+}
