@@ -200,13 +200,9 @@ fn duration(
 
 /// `10s`, `500ms`, `2m`, `1h` or a bare number of seconds; positive.
 pub fn parse_duration(v: &str) -> anyhow::Result<Duration> {
-    let t = v.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (digits, unit) = t.split_at(split);
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| anyhow::anyhow!("duration must be a number with a unit like 10s, 500ms or 2m, got {v:?}"))?;
-    let d = match unit.trim() {
+    let (n, unit) = number_and_unit(v, "duration must be a number with a unit like 10s, 500ms or 2m")?;
+    let n = n as u64;
+    let d = match unit {
         "" | "s" => Duration::from_secs(n),
         "ms" => Duration::from_millis(n),
         "m" | "min" => Duration::from_secs(n.saturating_mul(60)),
@@ -217,6 +213,15 @@ pub fn parse_duration(v: &str) -> anyhow::Result<Duration> {
         bail!("duration must be positive, got {v:?}");
     }
     Ok(d)
+}
+
+/// `12MiB` → (12, "MiB"): the leading digits and the unit after them (spaces trimmed).
+fn number_and_unit<'a>(v: &'a str, expected: &str) -> anyhow::Result<(usize, &'a str)> {
+    let t = v.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n = digits.parse().map_err(|_| anyhow::anyhow!("{expected}, got {v:?}"))?;
+    Ok((n, unit.trim()))
 }
 
 fn sqlite_url(data_dir: &Path) -> String {
@@ -233,13 +238,8 @@ fn parse_bool(name: &str, v: &str) -> anyhow::Result<bool> {
 
 /// `1048576`, `512KiB`, `32MiB`, `1GiB` (also `KB`/`MB`/`GB`, read as powers of 1024).
 pub fn parse_size(v: &str) -> anyhow::Result<usize> {
-    let t = v.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (digits, unit) = t.split_at(split);
-    let n: usize = digits
-        .parse()
-        .map_err(|_| anyhow::anyhow!("size must be a number of bytes like 33554432 or 32MiB, got {v:?}"))?;
-    let mult = match unit.trim().to_ascii_lowercase().as_str() {
+    let (n, unit) = number_and_unit(v, "size must be a number of bytes like 33554432 or 32MiB")?;
+    let mult = match unit.to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1024,
         "m" | "mb" | "mib" => 1024 * 1024,

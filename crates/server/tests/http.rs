@@ -293,3 +293,15 @@ async fn the_stub_groups_answer_501_with_their_exact_bodies() {
     }
     s.running.stop().await;
 }
+
+/// The accounts' vocabularies are documented as the JSON carries them (the description's
+/// spelling, `API_Customer`), not as Rust names them.
+#[tokio::test]
+async fn the_document_spells_account_types_as_the_answers_do() {
+    let s = Server::start().await;
+    let doc = json(s.get(paths::OPENAPI).await).await;
+    let types: Vec<String> = moneydesk_model::accounts::AccountType::ALL.iter().map(|t| t.to_string()).collect();
+    assert_eq!(doc["components"]["schemas"]["AccountType"]["enum"], serde_json::json!(types));
+    assert_eq!(doc["components"]["schemas"]["AccountType"]["enum"][0], "API_Customer");
+    s.running.stop().await;
+}
