@@ -45,11 +45,27 @@ pub struct Account {
 }
 
 macro_rules! vocabulary {
-    ($(#[$m:meta])* $name:ident { $($variant:ident = $text:literal / $label:literal),+ $(,)? }) => {
-        $(#[$m])*
+    ($(#[doc = $doc:literal])* $name:ident { $($variant:ident = $text:literal / $label:literal),+ $(,)? }) => {
+        $(#[doc = $doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         pub enum $name { $(#[serde(rename = $text)] $variant),+ }
+
+        // Written by hand: utoipa's derive does not see `serde(rename)` values that come from a
+        // macro argument, and documented the Rust names (`ApiCustomer`) instead of the API's
+        // (`API_Customer`), which is what the JSON carries.
+        #[cfg(feature = "openapi")]
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some([$($text),+]))
+                    .description(Some(concat!($($doc),*).trim()))
+                    .into()
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl utoipa::ToSchema for $name {}
 
         impl $name {
             /// In the order the server sorts them (by their API text).
@@ -275,6 +291,20 @@ mod tests {
 
     fn q(pairs: &[(&str, &str)]) -> Result<AccountQuery, QueryError> {
         AccountQuery::from_query(pairs.iter().copied())
+    }
+
+    /// The document lists exactly what the JSON carries (the description's spelling).
+    #[cfg(feature = "openapi")]
+    #[test]
+    fn the_documented_vocabularies_are_the_serialized_ones() {
+        use utoipa::PartialSchema;
+        let documented = serde_json::to_value(AccountType::schema()).unwrap();
+        let serialized: Vec<_> = AccountType::ALL.iter().map(|t| serde_json::to_value(t).unwrap()).collect();
+        assert_eq!(documented["enum"], serde_json::Value::Array(serialized));
+        assert_eq!(documented["enum"][0], "API_Customer");
+        let documented = serde_json::to_value(AccountStatus::schema()).unwrap();
+        assert_eq!(documented["enum"].as_array().unwrap().len(), AccountStatus::ALL.len());
+        assert_eq!(documented["description"], "Where an account is in its life.");
     }
 
     #[test]

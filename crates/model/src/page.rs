@@ -107,10 +107,10 @@ impl PageRequest {
         }
         let index = match page.map(str::trim) {
             None | Some("") => 0,
-            Some(p) => match p.parse::<u64>() {
-                Ok(0) => 0,
-                Ok(n) => n - 1,
-                Err(_) => return Err(PageRequestError::BadPage(p.to_string())),
+            Some(p) => match whole_number(p) {
+                Some(0) => 0,
+                Some(n) => n - 1,
+                None => return Err(PageRequestError::BadPage(p.to_string())),
             },
         };
         let size = match sizes.as_slice() {
@@ -141,9 +141,19 @@ impl PageRequest {
     }
 }
 
+/// A non-negative whole number; one too large for `u64` counts as `u64::MAX` (a page past the
+/// end, a size clamped to the largest), so every integer the document allows is answered.
+fn whole_number(v: &str) -> Option<u64> {
+    match v.parse::<u64>() {
+        Ok(n) => Some(n),
+        Err(_) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => Some(u64::MAX),
+        Err(_) => None,
+    }
+}
+
 fn parse_size(param: &'static str, v: &str) -> Result<u32, PageRequestError> {
     let bad = || PageRequestError::NotPositiveInteger { param, value: v.to_string() };
-    let n: u64 = v.trim().parse().map_err(|_| bad())?;
+    let n = whole_number(v.trim()).ok_or_else(bad)?;
     if n == 0 {
         return Err(bad());
     }
@@ -213,6 +223,12 @@ mod tests {
         assert_eq!(req(&[("page", "2")]).unwrap().index, 1);
         let p = Page::build(req(&[("page", "2"), ("size", "50")]).unwrap(), 120, vec![0; 50], Sort::UNSORTED);
         assert_eq!((p.number, p.first, p.last, p.total_pages, p.pageable.offset), (1, false, false, 3, 50));
+    }
+
+    #[test]
+    fn numbers_beyond_u64_are_clamped_not_refused() {
+        let r = req(&[("page", "99999999999999999999999"), ("size", "100000000000000000000000")]).unwrap();
+        assert_eq!((r.index, r.size), (u64::MAX - 1, MAX_PAGE_SIZE));
     }
 
     #[test]

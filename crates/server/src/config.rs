@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use serde::Deserialize;
@@ -13,6 +14,7 @@ pub const DEFAULT_DIST: &str = "./dist";
 pub const DEFAULT_BODY_LIMIT: usize = 32 * 1024 * 1024;
 pub const DEFAULT_BUSINESS_TIME_ZONE: chrono_tz::Tz = chrono_tz::America::New_York;
 pub const DEFAULT_LOG: &str = "info,sqlx=warn,tower_http=info";
+pub const DEFAULT_TOKEN_CACHE_TTL: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -53,6 +55,12 @@ pub struct Config {
     /// How long a deposit's `Idempotency-Key` is remembered (`MONEYDESK_IDEMPOTENCY_HOURS`,
     /// default 24): a retry within it answers the first deposit; after it the key is new.
     pub idempotency_hours: u32,
+    /// Header-read timeout, idle keep-alive timeout and connection cap
+    /// (`MONEYDESK_HEADER_READ_TIMEOUT`, `MONEYDESK_KEEP_ALIVE_TIMEOUT`, `MONEYDESK_MAX_CONNECTIONS`).
+    pub limits: crate::serve::Limits,
+    /// How long a checked token is trusted without reading the table again
+    /// (`MONEYDESK_TOKEN_CACHE_TTL`): a revoke by another process takes effect within it.
+    pub token_cache_ttl: Duration,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -74,6 +82,10 @@ struct FileConfig {
     fees_rate_burst: Option<u32>,
     business_time_zone: Option<String>,
     idempotency_hours: Option<u32>,
+    header_read_timeout: Option<toml::Value>,
+    keep_alive_timeout: Option<toml::Value>,
+    max_connections: Option<usize>,
+    token_cache_ttl: Option<toml::Value>,
 }
 
 impl Config {
@@ -140,6 +152,25 @@ impl Config {
         };
         let idempotency_hours = positive(var("MONEYDESK_IDEMPOTENCY_HOURS"), file.idempotency_hours, 24)
             .context("MONEYDESK_IDEMPOTENCY_HOURS")?;
+        let defaults = crate::serve::Limits::default();
+        let limits = crate::serve::Limits {
+            header_read_timeout: duration(&var, "MONEYDESK_HEADER_READ_TIMEOUT", file.header_read_timeout)?
+                .unwrap_or(defaults.header_read_timeout),
+            keep_alive_timeout: duration(&var, "MONEYDESK_KEEP_ALIVE_TIMEOUT", file.keep_alive_timeout)?
+                .unwrap_or(defaults.keep_alive_timeout),
+            max_connections: match var("MONEYDESK_MAX_CONNECTIONS") {
+                Some(v) => v.trim().parse::<usize>().ok().filter(|n| *n > 0).with_context(|| {
+                    format!("MONEYDESK_MAX_CONNECTIONS must be a positive number of connections, got {v:?}")
+                })?,
+                None => match file.max_connections {
+                    Some(0) => bail!("max_connections in MONEYDESK_CONFIG must be positive"),
+                    Some(n) => n,
+                    None => defaults.max_connections,
+                },
+            },
+        };
+        let token_cache_ttl =
+            duration(&var, "MONEYDESK_TOKEN_CACHE_TTL", file.token_cache_ttl)?.unwrap_or(DEFAULT_TOKEN_CACHE_TTL);
         Ok(Config {
             idempotency_hours,
             addr,
@@ -155,6 +186,8 @@ impl Config {
             routing_refresh,
             fees_rate,
             business_time_zone,
+            limits,
+            token_cache_ttl,
         })
     }
 
@@ -176,8 +209,57 @@ impl Config {
             fees_rate: crate::rate_limit::Quota::DEFAULT,
             business_time_zone: DEFAULT_BUSINESS_TIME_ZONE,
             idempotency_hours: 24,
+            limits: crate::serve::Limits::default(),
+            token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
         }
     }
+}
+
+/// A duration setting: the variable (`10s`, `500ms`, `2m`, or bare seconds) wins over the
+/// file's key (the same text, or an integer number of seconds).
+fn duration(
+    var: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    file: Option<toml::Value>,
+) -> anyhow::Result<Option<Duration>> {
+    let key = name.trim_start_matches("MONEYDESK_").to_ascii_lowercase();
+    match (var(name), file) {
+        (Some(v), _) => parse_duration(&v).map(Some).context(name.to_string()),
+        (None, Some(toml::Value::Integer(n))) if n > 0 => Ok(Some(Duration::from_secs(n as u64))),
+        (None, Some(toml::Value::String(s))) => {
+            parse_duration(&s).map(Some).with_context(|| format!("{key} in MONEYDESK_CONFIG"))
+        }
+        (None, Some(other)) => {
+            bail!("{key} in MONEYDESK_CONFIG must be a positive number of seconds or a string like \"10s\"; got {other}")
+        }
+        (None, None) => Ok(None),
+    }
+}
+
+/// `10s`, `500ms`, `2m`, `1h` or a bare number of seconds; positive.
+pub fn parse_duration(v: &str) -> anyhow::Result<Duration> {
+    let (n, unit) = number_and_unit(v, "duration must be a number with a unit like 10s, 500ms or 2m")?;
+    let n = n as u64;
+    let d = match unit {
+        "" | "s" => Duration::from_secs(n),
+        "ms" => Duration::from_millis(n),
+        "m" | "min" => Duration::from_secs(n.saturating_mul(60)),
+        "h" => Duration::from_secs(n.saturating_mul(3600)),
+        other => bail!("unknown duration unit {other:?} in {v:?}; use ms, s, m or h"),
+    };
+    if d.is_zero() {
+        bail!("duration must be positive, got {v:?}");
+    }
+    Ok(d)
+}
+
+/// `12MiB` → (12, "MiB"): the leading digits and the unit after them (spaces trimmed).
+fn number_and_unit<'a>(v: &'a str, expected: &str) -> anyhow::Result<(usize, &'a str)> {
+    let t = v.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n = digits.parse().map_err(|_| anyhow::anyhow!("{expected}, got {v:?}"))?;
+    Ok((n, unit.trim()))
 }
 
 fn sqlite_url(data_dir: &Path) -> String {
@@ -206,13 +288,8 @@ fn parse_bool(name: &str, v: &str) -> anyhow::Result<bool> {
 
 /// `1048576`, `512KiB`, `32MiB`, `1GiB` (also `KB`/`MB`/`GB`, read as powers of 1024).
 pub fn parse_size(v: &str) -> anyhow::Result<usize> {
-    let t = v.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (digits, unit) = t.split_at(split);
-    let n: usize = digits
-        .parse()
-        .map_err(|_| anyhow::anyhow!("size must be a number of bytes like 33554432 or 32MiB, got {v:?}"))?;
-    let mult = match unit.trim().to_ascii_lowercase().as_str() {
+    let (n, unit) = number_and_unit(v, "size must be a number of bytes like 33554432 or 32MiB")?;
+    let mult = match unit.to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1024,
         "m" | "mb" | "mib" => 1024 * 1024,
@@ -284,5 +361,23 @@ mod tests {
         let c = cfg(&[("MONEYDESK_CORS_ORIGINS", " http://a.test/, https://b.test:8443 ")]).unwrap();
         assert_eq!(c.cors_origins, vec!["http://a.test", "https://b.test:8443"]);
         assert_eq!(parse_size("512KiB").unwrap(), 512 * 1024);
+        assert!(format!("{:#}", cfg(&[("MONEYDESK_KEEP_ALIVE_TIMEOUT", "10 parsecs")]).unwrap_err())
+            .contains("MONEYDESK_KEEP_ALIVE_TIMEOUT"));
+        assert!(format!("{:#}", cfg(&[("MONEYDESK_MAX_CONNECTIONS", "0")]).unwrap_err()).contains("MONEYDESK_MAX_CONNECTIONS"));
+    }
+
+    #[test]
+    fn connection_limits_and_token_cache_ttl_are_settings() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.limits, crate::serve::Limits::default());
+        assert_eq!(c.token_cache_ttl, DEFAULT_TOKEN_CACHE_TTL);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.toml");
+        std::fs::write(&file, "header_read_timeout = 5\nkeep_alive_timeout = \"2m\"\nmax_connections = 64\n").unwrap();
+        let c = cfg(&[("MONEYDESK_CONFIG", file.to_str().unwrap()), ("MONEYDESK_TOKEN_CACHE_TTL", "50ms")]).unwrap();
+        assert_eq!(c.limits.header_read_timeout, Duration::from_secs(5));
+        assert_eq!(c.limits.keep_alive_timeout, Duration::from_secs(120));
+        assert_eq!(c.limits.max_connections, 64);
+        assert_eq!(c.token_cache_ttl, Duration::from_millis(50));
     }
 }

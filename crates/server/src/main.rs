@@ -233,7 +233,9 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
                 println!("Revoked token {} ({})", t.id, t.name);
             }
             // Running servers trust a token they checked for a moment (storage::TokenCache).
-            eprintln!("Running servers refuse it within {} s.", moneydesk_server::storage::TokenCache::TTL.as_secs());
+            let ttl = config.token_cache_ttl;
+            let within = if ttl.as_millis() % 1000 == 0 { format!("{} s", ttl.as_secs()) } else { format!("{} ms", ttl.as_millis()) };
+            eprintln!("Running servers refuse it within {within} (MONEYDESK_TOKEN_CACHE_TTL).");
         }
     }
     Ok(())

@@ -3,11 +3,17 @@
 //! not offer: an answer's head and body go out in one `write` (API answers are small; hyper's
 //! default is a `writev` of both). Also `TCP_NODELAY`. HTTP/1.1 only, as before (axum's
 //! `http2` feature was never enabled); no protocol upgrades (nothing here uses them).
+//!
+//! A slow or half-open client cannot hold a file descriptor for long: each connection is
+//! watched ([`idle`]) for a request head that does not complete within the header-read timeout
+//! and for keep-alive idleness beyond the idle timeout, and at most `max_connections` are open
+//! at once (beyond it the listener stops accepting; new clients wait in the kernel's queue).
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -18,18 +24,70 @@ use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tower::{Service, ServiceExt};
+
+mod idle;
+
+/// How long a client may take and how many connections may be open (see the README).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// A request head must be complete this long after its first byte (for a new connection:
+    /// after the connection opened).
+    pub header_read_timeout: Duration,
+    /// A keep-alive connection with no request in flight is closed after this long.
+    pub keep_alive_timeout: Duration,
+    /// Connections open at once; beyond it, new ones wait until one closes.
+    pub max_connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_read_timeout: Duration::from_secs(10),
+            keep_alive_timeout: Duration::from_secs(60),
+            max_connections: 1024,
+        }
+    }
+}
 
 /// Serves `app` on `listener` until `shutdown` completes; then stops accepting, lets every
 /// connection finish the request it is answering, and returns once all are closed.
-pub async fn serve<S>(listener: TcpListener, app: S, shutdown: impl Future<Output = ()>) -> io::Result<()>
+pub async fn serve<S>(
+    listener: TcpListener,
+    app: S,
+    limits: Limits,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()>
 where
     S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send,
 {
     let connections = GracefulShutdown::new();
+    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let mut at_cap_logged: Option<Instant> = None;
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
+        // A slot first: at the cap nothing is accepted, so waiting clients cost the kernel's
+        // queue, not a file descriptor of ours.
+        let slot = match slots.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                if at_cap_logged.is_none_or(|at| at.elapsed() >= Duration::from_secs(60)) {
+                    tracing::warn!(
+                        max_connections = limits.max_connections,
+                        "connection limit reached: {} connections are open (MONEYDESK_MAX_CONNECTIONS); \
+                         new connections wait until one closes",
+                        limits.max_connections
+                    );
+                    at_cap_logged = Some(Instant::now());
+                }
+                tokio::select! {
+                    slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+                    () = &mut shutdown => break,
+                }
+            }
+        };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -43,17 +101,22 @@ where
         if let Err(e) = stream.set_nodelay(true) {
             tracing::debug!(%peer, error = %e, "could not set TCP_NODELAY");
         }
-        let service = app.clone().map_request(|req: Request<Incoming>| req.map(Body::new));
-        // No header read timeout (it needs hyper's timer on every request), as with axum::serve.
+        let watch = idle::Watch::new();
+        let service = idle::track(watch.clone(), app.clone().map_request(|req: Request<Incoming>| req.map(Body::new)));
+        // hyper's own header_read_timeout stays off: `idle::Watched` times heads and idleness
+        // without a timer reset per request.
         let connection = http1::Builder::new()
             .writev(false)
             .header_read_timeout(None)
-            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
-        let connection = connections.watch(connection);
+            .serve_connection(TokioIo::new(idle::Io::new(stream, watch.clone())), TowerToHyperService::new(service));
+        let connection = idle::Watched::new(connections.watch(connection), watch, limits);
         tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!(%peer, error = %e, "connection closed with an error");
+            match connection.await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::debug!(%peer, error = %e, "connection closed with an error"),
+                Err(why) => tracing::debug!(%peer, "connection closed: {why}"),
             }
+            drop(slot);
         });
     }
     drop(listener);

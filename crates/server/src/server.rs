@@ -107,9 +107,11 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
     let stores = Stores::open(&config.database_url).await?;
+    stores.tokens.set_cache_ttl(config.token_cache_ttl);
     let listener = TcpListener::bind(config.addr).await.with_context(|| format!("listening on {}", config.addr))?;
     let addr = listener.local_addr()?;
     let seed_demo = config.seed_demo;
+    let limits = config.limits;
     let state = AppState::new(config, stores).await?;
     let app = app(state.clone())?;
     if seed_demo {
@@ -118,7 +120,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
 
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        crate::serve::serve(listener, app, async move {
+        crate::serve::serve(listener, app, limits, async move {
             let _ = rx.await;
         })
         .await

@@ -94,12 +94,25 @@ pub async fn serve(State(state): State<AppState>, req: Request) -> Response {
         };
     }
 
-    let index = dist.join("index.html");
-    let files = ServeDir::new(dist).append_index_html_on_directories(true).fallback(ServeFile::new(&index));
-    let mut resp = match files.oneshot(req).await {
+    if let Some(problem) = unsafe_path(&path) {
+        return (StatusCode::BAD_REQUEST, [(header::CACHE_CONTROL, NO_CACHE)], format!("Bad path: {problem}\n"))
+            .into_response();
+    }
+    let files = ServeDir::new(dist).append_index_html_on_directories(true);
+    let served = if looks_like_asset(&path) {
+        // A missing asset is a 404, never the SPA: a page kept from an older build must not
+        // parse HTML as JavaScript or wasm.
+        files.oneshot(req).await
+    } else {
+        files.fallback(ServeFile::new(dist.join("index.html"))).oneshot(req).await
+    };
+    let mut resp = match served {
         Ok(r) => r.map(Body::new),
         Err(never) => match never {},
     };
+    if resp.status() == StatusCode::NOT_FOUND {
+        return (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, NO_CACHE)], "Not found\n").into_response();
+    }
     let is_html = resp
         .headers()
         .get(header::CONTENT_TYPE)
@@ -119,6 +132,52 @@ pub async fn serve(State(state): State<AppState>, req: Request) -> Response {
         }
     }
     resp
+}
+
+/// A path whose last segment has a file extension (`app.js`, `x.wasm`, `favicon.ico`): a
+/// request for a file, answered 404 when there is none. Extension-less paths are the portal's
+/// navigation and fall back to index.html.
+pub fn looks_like_asset(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or("");
+    name.rfind('.').is_some_and(|dot| dot > 0 && dot + 1 < name.len())
+}
+
+/// Why a path may not be looked up in the dist dir: a `..` segment, a backslash, a NUL or an
+/// encoded slash, raw or percent-encoded. (`ServeDir` refuses them too; they are answered 400
+/// here so that none of them reaches the file system or falls back to index.html.)
+pub fn unsafe_path(path: &str) -> Option<&'static str> {
+    let lower = path.to_ascii_lowercase();
+    if lower.contains("%2f") || lower.contains("%5c") || path.contains('\\') {
+        return Some("encoded slashes and backslashes are not allowed");
+    }
+    let decoded = percent_decode(path);
+    if decoded.contains(&0) || decoded.contains(&b'\\') {
+        return Some("control characters are not allowed");
+    }
+    if decoded.split(|b| *b == b'/').any(|segment| segment == b"..") {
+        return Some("\"..\" segments are not allowed");
+    }
+    None
+}
+
+fn percent_decode(path: &str) -> Vec<u8> {
+    let b = path.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+        match (b[i], b.get(i + 1).and_then(|c| hex(*c)), b.get(i + 2).and_then(|c| hex(*c))) {
+            (b'%', Some(h), Some(l)) => {
+                out.push(h * 16 + l);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// A file name carrying a trunk content hash: `-` followed by 16 hex digits

@@ -243,7 +243,8 @@ async fn token_without_scheme_case_sensitivity_and_whitespace() {
 /// database handle is seen at once, and one by the CLI (another process) within the TTL.
 #[tokio::test]
 async fn revoking_a_token_in_use_takes_effect() {
-    let s = Server::start().await;
+    let ttl = std::time::Duration::from_millis(50);
+    let s = Server::start_with(|c| c.token_cache_ttl = ttl).await;
     let code = |resp: reqwest::Response| async move { json(resp).await["code"].clone() };
 
     let in_process = s.running.create_token("in-process", &[Scope::Admin]).await.unwrap();
@@ -255,6 +256,6 @@ async fn revoking_a_token_in_use_takes_effect() {
     assert_eq!(s.get_auth(paths::AUTH_ME, &by_cli).await.status(), StatusCode::OK);
     let out = common::cli(s.dir.path(), &["token", "revoke", "by-cli"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    tokio::time::sleep(moneydesk_server::storage::TokenCache::TTL + std::time::Duration::from_millis(200)).await;
+    tokio::time::sleep(ttl).await;
     assert_eq!(code(s.get_auth(paths::AUTH_ME, &by_cli).await).await, 600, "revoked by the CLI: within the TTL");
 }

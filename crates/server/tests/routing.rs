@@ -137,7 +137,9 @@ async fn status_and_refresh_need_their_scopes() {
     let resp = s.client.post(s.url(ROUTING_DIRECTORY_REFRESH)).bearer_auth(&admin).send().await.unwrap();
     assert_eq!(resp.status(), 200);
     let after = json(resp).await;
-    assert!(after["data"]["loadedAt"].as_str().unwrap() >= d["loadedAt"].as_str().unwrap());
+    // The directory in service was replaced: its load time (nanosecond precision) is later.
+    let loaded = |v: &Value| chrono::DateTime::parse_from_rfc3339(v["loadedAt"].as_str().unwrap()).unwrap();
+    assert!(loaded(&after["data"]) > loaded(d), "{} then {}", d["loadedAt"], after["data"]["loadedAt"]);
     assert_eq!(s.get(ROUTING_DIRECTORY).await.status(), 401);
 }
 
@@ -287,4 +289,27 @@ async fn lookups_after_a_refresh_answer_from_the_new_file() {
     assert_eq!(status, 200);
     assert_eq!(record["customerName"], "FEDERAL RESERVE BANK OF ATLANTA");
     assert_eq!(record["customerAddress"], "1000 PEACHTREE ST N.E.");
+}
+
+#[tokio::test]
+async fn a_refresh_serves_what_the_file_now_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("FedACHdir.txt");
+    let full = std::fs::read_to_string(data("FedACHdir.txt")).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    std::fs::write(&file, lines[..100].join("\n") + "\n").unwrap();
+    let f2 = file.clone();
+    let s = Server::start_with(move |c| c.fedach_file = Some(f2)).await;
+    let admin = s.token(&[Scope::Admin]).await;
+    let added = &lines[150][..9];
+    assert_eq!(get(&s, &admin, &ach(added)).await.0, 404, "not in the first file");
+    assert_eq!(get(&s, &admin, ROUTING_DIRECTORY).await.1["data"]["ach"]["records"], 100);
+
+    std::fs::write(&file, lines[..200].join("\n") + "\n").unwrap();
+    let resp = s.client.post(s.url(ROUTING_DIRECTORY_REFRESH)).bearer_auth(&admin).send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(json(resp).await["data"]["ach"]["records"], 200);
+    let (status, record) = get(&s, &admin, &ach(added)).await;
+    assert_eq!((status, record["routingNumber"].as_str()), (200, Some(added)), "{record}");
+    s.running.stop().await;
 }

@@ -142,3 +142,66 @@ async fn without_a_build_the_root_says_how_to_build_it() {
     s.running.stop().await;
     s2.running.stop().await;
 }
+
+#[tokio::test]
+async fn a_missing_asset_is_a_404_never_the_app() {
+    let s = with_dist().await;
+    for path in [
+        "/moneydesk-fedcba9876543210.js",
+        "/moneydesk-fedcba9876543210_bg.wasm",
+        "/style-fedcba9876543210.css",
+        "/chunks/page-0123456789abcdef.wasm",
+        "/favicon.ico",
+        "/deposits/receipt.pdf",
+    ] {
+        let resp = s.get(path).await;
+        assert_eq!(resp.status(), StatusCode::NOT_FOUND, "{path}");
+        let ctype = resp.headers().get("content-type").map(|v| v.to_str().unwrap().to_string());
+        assert!(!ctype.as_deref().unwrap_or("").starts_with("text/html"), "{path}: {ctype:?}");
+        assert!(!resp.text().await.unwrap().contains("<html"), "{path} answered the app");
+    }
+    // Extension-less navigation still gets the app, and an existing asset is served.
+    assert!(s.get("/accounts/detail").await.text().await.unwrap().contains("modulepreload"));
+    assert_eq!(s.get("/moneydesk-0123456789abcdef.js").await.status(), StatusCode::OK);
+    s.running.stop().await;
+}
+
+/// Sends `path` exactly as written (no client normalises it) and returns the status and body.
+async fn raw_get(s: &Server, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut conn = tokio::net::TcpStream::connect(s.running.addr).await.unwrap();
+    conn.write_all(format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    conn.read_to_end(&mut answer).await.unwrap();
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text.get(9..12).and_then(|c| c.parse().ok()).unwrap_or_else(|| panic!("{path}: {text}"));
+    (status, text)
+}
+
+#[tokio::test]
+async fn path_traversal_never_leaves_the_dist_dir() {
+    let root = tempfile::tempdir().unwrap();
+    let dist = root.path().join("dist");
+    write_dist(&dist);
+    std::fs::write(root.path().join("secret.txt"), "TOP SECRET outside dist\n").unwrap();
+    std::fs::create_dir_all(dist.join("sub")).unwrap();
+    let s = Server::start_with(|c| c.dist_dir = Some(dist.clone())).await;
+    for path in [
+        "/../secret.txt",
+        "/sub/../../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/%2E%2E/secret.txt",
+        "/sub/%2e%2e%2f%2e%2e%2fsecret.txt",
+        "/..%2fsecret.txt",
+        "/..%5csecret.txt",
+        "/sub\\..\\..\\secret.txt",
+        "/secret.txt%00.js",
+        "/%00",
+        "/sub/..",
+    ] {
+        let (status, text) = raw_get(&s, path).await;
+        assert!(status == 400 || status == 404, "{path}: {status}\n{text}");
+        assert!(!text.contains("TOP SECRET"), "{path} answered a file outside dist:\n{text}");
+    }
+    s.running.stop().await;
+}

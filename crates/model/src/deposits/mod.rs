@@ -57,7 +57,10 @@ pub struct DepositEvent {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DepositMove {
     pub action: DepositAction,
+    /// Why: required (not blank) for reject and return; at most 500 characters, no control
+    /// characters.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub reason: Option<String>,
 }
 

@@ -18,33 +18,61 @@ pub struct CheckDepositFields {
     /// Required here (a deposit without an amount cannot apply to a balance): a JSON number or
     /// a decimal string, above zero, at most two decimals, at most 9,999,999,999.99.
     #[serde(default, deserialize_with = "raw_text")]
-    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "125.50"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true,
+        pattern = "^([1-9][0-9]{0,9}(\\.[0-9]{1,2})?|0\\.(0[1-9]|[1-9][0-9]?))$"))]
     pub amount: Option<String>,
+    /// The account on the check's MICR line.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{1,17}$"))]
     pub bank_account_number: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub bank_name: Option<String>,
+    /// Nine digits with a valid ABA checksum, in the FedACH directory.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{9}$"))]
     pub bank_routing_number: Option<String>,
+    /// Base64 JPEG, PNG or TIFF, at least 200 × 80 pixels.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, min_length = 1))]
     pub check_back_image: Option<String>,
+    /// The date written on the check: not in the future, at most 180 days ago.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Date, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
     pub check_date: Option<String>,
+    /// Base64 JPEG, PNG or TIFF, at least 200 × 80 pixels.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, min_length = 1))]
     pub check_front_image: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{1,15}$"))]
     pub check_number: Option<String>,
     /// The fee the client expects (informative: the fee schedule's is charged).
     #[serde(default, deserialize_with = "raw_text")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>,
+        pattern = "^(0|[1-9][0-9]{0,9})(\\.[0-9]{1,2})?$"))]
     pub fee: Option<String>,
+    /// At most 140 characters, no control characters.
+    #[cfg_attr(feature = "openapi", schema(max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub memo: Option<String>,
+    /// An account of the accounts collection (an unknown one is a 400 naming it).
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "\\S"))]
     pub payee_account_id: Option<String>,
     #[serde(alias = "payeeId")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "\\S"))]
     pub payee_user_id: Option<String>,
+    /// A managed sleeve account of the accounts collection, when given.
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub payer_id: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub payer_type: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub payment_type: Option<String>,
+    /// When the deposit should be processed: today or later.
     #[serde(alias = "scheduledDate")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Date, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
     pub schedule_date: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub source: Option<String>,
     /// The example's `payeeBankId`.
     #[serde(alias = "payeeBankId")]
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub bank_info_id: Option<String>,
     /// Stored as given (the example's field; not in the field table).
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub transfer_type: Option<String>,
 }
 

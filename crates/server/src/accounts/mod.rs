@@ -30,17 +30,22 @@ pub struct AccountListParams {
     /// `field[,asc|desc]`, one of createTime, accountName (ignoring case), accountStatus,
     /// accountType, marketValue (no value sorts lowest), id. Without it: insertion order
     /// (`sort.unsorted`). Ties are broken by a unique key, so paging never repeats or skips.
-    #[param(example = "createTime,desc")]
+    #[param(example = "createTime,desc", schema_with = crate::http::params::account_sort)]
     sort: Option<String>,
     /// Active, Closed, Inactive, Pending or Suspended (any case).
+    #[param(schema_with = crate::http::params::account_status)]
     accountStatus: Option<String>,
     /// API_Customer, Corporate_Client, Corporate_Holding, Household or Individual_Client (any case).
+    #[param(schema_with = crate::http::params::account_type)]
     accountType: Option<String>,
     /// accountName contains this, ignoring case (at most 100 characters).
+    #[param(max_length = 100)]
     name: Option<String>,
     /// createTime at or after: `YYYY-MM-DD` (start of day) or `YYYY-MM-DDTHH:MM[:SS[.fff]]`.
+    #[param(schema_with = crate::http::params::date_or_date_time)]
     createTimeFrom: Option<String>,
     /// createTime at or before: a date includes that whole day.
+    #[param(schema_with = crate::http::params::date_or_date_time)]
     createTimeTo: Option<String>,
 }
 

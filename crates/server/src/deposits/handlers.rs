@@ -154,11 +154,18 @@ fn idempotency_key(caller: &Caller, headers: &HeaderMap, body: &[u8], hours: u32
 /// `overrideDuplicate=true&overrideReason=...`: an admin deposits a check again on purpose.
 fn duplicate_override(caller: &Caller, query: &[(String, String)]) -> Result<Option<String>, Error> {
     let get = |k: &str| query.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim().to_string());
+    // A reason is checked whenever given, so a wrong one never passes unnoticed.
+    let reason = match get("overrideReason") {
+        Some(r) if r.is_empty() || r.chars().count() > 500 || r.chars().any(char::is_control) => {
+            return Err(Error::field("overrideReason", "must be 1 to 500 characters without control characters"))
+        }
+        r => r,
+    };
     match get("overrideDuplicate").as_deref() {
         None | Some("false") => Ok(None),
         Some("true") => {
             caller.require(Scope::Admin)?;
-            match get("overrideReason").filter(|r| !r.is_empty() && r.chars().count() <= 500) {
+            match reason {
                 Some(reason) => Ok(Some(reason)),
                 None => Err(Error::field("overrideReason", "an override of a duplicate needs a reason (1 to 500 characters)")),
             }
@@ -221,7 +228,8 @@ pub async fn list(state: &AppState, pairs: &[(String, String)]) -> Result<Page<m
     let page = PageRequest::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let tz = state.config.business_time_zone;
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim()).filter(|v| !v.is_empty());
+    // A filter given empty is refused, not ignored: the document states each one's form.
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim());
     let mut f = ListFilter { desc: true, ..Default::default() };
     if let Some(s) = get("status") {
         f.status = Some(DepositStatus::parse(s).ok_or_else(|| Error::field("status", format!("unknown status {s:?}")))?.as_str().into());
@@ -243,7 +251,10 @@ pub async fn list(state: &AppState, pairs: &[(String, String)]) -> Result<Page<m
     if let Some(s) = get("createdTo") {
         f.created_to = Some(day_start("createdTo", s, true)?);
     }
-    f.payee_account_id = get("payeeAccountId").map(str::to_string);
+    f.payee_account_id = match get("payeeAccountId") {
+        Some("") => return Err(Error::field("payeeAccountId", "must not be empty")),
+        p => p.map(str::to_string),
+    };
     let cents = |field: &str, s: &str| -> Result<i64, Error> {
         let m = Money::parse(s).and_then(|m| m.check_amount(2)).map_err(|e| Error::field(field, e.to_string()))?;
         Ok((m.decimal() * rust_decimal::Decimal::ONE_HUNDRED).trunc().to_string().parse().unwrap_or(i64::MAX))

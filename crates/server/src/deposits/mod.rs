@@ -57,6 +57,7 @@ struct DepositFilters {
     #[param(format = Date)]
     createdTo: Option<String>,
     /// The payee's account id.
+    #[param(min_length = 1, pattern = "\\S")]
     payeeAccountId: Option<String>,
     /// Amounts from (inclusive), e.g. `100.00`.
     #[param(pattern = r"^[0-9]{1,10}(\.[0-9]{1,2})?$")]
@@ -85,14 +86,23 @@ struct OverrideParams {
     /// `true` to deposit a check that was already deposited (scope `admin`).
     overrideDuplicate: Option<bool>,
     /// Why (1 to 500 characters), kept with the deposit.
-    #[param(min_length = 1, max_length = 500)]
+    #[param(min_length = 1, max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$")]
     overrideReason: Option<String>,
 }
+
+/// The example's check images: a 200 × 80 grey PNG, the smallest picture a deposit takes.
+const EXAMPLE_CHECK_IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAMgAAABQCAAAAAB5BmVsAAAAWElEQVR42u3PAQ0AAAwCIKMb3RrfBw1In4iIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIjIJQPD1UHSu1NDqwAAAABJRU5ErkJggg==";
 
 #[utoipa::path(post, path = paths::DEPOSITS_CHECK, tag = "deposits",
     params(OverrideParams,
         ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours.")),
-    request_body(content = CheckDepositFields, description = "The check deposit: the field table's names, with the example's scheduledDate, payeeId and payeeBankId accepted as aliases. Images are base64 JPEG, PNG or TIFF (a data:image/...;base64, prefix is accepted), at most 10 MiB and 12,000 pixels a side."),
+    request_body(content = CheckDepositFields, description = "The check deposit: the field table's names, with the example's scheduledDate, payeeId and payeeBankId accepted as aliases. Images are base64 JPEG, PNG or TIFF (a data:image/...;base64, prefix is accepted), at most 10 MiB and 12,000 pixels a side.",
+        // A deposit the demo server accepts as it stands (the payee is the demo data's first
+        // account), so that "try it" and the suite's fuzzer start from a request that works.
+        // No dates: a fixed check date would go stale.
+        example = json!({"amount": "125.50", "bankRoutingNumber": "011000015", "bankAccountNumber": "4820001234",
+            "checkNumber": "1042", "memo": "Invoice 2211", "payeeAccountId": "1641185719016griyb", "payeeUserId": "usr_0001",
+            "checkFrontImage": EXAMPLE_CHECK_IMAGE, "checkBackImage": EXAMPLE_CHECK_IMAGE})),
     security(("bearer" = ["deposits:write"])),
     responses((status = 201, description = "The deposit record (2.5)", body = DepositRecord),
         (status = 200, description = "An idempotent retry: the existing deposit record", body = DepositRecord),

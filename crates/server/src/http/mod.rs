@@ -18,6 +18,7 @@ pub mod compress;
 pub mod extract;
 pub mod finish;
 pub mod openapi;
+pub mod params;
 
 // The shell's own operation (`auth/me`); the API groups live in `crate::<group>`.
 pub mod auth;

@@ -103,16 +103,22 @@ mod tests {
 }
 
 /// The collection endpoints' paging parameters (CONTRACT.md points 3 and 4), for `params(...)`.
+/// When several of `size`, `per` and `limit` are given they must agree (400 otherwise).
 #[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code)]
 pub struct PageParams {
-    /// 1-based page number; missing or 0 means the first page.
+    /// 1-based page number; missing or 0 means the first page; a page past the end has empty
+    /// `content` and the right totals.
+    #[param(schema_with = crate::http::params::page)]
     page: Option<u64>,
-    /// Page size, default 10, at most 500 (larger values are clamped; the answer's `size` says so).
-    size: Option<u32>,
+    /// Page size, default 10; larger than 500 is clamped to 500 (the answer's `size` says so).
+    #[param(schema_with = crate::http::params::size)]
+    size: Option<u64>,
     /// Alias of `size`.
-    per: Option<u32>,
+    #[param(schema_with = crate::http::params::size)]
+    per: Option<u64>,
     /// Alias of `size`.
-    limit: Option<u32>,
+    #[param(schema_with = crate::http::params::size)]
+    limit: Option<u64>,
 }

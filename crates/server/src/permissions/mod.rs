@@ -28,11 +28,14 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct PermissionListParams {
     /// `field[,asc|desc]`, one of id, userName, userId, companyName, scope, grantedAt,
     /// grantedBy. Without it: by id. Ties are broken by id.
-    #[param(example = "grantedAt,desc")]
+    #[param(example = "grantedAt,desc", schema_with = crate::http::params::permission_sort)]
     sort: Option<String>,
-    /// userId equal to this, or userName / userEmail containing it (ignoring case).
+    /// userId equal to this, or userName / userEmail containing it (ignoring case; at most
+    /// 100 characters).
+    #[param(max_length = 100)]
     user: Option<String>,
     /// One API scope name, e.g. `deposits:write`.
+    #[param(schema_with = crate::http::params::scope)]
     scope: Option<String>,
     /// companyId equal to this.
     companyId: Option<String>,

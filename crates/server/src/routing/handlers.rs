@@ -58,7 +58,7 @@ fn bare(json: Bytes) -> Response {
 #[allow(dead_code)]
 struct RoutingNumberParam {
     /// Nine digits whose ABA checksum (weights 3, 7, 1) holds; `000000000` is invalid.
-    #[param(rename = "routingNumber", example = "011000015")]
+    #[param(rename = "routingNumber", example = "011000015", pattern = "^[0-9]{9}$", min_length = 9, max_length = 9)]
     routing_number: String,
 }
 
@@ -133,16 +133,24 @@ async fn directory_refresh(
 struct SearchParams {
     /// Institution name; typo-tolerant and ranked. Case and punctuation do not matter,
     /// "N.A." = "NA", "&" = "AND", OF/THE/AND are optional, the last word may be a prefix.
+    /// At most 100 characters and 10 words.
+    #[param(max_length = 100)]
     name: Option<String>,
     /// 2 to 8 digits: routing numbers that start with them (a true prefix).
+    #[param(pattern = "^$|^[0-9]{2,8}$")]
     prefix: Option<String>,
-    /// Two-letter state code.
+    /// Two-letter state code (any case).
+    #[param(pattern = "^$|^[A-Za-z]{2}$")]
     state: Option<String>,
     /// Whole city name (case and punctuation do not matter).
     city: Option<String>,
-    /// 1 to 5 digits (the start of the ZIP code) or ZIP+4 `12345-6789`; ACH records only.
+    /// 1 to 5 digits (the start of the ZIP code) or ZIP+4 `12345-6789`; ACH records only, so
+    /// not with `directory=wire`.
+    #[param(pattern = "^$|^[0-9]{1,5}$|^[0-9]{5}-[0-9]{4}$")]
     zip: Option<String>,
-    /// `both` (default), `ach` or `wire`: which directory's records are searched.
+    /// `both` (default, also `all` or empty), `ach` or `wire`, in any case: which directory's
+    /// records are searched.
+    #[param(pattern = "^$|^([Bb][Oo][Tt][Hh]|[Aa][Ll][Ll]|[Aa][Cc][Hh]|[Ww][Ii][Rr][Ee])$")]
     directory: Option<String>,
 }
 

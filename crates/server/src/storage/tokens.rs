@@ -88,26 +88,37 @@ pub struct TokenCache {
     /// When this process last recorded each token's use: the write happens at most once a
     /// minute per token, so authenticating stays a read (no SQLite write lock per request).
     touched: Mutex<HashMap<i64, Instant>>,
+    /// `Config::token_cache_ttl` in milliseconds; 0 = [`TokenCache::TTL`].
+    ttl_ms: std::sync::atomic::AtomicU64,
 }
 
 impl TokenCache {
-    /// How long a record read from the table is used without reading it again.
+    /// How long a record read from the table is used without reading it again, by default.
     pub const TTL: std::time::Duration = std::time::Duration::from_secs(2);
     /// A token's `last_used_at` is written at most this often.
     const TOUCH_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
     /// Beyond this many live tokens the cache starts over rather than grow without bound.
     const CAPACITY: usize = 10_000;
 
+    /// The TTL in force (`MONEYDESK_TOKEN_CACHE_TTL`).
+    pub fn ttl(&self) -> std::time::Duration {
+        match self.ttl_ms.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => Self::TTL,
+            ms => std::time::Duration::from_millis(ms),
+        }
+    }
+
     fn get(&self, digest: &Digest, now: Instant) -> Option<Arc<TokenRecord>> {
         let entries = self.entries.read().unwrap_or_else(|e| e.into_inner());
         let (record, read_at) = entries.get(digest)?;
-        (now.saturating_duration_since(*read_at) < Self::TTL).then(|| record.clone())
+        (now.saturating_duration_since(*read_at) < self.ttl()).then(|| record.clone())
     }
 
     fn put(&self, digest: &Digest, record: &Arc<TokenRecord>) {
         let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
         if entries.len() >= Self::CAPACITY {
-            entries.retain(|_, (_, read_at)| read_at.elapsed() < Self::TTL);
+            let ttl = self.ttl();
+            entries.retain(|_, (_, read_at)| read_at.elapsed() < ttl);
             if entries.len() >= Self::CAPACITY {
                 entries.clear();
             }
@@ -117,6 +128,14 @@ impl TokenCache {
 
     fn clear(&self) {
         self.entries.write().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
+
+impl TokenStore {
+    /// Sets how long checked tokens are trusted (`Config::token_cache_ttl`; at least 1 ms).
+    pub fn set_cache_ttl(&self, ttl: std::time::Duration) {
+        let ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        self.cache.ttl_ms.store(ms, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
