@@ -126,8 +126,8 @@ async fn bad_tokens_get_a_clear_message() {
         .expect("token");
     h.server()
         .state
-        .db
-        .revoke_tokens("revoked-in-e2e")
+        .tokens
+        .revoke("revoked-in-e2e")
         .await
         .expect("revoking");
     h.type_into("textarea#signin-token", &revoked).await;

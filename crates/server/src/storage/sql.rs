@@ -64,7 +64,8 @@ pub struct Sql {
 
 impl Sql {
     /// A statement whose text uses `?` placeholders (rewritten to `$1, $2, ...` for
-    /// PostgreSQL); give their values with [`Sql::arg`].
+    /// PostgreSQL; so no other `?` may appear in the text); give their values with
+    /// [`Sql::arg`].
     pub fn new(dialect: Dialect, text: &str) -> Sql {
         let mut sql = Sql { dialect, text: String::with_capacity(text.len() + 64), args: Vec::new() };
         let mut n = 0;
