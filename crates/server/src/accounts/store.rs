@@ -207,11 +207,15 @@ fn trigram_phrase(term: &str) -> String {
 #[derive(Clone, Debug)]
 pub struct AccountStore {
     db: Database,
+    /// One marks rebuild at a time: two at once (the background one after an import and an
+    /// explicit one) both delete and insert the marks, and on PostgreSQL the second fails on
+    /// the first's rows (seen once in collections_filters on PostgreSQL).
+    rebuilding: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 impl AccountStore {
     pub fn new(db: Database) -> AccountStore {
-        AccountStore { db }
+        AccountStore { db, rebuilding: Default::default() }
     }
 
     /// One page of accounts. Totals come from the counts table (or from marks for a
@@ -286,6 +290,7 @@ impl AccountStore {
 
     /// Rebuilds the marks (after out-of-band changes to the table).
     pub async fn rebuild_marks(&self) -> sqlx::Result<()> {
+        let _one_at_a_time = self.rebuilding.lock().await;
         let mut tx = self.db.begin().await?;
         marks::rebuild(&mut tx).await?;
         tx.commit().await
