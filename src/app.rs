@@ -5,15 +5,11 @@ use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
 use crate::components::error_view::api_error_fallback;
-use crate::components::guard::RequireScope;
 use crate::components::layout::Shell;
 use crate::components::loading::LoadingBar;
 use crate::components::toasts::{ToastHost, Toasts};
 use crate::config::MountOptions;
-use crate::groups::GROUPS;
-use crate::pages::{
-    dashboard::Dashboard, deposits::DepositsPage, email::EmailPage, not_found::NotFound, vault::VaultPage,
-};
+use crate::pages::{self, not_found::NotFound};
 use crate::session::{load_stored, Auth, Credentials, Keep};
 use crate::theme::Theme;
 
@@ -51,114 +47,13 @@ pub fn App(options: MountOptions) -> impl IntoView {
                 <LoadingBar active=busy/>
                 <ErrorBoundary fallback=api_error_fallback(None)>
                     <Routes fallback=|| view! { <NotFound/> }>
-                        <Route path=path!("/signin") view=|| lazy::page(lazy::sign_in())/>
-                        <Route path=path!("/*any") view=Shell/>
+                        <Route path=path!("/signin") view=pages::sign_in/>
+                        <Route path=path!("/*any") view=|| view! { <Shell page=pages::page_for/> }/>
                     </Routes>
                 </ErrorBoundary>
             </Router>
             <ToastHost/>
         </div>
-    }
-}
-
-/// The page for a path relative to the base: `/` the dashboard, `/<group>[/...]` the group's
-/// page behind the scope it needs, anything else a 404. A group's feature replaces its page
-/// file, not this table.
-pub fn page_for(relative_path: &str) -> AnyView {
-    let first = relative_path.trim_start_matches('/').split('/').next().unwrap_or_default();
-    if first.is_empty() {
-        return view! { <Dashboard/> }.into_any();
-    }
-    let Some(group) = GROUPS.iter().find(|g| g.slug == first) else {
-        return view! { <NotFound/> }.into_any();
-    };
-    let slug = group.slug;
-    view! { <RequireScope scope=group.scope>{group_page(slug)}</RequireScope> }.into_any()
-}
-
-fn group_page(slug: &str) -> AnyView {
-    match slug {
-        "fees" => lazy::page(lazy::fees()),
-        "vault" => view! { <VaultPage/> }.into_any(),
-        "email" => view! { <EmailPage/> }.into_any(),
-        "routing" => lazy::page(lazy::routing()),
-        "deposits" => view! { <DepositsPage/> }.into_any(),
-        "accounts" => lazy::page(lazy::accounts()),
-        "permissions" => lazy::page(lazy::permissions()),
-        _ => view! { <NotFound/> }.into_any(),
-    }
-}
-
-/// The heavy pages (the routing directory; accounts and permissions with the data table) and
-/// the sign-in page (a signed-in start never shows it) load with the page: the release build (`scripts/wasm-split`, `--cfg moneydesk_split`) cuts each
-/// `#[wasm_split]` function and what only it uses into a wasm chunk fetched on first use, so the
-/// start bundle is the shell. Other builds (tests, `trunk serve`) call the same functions directly.
-mod lazy {
-    use std::future::Future;
-
-    use leptos::prelude::*;
-    use send_wrapper::SendWrapper;
-
-    use crate::api::ApiError;
-    use crate::components::error_view::ApiErrorView;
-    use crate::components::loading::Loading;
-    use crate::pages::{
-        accounts::AccountsPage, fees::FeesPage, permissions::PermissionsPage, routing::RoutingPage,
-        signin::SignInPage,
-    };
-
-    /// A chunk could not be fetched (offline, a deploy replaced it): the network-error view.
-    pub struct LoadError;
-
-    #[cfg(moneydesk_split)]
-    impl From<leptos::wasm_split::SplitLoaderError> for LoadError {
-        fn from(_: leptos::wasm_split::SplitLoaderError) -> LoadError {
-            LoadError
-        }
-    }
-
-    macro_rules! split_page {
-        ($name:ident, $page:ident) => {
-            #[cfg(moneydesk_split)]
-            #[leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible)]
-            pub fn $name() -> Result<AnyView, LoadError> {
-                Ok(view! { <$page/> }.into_any())
-            }
-
-            #[cfg(not(moneydesk_split))]
-            pub async fn $name() -> Result<AnyView, LoadError> {
-                Ok(view! { <$page/> }.into_any())
-            }
-        };
-    }
-
-    split_page!(routing, RoutingPage);
-    split_page!(fees, FeesPage);
-    split_page!(accounts, AccountsPage);
-    split_page!(permissions, PermissionsPage);
-    split_page!(sign_in, SignInPage);
-
-    /// Shows "Loading…" until the page's code is there, then the page.
-    pub fn page(load: impl Future<Output = Result<AnyView, LoadError>> + 'static) -> AnyView {
-        let load = SendWrapper::new(load);
-        let page = Suspend::new(async move {
-            match load.await {
-                Ok(page) => page,
-                Err(LoadError) => {
-                    let origin = web_sys::window().and_then(|w| w.location().origin().ok());
-                    let error = ApiError::Network {
-                        url: origin.unwrap_or_default(),
-                        message: "the page's code did not load".into(),
-                    };
-                    // A fresh start fetches the chunk again (and a newer build's, after a deploy).
-                    let retry = Callback::new(|()| {
-                        let _ = web_sys::window().map(|w| w.location().reload());
-                    });
-                    view! { <ApiErrorView error retry page=true/> }.into_any()
-                }
-            }
-        });
-        view! { <Suspense fallback=|| view! { <Loading/> }>{page}</Suspense> }.into_any()
     }
 }
 

@@ -1,16 +1,41 @@
-//! The API groups the portal has a page for, with the scope each page needs.
+//! The portal's one list of the API's groups: each group's route, title, the scope its page
+//! needs, what the page does, how its code loads and the stylesheets only it uses. Everything
+//! else reads this list: the navigation and the dashboard (`components/layout.rs`,
+//! `pages/dashboard.rs`), the page dispatch (`pages/mod.rs`), the release build's page chunks
+//! (`#[wasm_split]`, generated here from `page: split(...)`) and the loader that fetches each
+//! chunk's stylesheets with it (`scripts/wasm-split/finish-loader.py` reads the
+//! `stylesheets: [...]` of each entry below). Adding a group is one entry here; the README's
+//! "Adding a group" lists the other places a group's name finds.
+//!
+//! This module sits above the pages (it names their components), like `app.rs`.
 
 use moneydesk_model::Scope;
 
+use crate::pages::lazy::LoadFuture;
+
 pub struct Group {
-    /// The route under the base path, also the nav link's last segment.
+    /// The route under the base path, also the nav link's last segment and the release
+    /// build's chunk name.
     pub slug: &'static str,
     pub title: &'static str,
     pub scope: Scope,
-    /// What the page will do, for the dashboard and the placeholder.
+    /// What the page does, for the dashboard and the placeholder.
     pub summary: &'static str,
-    /// Which feature brings it.
+    /// Which feature brings it (shown while the page is a placeholder).
     pub arrives_with: &'static str,
+    pub page: PageCode,
+    /// `style/NAME.css` files only this page uses: loaded with its chunk in the release build.
+    pub stylesheets: &'static [&'static str],
+}
+
+/// How a group's page comes to the browser.
+#[derive(Clone, Copy)]
+pub enum PageCode {
+    /// Its own wasm chunk in the release build, fetched on first use (called directly in
+    /// other builds).
+    Split(fn() -> LoadFuture),
+    /// Not built yet: the placeholder says what it will do.
+    Placeholder,
 }
 
 impl Group {
@@ -19,59 +44,102 @@ impl Group {
     }
 }
 
-pub const GROUPS: [Group; 7] = [
-    Group {
-        slug: "fees",
+/// The list, in the navigation's order. `page: split(Component)` makes the page its own chunk;
+/// `page: placeholder` shows what the group will do until its feature lands.
+macro_rules! groups {
+    ($( $slug:ident {
+        title: $title:literal,
+        scope: $scope:ident,
+        summary: $summary:literal,
+        arrives_with: $arrives:literal,
+        page: $kind:ident $(($component:path))?,
+        stylesheets: [$($css:literal),*] $(,)?
+    } )*) => {
+        /// The page chunks, one module per split group.
+        mod chunks {
+            $( groups!(@chunk $slug $kind $($component)?); )*
+        }
+
+        pub const GROUPS: &[Group] = &[
+            $( Group {
+                slug: stringify!($slug),
+                title: $title,
+                scope: Scope::$scope,
+                summary: $summary,
+                arrives_with: $arrives,
+                page: groups!(@code $slug $kind),
+                stylesheets: &[$($css),*],
+            }, )*
+        ];
+    };
+    (@chunk $slug:ident split $component:path) => {
+        crate::pages::lazy::split_page!($slug, $component);
+    };
+    (@chunk $slug:ident placeholder) => {};
+    (@code $slug:ident split) => { PageCode::Split(chunks::$slug::load) };
+    (@code $slug:ident placeholder) => { PageCode::Placeholder };
+}
+
+groups! {
+    fees {
         title: "Fee schedules",
-        scope: Scope::FeesRead,
-        summary: "Look up the ACH and wire fee schedules for an amount.",
+        scope: FeesRead,
+        summary: "Quote ACH and wire fees for an amount, see the schedule's tiers and where an amount falls.",
         arrives_with: "the fee schedules feature (GET …/fee-schedules/fees/ach and …/fees/wire)",
-    },
-    Group {
-        slug: "vault",
+        page: split(crate::pages::fees::FeesPage),
+        stylesheets: ["fees"],
+    }
+    vault {
         title: "Document vault",
-        scope: Scope::VaultRead,
-        summary:
-            "Browse a user's folders; create, move, download as zip and delete them; upload files and their versions.",
+        scope: VaultRead,
+        summary: "Browse a user's folders; create, move, download as zip and delete them; upload files and their versions.",
         arrives_with: "the document vault feature (…/document-vault/records)",
-    },
-    Group {
-        slug: "email",
+        page: placeholder,
+        stylesheets: [],
+    }
+    email {
         title: "Email",
-        scope: Scope::EmailSend,
+        scope: EmailSend,
         summary: "Compose and send messages, use templates, validate addresses and see sending domains.",
         arrives_with: "the email feature (…/utility/message/email)",
-    },
-    Group {
-        slug: "routing",
+        page: placeholder,
+        stylesheets: [],
+    }
+    routing {
         title: "Routing numbers",
-        scope: Scope::RoutingRead,
+        scope: RoutingRead,
         summary: "Validate ACH and wire routing numbers and search the directory by name, city, state or prefix.",
         arrives_with: "the routing feature (…/payment/routing/ach/validate and …/wire/validate)",
-    },
-    Group {
-        slug: "deposits",
+        page: split(crate::pages::routing::RoutingPage),
+        stylesheets: ["table", "routing"],
+    }
+    deposits {
         title: "Check deposits",
-        scope: Scope::DepositsRead,
+        scope: DepositsRead,
         summary: "List deposits, create a check deposit with its images, scan checks and follow each deposit's status.",
-        arrives_with: "the check deposits feature (…/money-movements/deposits)",
-    },
-    Group {
-        slug: "accounts",
+        arrives_with: "the check deposits page (the API: …/money-movements/deposits, served already)",
+        page: placeholder,
+        stylesheets: [],
+    }
+    accounts {
         title: "Accounts",
-        scope: Scope::AccountsRead,
+        scope: AccountsRead,
         summary: "Page, sort and search through accounts.",
         arrives_with: "the collections feature (…/unifi/accounts)",
-    },
-    Group {
-        slug: "permissions",
+        page: split(crate::pages::accounts::AccountsPage),
+        stylesheets: ["table"],
+    }
+    permissions {
         title: "Permissions",
-        scope: Scope::PermissionsRead,
+        scope: PermissionsRead,
         summary: "Page through company users and their permissions.",
         arrives_with: "the collections feature (…/company/users/permissions)",
-    },
-];
+        page: split(crate::pages::permissions::PermissionsPage),
+        stylesheets: ["table"],
+    }
+}
 
-pub fn group(slug: &str) -> &'static Group {
-    GROUPS.iter().find(|g| g.slug == slug).expect("a group of GROUPS")
+/// The group a route's first segment names.
+pub fn find(slug: &str) -> Option<&'static Group> {
+    GROUPS.iter().find(|g| g.slug == slug)
 }

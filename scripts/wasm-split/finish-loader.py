@@ -17,13 +17,28 @@ import re
 import sys
 from pathlib import Path
 
-# split name (src/app.rs, `split_page!`) -> stylesheets (style/NAME.css) that only it needs.
-CSS_FOR = {
-    "routing": ["table", "routing"],
-    "fees": ["fees"],
-    "accounts": ["table"],
-    "permissions": ["table"],
-}
+GROUPS_RS = Path(__file__).resolve().parents[2] / "src" / "groups.rs"
+
+
+def css_for(groups_rs):
+    """split name -> stylesheets (style/NAME.css) that only it needs, read from the portal's
+    one list of groups (src/groups.rs): each `page: split(...)` entry's `stylesheets: [...]`."""
+    text = groups_rs.read_text()
+    body = text[text.index("\ngroups! {"):]
+    entry = re.compile(r"\n    (\w+) \{(.*?)\n    \}", re.S)
+    out = {}
+    for slug, fields in entry.findall(body):
+        sheets = re.search(r"stylesheets: \[([^\]]*)\]", fields)
+        if sheets is None:
+            sys.exit(f"finish-loader: the group {slug} in {groups_rs} has no stylesheets: [...]")
+        if "page: split(" in fields:
+            out[slug] = re.findall(r'"([\w-]+)"', sheets.group(1))
+    if not out:
+        sys.exit(f"finish-loader: no split page found in {groups_rs}")
+    return out
+
+
+CSS_FOR = css_for(GROUPS_RS)
 
 CSS_LOADER = """
 const cssLoads = new Map();

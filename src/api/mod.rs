@@ -1,10 +1,12 @@
 //! The API, one module per group over one client (see `client.rs`).
 
+pub mod accounts;
 pub mod auth;
 pub mod client;
-pub mod collections;
 pub mod error;
 pub mod fees;
+pub mod page;
+pub mod permissions;
 pub mod routing;
 
 pub use client::Client;

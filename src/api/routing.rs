@@ -1,6 +1,6 @@
 //! Routing-number calls: the exact lookups (bare records; a 404 `NotFound` means the directory
 //! does not list the number), the directory's status and its refresh. The search goes through
-//! the shared data table (`api::collections::get_page`).
+//! the shared data table (`api::page::get_page`).
 //!
 //! Answers stay JSON values (field names as in `moneydesk_model::routing`): the page only shows
 //! them, and one JSON path keeps the wasm small (a typed serde decoder per record costs ~10 KB).

@@ -9,7 +9,6 @@ use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 
 use crate::api::{self, ApiError};
-use crate::app::page_for;
 use crate::components::error_view::ApiErrorView;
 use crate::components::loading::Loading;
 use crate::components::toasts::{use_toasts, ToastKind};
@@ -25,8 +24,10 @@ enum Gate {
     Ready,
 }
 
+/// The header and navigation around the page of the current path; `page` picks that page
+/// (`pages::page_for`, handed in by the app so that components do not depend on pages).
 #[component]
-pub fn Shell() -> impl IntoView {
+pub fn Shell(page: fn(&str) -> AnyView) -> impl IntoView {
     let auth = use_auth();
     let config = expect_context::<AppConfig>();
     let location = use_location();
@@ -78,7 +79,7 @@ pub fn Shell() -> impl IntoView {
         <Header/>
         <main class="main" id="main">
             {move || match gate.get() {
-                Gate::Ready => EitherOf3::A(page_for(&section.get())),
+                Gate::Ready => EitherOf3::A(page(&section.get())),
                 Gate::Checking => EitherOf3::B(view! { <SessionCheck/> }),
                 Gate::SignedOut => EitherOf3::C(view! { <Loading label="Taking you to the sign-in page…"/> }),
             }}

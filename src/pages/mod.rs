@@ -1,13 +1,44 @@
-//! One file per page. The group pages are placeholders until their feature replaces the file;
-//! the app guards each with its scope (`app.rs`), so a page file only holds the page itself.
+//! One file (or folder) per page, and the page for a path. The groups' pages are listed in
+//! `src/groups.rs`; a group without its page yet shows the placeholder.
 
 pub mod accounts;
 pub mod dashboard;
-pub mod deposits;
-pub mod email;
 pub mod fees;
+pub mod lazy;
 pub mod not_found;
 pub mod permissions;
 pub mod routing;
 pub mod signin;
-pub mod vault;
+
+use leptos::prelude::*;
+
+use crate::components::guard::RequireScope;
+use crate::components::placeholder::Placeholder;
+use crate::groups::{self, PageCode};
+use dashboard::Dashboard;
+use not_found::NotFound;
+
+/// The page for a path relative to the base: `/` the dashboard, `/<group>[/...]` the group's
+/// page behind the scope it needs, anything else a 404.
+pub fn page_for(relative_path: &str) -> AnyView {
+    let first = relative_path.trim_start_matches('/').split('/').next().unwrap_or_default();
+    if first.is_empty() {
+        return view! { <Dashboard/> }.into_any();
+    }
+    let Some(group) = groups::find(first) else {
+        return view! { <NotFound/> }.into_any();
+    };
+    view! { <RequireScope scope=group.scope>{group_page(group)}</RequireScope> }.into_any()
+}
+
+fn group_page(group: &'static groups::Group) -> AnyView {
+    match group.page {
+        PageCode::Split(load) => lazy::page(load()),
+        PageCode::Placeholder => view! { <Placeholder group/> }.into_any(),
+    }
+}
+
+/// The sign-in page (its own chunk: a signed-in start never needs it).
+pub fn sign_in() -> AnyView {
+    lazy::page(lazy::sign_in::load())
+}

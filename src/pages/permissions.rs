@@ -1,25 +1,14 @@
 //! Company-user permissions (GET /api/v2/services/company/users/permissions) in the data table.
 
 use leptos::prelude::*;
+use moneydesk_model::Scope;
 
-use crate::api::collections;
+use crate::api;
 use crate::components::data_table::{Column, DataTable, Fetcher, FilterDef, Format};
 use crate::session::use_auth;
 
-/// The API's scope names (the `scope` filter).
-pub const SCOPES: &[(&str, &str)] = &[
-    ("fees:read", "fees:read"),
-    ("vault:read", "vault:read"),
-    ("vault:write", "vault:write"),
-    ("email:send", "email:send"),
-    ("email:verify", "email:verify"),
-    ("routing:read", "routing:read"),
-    ("deposits:read", "deposits:read"),
-    ("deposits:write", "deposits:write"),
-    ("accounts:read", "accounts:read"),
-    ("permissions:read", "permissions:read"),
-    ("admin", "admin"),
-];
+/// The API's scope names (the `scope` filter), from the model.
+pub const SCOPES: &[(&str, &str)] = &Scope::OPTIONS;
 
 pub const COLUMNS: &[Column] = &[
     Column::new("id", "Id", Format::Number).sortable(),
@@ -42,7 +31,7 @@ pub const FILTERS: &[FilterDef] = &[
 #[component]
 pub fn PermissionsPage() -> impl IntoView {
     let auth = use_auth();
-    let fetcher = Fetcher::new(move |q| Box::pin(collections::permissions(&auth.client(), q)));
+    let fetcher = Fetcher::new(move |q| Box::pin(api::permissions::page(&auth.client(), q)));
     view! {
         <section class="page collections-page">
             <h1>"Permissions"</h1>
@@ -64,15 +53,12 @@ pub fn PermissionsPage() -> impl IntoView {
 mod tests {
     use moneydesk_model::collections::SortField;
     use moneydesk_model::permissions::{PermissionSortField, PERMISSION_FILTERS};
-    use moneydesk_model::Scope;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
     #[wasm_bindgen_test]
-    fn the_scope_filter_offers_every_scope() {
-        let names: Vec<&str> = SCOPES.iter().map(|(v, _)| *v).collect();
-        assert_eq!(names, Scope::ALL.map(|s| s.as_str()));
+    fn columns_and_filters_match_the_model() {
         let params: Vec<&str> = FILTERS.iter().map(|f| f.param).collect();
         assert_eq!(params, PERMISSION_FILTERS);
         for c in COLUMNS {

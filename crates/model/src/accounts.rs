@@ -71,6 +71,9 @@ macro_rules! vocabulary {
             /// In the order the server sorts them (by their API text).
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
+            /// `(API text, label)` of every value, in `ALL`'s order: what a filter menu offers.
+            pub const OPTIONS: &'static [(&'static str, &'static str)] = &[$(($text, $label)),+];
+
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $text),+ }
             }

@@ -453,3 +453,45 @@ mod tests {
         );
     }
 }
+
+/// A client's request for one page of a collection: 1-based `page`, `size`, an optional
+/// `sort=field,dir` and the filters, in the order given. The portal's table keeps one in the
+/// URL and its API calls send it; the server reads the same keys (`PageRequest`, `SortSpec`).
+///
+/// ```
+/// use moneydesk_model::collections::{CollectionQuery, SortDir};
+/// let q = CollectionQuery { page: 2, size: 50, sort: Some(("name".into(), SortDir::Desc)),
+///     filters: vec![("accountStatus".into(), "Active".into())] };
+/// let pairs: Vec<String> = q.pairs().into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+/// assert_eq!(pairs, ["page=2", "size=50", "sort=name,desc", "accountStatus=Active"]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CollectionQuery {
+    pub page: u64,
+    pub size: u32,
+    pub sort: Option<(String, SortDir)>,
+    pub filters: Vec<(String, String)>,
+}
+
+impl Default for CollectionQuery {
+    fn default() -> Self {
+        CollectionQuery { page: 1, size: crate::page::DEFAULT_PAGE_SIZE, sort: None, filters: Vec::new() }
+    }
+}
+
+impl CollectionQuery {
+    /// A filter's value, when given.
+    pub fn filter(&self, param: &str) -> Option<&str> {
+        self.filters.iter().find(|(k, _)| k == param).map(|(_, v)| v.as_str())
+    }
+
+    /// The query string's pairs: `page`, `size`, `sort` when set, then the filters.
+    pub fn pairs(&self) -> Vec<(String, String)> {
+        let mut out = vec![("page".to_string(), self.page.to_string()), ("size".to_string(), self.size.to_string())];
+        if let Some((field, dir)) = &self.sort {
+            out.push(("sort".into(), format!("{field},{}", dir.as_str())));
+        }
+        out.extend(self.filters.iter().cloned());
+        out
+    }
+}

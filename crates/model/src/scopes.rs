@@ -35,7 +35,20 @@ impl Scope {
         Scope::Admin,
     ];
 
-    pub fn as_str(&self) -> &'static str {
+    /// `(name, label)` of every scope, in `ALL`'s order (the label is the name: operators
+    /// know scopes by it).
+    pub const OPTIONS: [(&'static str, &'static str); 11] = {
+        let mut out = [("", ""); 11];
+        let mut i = 0;
+        while i < 11 {
+            let name = Scope::ALL[i].name();
+            out[i] = (name, name);
+            i += 1;
+        }
+        out
+    };
+
+    pub const fn name(&self) -> &'static str {
         match self {
             Scope::FeesRead => "fees:read",
             Scope::VaultRead => "vault:read",
@@ -49,6 +62,10 @@ impl Scope {
             Scope::PermissionsRead => "permissions:read",
             Scope::Admin => "admin",
         }
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        self.name()
     }
 
     /// Whether a credential holding `held` may use an endpoint that needs `self`.

@@ -5,7 +5,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use moneydesk_model::collections::SortDir;
+use moneydesk_model::collections::{CollectionQuery, SortDir};
+use moneydesk_model::page::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
 use moneydesk_model::Page;
 use serde_json::Value;
 
@@ -13,8 +14,8 @@ use super::column::{Column, FilterDef};
 use crate::api::ApiError;
 
 pub const PAGE_SIZES: [u32; 5] = [10, 25, 50, 100, 500];
-pub const DEFAULT_SIZE: u32 = 10;
-pub const MAX_SIZE: u32 = 500;
+pub const DEFAULT_SIZE: u32 = DEFAULT_PAGE_SIZE;
+pub const MAX_SIZE: u32 = MAX_PAGE_SIZE;
 
 /// What the table shows, as kept in the URL: `page` is 1-based like the API's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +34,8 @@ impl Default for TableState {
     }
 }
 
-/// One request for a page: what the fetcher gets.
-pub type TableQuery = TableState;
+/// One request for a page: what the fetcher gets (the model's type, which the api layer takes).
+pub type TableQuery = CollectionQuery;
 
 impl TableState {
     /// Reads the table's keys through `get` (the URL query); anything unusable falls back to
@@ -79,14 +80,14 @@ impl TableState {
         out
     }
 
+    /// The API's request for this view.
+    pub fn query(&self) -> CollectionQuery {
+        CollectionQuery { page: self.page, size: self.size, sort: self.sort.clone(), filters: self.filters.clone() }
+    }
+
     /// The API's query: `page` (1-based), `size`, `sort=field,dir`, and the filters.
     pub fn pairs(&self) -> Vec<(String, String)> {
-        let mut out = vec![("page".to_string(), self.page.to_string()), ("size".to_string(), self.size.to_string())];
-        if let Some((field, dir)) = &self.sort {
-            out.push(("sort".into(), format!("{field},{}", dir.as_str())));
-        }
-        out.extend(self.filters.iter().cloned());
-        out
+        self.query().pairs()
     }
 
     pub fn filter(&self, param: &str) -> Option<&str> {
@@ -218,11 +219,11 @@ impl Fetcher {
     /// client from context, so call it inside a component.
     pub fn get(path: &'static str) -> Fetcher {
         let auth = crate::session::use_auth();
-        Fetcher::new(move |q| Box::pin(crate::api::collections::get_page(&auth.client(), path, q)))
+        Fetcher::new(move |q| Box::pin(crate::api::page::get_page(&auth.client(), path, q)))
     }
 
-    pub fn fetch(&self, q: &TableQuery) -> PageFuture {
-        (self.0)(q)
+    pub fn fetch(&self, view: &TableState) -> PageFuture {
+        (self.0)(&view.query())
     }
 }
 

@@ -122,7 +122,7 @@ pub fn SearchTab() -> impl IntoView {
     let fetcher = Fetcher::new(move |q: &TableQuery| {
         let errors = check_filters(&q.filters);
         if errors.is_empty() {
-            Box::pin(crate::api::collections::get_page(&auth.client(), ROUTING_SEARCH, q))
+            Box::pin(crate::api::page::get_page(&auth.client(), ROUTING_SEARCH, q))
         } else {
             // Said in one line, since nothing was sent: "prefix must be 2 to 8 digits, got \"0\"".
             let message = errors.iter().map(|e| format!("{} {}", e.field, e.message)).collect::<Vec<_>>().join("; ");
