@@ -1,6 +1,7 @@
 //! Small components shared by the pages.
 
 pub mod data_table;
+pub mod download;
 pub mod drawer;
 pub mod error_view;
 pub mod guard;

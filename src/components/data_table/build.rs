@@ -5,9 +5,10 @@
 
 use web_sys::{Document, Element};
 
+use super::action::{Action, ATTR};
 use super::column::{Column, FilterKind};
 use super::state::PAGE_SIZES;
-use super::Ctx;
+use super::ctx::Ctx;
 
 /// `<tag attr=value ...>text</tag>`.
 pub fn el(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: &str) -> Element {
@@ -74,7 +75,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
         let _ = form.append_child(&with(el(doc, "div", &[("class", class)], ""), &[&label, &control]));
     }
     let clear =
-        el(doc, "button", &[("type", "button"), ("class", "button clear-filters"), ("data-action", "clear")], "Clear");
+        el(doc, "button", &[("type", "button"), ("class", "button clear-filters"), (ATTR, Action::Clear.as_str())], "Clear");
     let _ = form.append_child(&clear);
 
     let fieldset =
@@ -98,7 +99,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
             ("type", "button"),
             ("class", "button"),
             ("id", &format!("{id}-export")),
-            ("data-action", "export"),
+            (ATTR, Action::Export.as_str()),
             ("disabled", ""),
         ],
         "Export CSV",
@@ -115,7 +116,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
                     ("type", "button"),
                     ("class", "button"),
                     ("id", &format!("{id}-export-cancel")),
-                    ("data-action", "cancel"),
+                    (ATTR, Action::Cancel.as_str()),
                 ],
                 "Cancel",
             ),
@@ -185,7 +186,7 @@ pub fn main(doc: &Document, main: &Element, ctx: Ctx, caption: &str, idle: &str)
 fn pager(doc: &Document, ctx: Ctx) -> Element {
     let id = ctx.id;
     let (size_id, jump_id) = (format!("{id}-size"), format!("{id}-jump"));
-    let select = el(doc, "select", &[("id", &size_id), ("data-action", "size")], "");
+    let select = el(doc, "select", &[("id", &size_id), (ATTR, Action::Size.as_str())], "");
     for s in PAGE_SIZES {
         let s = s.to_string();
         let _ = select.append_child(&el(doc, "option", &[("value", &s)], &s));
@@ -199,7 +200,7 @@ fn pager(doc: &Document, ctx: Ctx) -> Element {
         )
     };
     let jump = with(
-        el(doc, "form", &[("class", "jump"), ("data-action", "jump")], ""),
+        el(doc, "form", &[("class", "jump"), (ATTR, Action::Jump.as_str())], ""),
         &[
             &el(doc, "label", &[("for", &jump_id)], "Page"),
             &el(doc, "input", &[("type", "number"), ("id", &jump_id), ("min", "1"), ("inputmode", "numeric")], ""),

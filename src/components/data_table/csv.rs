@@ -1,22 +1,10 @@
-//! CSV for the export: RFC 4180 quoting, CRLF line ends, and cells that a spreadsheet would
-//! run as a formula (`= + - @`, or a leading tab / carriage return) defused with a `'`.
+//! CSV for the export: the header and the lines of a page of records, CRLF line ends, each
+//! cell quoted and defused by `components::download::csv_cell`.
 
 use serde_json::Value;
 
 use super::column::{raw_text, Column};
-
-/// One cell, safe to open in a spreadsheet.
-pub fn cell(text: &str) -> String {
-    let defused = match text.as_bytes().first() {
-        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r') => format!("'{text}"),
-        _ => text.to_string(),
-    };
-    if defused.contains(['"', ',', '\n', '\r']) {
-        format!("\"{}\"", defused.replace('"', "\"\""))
-    } else {
-        defused
-    }
-}
+use crate::components::download::csv_cell as cell;
 
 /// The header line: the columns' keys (the API's field names, as the import CLI reads them).
 pub fn header(columns: &[Column]) -> String {
@@ -47,27 +35,6 @@ mod tests {
 
     use super::*;
     use crate::components::data_table::column::Format;
-
-    #[wasm_bindgen_test]
-    fn formulas_are_defused() {
-        assert_eq!(cell("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
-        assert_eq!(cell("+1"), "'+1");
-        assert_eq!(cell("-2+3"), "'-2+3");
-        assert_eq!(cell("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(cell("\tcmd"), "'\tcmd");
-        assert_eq!(cell("\rcmd"), "\"'\rcmd\"", "a carriage return also needs quotes");
-        assert_eq!(cell("a=b"), "a=b", "only a leading sign is a formula");
-        assert_eq!(cell(""), "");
-    }
-
-    #[wasm_bindgen_test]
-    fn quoting_follows_rfc_4180() {
-        assert_eq!(cell("plain text"), "plain text");
-        assert_eq!(cell("Smith, Jones LLC"), "\"Smith, Jones LLC\"");
-        assert_eq!(cell("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(cell("two\nlines"), "\"two\nlines\"");
-        assert_eq!(cell("Café ✓"), "Café ✓");
-    }
 
     #[wasm_bindgen_test]
     fn records_become_lines_in_column_order() {

@@ -8,11 +8,12 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
+use super::action::Action;
 use super::export::{self, Job, Outcome, Progress};
 use super::state::TableState;
 use super::sync::{group, value};
 use super::windowing;
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::components::toasts::ToastKind;
 
 fn target(ev: &web_sys::Event) -> Option<Element> {
@@ -53,16 +54,16 @@ pub fn click(ctx: Ctx, ev: web_sys::MouseEvent) {
             _ => to_page(ctx, last_page(ctx)),
         }
     } else if let Some(b) = closest(&el, "button[data-action]") {
-        match attr(&b, "data-action").as_str() {
-            "clear" => clear_filters(ctx),
-            "last-page" => to_page(ctx, last_page(ctx)),
-            "export" => start_export(ctx),
-            "cancel" => {
+        match Action::of(&b) {
+            Some(Action::Clear) => clear_filters(ctx),
+            Some(Action::LastPage) => to_page(ctx, last_page(ctx)),
+            Some(Action::Export) => start_export(ctx),
+            Some(Action::Cancel) => {
                 if let Some(job) = ctx.job.get_value() {
                     job.cancel();
                 }
             }
-            _ => {}
+            Some(Action::Size | Action::Jump) | None => {}
         }
     } else if let Some(tr) = closest(&el, "tbody tr[data-row]") {
         ctx.open.set(attr(&tr, "data-row").parse().ok());
@@ -85,7 +86,7 @@ pub fn change(ctx: Ctx, ev: web_sys::Event) {
         let replace = ctx.typing.get_value();
         ctx.typing.set_value(false);
         apply_filter(ctx, &attr(&el, "data-filter"), &value(&el), replace);
-    } else if attr(&el, "data-action") == "size" {
+    } else if Action::of(&el) == Some(Action::Size) {
         if let Ok(size) = value(&el).parse::<u32>() {
             ctx.go(ctx.view.get_untracked().with_size(size), false);
         }
@@ -101,7 +102,7 @@ pub fn change(ctx: Ctx, ev: web_sys::Event) {
         });
         let list = ctx.visible.with_untracked(|v| v.join(","));
         if let Some(s) = window().local_storage().ok().flatten() {
-            let _ = s.set_item(&super::columns_key(ctx.id), &list);
+            let _ = s.set_item(&super::ctx::columns_key(ctx.id), &list);
         }
     }
 }
@@ -131,7 +132,7 @@ pub fn input(ctx: Ctx, ev: web_sys::Event) {
 pub fn submit(ctx: Ctx, ev: web_sys::SubmitEvent) {
     ev.prevent_default();
     let Some(form) = target(&ev) else { return };
-    if attr(&form, "data-action") == "jump" {
+    if Action::of(&form) == Some(Action::Jump) {
         let wanted = form.query_selector("input").ok().flatten().map(|i| value(&i)).unwrap_or_default();
         let wanted = wanted.trim().parse::<u64>().unwrap_or(1).max(1);
         to_page(ctx, wanted.min(last_page(ctx)));
@@ -227,7 +228,7 @@ fn start_export(ctx: Ctx) {
             return; // the table went away meanwhile
         }
         let (kind, message) = match outcome {
-            Outcome::Done(chunks, n) => match export::download(&chunks, &export::file_name(id)) {
+            Outcome::Done(chunks, n) => match crate::components::download::save(&chunks, &crate::components::download::dated_name(id, "csv"), crate::components::download::CSV) {
                 Ok(()) => (ToastKind::Success, format!("Exported {} {noun} to CSV.", group(n))),
                 Err(e) => (ToastKind::Error, format!("Could not save the CSV file: {e:?}")),
             },

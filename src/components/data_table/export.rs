@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 use super::column::Column;
 use super::csv;
@@ -81,28 +81,3 @@ pub async fn run(
     }
 }
 
-/// Offers `chunks` as a file download named `name`.
-pub fn download(chunks: &js_sys::Array, name: &str) -> Result<(), JsValue> {
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/csv;charset=utf-8");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(chunks, &options)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let document = document();
-    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.unchecked_into();
-    a.set_href(&url);
-    a.set_download(name);
-    a.set_hidden(true);
-    let body = document.body().ok_or_else(|| JsValue::from_str("no <body>"))?;
-    body.append_child(&a)?;
-    a.click();
-    a.remove();
-    // Revoke later: the browser reads the Blob after the click returns.
-    set_timeout(move || drop(web_sys::Url::revoke_object_url(&url)), std::time::Duration::from_secs(60));
-    Ok(())
-}
-
-/// `accounts-2026-11-22.csv`, in the user's local date.
-pub fn file_name(id: &str) -> String {
-    let now = js_sys::Date::new_0();
-    format!("{id}-{:04}-{:02}-{:02}.csv", now.get_full_year(), now.get_month() + 1, now.get_date())
-}

@@ -5,9 +5,11 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 
+use super::action::{Action, ATTR};
 use super::build;
 use super::state::{TableState, PAGE_SIZES};
-use super::{Ctx, SortDir};
+use super::ctx::Ctx;
+use moneydesk_model::collections::SortDir;
 
 /// The two containers the controls live in.
 pub struct Dom {
@@ -75,7 +77,7 @@ pub fn view(d: &Dom, ctx: Ctx, v: &TableState) {
         set_value(d.find(&format!("[data-filter='{}']", f.param)), v.filter(f.param).unwrap_or_default());
     }
     disable(d.find(".clear-filters"), v.filters.is_empty());
-    if let Some(select) = d.find("[data-action=size]") {
+    if let Some(select) = d.find(Action::Size.selector()) {
         let size = v.size.to_string();
         if !PAGE_SIZES.contains(&v.size)
             && select.query_selector(&format!("option[value='{size}']")).ok().flatten().is_none()
@@ -85,7 +87,7 @@ pub fn view(d: &Dom, ctx: Ctx, v: &TableState) {
         }
         set_value(Some(select), &size);
     }
-    set_value(d.find("[data-action=jump] input"), &v.page.to_string());
+    set_value(d.find(&format!("{} input", Action::Jump.selector())), &v.page.to_string());
     sort(d, ctx, v);
 }
 
@@ -169,15 +171,15 @@ pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
         let past_end = totals.filter(|(t, _)| *t > 0).map(|(_, n)| n);
         let (message, button, action) = match past_end {
             Some(last) => {
-                (format!("Page {page} is past the end: there are {last} pages."), "Go to the last page", "last-page")
+                (format!("Page {page} is past the end: there are {last} pages."), "Go to the last page", Action::LastPage)
             }
-            None if filtered => (format!("No {} match these filters.", ctx.noun), "Clear filters", "clear"),
-            None => (format!("There are no {} yet.", ctx.noun), "", "clear"),
+            None if filtered => (format!("No {} match these filters.", ctx.noun), "Clear filters", Action::Clear),
+            None => (format!("There are no {} yet.", ctx.noun), "", Action::Clear),
         };
         text(d.find("[data-testid=table-empty] p"), &message);
         if let Some(b) = d.find("[data-testid=table-empty] button") {
             text(Some(b.clone()), button);
-            let _ = b.set_attribute("data-action", action);
+            let _ = b.set_attribute(ATTR, action.as_str());
             hide(Some(b), button.is_empty());
         }
     }
@@ -190,11 +192,11 @@ pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
     disable(d.find("[data-page=prev]"), at_first);
     disable(d.find("[data-page=next]"), at_last);
     disable(d.find("[data-page=last]"), at_last);
-    if let Some(input) = d.find("[data-action=jump] input") {
+    if let Some(input) = d.find(&format!("{} input", Action::Jump.selector())) {
         let _ = input.set_attribute("max", &pages.unwrap_or(1).to_string());
     }
     text(d.find(".jump .of"), &pages.map(|n| format!("of {}", group(n))).unwrap_or_default());
-    disable(d.find("[data-action=export]"), totals.is_none_or(|(t, _)| t == 0));
+    disable(d.find(Action::Export.selector()), totals.is_none_or(|(t, _)| t == 0));
 
     let sentence = if loading {
         format!("Loading {}…", ctx.noun)
@@ -212,7 +214,7 @@ pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
 /// The export control: the button, or the progress bar with Cancel.
 pub fn export(d: &Dom, ctx: Ctx) {
     let progress = ctx.progress.get();
-    hide(d.find("[data-action=export]"), progress.is_some());
+    hide(d.find(Action::Export.selector()), progress.is_some());
     hide(d.find(".export-progress"), progress.is_none());
     if let Some(p) = progress {
         text(d.find(".export-progress label"), &format!("Exporting {} of {}", group(p.done), group(p.total)));

@@ -16,35 +16,13 @@ use web_sys::{Element, HtmlElement};
 
 use super::column::Column;
 use super::dom::rows_html;
-use super::Ctx;
+use super::ctx::Ctx;
 
 /// Pages with more rows than this are windowed; shorter ones render every row.
 pub const WINDOW_MIN: usize = 100;
 /// Rows rendered beyond each edge of the viewport.
 pub const OVERSCAN: usize = 6;
-/// A row's height until one is measured (px).
-pub const ROW_HEIGHT: f64 = 37.0;
-
-/// The rendered window: rows `start..end` of `rows`.
-#[derive(Clone, Copy)]
-pub struct Win {
-    pub rows: usize,
-    pub start: usize,
-    pub end: usize,
-    pub row_h: f64,
-    /// The row Tab lands on (roving tab stop), kept across moves of the window.
-    pub tab_stop: usize,
-    /// A window update is already waiting for the next frame.
-    pub frame: bool,
-    /// The viewport as last seen from the body's top: (top, height) in px.
-    pub view: Option<(f64, f64)>,
-}
-
-impl Default for Win {
-    fn default() -> Self {
-        Win { rows: 0, start: 0, end: 0, row_h: ROW_HEIGHT, tab_stop: 0, frame: false, view: None }
-    }
-}
+pub use super::ctx::{Win, ROW_HEIGHT};
 
 /// The rows to render, `start..end`, when the viewport runs from `top` px below the top of
 /// the table's body for `height` px: the rows it shows plus `overscan` on each side. A table

@@ -1,7 +1,7 @@
 //! The little CSV the bulk check needs: read routing numbers from a pasted list or an uploaded
-//! file, write the results safely (no formula injection), and hand the file to the browser.
+//! file, write the results (cells defused by `components::download`) and hand the file over.
 
-use wasm_bindgen::JsCast;
+use crate::components::download::{self, csv_cell as cell};
 
 /// RFC 4180 records: quoted fields with `""`, LF or CRLF line ends, a leading BOM ignored.
 /// The delimiter is `,`, or `;` / tab when the first line has one of those and no comma.
@@ -75,45 +75,15 @@ pub fn routing_numbers(text: &str) -> Vec<String> {
     }
 }
 
-/// One cell: a leading `=`, `+`, `-`, `@`, tab or CR gets a `'` so a spreadsheet shows it as
-/// text instead of running it; then quoted when it holds a delimiter, quote or line break.
-pub fn cell(value: &str) -> String {
-    let value =
-        if value.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{value}") } else { value.to_string() };
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value
-    }
-}
-
 /// Rows to CSV text with CRLF line ends (RFC 4180).
 pub fn write(rows: &[Vec<String>]) -> String {
     rows.iter().map(|r| r.iter().map(|c| cell(c)).collect::<Vec<_>>().join(",") + "\r\n").collect()
 }
 
-/// Hands `text` to the browser as a file download (Blob + object URL, then revoked).
+/// Hands `text` to the browser as a CSV file named `file_name`.
 pub fn download(file_name: &str, text: &str) -> Result<(), String> {
-    let fail = |e: wasm_bindgen::JsValue| format!("the browser refused the download: {e:?}");
     let parts = js_sys::Array::of1(&text.into());
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/csv;charset=utf-8");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
-    let document = leptos::prelude::document();
-    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(fail)?.unchecked_into();
-    a.set_href(&url);
-    a.set_download(file_name);
-    a.click();
-    // Give the browser the file before the URL goes.
-    let revoke = url.clone();
-    leptos::prelude::set_timeout(
-        move || {
-            let _ = web_sys::Url::revoke_object_url(&revoke);
-        },
-        std::time::Duration::from_secs(30),
-    );
-    Ok(())
+    download::save(&parts, file_name, download::CSV).map_err(|e| format!("the browser refused the download: {e:?}"))
 }
 
 #[cfg(test)]
