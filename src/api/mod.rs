@@ -6,6 +6,7 @@ pub mod client;
 pub mod error;
 pub mod fees;
 pub mod page;
+pub mod request;
 pub mod permissions;
 pub mod routing;
 

@@ -11,6 +11,7 @@ use leptos_router::NavigateOptions;
 use moneydesk_model::fees::{describe_range, FeeEntry, FeeSchedule, FeeTier, Rail, ScheduleVersion, TransferType};
 use rust_decimal::Decimal;
 
+use crate::api::request::Answer;
 use crate::api::{fees as api, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::loading::Loading;
@@ -76,16 +77,8 @@ pub fn FeesPage() -> impl IntoView {
     let refused = RwSignal::new(None::<&'static str>);
 
     // The schedule in force, for the table and the chart.
-    let versions = RwSignal::new(None::<Result<Vec<ScheduleVersion>, ApiError>>);
-    {
-        let client = auth.client();
-        leptos::task::spawn_local(async move {
-            let r = api::versions(&client).await;
-            if !matches!(r, Err(ApiError::Aborted)) {
-                versions.try_set(Some(r));
-            }
-        });
-    }
+    let versions = Answer::<Vec<ScheduleVersion>>::new();
+    versions.load(api::versions(&auth.client()));
     let schedule = Memo::new(move |_| {
         versions.with(|v| match v {
             Some(Ok(list)) => list.iter().find(|v| v.in_force).map(|v| v.schedule.clone()),
@@ -198,7 +191,7 @@ pub fn FeesPage() -> impl IntoView {
                 <p id="fee-amount-refused" class="hint error" role="status">{move || refused.get()}</p>
             </form>
             <QuotePanel quote=quote.into()/>
-            {move || match versions.get() {
+            {move || match versions.state.get() {
                 None => view! { <Loading/> }.into_any(),
                 Some(Err(error)) => view! { <ApiErrorView error/> }.into_any(),
                 Some(Ok(_)) => match schedule.get() {

@@ -15,23 +15,9 @@ use serde_json::Value;
 use wasm_bindgen::JsCast;
 
 use self::url::{Tab, UrlState};
-use crate::api::routing::Answer;
-use crate::api::ApiError;
 
-/// A request's answer for the view; `None` while it is on its way.
-pub type Loaded = RwSignal<Option<Result<Value, ApiError>>>;
-
-/// Runs `answer` and puts its result into `into`. Create `answer` inside the component's owner:
-/// the client aborts it when the component goes away, and then nothing is written.
-pub fn load(into: Loaded, answer: Answer) {
-    into.set(None);
-    leptos::task::spawn_local(async move {
-        let result = answer.await;
-        if !matches!(result, Err(ApiError::Aborted)) {
-            into.try_set(Some(result));
-        }
-    });
-}
+/// A routing request's answer for the view (JSON: the page renders the API's fields).
+pub type Loaded = crate::api::request::Answer<Value>;
 
 #[component]
 pub fn RoutingPage() -> impl IntoView {

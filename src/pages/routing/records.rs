@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::format as f;
-use super::{load, Loaded};
+use super::Loaded;
 use crate::api::routing::{ach, wire};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
@@ -128,7 +128,7 @@ fn not_listed(which: Which, number: &str, message: &str) -> AnyView {
 fn Record(which: Which, number: String) -> impl IntoView {
     let auth = use_auth();
     let owner = Owner::current();
-    let answer: Loaded = RwSignal::new(None);
+    let answer = Loaded::new();
     let n = number.clone();
     // Created inside the component's owner: leaving the page (or the number) aborts it.
     let fetch = move || {
@@ -136,7 +136,7 @@ fn Record(which: Which, number: String) -> impl IntoView {
             Which::Ach => ach(&auth.client(), &n),
             Which::Wire => wire(&auth.client(), &n),
         };
-        load(answer, owner.as_ref().map(|o| o.with(start)).unwrap_or_else(start));
+        answer.load(owner.as_ref().map(|o| o.with(start)).unwrap_or_else(start));
     };
     fetch();
     let retry = Callback::new(move |()| fetch());

@@ -8,7 +8,7 @@ use wasm_bindgen::JsValue;
 
 use super::format::{count, iso_date};
 use super::records::text;
-use super::{load, Loaded};
+use super::Loaded;
 use crate::api;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::session::use_auth;
@@ -92,8 +92,8 @@ pub fn DirectoryStatusBar() -> impl IntoView {
     let auth = use_auth();
     let toasts = use_toasts();
     let owner = Owner::current();
-    let status: Loaded = RwSignal::new(None);
-    load(status, api::routing::directory(&auth.client()));
+    let status = Loaded::new();
+    status.load(api::routing::directory(&auth.client()));
     let reloading = RwSignal::new(false);
     let reload = move |_| {
         reloading.set(true);
@@ -114,7 +114,7 @@ pub fn DirectoryStatusBar() -> impl IntoView {
                 // A failed reload records why in the status: show it.
                 Err(_) => api::routing::directory(&auth.client()).await,
             };
-            status.try_set(Some(fresh));
+            status.set(fresh);
         });
     };
 
