@@ -30,6 +30,8 @@ pub const DEPOSITS: &str = "/api/v2/services/money-movements/deposits";
 pub const DEPOSITS_CHECK: &str = "/api/v2/services/money-movements/deposits/check";
 pub const DEPOSITS_CHECK_SCAN: &str = "/api/v2/services/money-movements/deposits/check/smas/{smaSfid}/scan";
 /// Extensions: one deposit with its history, its images, and a move of its state machine.
+/// Extension: the deposit list with each deposit as its whole record (2.5: id, amount, status).
+pub const DEPOSIT_RECORDS: &str = "/api/v2/services/money-movements/deposits/records";
 pub const DEPOSIT: &str = "/api/v2/services/money-movements/deposits/{id}";
 pub const DEPOSIT_IMAGE: &str = "/api/v2/services/money-movements/deposits/{id}/images/{side}";
 pub const DEPOSIT_ACTIONS: &str = "/api/v2/services/money-movements/deposits/{id}/actions";

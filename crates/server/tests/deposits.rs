@@ -213,10 +213,24 @@ async fn the_list_filters_sorts_and_pages_the_deposits(backend: Backend) {
     assert_eq!((paged["data"]["numberOfElements"].as_i64(), paged["data"]["last"].as_bool()), (Some(1), Some(true)));
     let (_, none) = get(&b, &format!("{}?status=Settled_4", paths::DEPOSITS)).await;
     assert_eq!(none["data"]["totalElements"], 0);
-    for bad in ["status=Done", "serviceType=Bank%20Wire", "createdFrom=yesterday", "sort=name", "amountMin=1e3"] {
+    for bad in ["status=Done", "serviceType=Bank%20Wire", "createdFrom=yesterday", "sort=name", "amountMin=1e3", "status="] {
         let (s, body) = get(&b, &format!("{}?{bad}", paths::DEPOSITS)).await;
         assert_eq!(s, 400, "{bad}: {body}");
     }
+
+    // The records extension pages the same deposits, each as its whole record.
+    let r = b.server.get_auth(&format!("{}?sort=amount,desc&amountMin=50", paths::DEPOSIT_RECORDS), &b.writer).await;
+    assert_eq!(r.status(), 200);
+    // Amounts read as written (JSON numbers with cents), in the asked order.
+    let text = r.text().await.unwrap();
+    let (high, low) = (text.find("\"amount\":250.00,"), text.find("\"amount\":99.99,"));
+    assert!(high.is_some() && low.is_some() && high < low, "{text}");
+    assert!(!text.contains("\"amount\":10.00,"), "amountMin applies: {text}");
+    let records: Value = serde_json::from_str(&text).unwrap();
+    let content = records["data"]["content"].as_array().unwrap();
+    assert_eq!(content.len(), 2);
+    assert!(content.iter().all(|r| r["id"].as_i64().is_some() && r["status"] == "In_Progress_1"), "{records}");
+    assert_eq!(get(&b, &format!("{}?status=Done", paths::DEPOSIT_RECORDS)).await.0, 400);
 }
 
 #[tokio::test]

@@ -225,6 +225,19 @@ pub async fn apply(state: &AppState, caller: &Caller, id: i64, m: DepositMove) -
 /// `createdTo` (dates, inclusive, business time zone), `payeeAccountId`, `amountMin`,
 /// `amountMax`, `sort=createdDate|amount[,asc|desc]` (default `createdDate,desc`).
 pub async fn list(state: &AppState, pairs: &[(String, String)]) -> Result<Page<moneydesk_model::DepositListItem>, Error> {
+    list_as(state, pairs, record::list_item).await
+}
+
+/// The same page with each deposit as its whole record (the portal's list extension).
+pub async fn list_records(state: &AppState, pairs: &[(String, String)]) -> Result<Page<DepositRecord>, Error> {
+    list_as(state, pairs, record::record).await
+}
+
+async fn list_as<T>(
+    state: &AppState,
+    pairs: &[(String, String)],
+    item: fn(&DepositRow, chrono_tz::Tz) -> T,
+) -> Result<Page<T>, Error> {
     let page = PageRequest::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let tz = state.config.business_time_zone;
@@ -278,6 +291,6 @@ pub async fn list(state: &AppState, pairs: &[(String, String)]) -> Result<Page<m
     }
     let offset = page.offset().min(i64::MAX as u64) as i64;
     let (total, rows) = state.deposits.list(&f, offset, i64::from(page.size)).await?;
-    let items = rows.iter().map(|r| record::list_item(r, tz)).collect();
+    let items = rows.iter().map(|r| item(r, tz)).collect();
     Ok(Page::build(page, total as u64, items, if sorted { Sort::SORTED } else { Sort::UNSORTED }))
 }
