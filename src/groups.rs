@@ -117,9 +117,9 @@ groups! {
         title: "Check deposits",
         scope: DepositsRead,
         summary: "List deposits, create a check deposit with its images, scan checks and follow each deposit's status.",
-        arrives_with: "the check deposits page (the API: …/money-movements/deposits, served already)",
-        page: placeholder,
-        stylesheets: [],
+        arrives_with: "the check deposits feature (…/money-movements/deposits)",
+        page: split(crate::pages::deposits::DepositsPage),
+        stylesheets: ["table", "deposits"],
     }
     accounts {
         title: "Accounts",

@@ -23,6 +23,8 @@ pub struct Client {
     token: Option<String>,
     on_auth_error: Option<AuthErrorHook>,
     in_flight: Option<RwSignal<u32>>,
+    /// Sent with every request of this client (e.g. an `Idempotency-Key`).
+    headers: Vec<(&'static str, String)>,
 }
 
 /// A request body: JSON, or anything `fetch` takes (FormData, Blob, a string).
@@ -47,7 +49,15 @@ impl Client {
             token,
             on_auth_error: None,
             in_flight: None,
+            headers: Vec::new(),
         }
+    }
+
+    /// The same client sending `name: value` with its requests: a create's `Idempotency-Key`,
+    /// so that a retry of the same submission makes one record.
+    pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
     }
 
     /// Called with every 401 / code 600 answer (the app signs the user out).
@@ -135,6 +145,9 @@ impl Client {
         }
         if let Some(token) = &self.token {
             req = req.header("Authorization", &format!("Bearer {token}"));
+        }
+        for (name, value) in &self.headers {
+            req = req.header(name, value);
         }
         let signal = abort_on_cleanup();
         let req = req.abort_signal(signal.as_ref());

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod client;
+pub mod deposits;
 pub mod error;
 pub mod fees;
 pub mod page;

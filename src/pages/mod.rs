@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod dashboard;
+pub mod deposits;
 pub mod fees;
 pub mod lazy;
 pub mod not_found;

@@ -3,6 +3,7 @@
 //! the portal: `trunk build --release` (scripts/test builds it first).
 
 mod collections;
+mod deposits;
 mod embed;
 mod fees;
 mod harness;

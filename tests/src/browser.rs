@@ -218,6 +218,16 @@ impl Browser {
         .await
     }
 
+    /// Chooses the file at `path` in the `<input type=file>` matching `css`.
+    pub async fn upload(&self, css: &str, path: &std::path::Path) {
+        let path = path.canonicalize().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let path = path.to_str().expect("a UTF-8 path").to_string();
+        self.retry(&format!("choosing {path} in `{css}`"), || async {
+            self.client.find(Locator::Css(css)).await?.send_keys(&path).await
+        })
+        .await
+    }
+
     /// Chooses the option with `value` in the `<select>` matching `css`.
     pub async fn select(&self, css: &str, value: &str) {
         self.retry(&format!("selecting {value:?} in `{css}`"), || async {

@@ -31,4 +31,4 @@ pub use harness::Harness;
 pub use host::StaticHost;
 pub use moneydesk_model::Scope;
 pub use moneydesk_server::Config;
-pub use paths::{artifacts_dir, dist_dir, workspace_root};
+pub use paths::{artifacts_dir, dist_dir, shared_data, workspace_root};

@@ -9,6 +9,11 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// A file of the shared test data (`../shared/data/<relative>` beside the checkout).
+pub fn shared_data(relative: &str) -> PathBuf {
+    workspace_root().join("../shared/data").join(relative)
+}
+
 /// The release build the server serves: `MONEYDESK_DIST`, or `<workspace>/dist`.
 pub fn dist_dir() -> PathBuf {
     let dist = std::env::var_os("MONEYDESK_DIST")

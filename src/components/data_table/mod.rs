@@ -56,6 +56,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
+use serde_json::Value;
 
 pub use self::column::{Column, FilterDef, FilterKind, Format};
 use self::action::Action;
@@ -102,6 +103,13 @@ pub fn DataTable(
     /// What the records are, plural ("accounts"), for the totals and messages.
     #[prop(default = "records")]
     noun: &'static str,
+    /// More of a record under its fields in the drawer (a deposit's history and moves).
+    #[prop(optional)]
+    detail: Option<fn(Value) -> AnyView>,
+    /// Fetches the current view again whenever it changes (a record changed elsewhere); an open
+    /// drawer stays open on its record.
+    #[prop(optional, into)]
+    reload: Option<Signal<u32>>,
     /// Fetch nothing until some filter has a value (a search that needs criteria).
     #[prop(optional)]
     require_filter: bool,
@@ -162,6 +170,9 @@ pub fn DataTable(
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
         retry.track();
+        if let Some(r) = reload {
+            r.track();
+        }
         let v = view.get();
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
@@ -181,7 +192,11 @@ pub fn DataTable(
             match result {
                 Ok(page) => {
                     mark_data(id);
-                    ctx.open.try_set(None);
+                    // A new view closes the drawer; the same view fetched again keeps it.
+                    let same = ctx.shown.try_with_untracked(|s| s.as_ref().is_some_and(|l| l.view == v));
+                    if same != Some(true) {
+                        ctx.open.try_set(None);
+                    }
                     ctx.error.try_set(None);
                     ctx.shown.try_set(Some(Loaded { view: v, page: Arc::new(page) }));
                     ctx.loading.try_set(false);
@@ -285,6 +300,7 @@ pub fn DataTable(
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| format!("{} {}", noun, column::raw_text(&record[row_key])));
         let fields = NodeRef::<leptos::html::Dl>::new();
+        let more = detail.map(|d| d(record.clone()));
         Effect::new(move |_| {
             if let Some(dl) = fields.get() {
                 dl.set_text_content(None);
@@ -304,6 +320,7 @@ pub fn DataTable(
         });
         Some(view! {
             <Drawer title id=format!("{id}-drawer") on_close>
+                {more}
                 <dl class="record-fields" node_ref=fields></dl>
             </Drawer>
         })

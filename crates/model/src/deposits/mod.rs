@@ -101,7 +101,7 @@ impl ServiceType {
     /// assert_eq!(ServiceType::parse("Electronic_Deposit"), Some(ServiceType::ElectronicDeposit));
     /// assert_eq!(ServiceType::parse("Bank Wire"), None);
     /// ```
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             ServiceType::Cash => "Cash",
             ServiceType::Check => "Check",
@@ -115,7 +115,18 @@ impl ServiceType {
         ServiceType::ALL.into_iter().find(|t| t.as_str() == s)
     }
 
-    pub fn label(self) -> &'static str {
+    /// `(wire spelling, label)` of every kind, in `ALL`'s order: what a filter menu offers.
+    pub const OPTIONS: [(&'static str, &'static str); 5] = {
+        let mut out = [("", ""); 5];
+        let mut i = 0;
+        while i < 5 {
+            out[i] = (ServiceType::ALL[i].as_str(), ServiceType::ALL[i].label());
+            i += 1;
+        }
+        out
+    };
+
+    pub const fn label(self) -> &'static str {
         match self {
             ServiceType::Cash => "Cash",
             ServiceType::Check => "Check",

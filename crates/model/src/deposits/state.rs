@@ -73,7 +73,7 @@ impl DepositStatus {
     /// assert_eq!(DepositStatus::parse("Sent_3"), Some(DepositStatus::Sent));
     /// assert_eq!(DepositStatus::InProgress.step(), "Process_2");
     /// ```
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             DepositStatus::InProgress => "In_Progress_1",
             DepositStatus::Confirmed => "Confirmed_2",
@@ -89,8 +89,19 @@ impl DepositStatus {
         DepositStatus::ALL.into_iter().find(|x| x.as_str() == s)
     }
 
+    /// `(wire spelling, label)` of every status, in `ALL`'s order: what a filter menu offers.
+    pub const OPTIONS: [(&'static str, &'static str); 7] = {
+        let mut out = [("", ""); 7];
+        let mut i = 0;
+        while i < 7 {
+            out[i] = (DepositStatus::ALL[i].as_str(), DepositStatus::ALL[i].label());
+            i += 1;
+        }
+        out
+    };
+
     /// How people read it.
-    pub fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static str {
         match self {
             DepositStatus::InProgress => "To confirm",
             DepositStatus::Confirmed => "Confirmed",

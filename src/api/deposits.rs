@@ -1,0 +1,76 @@
+//! The deposits group: the list as whole records (the `…/deposits/records` extension, for the
+//! table), one deposit with its history and allowed moves, its check images, a move of its
+//! state machine, and a check deposit's creation (with an `Idempotency-Key`, so a retried
+//! submission makes one deposit).
+
+use std::future::Future;
+
+use gloo_net::http::Method;
+use moneydesk_model::collections::CollectionQuery;
+use moneydesk_model::deposits::{CheckDepositFields, DepositAction, DepositDetail, DepositMove, DepositRecord};
+use moneydesk_model::paths::{self, DEPOSITS_CHECK, DEPOSIT_RECORDS};
+use moneydesk_model::{Envelope, Page};
+use serde_json::Value;
+
+use super::client::{envelope_data, Body};
+use super::{page::get_page, ApiError, Client};
+
+/// A page of deposit records (JSON objects: the data table shows them by field name).
+pub fn records(client: &Client, query: &CollectionQuery) -> impl Future<Output = Result<Page<Value>, ApiError>> + 'static {
+    get_page(client, DEPOSIT_RECORDS, query)
+}
+
+fn deposit_path(template: &str, id: i64) -> String {
+    paths::fill(template, "id", &id.to_string())
+}
+
+/// GET `…/deposits/{id}`: the deposit, its history and the moves allowed now.
+pub fn detail(client: &Client, id: i64) -> impl Future<Output = Result<DepositDetail, ApiError>> + 'static {
+    client.get_data(&deposit_path(paths::DEPOSIT, id), &[])
+}
+
+/// POST `…/deposits/{id}/actions`: one move; reject and return need a reason.
+pub fn apply(
+    client: &Client,
+    id: i64,
+    action: DepositAction,
+    reason: Option<String>,
+) -> impl Future<Output = Result<DepositDetail, ApiError>> + 'static {
+    let body = Body::json(&DepositMove { action, reason });
+    let path = deposit_path(paths::DEPOSIT_ACTIONS, id);
+    let client = client.clone();
+    async move {
+        let sent = client.send::<Envelope<DepositDetail>>(Method::POST, &path, &[], Some(body?));
+        envelope_data(sent.await?)
+    }
+}
+
+/// GET `…/deposits/{id}/images/{front|back}`: the image as stored, as a Blob to show.
+pub fn image(client: &Client, id: i64, side: &'static str) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+    let path = paths::fill(&deposit_path(paths::DEPOSIT_IMAGE, id), "side", side);
+    let sent = client.send_raw(Method::GET, &path, &[], None);
+    async move {
+        let resp = sent.await?;
+        let url = resp.url();
+        let bytes = resp.binary().await.map_err(|e| super::error::network_error(&url, e))?;
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
+        let options = web_sys::BlobPropertyBag::new();
+        if let Some(kind) = resp.headers().get("content-type") {
+            options.set_type(&kind);
+        }
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+            .map_err(|e| ApiError::Decode { status: 200, message: format!("the image could not be shown: {e:?}") })
+    }
+}
+
+/// POST `…/deposits/check` with `key` as its `Idempotency-Key`: the same key and body answer the
+/// same deposit, so a submission retried after a lost answer never deposits twice.
+pub fn create(
+    client: &Client,
+    fields: &CheckDepositFields,
+    key: &str,
+) -> impl Future<Output = Result<DepositRecord, ApiError>> + 'static {
+    let body = Body::json(fields);
+    let client = client.clone().with_header("Idempotency-Key", key);
+    async move { client.send::<DepositRecord>(Method::POST, DEPOSITS_CHECK, &[], Some(body?)).await }
+}

@@ -1,0 +1,224 @@
+//! One deposit in the table's drawer: its check images, its history (who moved it, when,
+//! why) and a button for each move allowed now. Reject and return ask for a reason; send and
+//! settle (the cash-letter and settlement jobs' moves) show only to an admin, as the server
+//! allows them only to one.
+
+use leptos::prelude::*;
+use moneydesk_model::deposits::{DepositAction, DepositDetail};
+use moneydesk_model::Scope;
+use serde_json::Value;
+
+use crate::api::request::Answer;
+use crate::api::{self, ApiError};
+use crate::components::data_table::column::{format_date_time, format_money};
+use crate::components::error_view::ApiErrorView;
+use crate::components::toasts::{use_toasts, ToastKind};
+use crate::session::use_auth;
+
+/// Bumped when a deposit changed: the page's table fetches its view again.
+#[derive(Clone, Copy)]
+pub struct Changed(pub RwSignal<u32>);
+
+/// The drawer's part for a deposit record of the table.
+pub fn panel(record: Value) -> AnyView {
+    match record.get("id").and_then(Value::as_i64) {
+        Some(id) => view! { <DepositPanel id/> }.into_any(),
+        None => ().into_any(),
+    }
+}
+
+fn button_text(a: DepositAction) -> &'static str {
+    match a {
+        DepositAction::Confirm => "Confirm",
+        DepositAction::Send => "Mark sent",
+        DepositAction::Settle => "Mark settled",
+        DepositAction::Return => "Return…",
+        DepositAction::Reject => "Reject…",
+        DepositAction::Cancel => "Cancel deposit",
+    }
+}
+
+#[component]
+fn DepositPanel(id: i64) -> impl IntoView {
+    let auth = use_auth();
+    let toasts = use_toasts();
+    let changed = use_context::<Changed>();
+    let detail = Answer::<DepositDetail>::new();
+    detail.load(api::deposits::detail(&auth.client(), id));
+
+    // The move waiting for its reason, the reason typed, and a move on its way.
+    let asking = RwSignal::new(None::<DepositAction>);
+    let reason = RwSignal::new(String::new());
+    let busy = RwSignal::new(false);
+    let failed = RwSignal::new(None::<ApiError>);
+    let owner = Owner::current();
+    let act = Callback::new(move |action: DepositAction| {
+        if action.needs_reason() && asking.get_untracked() != Some(action) {
+            asking.set(Some(action));
+            return;
+        }
+        let why = Some(reason.get_untracked().trim().to_string()).filter(|r| !r.is_empty());
+        if action.needs_reason() && why.is_none() {
+            return;
+        }
+        busy.set(true);
+        failed.set(None);
+        let start = || api::deposits::apply(&auth.client(), id, action, why.clone());
+        let request = owner.as_ref().map(|o| o.with(start)).unwrap_or_else(start);
+        leptos::task::spawn_local(async move {
+            let result = request.await;
+            // `try_set` gives the value back when the page is gone.
+            if matches!(result, Err(ApiError::Aborted)) || busy.try_set(false).is_some() {
+                return;
+            }
+            match result {
+                Ok(d) => {
+                    toasts.show(ToastKind::Success, format!("Deposit {id} is now {}.", d.record.status.label()));
+                    asking.set(None);
+                    reason.set(String::new());
+                    detail.set(Ok(d));
+                    if let Some(Changed(c)) = changed {
+                        c.update(|n| *n += 1);
+                    }
+                }
+                Err(e) => {
+                    failed.set(Some(e));
+                }
+            }
+        });
+    });
+
+    let body = move || {
+        detail.with(|d| match d {
+            None => view! { <p class="muted">"Reading the deposit…"</p> }.into_any(),
+            Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
+            Some(Ok(d)) => {
+                let admin = auth.can(Scope::Admin);
+                let writer = auth.can(Scope::DepositsWrite);
+                let moves: Vec<DepositAction> = d
+                    .allowed_actions
+                    .iter()
+                    .copied()
+                    .filter(|a| if matches!(a, DepositAction::Send | DepositAction::Settle) { admin } else { writer })
+                    .collect();
+                let history = d
+                    .history
+                    .iter()
+                    .map(|e| {
+                        let when = format_date_time(&e.at).unwrap_or_else(|| e.at.clone());
+                        let what = format!("{} by {}", e.to_status.label(), e.actor);
+                        view! {
+                            <li>
+                                <span class="history-what">{what}</span>
+                                <time datetime=e.at.clone()>{when}</time>
+                                {e.reason.clone().map(|r| view! { <span class="history-reason">{r}</span> })}
+                            </li>
+                        }
+                    })
+                    .collect_view();
+                let r = &d.record;
+                let summary = format!(
+                    "{} · fee {} · {}",
+                    format_money(&r.amount.to_string()).unwrap_or_else(|| r.amount.to_string()),
+                    format_money(&r.fee_applied.to_string()).unwrap_or_else(|| r.fee_applied.to_string()),
+                    r.status.label()
+                );
+                let duplicate = d.duplicate_of.map(|first| {
+                    let why = d.override_reason.clone().unwrap_or_default();
+                    view! { <p class="notice">"A second deposit of the check of deposit " {first} ", allowed by an admin: " {why}</p> }
+                });
+                view! {
+                    <p class="deposit-summary" data-testid="deposit-status">{summary}</p>
+                    {duplicate}
+                    <div class="deposit-moves" role="group" aria-label="Moves">
+                        {moves
+                            .into_iter()
+                            .map(|a| {
+                                view! {
+                                    <button
+                                        type="button"
+                                        class="button"
+                                        class:danger=matches!(a, DepositAction::Reject | DepositAction::Return | DepositAction::Cancel)
+                                        data-move=a.as_str()
+                                        disabled=move || busy.get()
+                                        on:click=move |_| act.run(a)
+                                    >
+                                        {button_text(a)}
+                                    </button>
+                                }
+                            })
+                            .collect_view()}
+                    </div>
+                    <h3>"History"</h3>
+                    <ol class="deposit-history">{history}</ol>
+                }
+                .into_any()
+            }
+        })
+    };
+
+    let reason_form = move || {
+        asking.get().map(|a| {
+            let label = format!("Why is the deposit {}?", if a == DepositAction::Return { "returned" } else { "rejected" });
+            view! {
+                <form class="deposit-reason" on:submit=move |ev| {
+                    ev.prevent_default();
+                    act.run(a);
+                }>
+                    <label for="deposit-reason">{label}</label>
+                    <input
+                        id="deposit-reason"
+                        type="text"
+                        maxlength="500"
+                        required
+                        prop:value=move || reason.get()
+                        on:input=move |ev| reason.set(event_target_value(&ev))
+                    />
+                    <button type="submit" class="button danger" disabled=move || busy.get() || reason.with(|r| r.trim().is_empty())>
+                        {button_text(a).trim_end_matches('…')}
+                    </button>
+                    <button type="button" class="button" on:click=move |_| asking.set(None)>"Keep it"</button>
+                </form>
+            }
+        })
+    };
+
+    view! {
+        <div class="deposit-detail" data-testid="deposit-detail">
+            <CheckImages id/>
+            {body}
+            {reason_form}
+            {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
+        </div>
+    }
+}
+
+/// The check's two sides, fetched with the token and shown through object URLs (revoked when
+/// the drawer closes).
+#[component]
+fn CheckImages(id: i64) -> impl IntoView {
+    let auth = use_auth();
+    let side = move |name: &'static str| {
+        let url = Answer::<String>::new();
+        let blob = api::deposits::image(&auth.client(), id, name);
+        url.load(async move {
+            let blob = blob.await?;
+            web_sys::Url::create_object_url_with_blob(&blob)
+                .map_err(|e| ApiError::Decode { status: 200, message: format!("the image could not be shown: {e:?}") })
+        });
+        on_cleanup(move || {
+            if let Some(Some(Ok(u))) = url.state.try_get_untracked() {
+                let _ = web_sys::Url::revoke_object_url(&u);
+            }
+        });
+        let alt = format!("The {name} of the check of deposit {id}");
+        move || {
+            url.with(|u| match u {
+                Some(Ok(src)) => view! { <img src=src.clone() alt=alt.clone() data-side=name/> }.into_any(),
+                Some(Err(_)) => view! { <p class="muted">"No " {name} " image."</p> }.into_any(),
+                None => view! { <div class="check-image-loading" aria-hidden="true"></div> }.into_any(),
+            })
+        }
+    };
+    view! { <div class="check-images">{side("front")}{side("back")}</div> }
+}

@@ -1,0 +1,201 @@
+//! A new check deposit: the payee, the check's MICR fields, its amount and date, and both
+//! sides' images (JPEG, PNG or TIFF, read in the browser and sent base64). Every field the
+//! server refuses is named under the form. The submission carries an `Idempotency-Key` kept
+//! until an answer arrives, so resubmitting after a lost answer never deposits twice.
+
+use base64::Engine;
+use leptos::prelude::*;
+use moneydesk_model::deposits::CheckDepositFields;
+use wasm_bindgen::JsCast;
+
+use crate::api::{self, ApiError};
+use crate::components::error_view::ApiErrorView;
+use crate::components::toasts::{use_toasts, ToastKind};
+use crate::session::use_auth;
+
+/// The server takes at most 10 MiB an image; refuse larger files before reading them.
+const MAX_IMAGE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
+
+fn new_key() -> String {
+    let now = js_sys::Date::now() as u64;
+    let salt = (js_sys::Math::random() * 1e12) as u64;
+    format!("portal-{now:x}-{salt:x}")
+}
+
+/// One text field of the form.
+#[component]
+fn Field(
+    id: &'static str,
+    label: &'static str,
+    value: RwSignal<String>,
+    #[prop(optional)] hint: &'static str,
+    #[prop(default = "text")] kind: &'static str,
+    #[prop(optional)] required: bool,
+    #[prop(optional)] inputmode: &'static str,
+    #[prop(optional)] pattern: &'static str,
+) -> impl IntoView {
+    let hint_id = format!("{id}-hint");
+    view! {
+        <div class="field">
+            <label for=id>{label}{required.then_some(" *")}</label>
+            <input
+                id=id
+                type=kind
+                required=required
+                inputmode=(!inputmode.is_empty()).then_some(inputmode)
+                pattern=(!pattern.is_empty()).then_some(pattern)
+                aria-describedby=(!hint.is_empty()).then(|| hint_id.clone())
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+            {(!hint.is_empty()).then(|| view! { <p class="hint" id=hint_id.clone()>{hint}</p> })}
+        </div>
+    }
+}
+
+/// One side's image: the file chosen, read into base64.
+#[component]
+fn ImageField(id: &'static str, label: &'static str, value: RwSignal<Option<(String, String)>>) -> impl IntoView {
+    let problem = RwSignal::new(None::<String>);
+    let on_change = move |ev: web_sys::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            value.set(None);
+            return;
+        };
+        if file.size() > MAX_IMAGE_BYTES {
+            problem.set(Some(format!("{} is larger than 10 MB.", file.name())));
+            value.set(None);
+            return;
+        }
+        problem.set(None);
+        let name = file.name();
+        leptos::task::spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
+                Ok(buffer) => {
+                    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                    value.try_set(Some((name, base64::engine::general_purpose::STANDARD.encode(bytes))));
+                }
+                Err(_) => {
+                    problem.try_set(Some(format!("{name} could not be read.")));
+                }
+            }
+        });
+    };
+    view! {
+        <div class="field">
+            <label for=id>{label}" *"</label>
+            <input id=id type="file" required accept="image/jpeg,image/png,image/tiff" on:change=on_change/>
+            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
+        </div>
+    }
+}
+
+#[component]
+pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
+    let auth = use_auth();
+    let toasts = use_toasts();
+    let payee_account = RwSignal::new(String::new());
+    let payee_user = RwSignal::new(String::new());
+    let amount = RwSignal::new(String::new());
+    let check_number = RwSignal::new(String::new());
+    let routing = RwSignal::new(String::new());
+    let account = RwSignal::new(String::new());
+    let check_date = RwSignal::new(String::new());
+    let memo = RwSignal::new(String::new());
+    let front = RwSignal::new(None::<(String, String)>);
+    let back = RwSignal::new(None::<(String, String)>);
+    let key = StoredValue::new(new_key());
+    let busy = RwSignal::new(false);
+    let failed = RwSignal::new(None::<ApiError>);
+    let owner = Owner::current();
+
+    let on_submit = move |ev: web_sys::SubmitEvent| {
+        ev.prevent_default();
+        if busy.get_untracked() {
+            return;
+        }
+        let text = |s: RwSignal<String>| Some(s.get_untracked().trim().to_string()).filter(|t| !t.is_empty());
+        let fields = CheckDepositFields {
+            amount: text(amount).map(|a| a.replace([',', '$'], "")),
+            bank_account_number: text(account),
+            bank_routing_number: text(routing),
+            check_number: text(check_number),
+            check_date: text(check_date),
+            check_front_image: front.get_untracked().map(|(_, b)| b),
+            check_back_image: back.get_untracked().map(|(_, b)| b),
+            memo: text(memo),
+            payee_account_id: text(payee_account),
+            payee_user_id: text(payee_user),
+            source: Some("portal".into()),
+            ..Default::default()
+        };
+        busy.set(true);
+        failed.set(None);
+        let k = key.get_value();
+        let start = || api::deposits::create(&auth.client(), &fields, &k);
+        let request = owner.as_ref().map(|o| o.with(start)).unwrap_or_else(start);
+        leptos::task::spawn_local(async move {
+            let result = request.await;
+            // `try_set` gives the value back when the page is gone.
+            if matches!(result, Err(ApiError::Aborted)) || busy.try_set(false).is_some() {
+                return;
+            }
+            match result {
+                Ok(record) => {
+                    toasts.show(ToastKind::Success, format!("Deposit {} was created: {} to confirm.", record.id, record.amount));
+                    on_done.run(true);
+                }
+                Err(e) => {
+                    // An answer means the server decided: the next submission is a new one.
+                    // Without one (the network), the same key makes a retry safe.
+                    if !matches!(e, ApiError::Network { .. }) {
+                        key.set_value(new_key());
+                    }
+                    failed.set(Some(e));
+                    if let Some(el) = leptos::prelude::document().get_element_by_id("deposit-form-error") {
+                        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+                    }
+                }
+            }
+        });
+    };
+
+    view! {
+        <form class="panel deposit-form" id="deposit-form" aria-labelledby="deposit-form-title" on:submit=on_submit novalidate>
+            <h2 id="deposit-form-title">"New check deposit"</h2>
+            <fieldset>
+                <legend>"Payee"</legend>
+                <Field id="deposit-payee-account" label="Account id" value=payee_account required=true
+                    hint="The account of the accounts list the check is deposited to."/>
+                <Field id="deposit-payee-user" label="User id" value=payee_user required=true/>
+            </fieldset>
+            <fieldset>
+                <legend>"Check"</legend>
+                <Field id="deposit-amount" label="Amount (USD)" value=amount required=true inputmode="decimal"
+                    hint="Like 1250.00: at most two decimals."/>
+                <Field id="deposit-check-number" label="Check number" value=check_number required=true inputmode="numeric"/>
+                <Field id="deposit-routing" label="Routing number" value=routing required=true inputmode="numeric"
+                    pattern="[0-9]{9}" hint="Nine digits, from the check's MICR line."/>
+                <Field id="deposit-account" label="Account number" value=account required=true inputmode="numeric"/>
+                <Field id="deposit-check-date" label="Check date" value=check_date kind="date"
+                    hint="Not in the future, at most 180 days ago."/>
+                <Field id="deposit-memo" label="Memo" value=memo/>
+            </fieldset>
+            <fieldset>
+                <legend>"Images"</legend>
+                <ImageField id="deposit-front" label="Front of the check" value=front/>
+                <ImageField id="deposit-back" label="Back of the check" value=back/>
+            </fieldset>
+            <div id="deposit-form-error" tabindex="-1">
+                {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
+            </div>
+            <div class="form-actions">
+                <button type="submit" class="button primary" id="deposit-submit" disabled=move || busy.get()>
+                    {move || if busy.get() { "Depositing…" } else { "Deposit the check" }}
+                </button>
+                <button type="button" class="button" on:click=move |_| on_done.run(false)>"Cancel"</button>
+            </div>
+        </form>
+    }
+}

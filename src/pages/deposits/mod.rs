@@ -1,0 +1,114 @@
+//! Check deposits: every deposit in the data table (the records extension, so each row carries
+//! its id, amount, fee and status), filtered by status, kind, dates and amounts; a row's drawer
+//! shows its check images, its history and the moves allowed now (detail.rs); "New check
+//! deposit" opens the form (form.rs), kept in the URL (`?new=1`) so Back closes it.
+
+mod detail;
+mod form;
+
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+use moneydesk_model::deposits::{DepositStatus, ServiceType};
+use moneydesk_model::Scope;
+
+use crate::api;
+use crate::components::data_table::{Column, DataTable, Fetcher, FilterDef, Format};
+use crate::session::use_auth;
+
+/// The model's vocabularies (a status's label, a kind's label).
+pub const STATUSES: &[(&str, &str)] = &DepositStatus::OPTIONS;
+pub const SERVICE_TYPES: &[(&str, &str)] = &ServiceType::OPTIONS;
+
+pub const COLUMNS: &[Column] = &[
+    Column::new("id", "Deposit", Format::Mono),
+    Column::new("createdDate", "Created", Format::Text).sortable(),
+    Column::new("name", "Payee", Format::Text),
+    Column::new("amount", "Amount", Format::Money).sortable(),
+    Column::new("feeApplied", "Fee", Format::Money),
+    Column::new("status", "Status", Format::Label(STATUSES)),
+    Column::new("checkNumber", "Check", Format::Mono),
+    Column::new("bankName", "Bank", Format::Text).hidden(),
+    Column::new("accountNumber", "Payee account", Format::Mono).hidden(),
+    Column::new("acId", "Payee account id", Format::Mono).hidden(),
+    Column::new("scheduleDate", "Scheduled", Format::Date).hidden(),
+    Column::new("checkDate", "Check date", Format::Date).hidden(),
+    Column::new("completedDate", "Completed", Format::Text).hidden(),
+    Column::new("memo", "Memo", Format::Text).hidden(),
+    Column::new("submitterId", "Submitted by", Format::Text).hidden(),
+    Column::new("step", "Step", Format::Mono).hidden(),
+];
+
+pub const FILTERS: &[FilterDef] = &[
+    FilterDef::select("status", "Status", STATUSES),
+    FilterDef::select("serviceType", "Kind", SERVICE_TYPES),
+    FilterDef::date("createdFrom", "Created from"),
+    FilterDef::date("createdTo", "Created to"),
+    FilterDef::text("amountMin", "Amount from", "e.g. 100.00"),
+    FilterDef::text("amountMax", "Amount to", "e.g. 5000.00"),
+];
+
+#[component]
+pub fn DepositsPage() -> impl IntoView {
+    let auth = use_auth();
+    let query = use_query_map();
+    let navigate = use_navigate();
+    // Read here: the form closes from an async task, where no router context is at hand.
+    let location = leptos_router::hooks::use_location();
+    let writer = Memo::new(move |_| auth.can(Scope::DepositsWrite));
+    let form_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("1")));
+    // Bumped by a new deposit or a move: the table fetches its view again.
+    let changed = RwSignal::new(0u32);
+
+    let set_form = move |open: bool| {
+        let mut q = query.get_untracked();
+        if open {
+            q.replace("new", "1".to_string());
+        } else {
+            q.remove("new");
+        }
+        let search = q.to_query_string();
+        let path = location.pathname.get_untracked();
+        navigate(&format!("{path}{search}"), NavigateOptions { scroll: false, ..Default::default() });
+    };
+    let set_form = StoredValue::new(set_form);
+    provide_context(detail::Changed(changed));
+
+    let fetcher = Fetcher::new(move |q| Box::pin(api::deposits::records(&auth.client(), q)));
+    view! {
+        <section class="page collections-page deposits-page">
+            <div class="page-head">
+                <h1>"Check deposits"</h1>
+                <Show when=move || writer.get() && !form_open.get()>
+                    <button type="button" class="button primary" id="deposit-new" on:click=move |_| set_form.with_value(|f| f(true))>
+                        "New check deposit"
+                    </button>
+                </Show>
+            </div>
+            <p class="muted page-intro">
+                "Every deposit, newest first. Select a row to see the check's images, its history and what can happen to it next."
+            </p>
+            <Show when=move || writer.get() && form_open.get()>
+                <form::NewDeposit
+                    on_done=Callback::new(move |made: bool| {
+                        if made {
+                            changed.update(|n| *n += 1);
+                        }
+                        set_form.with_value(|f| f(false));
+                    })
+                />
+            </Show>
+            <DataTable
+                id="deposits"
+                caption="Check deposits"
+                noun="deposits"
+                columns=COLUMNS
+                filters=FILTERS
+                fetcher
+                title_key="name"
+                detail=detail::panel
+                reload=changed
+            />
+        </section>
+    }
+}

@@ -1,0 +1,79 @@
+//! The Check deposits page: a check deposited through the form with real check images, the
+//! server's refusal of a wrong field named under the form, the deposit in the table, its
+//! images and history in the drawer, and a reject with its reason.
+
+use moneydesk_e2e::{shared_data, Harness, Scope};
+use serde_json::{json, Value};
+
+/// The first account of the accounts page (the demo data's), as an operator would copy it.
+async fn an_account_id(h: &Harness) -> String {
+    h.goto("/accounts").await;
+    h.wait_for("tbody tr[data-id]").await;
+    let id: Value = h.js("return document.querySelector('tbody tr[data-id]').dataset.id", vec![]).await;
+    id.as_str().expect("a row id").to_string()
+}
+
+/// The text of the first row's cell for `key`.
+async fn first_row(h: &Harness, key: &str) -> String {
+    let v = h
+        .js("return document.querySelector(`tbody tr[data-id] td[data-key='${arguments[0]}']`)?.textContent ?? ''", vec![json!(key)])
+        .await;
+    v.as_str().unwrap_or_default().to_string()
+}
+
+#[tokio::test]
+async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_with_a_reason() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::Admin]).await;
+    h.sign_in(&token).await;
+    let account = an_account_id(&h).await;
+
+    h.goto("/deposits").await;
+    h.wait_for_text("main h1", "Check deposits").await;
+    h.wait_for_text("[data-testid=table-empty]", "no deposits yet").await;
+    h.click("#deposit-new").await;
+    assert!(h.url().await.query().unwrap_or("").contains("new=1"), "the open form is in the URL");
+
+    // A routing number with a wrong checksum: the server names the field, nothing is made.
+    h.allow_console_error("deposits/check - Failed to load resource: the server responded with a status of 400");
+    h.type_into("#deposit-payee-account", &account).await;
+    h.type_into("#deposit-payee-user", "usr_0001").await;
+    h.type_into("#deposit-amount", "1,250.75").await;
+    h.type_into("#deposit-check-number", "1042").await;
+    h.type_into("#deposit-routing", "011000016").await;
+    h.type_into("#deposit-account", "4820001234").await;
+    h.upload("#deposit-front", &shared_data("checks/full/02_finos_sample_check.png")).await;
+    h.upload("#deposit-back", &shared_data("checks/full/04_wikimedia_check1005_calfed.jpg")).await;
+    h.click("#deposit-submit").await;
+    h.wait_for_text("#deposit-form-error", "bankRoutingNumber").await;
+
+    // Fixed: deposited, the form closes and the table shows it, to confirm.
+    h.type_into("#deposit-routing", "011000015").await;
+    h.click("#deposit-submit").await;
+    h.wait_for_text(".toasts [role=status]", "was created").await;
+    h.wait_gone("#deposit-form").await;
+    h.wait_for("tbody tr[data-id]").await;
+    assert_eq!(first_row(&h, "amount").await, "$1,250.75");
+    assert_eq!(first_row(&h, "status").await, "To confirm");
+
+    // The drawer: both images decoded by the browser, the history, the moves allowed now.
+    h.click("tbody tr[data-id]").await;
+    h.wait_for("[data-testid=deposit-detail] img[data-side=front]").await;
+    let loaded = h
+        .js("return [...document.querySelectorAll('.check-images img')].map(i => i.complete && i.naturalWidth > 0)", vec![])
+        .await;
+    assert_eq!(loaded, json!([true, true]), "both sides are real pictures");
+    h.wait_for_text(".deposit-history", "To confirm by").await;
+    let moves: Value = h.js("return [...document.querySelectorAll('[data-move]')].map(b => b.dataset.move)", vec![]).await;
+    assert_eq!(moves, json!(["confirm", "reject", "cancel"]));
+
+    // Reject asks why; the reason is kept in the history and the table follows.
+    h.click("[data-move=reject]").await;
+    h.type_into("#deposit-reason", "Signature missing").await;
+    h.click(".deposit-reason button[type=submit]").await;
+    h.wait_for_text("[data-testid=deposit-status]", "Rejected").await;
+    h.wait_for_text(".deposit-history", "Signature missing").await;
+    assert_eq!(h.count("[data-move]").await, 0, "a rejected deposit has no moves left");
+    h.wait_for_text("tbody tr[data-id] td[data-key=status]", "Rejected").await;
+    h.finish().await;
+}
