@@ -1,16 +1,17 @@
-//! The Check deposits page: a check deposited through the form with real check images, the
-//! server's refusal of a wrong field named under the form, the deposit in the table, its
-//! images and history in the drawer, and a reject with its reason.
+//! The Check deposits page: a check deposited through the form with real check images (the
+//! fee and the bank known as typed, a wrong field named on the field, a double click making
+//! one deposit), the deposit in the table, its images and history in the drawer, and a reject
+//! with its reason.
 
 use moneydesk_e2e::{shared_data, Harness, Scope};
 use serde_json::{json, Value};
 
-/// The first account of the accounts page (the demo data's), as an operator would copy it.
-async fn an_account_id(h: &Harness) -> String {
+/// The first account of the accounts page (the demo data's): its id and name.
+async fn an_account(h: &Harness) -> (String, String) {
     h.goto("/accounts").await;
     h.wait_for("tbody tr[data-id]").await;
     let id: Value = h.js("return document.querySelector('tbody tr[data-id]').dataset.id", vec![]).await;
-    id.as_str().expect("a row id").to_string()
+    (id.as_str().expect("a row id").to_string(), first_row(h, "accountName").await)
 }
 
 /// The text of the first row's cell for `key`.
@@ -26,7 +27,7 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     let h = Harness::start_with(|c| c.seed_demo = true).await;
     let token = h.token(&[Scope::Admin]).await;
     h.sign_in(&token).await;
-    let account = an_account_id(&h).await;
+    let (account, name) = an_account(&h).await;
 
     h.goto("/deposits").await;
     h.wait_for_text("main h1", "Check deposits").await;
@@ -36,6 +37,13 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
 
     // A routing number with a wrong checksum: the server names the field, nothing is made.
     h.allow_console_error("deposits/check - Failed to load resource: the server responded with a status of 400");
+    // The payee is found by name as it is typed.
+    h.type_into("#deposit-payee-account", &name).await;
+    h.wait_for("#deposit-payee-options option").await;
+    let found = h
+        .js("return [...document.querySelectorAll('#deposit-payee-options option')].map(o => o.value)", vec![])
+        .await;
+    assert!(found.as_array().unwrap().contains(&json!(account)), "{name:?} finds {account}: {found}");
     h.type_into("#deposit-payee-account", &account).await;
     h.type_into("#deposit-payee-user", "usr_0001").await;
     h.type_into("#deposit-amount", "1,250.75").await;
@@ -44,15 +52,25 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     h.type_into("#deposit-account", "4820001234").await;
     h.upload("#deposit-front", &shared_data("checks/full/02_finos_sample_check.png")).await;
     h.upload("#deposit-back", &shared_data("checks/full/04_wikimedia_check1005_calfed.jpg")).await;
+    // The fee is known before submitting; a wrong checksum is said as it is typed.
+    h.wait_for_text("#deposit-amount-note", "Fee: $1.50").await;
+    h.wait_for_text("#deposit-routing-note", "checksum").await;
+    assert_eq!(h.count(".image-preview").await, 2, "both images are previewed");
     h.click("#deposit-submit").await;
     h.wait_for_text("#deposit-form-error", "bankRoutingNumber").await;
+    // The complaint is on its field too, and the field says it is invalid.
+    h.wait_for_text("#deposit-routing-error", "routing number").await;
+    let invalid = h.wait_for("#deposit-routing").await.attr("aria-invalid").await.unwrap();
+    assert_eq!(invalid.as_deref(), Some("true"));
 
-    // Fixed: deposited, the form closes and the table shows it, to confirm.
+    // Fixed: the directory names the bank; a double click deposits once.
     h.type_into("#deposit-routing", "011000015").await;
-    h.click("#deposit-submit").await;
+    h.wait_for_text("#deposit-routing-note", "Bank:").await;
+    h.js("const b = document.querySelector('#deposit-submit'); b.click(); b.click();", vec![]).await;
     h.wait_for_text(".toasts [role=status]", "was created").await;
     h.wait_gone("#deposit-form").await;
     h.wait_for("tbody tr[data-id]").await;
+    assert_eq!(h.count("tbody tr[data-id]").await, 1, "one deposit for a double click");
     assert_eq!(first_row(&h, "amount").await, "$1,250.75");
     assert_eq!(first_row(&h, "status").await, "To confirm");
 

@@ -32,6 +32,8 @@ pub const DEPOSITS_CHECK_SCAN: &str = "/api/v2/services/money-movements/deposits
 /// Extensions: one deposit with its history, its images, and a move of its state machine.
 /// Extension: the deposit list with each deposit as its whole record (2.5: id, amount, status).
 pub const DEPOSIT_RECORDS: &str = "/api/v2/services/money-movements/deposits/records";
+/// Extension: the filtered deposits summed per day and status (the Deposits page's chart).
+pub const DEPOSIT_DAILY_TOTALS: &str = "/api/v2/services/money-movements/deposits/daily-totals";
 pub const DEPOSIT: &str = "/api/v2/services/money-movements/deposits/{id}";
 pub const DEPOSIT_IMAGE: &str = "/api/v2/services/money-movements/deposits/{id}/images/{side}";
 pub const DEPOSIT_ACTIONS: &str = "/api/v2/services/money-movements/deposits/{id}/actions";

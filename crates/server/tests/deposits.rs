@@ -231,6 +231,20 @@ async fn the_list_filters_sorts_and_pages_the_deposits(backend: Backend) {
     assert_eq!(content.len(), 2);
     assert!(content.iter().all(|r| r["id"].as_i64().is_some() && r["status"] == "In_Progress_1"), "{records}");
     assert_eq!(get(&b, &format!("{}?status=Done", paths::DEPOSIT_RECORDS)).await.0, 400);
+
+    // The daily totals: today (the business day), one status, the three deposits summed exactly.
+    let r = b.server.get_auth(paths::DEPOSIT_DAILY_TOTALS, &b.writer).await;
+    assert_eq!(r.status(), 200);
+    let text = r.text().await.unwrap();
+    assert!(text.contains("\"count\":3,\"amount\":359.99}"), "10.00 + 250.00 + 99.99: {text}");
+    let totals: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(totals["data"].as_array().unwrap().len(), 1, "{totals}");
+    assert_eq!(totals["data"][0]["status"], "In_Progress_1");
+    let (_, high) = get(&b, &format!("{}?amountMin=100", paths::DEPOSIT_DAILY_TOTALS)).await;
+    assert_eq!(high["data"][0]["count"], 1, "the list's filters apply: {high}");
+    let (_, none) = get(&b, &format!("{}?status=Settled_4", paths::DEPOSIT_DAILY_TOTALS)).await;
+    assert_eq!(none["data"], json!([]));
+    assert_eq!(get(&b, &format!("{}?createdFrom=yesterday", paths::DEPOSIT_DAILY_TOTALS)).await.0, 400);
 }
 
 #[tokio::test]

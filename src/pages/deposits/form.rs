@@ -6,12 +6,15 @@
 use base64::Engine;
 use leptos::prelude::*;
 use moneydesk_model::deposits::CheckDepositFields;
+use moneydesk_model::FieldError;
 use wasm_bindgen::JsCast;
 
 use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::session::use_auth;
+
+use super::lookups;
 
 /// The server takes at most 10 MiB an image; refuse larger files before reading them.
 const MAX_IMAGE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
@@ -22,21 +25,57 @@ fn new_key() -> String {
     format!("portal-{now:x}-{salt:x}")
 }
 
-/// One text field of the form.
+/// The server's complaints, by the API's field name: each shows on its field.
+#[derive(Clone, Copy)]
+struct Complaints(RwSignal<Vec<FieldError>>);
+
+impl Complaints {
+    fn about(&self, field: &'static str) -> Option<String> {
+        self.0.with(|all| {
+            let mine: Vec<&str> = all.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect();
+            (!mine.is_empty()).then(|| mine.join("; "))
+        })
+    }
+}
+
+/// One text field of the form; `api` is the request field it fills (its complaints show here).
 #[component]
 fn Field(
     id: &'static str,
     label: &'static str,
+    api: &'static str,
     value: RwSignal<String>,
     #[prop(optional)] hint: &'static str,
+    /// What the page knows about the value as it is typed (the bank's name, the fee).
+    #[prop(optional, into)]
+    note: Option<Signal<Option<String>>>,
+    #[prop(optional)] list: &'static str,
     #[prop(default = "text")] kind: &'static str,
     #[prop(optional)] required: bool,
     #[prop(optional)] inputmode: &'static str,
     #[prop(optional)] pattern: &'static str,
 ) -> impl IntoView {
-    let hint_id = format!("{id}-hint");
+    let complaints = expect_context::<Complaints>();
+    let problem = Memo::new(move |_| complaints.about(api));
+    let (hint_id, error_id, note_id) = (format!("{id}-hint"), format!("{id}-error"), format!("{id}-note"));
+    let described = {
+        let (hint_id, error_id, note_id) = (hint_id.clone(), error_id.clone(), note_id.clone());
+        move || {
+            let mut ids = Vec::new();
+            if problem.with(Option::is_some) {
+                ids.push(error_id.clone());
+            }
+            if note.is_some_and(|n| n.with(Option::is_some)) {
+                ids.push(note_id.clone());
+            }
+            if !hint.is_empty() {
+                ids.push(hint_id.clone());
+            }
+            (!ids.is_empty()).then(|| ids.join(" "))
+        }
+    };
     view! {
-        <div class="field">
+        <div class="field" class:invalid=move || problem.with(Option::is_some)>
             <label for=id>{label}{required.then_some(" *")}</label>
             <input
                 id=id
@@ -44,21 +83,41 @@ fn Field(
                 required=required
                 inputmode=(!inputmode.is_empty()).then_some(inputmode)
                 pattern=(!pattern.is_empty()).then_some(pattern)
-                aria-describedby=(!hint.is_empty()).then(|| hint_id.clone())
+                list=(!list.is_empty()).then_some(list)
+                autocomplete="off"
+                aria-invalid=move || problem.with(Option::is_some).then_some("true")
+                aria-describedby=described
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
             />
+            {move || problem.get().map(|p| view! { <p class="field-error" id=error_id.clone()>{p}</p> })}
+            {move || note.and_then(|n| n.get()).map(|t| view! { <p class="field-note" id=note_id.clone() aria-live="polite">{t}</p> })}
             {(!hint.is_empty()).then(|| view! { <p class="hint" id=hint_id.clone()>{hint}</p> })}
         </div>
     }
 }
 
-/// One side's image: the file chosen, read into base64.
+/// One side's image: the file chosen, read into base64, with a preview.
 #[component]
-fn ImageField(id: &'static str, label: &'static str, value: RwSignal<Option<(String, String)>>) -> impl IntoView {
+fn ImageField(
+    id: &'static str,
+    label: &'static str,
+    api: &'static str,
+    value: RwSignal<Option<(String, String)>>,
+) -> impl IntoView {
+    let complaints = expect_context::<Complaints>();
     let problem = RwSignal::new(None::<String>);
+    let preview = RwSignal::new(None::<String>);
+    let drop_preview = move || {
+        if let Some(Some(url)) = preview.try_get_untracked() {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        }
+    };
+    on_cleanup(drop_preview);
     let on_change = move |ev: web_sys::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        drop_preview();
+        preview.set(None);
         let Some(file) = input.files().and_then(|f| f.get(0)) else {
             value.set(None);
             return;
@@ -69,6 +128,7 @@ fn ImageField(id: &'static str, label: &'static str, value: RwSignal<Option<(Str
             return;
         }
         problem.set(None);
+        preview.set(web_sys::Url::create_object_url_with_blob(&file).ok());
         let name = file.name();
         leptos::task::spawn_local(async move {
             match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
@@ -82,11 +142,15 @@ fn ImageField(id: &'static str, label: &'static str, value: RwSignal<Option<(Str
             }
         });
     };
+    let shown = move || problem.get().or_else(|| complaints.about(api));
+    let alt = format!("Preview: {}", label.to_lowercase());
     view! {
-        <div class="field">
+        <div class="field" class:invalid=move || shown().is_some()>
             <label for=id>{label}" *"</label>
-            <input id=id type="file" required accept="image/jpeg,image/png,image/tiff" on:change=on_change/>
-            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
+            <input id=id type="file" required accept="image/jpeg,image/png,image/tiff" on:change=on_change
+                aria-invalid=move || shown().is_some().then_some("true")/>
+            {move || shown().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
+            {move || preview.get().map(|src| view! { <img class="image-preview" src=src alt=alt.clone()/> })}
         </div>
     }
 }
@@ -108,7 +172,13 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
     let key = StoredValue::new(new_key());
     let busy = RwSignal::new(false);
     let failed = RwSignal::new(None::<ApiError>);
+    let complaints = Complaints(RwSignal::new(Vec::new()));
+    provide_context(complaints);
     let owner = Owner::current();
+
+    let bank = lookups::bank_name(routing);
+    let fee = lookups::standard_fee(amount);
+    let payees = lookups::payees(payee_account);
 
     let on_submit = move |ev: web_sys::SubmitEvent| {
         ev.prevent_default();
@@ -132,6 +202,7 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
         };
         busy.set(true);
         failed.set(None);
+        complaints.0.set(Vec::new());
         let k = key.get_value();
         let start = || api::deposits::create(&auth.client(), &fields, &k);
         let request = owner.as_ref().map(|o| o.with(start)).unwrap_or_else(start);
@@ -152,6 +223,9 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
                     if !matches!(e, ApiError::Network { .. }) {
                         key.set_value(new_key());
                     }
+                    if let ApiError::Validation { fields, .. } = &e {
+                        complaints.0.set(fields.clone());
+                    }
                     failed.set(Some(e));
                     if let Some(el) = leptos::prelude::document().get_element_by_id("deposit-form-error") {
                         let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
@@ -166,26 +240,29 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
             <h2 id="deposit-form-title">"New check deposit"</h2>
             <fieldset>
                 <legend>"Payee"</legend>
-                <Field id="deposit-payee-account" label="Account id" value=payee_account required=true
-                    hint="The account of the accounts list the check is deposited to."/>
-                <Field id="deposit-payee-user" label="User id" value=payee_user required=true/>
+                <Field id="deposit-payee-account" label="Account" api="payeeAccountId" value=payee_account required=true
+                    list="deposit-payee-options" hint="Type a name to search the accounts, or paste an account id."/>
+                <datalist id="deposit-payee-options">
+                    {move || payees.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
+                </datalist>
+                <Field id="deposit-payee-user" label="User id" api="payeeUserId" value=payee_user required=true/>
             </fieldset>
             <fieldset>
                 <legend>"Check"</legend>
-                <Field id="deposit-amount" label="Amount (USD)" value=amount required=true inputmode="decimal"
-                    hint="Like 1250.00: at most two decimals."/>
-                <Field id="deposit-check-number" label="Check number" value=check_number required=true inputmode="numeric"/>
-                <Field id="deposit-routing" label="Routing number" value=routing required=true inputmode="numeric"
-                    pattern="[0-9]{9}" hint="Nine digits, from the check's MICR line."/>
-                <Field id="deposit-account" label="Account number" value=account required=true inputmode="numeric"/>
-                <Field id="deposit-check-date" label="Check date" value=check_date kind="date"
+                <Field id="deposit-amount" label="Amount (USD)" api="amount" value=amount required=true inputmode="decimal"
+                    note=fee hint="Like 1250.00: at most two decimals."/>
+                <Field id="deposit-check-number" label="Check number" api="checkNumber" value=check_number required=true inputmode="numeric"/>
+                <Field id="deposit-routing" label="Routing number" api="bankRoutingNumber" value=routing required=true inputmode="numeric"
+                    pattern="[0-9]{9}" note=bank hint="Nine digits, from the check's MICR line."/>
+                <Field id="deposit-account" label="Account number" api="bankAccountNumber" value=account required=true inputmode="numeric"/>
+                <Field id="deposit-check-date" label="Check date" api="checkDate" value=check_date kind="date"
                     hint="Not in the future, at most 180 days ago."/>
-                <Field id="deposit-memo" label="Memo" value=memo/>
+                <Field id="deposit-memo" label="Memo" api="memo" value=memo/>
             </fieldset>
             <fieldset>
                 <legend>"Images"</legend>
-                <ImageField id="deposit-front" label="Front of the check" value=front/>
-                <ImageField id="deposit-back" label="Back of the check" value=back/>
+                <ImageField id="deposit-front" label="Front of the check" api="checkFrontImage" value=front/>
+                <ImageField id="deposit-back" label="Back of the check" api="checkBackImage" value=back/>
             </fieldset>
             <div id="deposit-form-error" tabindex="-1">
                 {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}

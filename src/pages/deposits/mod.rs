@@ -5,6 +5,7 @@
 
 mod detail;
 mod form;
+mod lookups;
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};

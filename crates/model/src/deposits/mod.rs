@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::Money;
+
 mod date;
 mod record;
 mod request;
@@ -33,6 +35,18 @@ pub struct DepositDetail {
     pub override_reason: Option<String>,
     /// The moves allowed now.
     pub allowed_actions: Vec<DepositAction>,
+}
+
+/// The deposits of one day (business time zone) in one status: the chart's bars (extension).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DepositDayTotal {
+    pub day: Date,
+    pub status: DepositStatus,
+    pub count: i64,
+    /// The sum of the deposits' amounts, exactly (a JSON number with two decimals).
+    pub amount: Money,
 }
 
 /// One move in a deposit's history.

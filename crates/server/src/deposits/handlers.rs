@@ -5,7 +5,8 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode};
 use chrono::{Duration, NaiveDate, TimeZone, Utc};
 use moneydesk_model::deposits::{
-    CheckDeposit, CheckDepositFields, DepositDetail, DepositMove, DepositRecord, DepositStatus, ServiceType,
+    CheckDeposit, CheckDepositFields, Date, DepositDayTotal, DepositDetail, DepositMove, DepositRecord, DepositStatus,
+    ServiceType,
 };
 use moneydesk_model::fees::{FeeAmount, TransferType};
 use moneydesk_model::{Money, Page, PageRequest, Scope, Sort};
@@ -228,6 +229,28 @@ pub async fn list(state: &AppState, pairs: &[(String, String)]) -> Result<Page<m
     list_as(state, pairs, record::list_item).await
 }
 
+/// The filtered deposits (the list's filters; paging and sort ignored) summed per day of the
+/// business time zone and status, oldest day first.
+pub async fn daily_totals(state: &AppState, pairs: &[(String, String)]) -> Result<Vec<DepositDayTotal>, Error> {
+    let (f, _) = list_filter(state, pairs)?;
+    let tz = state.config.business_time_zone;
+    let mut days: std::collections::BTreeMap<(String, usize), (DepositStatus, i64, i64)> = Default::default();
+    for h in state.deposits.hourly_totals(&f).await? {
+        let Some(status) = DepositStatus::parse(&h.status) else { continue };
+        let Some(day) = record::local_day(&format!("{}:00:00Z", h.hour), tz) else { continue };
+        let rank = DepositStatus::ALL.iter().position(|s| *s == status).unwrap_or(0);
+        let e = days.entry((day, rank)).or_insert((status, 0, 0));
+        e.1 += h.count;
+        e.2 += h.amount_cents;
+    }
+    Ok(days
+        .into_iter()
+        .filter_map(|((day, _), (status, count, cents))| {
+            Some(DepositDayTotal { day: Date::parse(&day).ok()?, status, count, amount: record::money(cents) })
+        })
+        .collect())
+}
+
 /// The same page with each deposit as its whole record (the portal's list extension).
 pub async fn list_records(state: &AppState, pairs: &[(String, String)]) -> Result<Page<DepositRecord>, Error> {
     list_as(state, pairs, record::record).await
@@ -240,6 +263,16 @@ async fn list_as<T>(
 ) -> Result<Page<T>, Error> {
     let page = PageRequest::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
+    let tz = state.config.business_time_zone;
+    let (f, sorted) = list_filter(state, pairs)?;
+    let offset = page.offset().min(i64::MAX as u64) as i64;
+    let (total, rows) = state.deposits.list(&f, offset, i64::from(page.size)).await?;
+    let items = rows.iter().map(|r| item(r, tz)).collect();
+    Ok(Page::build(page, total as u64, items, if sorted { Sort::SORTED } else { Sort::UNSORTED }))
+}
+
+/// The list's filters and sort from the query (and whether a sort was asked for).
+fn list_filter(state: &AppState, pairs: &[(String, String)]) -> Result<(ListFilter, bool), Error> {
     let tz = state.config.business_time_zone;
     // A filter given empty is refused, not ignored: the document states each one's form.
     let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim());
@@ -289,8 +322,5 @@ async fn list_as<T>(
         };
         sorted = true;
     }
-    let offset = page.offset().min(i64::MAX as u64) as i64;
-    let (total, rows) = state.deposits.list(&f, offset, i64::from(page.size)).await?;
-    let items = rows.iter().map(|r| item(r, tz)).collect();
-    Ok(Page::build(page, total as u64, items, if sorted { Sort::SORTED } else { Sort::UNSORTED }))
+    Ok((f, sorted))
 }

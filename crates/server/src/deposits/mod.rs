@@ -8,7 +8,7 @@ use axum::extract::{Path as UrlPath, RawQuery, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::extract::FromRequest;
-use moneydesk_model::deposits::{CheckDepositFields, DepositDetail, DepositMove, DepositRecord};
+use moneydesk_model::deposits::{CheckDepositFields, DepositDayTotal, DepositDetail, DepositMove, DepositRecord};
 use moneydesk_model::{paths, DepositListItem, Envelope, Page};
 use serde_json::Value;
 use utoipa::IntoParams;
@@ -29,6 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_deposits))
         .routes(routes!(list_deposit_records))
+        .routes(routes!(deposit_daily_totals))
         .routes(routes!(create_check_deposit))
         .routes(routes!(scan_check))
         .routes(routes!(get_deposit))
@@ -102,6 +103,37 @@ const EXAMPLE_CHECK_IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAMgAAABQCAAAAAB5BmVsA
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
 async fn list_deposit_records(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<DepositRecord>>>, Error> {
     Ok(Json(Envelope::ok(handlers::list_records(&state, &pairs(&q)).await?)))
+}
+
+/// The list's filters, for the totals (paging and sort do not apply).
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code, non_snake_case)]
+struct TotalsParams {
+    #[param(pattern = "^(In_Progress_1|Confirmed_2|Sent_3|Settled_4|Returned_5|Rejected_6|Cancelled_7)$")]
+    status: Option<String>,
+    #[param(pattern = "^(Cash|Check|Check_Scan|Image_Cash_Letter|Electronic_Deposit)$")]
+    serviceType: Option<String>,
+    #[param(format = Date)]
+    createdFrom: Option<String>,
+    #[param(format = Date)]
+    createdTo: Option<String>,
+    #[param(min_length = 1, pattern = "\\S")]
+    payeeAccountId: Option<String>,
+    #[param(pattern = r"^[0-9]{1,10}(\.[0-9]{1,2})?$")]
+    amountMin: Option<String>,
+    #[param(pattern = r"^[0-9]{1,10}(\.[0-9]{1,2})?$")]
+    amountMax: Option<String>,
+}
+
+#[utoipa::path(get, path = paths::DEPOSIT_DAILY_TOTALS, tag = "deposits", params(TotalsParams),
+    security(("bearer" = ["deposits:read"])),
+    extensions(("x-extension" = json!(true))),
+    description = "The deposits the list's filters select, summed per day (business time zone, MONEYDESK_BUSINESS_TIME_ZONE) and status: count and exact amount. Days without deposits are left out; oldest day first, statuses in the state machine's order.",
+    responses((status = 200, description = "The totals", body = Envelope<Vec<DepositDayTotal>>),
+        (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
+async fn deposit_daily_totals(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Vec<DepositDayTotal>>>, Error> {
+    Ok(Json(Envelope::ok(handlers::daily_totals(&state, &pairs(&q)).await?)))
 }
 
 #[utoipa::path(post, path = paths::DEPOSITS_CHECK, tag = "deposits",

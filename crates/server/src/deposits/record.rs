@@ -23,6 +23,11 @@ fn local(utc: &str, tz: Tz) -> Option<(Date, u32, u32, u32)> {
     Some((d, t.hour(), t.minute(), t.second()))
 }
 
+/// The business day (`YYYY-MM-DD`) of an RFC 3339 UTC time.
+pub fn local_day(utc: &str, tz: Tz) -> Option<String> {
+    local(utc, tz).map(|(d, ..)| d.to_string())
+}
+
 /// `Nov 04,2026 03:05 PM` for a stored UTC time.
 pub fn created_text(utc: &str, tz: Tz) -> String {
     match local(utc, tz) {
