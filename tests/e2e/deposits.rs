@@ -48,7 +48,7 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     h.type_into("#deposit-payee-user", "usr_0001").await;
     h.type_into("#deposit-amount", "1,250.75").await;
     h.type_into("#deposit-check-number", "1042").await;
-    h.type_into("#deposit-routing", "011000016").await;
+    h.type_into("#deposit-routing", "021090027").await;
     h.type_into("#deposit-account", "4820001234").await;
     h.upload("#deposit-front", &shared_data("checks/full/02_finos_sample_check.png")).await;
     h.upload("#deposit-back", &shared_data("checks/full/04_wikimedia_check1005_calfed.jpg")).await;
@@ -59,13 +59,13 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     h.click("#deposit-submit").await;
     h.wait_for_text("#deposit-form-error", "bankRoutingNumber").await;
     // The complaint is on its field too, and the field says it is invalid.
-    h.wait_for_text("#deposit-routing-error", "routing number").await;
+    h.wait_for_text("#deposit-routing-error", "checksum digit should be 8").await;
     let invalid = h.wait_for("#deposit-routing").await.attr("aria-invalid").await.unwrap();
     assert_eq!(invalid.as_deref(), Some("true"));
 
     // Fixed: the directory names the bank; a double click deposits once.
-    h.type_into("#deposit-routing", "011000015").await;
-    h.wait_for_text("#deposit-routing-note", "Bank:").await;
+    h.type_into("#deposit-routing", "021090028").await;
+    h.wait_for_text("#deposit-routing-note", "Bank: ACME COMMUNITY BANK").await;
     h.js("const b = document.querySelector('#deposit-submit'); b.click(); b.click();", vec![]).await;
     h.wait_for_text(".toasts [role=status]", "was created").await;
     h.wait_gone("#deposit-form").await;
