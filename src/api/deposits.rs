@@ -7,7 +7,9 @@ use std::future::Future;
 
 use gloo_net::http::Method;
 use moneydesk_model::collections::CollectionQuery;
-use moneydesk_model::deposits::{CheckDepositFields, DepositAction, DepositDetail, DepositMove, DepositRecord};
+use moneydesk_model::deposits::{
+    CheckDepositFields, DepositAction, DepositDayTotal, DepositDetail, DepositMove, DepositRecord,
+};
 use moneydesk_model::paths::{self, DEPOSITS_CHECK, DEPOSIT_RECORDS};
 use moneydesk_model::{Envelope, Page};
 use serde_json::Value;
@@ -73,4 +75,13 @@ pub fn create(
     let body = Body::json(fields);
     let client = client.clone().with_header("Idempotency-Key", key);
     async move { client.send::<DepositRecord>(Method::POST, DEPOSITS_CHECK, &[], Some(body?)).await }
+}
+
+/// GET `…/deposits/daily-totals` with the list's filters: count and sum per day and status.
+pub fn daily_totals(
+    client: &Client,
+    filters: &[(String, String)],
+) -> impl Future<Output = Result<Vec<DepositDayTotal>, ApiError>> + 'static {
+    let refs: Vec<(&str, &str)> = filters.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    client.get_data(paths::DEPOSIT_DAILY_TOTALS, &refs)
 }

@@ -71,6 +71,10 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     h.wait_gone("#deposit-form").await;
     h.wait_for("tbody tr[data-id]").await;
     assert_eq!(h.count("tbody tr[data-id]").await, 1, "one deposit for a double click");
+    // The chart has today's bar; focusing it reads its total out.
+    h.wait_for("[data-testid=deposit-chart] g.day").await;
+    h.js("document.querySelector('[data-testid=deposit-chart] g.day').focus()", vec![]).await;
+    h.wait_for_text("[data-testid=deposit-chart-readout]", "$1,250.75 in 1 deposit — 1 to confirm ($1,250.75)").await;
     assert_eq!(first_row(&h, "amount").await, "$1,250.75");
     assert_eq!(first_row(&h, "status").await, "To confirm");
 
@@ -93,5 +97,7 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     h.wait_for_text(".deposit-history", "Signature missing").await;
     assert_eq!(h.count("[data-move]").await, 0, "a rejected deposit has no moves left");
     h.wait_for_text("tbody tr[data-id] td[data-key=status]", "Rejected").await;
+    // The chart follows the move.
+    h.wait_for("[data-testid=deposit-chart] rect.status-6").await;
     h.finish().await;
 }

@@ -3,6 +3,7 @@
 //! shows its check images, its history and the moves allowed now (detail.rs); "New check
 //! deposit" opens the form (form.rs), kept in the URL (`?new=1`) so Back closes it.
 
+mod chart;
 mod detail;
 mod form;
 mod lookups;
@@ -99,6 +100,7 @@ pub fn DepositsPage() -> impl IntoView {
                     })
                 />
             </Show>
+            <chart::DepositsChart changed/>
             <DataTable
                 id="deposits"
                 caption="Check deposits"
