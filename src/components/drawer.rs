@@ -46,6 +46,7 @@ pub fn Drawer(
     };
     let heading_id = format!("{id}-title");
     let labelled_by = heading_id.clone();
+    let body_labelled_by = heading_id.clone();
 
     view! {
         <div class="drawer-backdrop" on:click=move |_| on_close.run(())></div>
@@ -70,7 +71,8 @@ pub fn Drawer(
                     "×"
                 </button>
             </div>
-            <div class="drawer-body">{children()}</div>
+            // Focusable so its content scrolls by keyboard too (axe: scrollable-region-focusable).
+            <div class="drawer-body" tabindex="0" role="region" aria-labelledby=body_labelled_by>{children()}</div>
         </div>
     }
 }

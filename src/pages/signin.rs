@@ -126,7 +126,7 @@ pub fn SignInPage() -> impl IntoView {
     let loading = move || environments.with(Option::is_none);
 
     view! {
-        <div class="signin">
+        <main class="signin" id="main">
             <form class="panel signin-form" on:submit=on_submit novalidate>
                 <h1>"Sign in to Moneydesk"</h1>
                 {move || auth.notice.get().map(|n| view! { <p class="alert warning" role="alert">{n}</p> })}
@@ -154,7 +154,7 @@ pub fn SignInPage() -> impl IntoView {
                     {move || if pending.get() { "Checking the token…" } else { "Sign in" }}
                 </button>
             </form>
-        </div>
+        </main>
     }
 }
 

@@ -2,6 +2,7 @@
 //! The harness is the `moneydesk_e2e` library (tests/src/). They need the release build of
 //! the portal: `trunk build --release` (scripts/test builds it first).
 
+mod a11y;
 mod collections;
 mod deposits;
 mod embed;

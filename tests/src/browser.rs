@@ -275,6 +275,15 @@ impl Browser {
         }
     }
 
+    /// Runs asynchronous JavaScript: the script ends by calling its last argument (the callback
+    /// WebDriver appends) with the result.
+    pub async fn js_async(&self, script: &str, args: Vec<Value>) -> Value {
+        match self.client.execute_async(script, args).await {
+            Ok(v) => v,
+            Err(e) => self.fail(format!("running async script: {e}")).await,
+        }
+    }
+
     /// Runs JavaScript in the page (`arguments[i]` are `args`) and returns its result.
     pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
         match self.client.execute(script, args).await {

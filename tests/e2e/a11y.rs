@@ -1,0 +1,104 @@
+//! Accessibility: axe-core 4 (from npm, installed by scripts/setup) checks every page of the
+//! portal in the light and the dark theme against WCAG 2.2 AA, axe's best practices and its
+//! experimental rules (which include `label-content-name-mismatch`), and the test fails on any
+//! violation, listing its rule, impact, help text and the elements. A new page joins by a line
+//! in `PAGES`.
+
+use std::path::PathBuf;
+
+use moneydesk_e2e::{Harness, Scope};
+use serde_json::{json, Value};
+
+/// Each page: its path (from the base) and what shows once it is ready to be checked.
+const PAGES: &[(&str, &str)] = &[
+    ("/", "main .cards"),
+    ("/fees", "[data-testid=fee-schedule]"),
+    ("/routing", "[data-testid=routing-directory]"),
+    ("/deposits?new=1", "[data-testid=deposit-chart] .muted, [data-testid=deposit-chart] svg"),
+    ("/accounts", "tbody tr[data-id]"),
+    ("/permissions", "tbody tr[data-id]"),
+    ("/vault", "[data-testid=placeholder]"),
+    ("/email", "[data-testid=placeholder]"),
+    ("/no-such-page", "[data-testid=not-found]"),
+];
+
+fn axe_source() -> String {
+    let cache = std::env::var_os("MONEYDESK_CACHE").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/moneydesk")
+    });
+    let path = cache.join("tools/node_modules/axe-core/axe.min.js");
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("axe-core is not at {} ({e}): run scripts/setup", path.display()))
+}
+
+/// Runs axe on the page once its transitions have ended (a drawer fading in has washed-out
+/// colours until then) and returns its violations, one line each.
+async fn violations(h: &Harness, axe: &str) -> Vec<String> {
+    h.js_async(
+        "const done = arguments[arguments.length - 1];
+         Promise.all(document.getAnimations().map(a => a.finished.catch(() => null))).then(() => done(true));",
+        vec![],
+    )
+    .await;
+    if h.js("return typeof window.axe", vec![]).await != json!("object") {
+        h.js(&format!("{axe}\n;return true;"), vec![]).await;
+    }
+    let found = h
+        .js_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values:
+                 ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'] } })
+               .then(r => done(r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+                   nodes: v.nodes.slice(0, 6).map(n => n.target.join(' ') + ' — ' + (n.failureSummary || '').replace(/\\s+/g, ' ')) }))))
+               .catch(e => done([{ id: 'axe-error', impact: 'error', help: String(e), nodes: [] }]));",
+            vec![],
+        )
+        .await;
+    found
+        .as_array()
+        .expect("axe answers a list")
+        .iter()
+        .map(|v: &Value| format!("{} ({}): {} at {}", v["id"], v["impact"], v["help"], v["nodes"]))
+        .collect()
+}
+
+async fn set_theme(h: &Harness, theme: &str) {
+    h.js("localStorage.setItem('moneydesk.theme', arguments[0])", vec![json!(theme)]).await;
+}
+
+#[tokio::test]
+async fn every_page_has_no_accessibility_violations_in_either_theme() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let axe = axe_source();
+    let mut problems = Vec::new();
+    for theme in ["light", "dark"] {
+        // Signed out: the sign-in page.
+        h.goto("/signin").await;
+        set_theme(&h, theme).await;
+        h.goto("/signin").await;
+        h.wait_for(&format!("div.moneydesk[data-theme={theme}]")).await;
+        h.wait_for("textarea#signin-token").await;
+        problems.extend(violations(&h, &axe).await.into_iter().map(|v| format!("/signin, {theme}: {v}")));
+
+        let token = h.token(&[Scope::Admin]).await;
+        h.sign_in(&token).await;
+        for (path, ready) in PAGES {
+            h.goto(path).await;
+            h.wait_for(&format!("div.moneydesk[data-theme={theme}]")).await;
+            h.wait_for(ready).await;
+            problems.extend(violations(&h, &axe).await.into_iter().map(|v| format!("{path}, {theme}: {v}")));
+        }
+        // A record's drawer over the table.
+        h.goto("/accounts").await;
+        h.click("tbody tr[data-id]").await;
+        h.wait_for("dialog[open], [role=dialog]").await;
+        problems.extend(violations(&h, &axe).await.into_iter().map(|v| format!("/accounts drawer, {theme}: {v}")));
+        h.goto("/").await;
+        h.click("button#signout").await;
+        h.wait_for("textarea#signin-token").await;
+    }
+    if !problems.is_empty() {
+        h.fail(format!("axe-core found {} violation(s):\n  {}", problems.len(), problems.join("\n  "))).await;
+    }
+    h.finish().await;
+}
