@@ -58,11 +58,65 @@ async fn the_portal_renders_inside_a_host_page_on_another_origin_with_a_handed_o
         !stored.as_str().unwrap_or_default().contains(&token),
         "the handed-over token was stored: {stored}"
     );
-    assert_eq!(
-        h.js("return location.hash", vec![]).await,
-        json!(""),
-        "the token left the URL"
-    );
+    // The portal sends it only as a header: no request it made has the token in its URL.
+    let in_urls = h
+        .js("return performance.getEntriesByType('resource').filter(e => e.name.includes(arguments[0])).length", vec![json!(token)])
+        .await;
+    assert_eq!(in_urls, json!(0), "a request URL carried the token");
 
+    h.finish().await;
+}
+
+fn host_html() -> String {
+    std::fs::read_to_string(workspace_root().join("examples/embed/host.html")).expect("examples/embed/host.html")
+}
+
+/// A handed-over token the server refuses (unknown, or revoked after it was handed over): the
+/// embedded portal shows its sign-in state inside the target, saying why, not a broken page.
+#[tokio::test]
+async fn a_refused_handed_over_token_shows_the_sign_in_state() {
+    let host = StaticHost::serve(host_html()).await;
+    let h = Harness::start_with(|c| c.cors_origins = vec![host.origin.clone()]).await;
+    h.allow_console_error("status of 401");
+
+    let unknown = format!("mdk_{}", "A".repeat(43));
+    h.open(&format!("{}/portal/?api={}#token={unknown}", host.origin, h.api_url())).await;
+    h.wait_for("#moneydesk textarea#signin-token").await;
+    h.wait_for_text("#moneydesk [role=alert]", "Sign in again").await;
+    assert_eq!(h.count("#moneydesk button#signout").await, 0, "not signed in");
+
+    let revoked = h.server().create_token("revoked-embed", &[Scope::FeesRead]).await.expect("token");
+    h.server().state.tokens.revoke("revoked-embed").await.expect("revoking");
+    h.open(&format!("{}/portal/?api={}#token={revoked}", host.origin, h.api_url())).await;
+    h.wait_for("#moneydesk textarea#signin-token").await;
+    h.wait_for_text("#moneydesk [role=alert]", "Sign in again").await;
+    assert_eq!(h.count("body > .moneydesk").await, 0, "still inside the host's target");
+    h.finish().await;
+}
+
+/// A host origin the server does not allow (CORS) cannot use the portal or its API: the
+/// browser refuses the host page the portal's module script and every API answer.
+#[tokio::test]
+async fn a_host_origin_that_is_not_allowed_cannot_use_the_api() {
+    let host = StaticHost::serve(host_html()).await;
+    let h = Harness::start_with(|c| c.cors_origins = vec!["https://treasury.example".into()]).await;
+    h.allow_console_error("CORS policy");
+    h.allow_console_error("net::ERR_FAILED");
+    let token = h.token(&[Scope::FeesRead]).await;
+    h.open(&format!("{}/portal/?api={}#token={token}", host.origin, h.api_url())).await;
+    let read = h
+        .js_async(
+            "const [api, token, done] = arguments;
+             const attempt = (path, init) => fetch(api + path, init).then(() => 'read', () => 'blocked');
+             Promise.all([
+                 attempt('/embed.js', {}),
+                 attempt('/api/v1/cores/auth/me', { headers: { Authorization: 'Bearer ' + token } }),
+                 attempt('/api/health', {}),
+             ]).then(done);",
+            vec![json!(h.api_url()), json!(token)],
+        )
+        .await;
+    assert_eq!(read, json!(["blocked", "blocked", "blocked"]), "the browser let the host read");
+    assert_eq!(h.count(".moneydesk").await, 0, "the portal did not run on a host it does not allow");
     h.finish().await;
 }

@@ -33,7 +33,8 @@ async fn lookups_sent(h: &Harness) -> u64 {
     let v = h
         .js("return performance.getEntriesByType('resource').filter(e => e.name.includes('/validate')).length", vec![])
         .await;
-    v.as_u64().unwrap_or(0)
+    // A count, or the script broke: never read a broken script as "none sent".
+    v.as_u64().unwrap_or_else(|| panic!("the resource count is not a number: {v}"))
 }
 
 #[tokio::test]
