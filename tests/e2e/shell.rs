@@ -164,3 +164,42 @@ async fn api_server_down_shows_network_error_and_retry_recovers() {
 
     h.finish().await;
 }
+
+/// A page's code chunk that cannot be fetched (here: gone from the server, as after a deploy
+/// replaced the build) shows the network-error view with Retry instead of a blank page; once
+/// the chunk is back, Retry loads the page.
+#[tokio::test]
+async fn a_missing_page_chunk_shows_the_error_view_and_retry_recovers() {
+    // A copy of the release build without the accounts page's chunk.
+    let dist = tempfile::tempdir().unwrap();
+    let mut removed = None;
+    for entry in std::fs::read_dir(moneydesk_e2e::dist_dir()).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().into_string().unwrap();
+        if name.starts_with("split_accounts-") && name.ends_with(".wasm") {
+            removed = Some((entry.path(), dist.path().join(&name)));
+        } else if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), dist.path().join(&name)).unwrap();
+        }
+    }
+    let (original, copy) = removed.expect("the release build splits the accounts page into its own chunk");
+    let h = Harness::start_with(|c| {
+        c.seed_demo = true;
+        c.dist_dir = Some(dist.path().to_path_buf());
+    })
+    .await;
+    // The browser logs the 404, and the chunk loader logs the failed compile it led to.
+    h.allow_console_error("404 (Not Found)");
+    h.allow_console_error("HTTP status code is not ok");
+    let token = h.token(&[Scope::AccountsRead]).await;
+    h.sign_in(&token).await;
+
+    h.goto("/accounts").await;
+    h.wait_for_text("[data-testid=network-error]", "the page's code did not load").await;
+    assert_eq!(h.count("tbody tr[data-id]").await, 0);
+
+    std::fs::copy(&original, &copy).unwrap();
+    h.click("button#retry").await;
+    h.wait_for("tbody tr[data-id]").await;
+    h.finish().await;
+}
