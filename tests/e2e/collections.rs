@@ -24,6 +24,9 @@ async fn column(h: &Harness, key: &str) -> Vec<String> {
     serde_json::from_value(v).unwrap()
 }
 
+/// True once no CSS transition or animation is running (a drawer has slid in).
+const NO_ANIMATION: &str = "document.getAnimations().every(a => a.playState !== 'running')";
+
 /// Polls `condition` (a JS expression) until it is true.
 async fn wait_js(h: &Harness, condition: &str, what: &str) {
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -227,16 +230,21 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     h.wait_gone(".drawer").await;
     assert_eq!(h.js("return document.activeElement.dataset.id", vec![]).await, json!(id), "focus back on the row");
 
-    // Keyboard: ArrowDown moves to the next row, Enter opens it.
-    if ids(&h).await.len() > 1 {
-        h.client().active_element().await.unwrap().send_keys("\u{E015}").await.unwrap(); // ArrowDown
-        let next = ids(&h).await[1].clone();
-        assert_eq!(h.js("return document.activeElement.dataset.id", vec![]).await, json!(next));
-        h.client().active_element().await.unwrap().send_keys("\u{E007}").await.unwrap(); // Enter
-        h.wait_for(".drawer[role=dialog]").await;
-        h.click(".drawer-close").await;
-        h.wait_gone(".drawer").await;
-    }
+    // Keyboard, on the view with every suspended account: ArrowDown moves to the next row,
+    // Enter opens it.
+    h.client().back().await.unwrap();
+    h.wait_for_text(".table-total", &format!("of {} accounts", group(suspended))).await;
+    settled(&h).await;
+    let shown = ids(&h).await;
+    assert!(shown.len() > 1, "the keyboard check needs two rows: {shown:?}");
+    h.js("document.querySelector('tbody tr[data-id]').focus()", vec![]).await;
+    assert_eq!(h.js("return document.activeElement.dataset.id", vec![]).await, json!(shown[0]));
+    h.client().active_element().await.unwrap().send_keys("\u{E015}").await.unwrap(); // ArrowDown
+    assert_eq!(h.js("return document.activeElement.dataset.id", vec![]).await, json!(shown[1]));
+    h.client().active_element().await.unwrap().send_keys("\u{E007}").await.unwrap(); // Enter
+    h.wait_for(".drawer[role=dialog]").await;
+    h.click(".drawer-close").await;
+    h.wait_gone(".drawer").await;
 
     // Export: every Active account, sorted by name descending, fetched 500 at a time.
     h.click(".table-filters .clear-filters").await;
@@ -383,7 +391,7 @@ async fn accounts_page_fits_wide_and_phone_screens() {
     let no_sideways_scroll = "document.documentElement.scrollWidth <= document.documentElement.clientWidth";
     for (width, height) in [(1280, 900), (360, 780)] {
         h.client().set_window_size(width, height).await.unwrap();
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        wait_js(&h, &format!("innerWidth <= {width} && innerWidth > {width} - 40"), "the window's new width").await;
         assert_eq!(
             h.js(&format!("return {no_sideways_scroll}"), vec![]).await,
             json!(true),
@@ -392,16 +400,23 @@ async fn accounts_page_fits_wide_and_phone_screens() {
         h.snapshot(&format!("accounts-{width}")).await;
         h.click("tbody tr[data-row='0'] td[data-key=accountName]").await;
         h.wait_for(".drawer[role=dialog]").await;
-        tokio::time::sleep(Duration::from_millis(300)).await; // the slide-in
+        wait_js(&h, NO_ANIMATION, "the drawer's slide-in to end").await;
         let fits = h.js("const r = document.querySelector('.drawer').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth + 1", vec![]).await;
         assert_eq!(fits, json!(true), "{width} px: the drawer fits");
         h.snapshot(&format!("accounts-drawer-{width}")).await;
         h.click(".drawer-close").await;
         h.wait_gone(".drawer").await;
     }
+    // Dark, wide, with the column chooser open: themed, open, and still no sideways scroll.
+    let before = h.wait_for("div.moneydesk[data-theme]").await.attr("data-theme").await.unwrap();
     h.click("button#theme-toggle").await;
+    let after = if before.as_deref() == Some("dark") { "light" } else { "dark" };
+    h.wait_for(&format!("div.moneydesk[data-theme={after}]")).await;
     h.client().set_window_size(1280, 900).await.unwrap();
+    wait_js(&h, "innerWidth > 1200", "the window's new width").await;
     h.click(".column-chooser summary").await;
-    h.snapshot("accounts-dark-1280").await;
+    h.wait_for(".column-chooser[open] [data-column]").await;
+    assert_eq!(h.js(&format!("return {no_sideways_scroll}"), vec![]).await, json!(true), "1280 px with the chooser open");
+    h.snapshot(&format!("accounts-{after}-1280")).await;
     h.finish().await;
 }
