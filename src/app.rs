@@ -64,7 +64,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
-    use crate::test_util::{clear_storage, container, find, json, sleep, text_containing, Answer, FakeFetch};
+    use crate::test_util::{clear_storage, container, find, json, text_containing, wait_until, Answer, FakeFetch};
 
     const ENVIRONMENTS: &str = include_str!("../public/environments.json");
     const FEES_ONLY: &str = r#"{"code":200,"errorMessage":null,"error":null,"data":{"name":"ops-fees","scopes":["fees:read"],"expiresAt":null}}"#;
@@ -146,12 +146,10 @@ mod tests {
         // 6. Signed out, a deep link goes to sign in and remembers where it was going.
         history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/vault?x=1")).unwrap();
         web_sys::window().unwrap().dispatch_event(&web_sys::Event::new("popstate").unwrap()).unwrap();
-        for _ in 0..100 {
-            if web_sys::window().unwrap().location().search().unwrap() == "?next=%2Fvault%3Fx%3D1" {
-                break;
-            }
-            sleep(20).await;
-        }
+        wait_until("the sign-in page keeps where the user was going", || {
+            web_sys::window().unwrap().location().search().unwrap() == "?next=%2Fvault%3Fx%3D1"
+        })
+        .await;
         assert_eq!(web_sys::window().unwrap().location().pathname().unwrap(), "/signin");
         assert_eq!(web_sys::window().unwrap().location().search().unwrap(), "?next=%2Fvault%3Fx%3D1");
 
@@ -199,8 +197,7 @@ mod tests {
         // 11. The theme toggle flips data-theme.
         let before = moneydesk.get_attribute("data-theme").unwrap();
         click(&root, "button#theme-toggle").await;
-        sleep(20).await;
-        assert_ne!(moneydesk.get_attribute("data-theme").unwrap(), before);
+        wait_until("data-theme flips", || moneydesk.get_attribute("data-theme").unwrap() != before).await;
 
         clear_storage();
         history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&start_url)).unwrap();

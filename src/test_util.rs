@@ -87,6 +87,18 @@ pub async fn sleep(ms: i32) {
     JsFuture::from(promise).await.unwrap();
 }
 
+/// Waits (up to ~3 s, polling every 10 ms) until `ready()` holds; panics naming `what`.
+/// Tests wait on the condition they need, never a fixed time.
+pub async fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
+    for _ in 0..300 {
+        if ready() {
+            return;
+        }
+        sleep(10).await;
+    }
+    panic!("timed out waiting until {what}");
+}
+
 /// A fresh `<div>` in the test page's body.
 pub fn container() -> web_sys::HtmlElement {
     let document = web_sys::window().unwrap().document().unwrap();

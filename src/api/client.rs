@@ -251,7 +251,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
-    use crate::test_util::{json, sleep, Answer, FakeFetch};
+    use crate::test_util::{json, wait_until, Answer, FakeFetch};
 
     const SESSION: &str = r#"{"code":200,"errorMessage":null,"error":null,"data":{"name":"ops","scopes":["fees:read","admin"],"expiresAt":null}}"#;
 
@@ -403,10 +403,11 @@ mod tests {
         wasm_bindgen_futures::spawn_local(async move {
             *out.borrow_mut() = Some(fut.await);
         });
-        sleep(30).await;
+        // The request has reached fetch (which never answers) before the owner goes.
+        wait_until("the request is sent", || !_fake.requests().is_empty()).await;
         assert!(slot.borrow().is_none(), "still waiting for the answer");
         owner.cleanup();
-        sleep(30).await;
+        wait_until("the request ends", || slot.borrow().is_some()).await;
         assert_eq!(slot.borrow_mut().take().map(|r| r.unwrap_err()), Some(ApiError::Aborted));
     }
 }

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use super::*;
-use crate::test_util::{container, find, sleep, text_containing};
+use crate::test_util::{container, find, text_containing, wait_until};
 
 const STATUSES: &[(&str, &str)] = &[("Active", "Active"), ("Closed", "Closed")];
 const COLS: &[Column] = &[
@@ -51,7 +51,6 @@ fn search() -> String {
 }
 
 async fn rows(root: &web_sys::Element) -> Vec<String> {
-    sleep(30).await;
     let list = root.query_selector_all("tbody tr[data-id]").unwrap();
     (0..list.length())
         .map(|i| list.get(i).unwrap().unchecked_into::<web_sys::Element>().get_attribute("data-id").unwrap())
@@ -129,8 +128,8 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
 
     // Sort by name, descending on the second click; aria-sort follows.
     find(&root, "th[data-key=name] button").await.click();
-    sleep(30).await;
-    assert_eq!(find(&root, "th[data-key=name]").await.get_attribute("aria-sort").as_deref(), Some("ascending"));
+    let th = find(&root, "th[data-key=name]").await;
+    wait_until("the name column sorts ascending", || th.get_attribute("aria-sort").as_deref() == Some("ascending")).await;
     find(&root, "th[data-key=name] button").await.click();
     text_containing(&root, "tbody tr:first-child td[data-key=name]", "Item 42").await;
     assert_eq!(find(&root, "th[data-key=name]").await.get_attribute("aria-sort").as_deref(), Some("descending"));
@@ -159,8 +158,7 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
     let active = || web_sys::window().unwrap().document().unwrap().active_element().unwrap();
     assert!(active().class_list().contains("drawer-close"), "the drawer takes focus");
     key(&active(), "Escape");
-    sleep(30).await;
-    assert!(root.query_selector(".drawer").unwrap().is_none());
+    wait_until("the drawer closes", || root.query_selector(".drawer").unwrap().is_none()).await;
     assert_eq!(active().get_attribute("data-id").as_deref(), Some("40"), "focus back on the row");
 
     // Arrow keys move between rows.
@@ -169,8 +167,7 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
 
     // A filter with no match: the empty state; clearing it brings the rows back.
     choose(&root, "#things-filter-status", "Active").await;
-    sleep(30).await;
-    assert!(search().contains("status=Active"));
+    wait_until("the status filter is in the URL", || search().contains("status=Active")).await;
     let name: web_sys::HtmlInputElement = find(&root, "#things-filter-name").await.unchecked_into();
     name.set_value("nothing like this");
     fire(&name, "change");
@@ -318,8 +315,8 @@ async fn a_long_page_renders_a_window_that_follows_scrolling_and_the_keyboard() 
         })
     });
     text_containing(&root, ".table-total", "1–500 of 1,200").await;
-    sleep(50).await;
     let table = find(&root, "table#many-table").await;
+    wait_until("the table counts its rows", || table.get_attribute("aria-rowcount").is_some()).await;
     assert_eq!(table.get_attribute("aria-rowcount").as_deref(), Some("501"), "the header row and 500 rows");
     assert!(table.class_list().contains("windowed"));
     let shown = rendered(&root);
@@ -340,9 +337,12 @@ async fn a_long_page_renders_a_window_that_follows_scrolling_and_the_keyboard() 
 
     // Scrolling to the middle of the table moves the window there.
     window.scroll_to_with_x_and_y(0.0, top(find(&root, "tbody").await) + 250.0 * pitch);
-    sleep(100).await;
+    wait_until("the window moves to row 250", || {
+        let shown = rendered(&root);
+        shown.contains(&250) && !shown.contains(&0)
+    })
+    .await;
     let shown = rendered(&root);
-    assert!(shown.contains(&250) && !shown.contains(&0), "{shown:?}");
     assert!(shown.windows(2).all(|w| w[1] == w[0] + 1), "contiguous: {shown:?}");
     assert!((body_height(&root) - full).abs() <= 2, "the body keeps its height");
     assert_eq!(root.query_selector_all("tbody tr[tabindex='0']").unwrap().length(), 1, "one tab stop");
@@ -355,14 +355,13 @@ async fn a_long_page_renders_a_window_that_follows_scrolling_and_the_keyboard() 
     let last = find(&root, "tr[data-row='499']").await;
     assert_eq!(last.get_attribute("aria-rowindex").as_deref(), Some("501"));
     assert_eq!(last.tab_index(), 0, "the focused row is the tab stop");
-    sleep(100).await;
+    wait_until("the window reaches the last row", || rendered(&root).contains(&499)).await;
     key(&last, "ArrowUp");
     assert_eq!(active_row().as_deref(), Some("498"));
     let here = find(&root, "tr[data-row='498']").await;
     key(&here, "Home");
     assert_eq!(active_row().as_deref(), Some("0"));
-    sleep(100).await;
-    assert!(!rendered(&root).contains(&499), "the window followed the focus up");
+    wait_until("the window follows the focus up", || !rendered(&root).contains(&499)).await;
     let first = find(&root, "tr[data-row='0']").await;
     key(&first, "ArrowDown");
     assert_eq!(active_row().as_deref(), Some("1"));
@@ -393,8 +392,7 @@ async fn a_short_page_renders_every_row() {
         })
     });
     text_containing(&root, ".table-total", "of 300").await;
-    sleep(30).await;
-    assert_eq!(rendered(&root), (0..WINDOW_MIN).collect::<Vec<_>>());
+    wait_until("the first window is rendered", || rendered(&root) == (0..WINDOW_MIN).collect::<Vec<_>>()).await;
     assert!(root.query_selector("tr.spacer").unwrap().is_none());
     let table = find(&root, "table#few-table").await;
     assert!(!table.class_list().contains("windowed"));
