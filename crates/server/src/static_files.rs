@@ -98,13 +98,18 @@ pub async fn serve(State(state): State<AppState>, req: Request) -> Response {
         return (StatusCode::BAD_REQUEST, [(header::CACHE_CONTROL, NO_CACHE)], format!("Bad path: {problem}\n"))
             .into_response();
     }
-    let files = ServeDir::new(dist).append_index_html_on_directories(true);
+    // The release build writes each asset's brotli and gzip variants beside it
+    // (scripts/wasm-split/post-build): they are served by Accept-Encoding (brotli first, with
+    // `Vary: Accept-Encoding`), so no request pays for compressing; without a variant the
+    // compression layer gzips on the fly as before.
+    let files = ServeDir::new(dist).append_index_html_on_directories(true).precompressed_br().precompressed_gzip();
     let served = if looks_like_asset(&path) {
         // A missing asset is a 404, never the SPA: a page kept from an older build must not
         // parse HTML as JavaScript or wasm.
         files.oneshot(req).await
     } else {
-        files.fallback(ServeFile::new(dist.join("index.html"))).oneshot(req).await
+        let index = ServeFile::new(dist.join("index.html")).precompressed_br().precompressed_gzip();
+        files.fallback(index).oneshot(req).await
     };
     let mut resp = match served {
         Ok(r) => r.map(Body::new),
@@ -126,6 +131,13 @@ pub async fn serve(State(state): State<AppState>, req: Request) -> Response {
         };
     let headers = resp.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    // Which variant (brotli, gzip, none) depends on Accept-Encoding: caches must key on it.
+    let varies = headers.get_all(header::VARY).iter().any(|v| {
+        v.to_str().is_ok_and(|v| v.split(',').any(|p| p.trim().eq_ignore_ascii_case("accept-encoding")))
+    });
+    if !varies {
+        headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
     if is_html {
         if let Ok(v) = HeaderValue::from_str(&derived.csp) {
             headers.insert(header::CONTENT_SECURITY_POLICY, v);

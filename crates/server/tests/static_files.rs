@@ -205,3 +205,46 @@ async fn path_traversal_never_leaves_the_dist_dir() {
     }
     s.running.stop().await;
 }
+
+/// The release build's precompressed variants are served by `Accept-Encoding`: brotli when
+/// the client takes it, else gzip, else the file itself; `Vary` says so, and a variant refused
+/// with `q=0` is never sent. An asset without variants is compressed on the fly as before.
+#[tokio::test]
+async fn precompressed_variants_are_chosen_by_accept_encoding() {
+    let dist = tempfile::tempdir().unwrap().keep();
+    write_dist(&dist);
+    let js = "moneydesk-0123456789abcdef.js";
+    std::fs::write(dist.join(format!("{js}.br")), b"BROTLI BYTES").unwrap();
+    std::fs::write(dist.join(format!("{js}.gz")), b"GZIP BYTES").unwrap();
+    std::fs::write(dist.join("index.html.br"), b"BROTLI INDEX").unwrap();
+    let s = Server::start_with(move |c| c.dist_dir = Some(dist)).await;
+    let get = |path: &str, accept: Option<&str>| {
+        let mut req = s.client.get(s.url(path));
+        if let Some(a) = accept {
+            req = req.header("accept-encoding", a);
+        }
+        req.send()
+    };
+    for (accept, encoding, body) in [
+        (Some("gzip, deflate, br, zstd"), Some("br"), "BROTLI BYTES"),
+        (Some("gzip"), Some("gzip"), "GZIP BYTES"),
+        (Some("br;q=0, gzip"), Some("gzip"), "GZIP BYTES"),
+        (None, None, "export default async function init() {}\n"),
+    ] {
+        let r = get(&format!("/{js}"), accept).await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "{accept:?}");
+        assert_eq!(r.headers().get("content-encoding").map(|v| v.to_str().unwrap()), encoding, "{accept:?}");
+        assert!(r.headers()["vary"].to_str().unwrap().to_ascii_lowercase().contains("accept-encoding"), "{accept:?}");
+        assert!(r.headers()["content-type"].to_str().unwrap().contains("javascript"), "{accept:?}");
+        assert_eq!(r.headers()["cache-control"], "public, max-age=31536000, immutable", "{accept:?}");
+        assert_eq!(r.text().await.unwrap(), body, "{accept:?}");
+    }
+    // The app's navigations get the precompressed index too, as HTML and never cached.
+    let r = get("/accounts", Some("br")).await.unwrap();
+    assert_eq!((r.headers()["content-encoding"].to_str().unwrap(), r.headers()["cache-control"].to_str().unwrap()), ("br", "no-cache"));
+    assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    // No variant of the stylesheet: gzip on the fly, as before.
+    let r = get("/style-1a2b3c4d5e6f7a8b.css", Some("br, gzip")).await.unwrap();
+    assert_ne!(r.headers().get("content-encoding").map(|v| v.to_str().unwrap()), Some("br"));
+    s.running.stop().await;
+}
