@@ -105,9 +105,75 @@ def main(staging, renames):
         deps = [d.strip() for d in loader[deps_at + 3:end].split(",") if d.strip()]
         deps += [f"__css_{n}" for n in names]
         loader = loader[:deps_at] + ", [" + ", ".join(deps) + loader[end:]
+    html = with_preloads(html, loader)
     loader_path.write_text(loader)
     index.write_text(html)
     print(f"finish-loader: {', '.join(files.values())} now load with their pages", file=sys.stderr)
+
+
+# The route's first segment -> the split its page loads with (the sign-in page's route).
+ROUTE_OF_SPLIT = {"sign_in": "signin"}
+
+# No apostrophes and no quoted file names in it: the server reads quoted names out of
+# index.html (static_files.rs).
+PRELOADER = """<script>
+(() => {
+  // What the page at this URL will load next, fetched now, in parallel with the main module
+  // (written by scripts/wasm-split/finish-loader.py from the chunk loader).
+  // Names and extensions apart: the server reads every quoted wasm and css file name in
+  // this file as the start bundle (embed.js, static_files.rs), which these are not.
+  const pages = %s;
+  const wanted = pages[location.pathname.split("/")[1] || ""];
+  for (const [name, ext] of wanted || []) {
+    const link = document.createElement("link");
+    link.rel = "preload";
+    link.href = "/" + name + "." + ext;
+    link.as = ext === "css" ? "style" : "fetch";
+    if (ext === "wasm") link.crossOrigin = "anonymous";
+    document.head.appendChild(link);
+  }
+})();
+</script>
+"""
+
+
+def with_preloads(html, loader):
+    """index.html with a small script that preloads, on a cold load of a page's URL, the wasm
+    chunks and stylesheets that page will load, so they arrive while the main module is still
+    being fetched instead of after it asked for them (one round trip less on the way to the
+    first screen)."""
+    import json
+
+    def file_of(block):
+        m = re.search(r'new URL\("\./([^"]+\.wasm)"', block)
+        return m.group(1) if m else None
+
+    chunk_files = {}
+    for m in re.finditer(r"const (__chunk_\d+) = makeLoad\((.*?)\n, \[", loader, re.S):
+        chunk_files[m.group(1)] = file_of(m.group(2))
+    css_files = dict(re.findall(r'const (__css_\w+) = cssLoader\("\./([^"]+)"\);', loader))
+    pages = {}
+    for m in re.finditer(r"export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\((.*?)\n, \[([^\]]*)\]\)\);", loader, re.S):
+        split, block, deps = m.group(1), m.group(2), m.group(3)
+        def parts(f):
+            name, ext = f.rsplit(".", 1)
+            return (name, ext)
+        wanted = [parts(file_of(block))]
+        for d in (d.strip() for d in deps.split(",") if d.strip()):
+            if d in chunk_files and chunk_files[d]:
+                wanted.append(parts(chunk_files[d]))
+            elif d in css_files:
+                wanted.append(parts(css_files[d]))
+            else:
+                sys.exit(f"finish-loader: the split {split} depends on {d}, which is neither a chunk nor a stylesheet")
+        pages[ROUTE_OF_SPLIT.get(split, split)] = wanted
+    if not pages:
+        sys.exit("finish-loader: no page loader found in __wasm_split.js")
+    marker = "</title>"
+    if marker not in html:
+        sys.exit("finish-loader: index.html has no </title> to put the preloads after")
+    script = PRELOADER % json.dumps(pages, separators=(",", ":"))
+    return html.replace(marker, marker + "\n" + script, 1)
 
 
 if __name__ == "__main__":

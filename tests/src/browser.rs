@@ -111,6 +111,15 @@ impl Browser {
         }
     }
 
+    /// Emulates a network (`latency_ms` added to each round trip, throughputs in bytes/s) for
+    /// the rest of the session, through chromedriver's network conditions (benchmarks).
+    pub async fn emulate_network(&self, latency_ms: u32, down_bytes_per_s: u32, up_bytes_per_s: u32) {
+        let cmd = crate::console::NetworkConditions { latency_ms, down_bytes_per_s, up_bytes_per_s };
+        if let Err(e) = self.client.issue_cmd(cmd).await {
+            self.fail(format!("emulating a slow network: {e}")).await;
+        }
+    }
+
     /// The underlying fantoccini client, for what the helpers do not cover.
     pub fn client(&self) -> &Client {
         &self.client

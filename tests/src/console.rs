@@ -27,6 +27,30 @@ impl WebDriverCompatibleCommand for GetBrowserLog {
     }
 }
 
+/// chromedriver's `POST /session/{id}/chromium/network_conditions`.
+#[derive(Debug)]
+pub struct NetworkConditions {
+    pub latency_ms: u32,
+    pub down_bytes_per_s: u32,
+    pub up_bytes_per_s: u32,
+}
+
+impl WebDriverCompatibleCommand for NetworkConditions {
+    fn endpoint(&self, base_url: &url::Url, session_id: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!("session/{}/chromium/network_conditions", session_id.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        let body = serde_json::json!({ "network_conditions": {
+            "offline": false,
+            "latency": self.latency_ms,
+            "download_throughput": self.down_bytes_per_s,
+            "upload_throughput": self.up_bytes_per_s,
+        }});
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub level: String,
