@@ -64,3 +64,30 @@ impl<T: Send + Sync + 'static> Default for Answer<T> {
         Answer::new()
     }
 }
+
+/// One submission (a create, a move): `busy` is true while it is on its way; `done` gets the
+/// answer, unless the request was aborted or the page went away meanwhile. The request starts
+/// under `owner` (the component's), so leaving the page aborts it.
+pub fn submit<T, Fut>(
+    busy: RwSignal<bool>,
+    owner: &Option<Owner>,
+    start: impl FnOnce() -> Fut,
+    done: impl FnOnce(Result<T, ApiError>) + 'static,
+) where
+    T: 'static,
+    Fut: Future<Output = Result<T, ApiError>> + 'static,
+{
+    busy.set(true);
+    let request = match owner {
+        Some(o) => o.with(start),
+        None => start(),
+    };
+    leptos::task::spawn_local(async move {
+        let result = request.await;
+        // `try_set` gives the value back when the page is gone.
+        if matches!(result, Err(ApiError::Aborted)) || busy.try_set(false).is_some() {
+            return;
+        }
+        done(result);
+    });
+}

@@ -8,7 +8,7 @@ use moneydesk_model::deposits::{DepositAction, DepositDetail};
 use moneydesk_model::Scope;
 use serde_json::Value;
 
-use crate::api::request::Answer;
+use crate::api::request::{submit, Answer};
 use crate::api::{self, ApiError};
 use crate::components::data_table::column::{format_date_time, format_money};
 use crate::components::error_view::ApiErrorView;
@@ -61,16 +61,8 @@ fn DepositPanel(id: i64) -> impl IntoView {
         if action.needs_reason() && why.is_none() {
             return;
         }
-        busy.set(true);
         failed.set(None);
-        let start = || api::deposits::apply(&auth.client(), id, action, why.clone());
-        let request = owner.as_ref().map(|o| o.with(start)).unwrap_or_else(start);
-        leptos::task::spawn_local(async move {
-            let result = request.await;
-            // `try_set` gives the value back when the page is gone.
-            if matches!(result, Err(ApiError::Aborted)) || busy.try_set(false).is_some() {
-                return;
-            }
+        submit(busy, &owner, || api::deposits::apply(&auth.client(), id, action, why), move |result| {
             match result {
                 Ok(d) => {
                     toasts.show(ToastKind::Success, format!("Deposit {id} is now {}.", d.record.status.label()));

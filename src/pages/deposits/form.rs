@@ -9,6 +9,7 @@ use moneydesk_model::deposits::CheckDepositFields;
 use moneydesk_model::FieldError;
 use wasm_bindgen::JsCast;
 
+use crate::api::request::submit;
 use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
@@ -200,18 +201,10 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
             source: Some("portal".into()),
             ..Default::default()
         };
-        busy.set(true);
         failed.set(None);
         complaints.0.set(Vec::new());
         let k = key.get_value();
-        let start = || api::deposits::create(&auth.client(), &fields, &k);
-        let request = owner.as_ref().map(|o| o.with(start)).unwrap_or_else(start);
-        leptos::task::spawn_local(async move {
-            let result = request.await;
-            // `try_set` gives the value back when the page is gone.
-            if matches!(result, Err(ApiError::Aborted)) || busy.try_set(false).is_some() {
-                return;
-            }
+        submit(busy, &owner, || api::deposits::create(&auth.client(), &fields, &k), move |result| {
             match result {
                 Ok(record) => {
                     toasts.show(ToastKind::Success, format!("Deposit {} was created: {} to confirm.", record.id, record.amount));

@@ -41,7 +41,8 @@ fn pairs(q: &Option<String>) -> Vec<(String, String)> {
     url::form_urlencoded::parse(q.as_deref().unwrap_or("").as_bytes()).into_owned().collect()
 }
 
-/// The list's filters (all optional; CONTRACT.md points 3 and 4 for the paging).
+/// The list's filters (all optional; CONTRACT.md points 3 and 4 for the paging), also those
+/// of the daily totals.
 #[derive(Debug, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code, non_snake_case)]
@@ -67,12 +68,19 @@ struct DepositFilters {
     /// Amounts up to (inclusive).
     #[param(pattern = r"^[0-9]{1,10}(\.[0-9]{1,2})?$")]
     amountMax: Option<String>,
+}
+
+/// The list's order.
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+struct DepositSort {
     /// `createdDate` or `amount`, then `,asc` or `,desc` (default `createdDate,desc`).
     #[param(pattern = "^(createdDate|amount)(,(asc|desc))?$")]
     sort: Option<String>,
 }
 
-#[utoipa::path(get, path = paths::DEPOSITS, tag = "deposits", params(PageParams, DepositFilters),
+#[utoipa::path(get, path = paths::DEPOSITS, tag = "deposits", params(PageParams, DepositFilters, DepositSort),
     security(("bearer" = ["deposits:read"])),
     responses((status = 200, description = "A page of deposits (2.4), newest first unless sorted otherwise", body = Envelope<Page<DepositListItem>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
@@ -95,7 +103,7 @@ struct OverrideParams {
 /// The example's check images: a 200 × 80 grey PNG, the smallest picture a deposit takes.
 const EXAMPLE_CHECK_IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAMgAAABQCAAAAAB5BmVsAAAAWElEQVR42u3PAQ0AAAwCIKMb3RrfBw1In4iIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIjIJQPD1UHSu1NDqwAAAABJRU5ErkJggg==";
 
-#[utoipa::path(get, path = paths::DEPOSIT_RECORDS, tag = "deposits", params(PageParams, DepositFilters),
+#[utoipa::path(get, path = paths::DEPOSIT_RECORDS, tag = "deposits", params(PageParams, DepositFilters, DepositSort),
     security(("bearer" = ["deposits:read"])),
     extensions(("x-extension" = json!(true))),
     description = "The deposit list (same filters, sort and paging) with each deposit as its whole record (2.5): what a back office needs to act on a row (its id, amount, fee and status), which the list item (2.4) does not carry.",
@@ -105,28 +113,7 @@ async fn list_deposit_records(State(state): State<AppState>, _caller: Caller, Ra
     Ok(Json(Envelope::ok(handlers::list_records(&state, &pairs(&q)).await?)))
 }
 
-/// The list's filters, for the totals (paging and sort do not apply).
-#[derive(Debug, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code, non_snake_case)]
-struct TotalsParams {
-    #[param(pattern = "^(In_Progress_1|Confirmed_2|Sent_3|Settled_4|Returned_5|Rejected_6|Cancelled_7)$")]
-    status: Option<String>,
-    #[param(pattern = "^(Cash|Check|Check_Scan|Image_Cash_Letter|Electronic_Deposit)$")]
-    serviceType: Option<String>,
-    #[param(format = Date)]
-    createdFrom: Option<String>,
-    #[param(format = Date)]
-    createdTo: Option<String>,
-    #[param(min_length = 1, pattern = "\\S")]
-    payeeAccountId: Option<String>,
-    #[param(pattern = r"^[0-9]{1,10}(\.[0-9]{1,2})?$")]
-    amountMin: Option<String>,
-    #[param(pattern = r"^[0-9]{1,10}(\.[0-9]{1,2})?$")]
-    amountMax: Option<String>,
-}
-
-#[utoipa::path(get, path = paths::DEPOSIT_DAILY_TOTALS, tag = "deposits", params(TotalsParams),
+#[utoipa::path(get, path = paths::DEPOSIT_DAILY_TOTALS, tag = "deposits", params(DepositFilters),
     security(("bearer" = ["deposits:read"])),
     extensions(("x-extension" = json!(true))),
     description = "The deposits the list's filters select, summed per day (business time zone, MONEYDESK_BUSINESS_TIME_ZONE) and status: count and exact amount. Days without deposits are left out; oldest day first, statuses in the state machine's order.",
