@@ -85,6 +85,16 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
         .js("return [...document.querySelectorAll('.check-images img')].map(i => i.complete && i.naturalWidth > 0)", vec![])
         .await;
     assert_eq!(loaded, json!([true, true]), "both sides are real pictures");
+    // The front zooms to twice its width and back.
+    let width = "return document.querySelector('.check-images img[data-side=front]').getBoundingClientRect().width";
+    let fitted = h.js(width, vec![]).await.as_f64().unwrap();
+    h.click(".check-image:has(img[data-side=front])").await;
+    h.wait_for(".check-image.zoomed[aria-pressed=true]").await;
+    let zoomed = h.js(width, vec![]).await.as_f64().unwrap();
+    // Twice the frame's width (less the scroll bar the zoomed picture brings).
+    assert!(zoomed > 1.8 * fitted && zoomed <= 2.0 * fitted + 1.0, "zoomed {zoomed} px, fitted {fitted} px");
+    h.click(".check-image.zoomed").await;
+    h.wait_gone(".check-image.zoomed").await;
     h.wait_for_text(".deposit-history", "To confirm by").await;
     let moves: Value = h.js("return [...document.querySelectorAll('[data-move]')].map(b => b.dataset.move)", vec![]).await;
     assert_eq!(moves, json!(["confirm", "reject", "cancel"]));

@@ -186,7 +186,7 @@ fn DepositPanel(id: i64) -> impl IntoView {
 }
 
 /// The check's two sides, fetched with the token and shown through object URLs (revoked when
-/// the drawer closes).
+/// the drawer closes), each zoomable.
 #[component]
 fn CheckImages(id: i64) -> impl IntoView {
     let auth = use_auth();
@@ -204,9 +204,19 @@ fn CheckImages(id: i64) -> impl IntoView {
             }
         });
         let alt = format!("The {name} of the check of deposit {id}");
+        // Click (or Enter) to read the MICR line and the amounts up close: the picture at
+        // twice the drawer's width, scrolled inside its frame; again to fit it back.
+        let zoomed = RwSignal::new(false);
         move || {
             url.with(|u| match u {
-                Some(Ok(src)) => view! { <img src=src.clone() alt=alt.clone() data-side=name/> }.into_any(),
+                Some(Ok(src)) => view! {
+                    <button type="button" class="check-image" class:zoomed=move || zoomed.get()
+                        aria-pressed=move || if zoomed.get() { "true" } else { "false" }
+                        title="Zoom" on:click=move |_| zoomed.update(|z| *z = !*z)>
+                        <img src=src.clone() alt=alt.clone() data-side=name/>
+                    </button>
+                }
+                .into_any(),
                 Some(Err(_)) => view! { <p class="muted">"No " {name} " image."</p> }.into_any(),
                 None => view! { <div class="check-image-loading" aria-hidden="true"></div> }.into_any(),
             })
