@@ -10,7 +10,9 @@ use crate::session::use_auth;
 #[component]
 pub fn RequireScope(scope: Scope, children: ChildrenFn) -> impl IntoView {
     let auth = use_auth();
-    let allowed = Memo::new(move |_| auth.can(scope));
+    // Until the session is known (the stored token is being checked), the page is built
+    // hidden and may start loading; the answer then shows it or denies it.
+    let allowed = Memo::new(move |_| auth.session.with(Option::is_none) || auth.can(scope));
     move || {
         if allowed.get() {
             Either::Left(children())

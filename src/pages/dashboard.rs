@@ -1,5 +1,5 @@
 //! Home: the groups this token may use, and those it may not (with the scope they need).
-//! Built once: the layout shows pages only once the session is known.
+//! Follows the session: the layout may build the page while the stored token is being checked.
 
 use leptos::prelude::*;
 
@@ -11,7 +11,10 @@ use crate::session::use_auth;
 pub fn Dashboard() -> impl IntoView {
     let auth = use_auth();
     let config = expect_context::<AppConfig>();
-    let session = auth.session.get_untracked();
+    move || dashboard(auth.session.get(), &config)
+}
+
+fn dashboard(session: Option<moneydesk_model::auth::Session>, config: &AppConfig) -> impl IntoView {
     let can = |g: &crate::groups::Group| session.as_ref().is_some_and(|s| s.can(g.scope));
 
     let intro = session.as_ref().map(|s| {
