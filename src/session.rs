@@ -14,6 +14,10 @@ use crate::api::client::Client;
 use crate::api::error::{js_string, parse_object, ApiError};
 
 const STORAGE_KEY: &str = "moneydesk.credentials";
+/// The scopes the server last said the stored token has (space-separated), beside it: a
+/// reload builds the page those scopes allow while the token is checked again, and never
+/// starts a request the token would be refused (the server still decides every request).
+const SCOPES_KEY: &str = "moneydesk.scopes";
 /// Tokens the server issues start with this (say so before sending anything else).
 pub const TOKEN_PREFIX: &str = "mdk_";
 
@@ -64,6 +68,8 @@ pub struct Auth {
     pub credentials: RwSignal<Option<Credentials>>,
     /// What `AUTH_ME` said about the token; `None` until checked.
     pub session: RwSignal<Option<Session>>,
+    /// The scopes an earlier check found for the stored token (see `SCOPES_KEY`).
+    remembered: RwSignal<Option<Vec<Scope>>>,
     /// Why the user was last sent to the sign-in page, shown there.
     pub notice: RwSignal<Option<String>>,
     /// API requests under way (the loading bar shows while any is).
@@ -72,9 +78,11 @@ pub struct Auth {
 
 impl Auth {
     pub fn new(initial: Option<Credentials>) -> Self {
+        let remembered = initial.as_ref().and_then(|c| load_scopes(c.keep));
         Auth {
             credentials: RwSignal::new(initial),
             session: RwSignal::new(None),
+            remembered: RwSignal::new(remembered),
             notice: RwSignal::new(None),
             in_flight: RwSignal::new(0),
         }
@@ -101,13 +109,24 @@ impl Auth {
             }
         }
         self.notice.set(None);
-        self.session.set(Some(session));
         self.credentials.set(Some(credentials));
+        self.checked(session);
+    }
+
+    /// The server answered who the token is: the session, remembered for the next reload.
+    pub fn checked(&self, session: Session) {
+        let keep = self.credentials.try_with_untracked(|c| c.as_ref().map(|c| c.keep)).flatten();
+        if let Some(storage) = keep.and_then(storage) {
+            let names: Vec<&str> = session.scopes.iter().map(Scope::as_str).collect();
+            let _ = storage.set_item(SCOPES_KEY, &names.join(" "));
+        }
+        self.session.try_set(Some(session));
     }
 
     pub fn sign_out(&self) {
         clear_stored();
         self.session.try_set(None);
+        self.remembered.try_set(None);
         self.credentials.try_set(None);
     }
 
@@ -129,6 +148,15 @@ impl Auth {
     pub fn can(&self, scope: Scope) -> bool {
         self.session.with(|s| s.as_ref().is_some_and(|s| s.can(scope)))
     }
+
+    /// Whether `scope` is granted as far as is known now: the checked session's answer, else
+    /// what the last check of the stored token said, else `None` (nothing known yet).
+    pub fn may(&self, scope: Scope) -> Option<bool> {
+        match self.session.with(|s| s.as_ref().map(|s| s.can(scope))) {
+            Some(known) => Some(known),
+            None => self.remembered.with(|r| r.as_ref().map(|held| scope.granted_by(held))),
+        }
+    }
 }
 
 pub fn use_auth() -> Auth {
@@ -148,8 +176,16 @@ fn clear_stored() {
     for keep in [Keep::Tab, Keep::Device] {
         if let Some(s) = storage(keep) {
             let _ = s.remove_item(STORAGE_KEY);
+            let _ = s.remove_item(SCOPES_KEY);
         }
     }
+}
+
+/// The scopes remembered beside the credentials kept in `keep`; an unknown name (a scope
+/// this build does not know) makes the whole list unknown rather than smaller.
+fn load_scopes(keep: Keep) -> Option<Vec<Scope>> {
+    let text = storage(keep)?.get_item(SCOPES_KEY).ok().flatten()?;
+    text.split_whitespace().map(|name| name.parse().ok()).collect()
 }
 
 /// The credentials kept by an earlier sign-in: this tab's first, then this device's.
@@ -246,6 +282,30 @@ mod tests {
         auth.sign_out();
         assert_eq!(load_stored(), None);
         assert!(auth.credentials.get_untracked().is_none() && auth.session.get_untracked().is_none());
+    }
+
+    #[wasm_bindgen_test]
+    fn a_reload_knows_the_scopes_the_last_check_found_until_the_token_is_checked_again() {
+        clear_storage();
+        let session = Session { name: "ops".into(), scopes: vec![Scope::FeesRead], expires_at: None };
+        let creds =
+            Credentials { environment: "local".into(), base_url: "".into(), token: "mdk_t".into(), keep: Keep::Tab };
+        Auth::new(None).sign_in(creds, session);
+
+        let reloaded = Auth::new(load_stored());
+        assert_eq!(reloaded.may(Scope::FeesRead), Some(true), "remembered: the fees page may start loading");
+        assert_eq!(reloaded.may(Scope::AccountsRead), Some(false), "remembered: no request the token would be refused");
+        reloaded.checked(Session { name: "ops".into(), scopes: vec![Scope::Admin], expires_at: None });
+        assert_eq!(reloaded.may(Scope::AccountsRead), Some(true), "the new answer wins");
+        assert_eq!(Auth::new(load_stored()).may(Scope::VaultRead), Some(true), "and is remembered");
+
+        reloaded.sign_out();
+        web_sys::window().unwrap().session_storage().unwrap().unwrap().set_item(STORAGE_KEY, r#"{"environment":"local","baseUrl":"","token":"mdk_t"}"#).unwrap();
+        assert_eq!(Auth::new(load_stored()).may(Scope::FeesRead), None, "signing out forgets the scopes");
+        let storage = web_sys::window().unwrap().session_storage().unwrap().unwrap();
+        storage.set_item(SCOPES_KEY, "fees:read telepathy:write").unwrap();
+        assert_eq!(Auth::new(load_stored()).may(Scope::FeesRead), None, "an unknown scope name: nothing is assumed");
+        clear_storage();
     }
 
     #[wasm_bindgen_test]

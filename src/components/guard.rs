@@ -10,14 +10,13 @@ use crate::session::use_auth;
 #[component]
 pub fn RequireScope(scope: Scope, children: ChildrenFn) -> impl IntoView {
     let auth = use_auth();
-    // Until the session is known (the stored token is being checked), the page is built
-    // hidden and may start loading; the answer then shows it or denies it.
-    let allowed = Memo::new(move |_| auth.session.with(Option::is_none) || auth.can(scope));
-    move || {
-        if allowed.get() {
-            Either::Left(children())
-        } else {
-            Either::Right(view! { <AccessDenied scope page=true/> })
-        }
+    // While the stored token is being checked the page is built hidden when the scopes the
+    // last check found allow it, so it starts loading at once; the new answer then shows it
+    // or denies it. With nothing known, nothing is built: no request the token may be refused.
+    let allowed = Memo::new(move |_| auth.may(scope));
+    move || match allowed.get() {
+        Some(true) => Some(Either::Left(children())),
+        Some(false) => Some(Either::Right(view! { <AccessDenied scope page=true/> })),
+        None => None,
     }
 }

@@ -113,7 +113,7 @@ fn SessionCheck(failed: RwSignal<Option<ApiError>>) -> impl IntoView {
         failed.set(None);
         spawn_local(async move {
             match me.await {
-                Ok(session) => _ = auth.session.try_set(Some(session)),
+                Ok(session) => auth.checked(session),
                 Err(ApiError::Aborted) => {}
                 Err(error) => _ = failed.try_set(Some(error)),
             }
