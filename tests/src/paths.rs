@@ -2,8 +2,11 @@
 
 use std::path::PathBuf;
 
+/// The checkout whose tests run, read when they run (cargo sets `CARGO_MANIFEST_DIR`): the
+/// shared target dir lets a test binary built in another checkout of the same sources be
+/// reused, and the path compiled into it would point at that checkout's `dist` and data.
 pub fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
         .parent()
         .expect("tests/ has a parent")
         .to_path_buf()

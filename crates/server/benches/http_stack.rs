@@ -22,7 +22,7 @@ use tower::{Service, ServiceExt};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
 }
 
 async fn answer<S>(svc: S, req: Request<Body>) -> usize

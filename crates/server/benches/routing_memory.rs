@@ -9,7 +9,7 @@ use std::time::Instant;
 use moneydesk_server::routing::directory::{load, Sources};
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
 }
 
 fn vm_rss_kib() -> u64 {

@@ -8,7 +8,7 @@ use moneydesk_server::routing::directory::{load, Sources};
 use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
 }
 
 fn raw_lines(name: &str) -> Vec<String> {

@@ -10,7 +10,7 @@ use moneydesk_server::routing::directory::{load, search, text, Directory, Search
 use proptest::prelude::*;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
 }
 
 fn dir() -> &'static Directory {
