@@ -263,7 +263,7 @@ mod tests {
     fn credentials_round_trip_through_the_chosen_storage() {
         clear_storage();
         let auth = Auth::new(None);
-        let session = Session { name: "ops".into(), scopes: vec![Scope::FeesRead], expires_at: None };
+        let session = Session { name: "ops".into(), scopes: vec![Scope::FeesRead], expires_at: None, user_id: None };
         let creds =
             |keep| Credentials { environment: "local".into(), base_url: "".into(), token: "mdk_t".into(), keep };
 
@@ -287,7 +287,7 @@ mod tests {
     #[wasm_bindgen_test]
     fn a_reload_knows_the_scopes_the_last_check_found_until_the_token_is_checked_again() {
         clear_storage();
-        let session = Session { name: "ops".into(), scopes: vec![Scope::FeesRead], expires_at: None };
+        let session = Session { name: "ops".into(), scopes: vec![Scope::FeesRead], expires_at: None, user_id: None };
         let creds =
             Credentials { environment: "local".into(), base_url: "".into(), token: "mdk_t".into(), keep: Keep::Tab };
         Auth::new(None).sign_in(creds, session);
@@ -295,7 +295,7 @@ mod tests {
         let reloaded = Auth::new(load_stored());
         assert_eq!(reloaded.may(Scope::FeesRead), Some(true), "remembered: the fees page may start loading");
         assert_eq!(reloaded.may(Scope::AccountsRead), Some(false), "remembered: no request the token would be refused");
-        reloaded.checked(Session { name: "ops".into(), scopes: vec![Scope::Admin], expires_at: None });
+        reloaded.checked(Session { name: "ops".into(), scopes: vec![Scope::Admin], expires_at: None, user_id: None });
         assert_eq!(reloaded.may(Scope::AccountsRead), Some(true), "the new answer wins");
         assert_eq!(Auth::new(load_stored()).may(Scope::VaultRead), Some(true), "and is remembered");
 
@@ -312,7 +312,7 @@ mod tests {
     fn a_refused_token_signs_out_and_says_why() {
         clear_storage();
         let auth = Auth::new(None);
-        let session = Session { name: "ops".into(), scopes: vec![], expires_at: None };
+        let session = Session { name: "ops".into(), scopes: vec![], expires_at: None, user_id: None };
         let creds =
             Credentials { environment: "local".into(), base_url: "".into(), token: "mdk_t".into(), keep: Keep::Tab };
         auth.sign_in(creds, session);

@@ -32,7 +32,7 @@ pub fn parse_session(status: u16, text: &str) -> Result<Session, ApiError> {
     let name = js_string(&data, "name").ok_or_else(|| shape("data.name"))?;
     let scopes = js_get(&data, "scopes").filter(js_sys::Array::is_array).ok_or_else(|| shape("data.scopes"))?;
     let scopes = js_sys::Array::from(&scopes).iter().filter_map(|s| s.as_string()?.parse::<Scope>().ok()).collect();
-    Ok(Session { name, scopes, expires_at: js_string(&data, "expiresAt") })
+    Ok(Session { name, scopes, expires_at: js_string(&data, "expiresAt"), user_id: js_string(&data, "userId") })
 }
 
 #[cfg(test)]

@@ -14,6 +14,9 @@ pub struct Session {
     pub scopes: Vec<Scope>,
     /// ISO 8601 UTC, or null for a token that does not expire.
     pub expires_at: Option<String>,
+    /// The user the token belongs to: whose document vault it reaches (`admin` reaches any).
+    #[serde(default)]
+    pub user_id: Option<String>,
 }
 
 impl Session {

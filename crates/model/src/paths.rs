@@ -13,6 +13,15 @@ pub const VAULT_FOLDER: &str = "/api/v1/cores/document-vault/records/{userId}/fo
 pub const VAULT_FOLDER_MOVE: &str = "/api/v1/cores/document-vault/records/{userId}/folder/move";
 pub const VAULT_FOLDER_DOWNLOAD: &str = "/api/v1/cores/document-vault/records/{userId}/folder/download";
 pub const VAULT_FOLDERS_DELETE: &str = "/api/v1/cores/document-vault/records/folders/delete";
+/// Extensions (the Vault page): a folder's contents (GET, paged), a file (POST multipart to
+/// upload a version into the folder `path`; GET to download, `version` optional, `Range`;
+/// DELETE), moving or renaming a file, a file's versions, and a user's usage.
+/// `GET VAULT_FOLDER?path=` answers the folder's record with its counts.
+pub const VAULT_FOLDER_CONTENTS: &str = "/api/v1/cores/document-vault/records/{userId}/folder/contents";
+pub const VAULT_FILE: &str = "/api/v1/cores/document-vault/records/{userId}/file";
+pub const VAULT_FILE_MOVE: &str = "/api/v1/cores/document-vault/records/{userId}/file/move";
+pub const VAULT_FILE_VERSIONS: &str = "/api/v1/cores/document-vault/records/{userId}/file/versions";
+pub const VAULT_USAGE: &str = "/api/v1/cores/document-vault/records/{userId}/usage";
 
 pub const EMAIL_SEND: &str = "/api/v1/cores/utility/message/email";
 pub const EMAIL_VALIDATION: &str = "/api/v1/cores/utility/message/email/validation";

@@ -1,4 +1,4 @@
-//! Document-vault paths (CONTRACT.md point 12) and folder entries.
+//! Document-vault paths (CONTRACT.md point 12).
 
 use std::fmt;
 
@@ -35,6 +35,14 @@ impl VaultPath {
     }
 
     /// Parses a path; one leading and one trailing `/` are tolerated (`/a/b/` is `a/b`).
+    ///
+    /// ```
+    /// use moneydesk_model::vault::{VaultPath, VaultPathError};
+    /// assert_eq!(VaultPath::parse("/Reports/2026/").unwrap().as_str(), "Reports/2026");
+    /// // NFD (e + combining acute) and NFC spellings are one folder.
+    /// assert_eq!(VaultPath::parse("Cafe\u{301}"), VaultPath::parse("Caf\u{e9}"));
+    /// assert_eq!(VaultPath::parse("a/../b"), Err(VaultPathError::DotSegment("..".into())));
+    /// ```
     pub fn parse(s: &str) -> Result<Self, VaultPathError> {
         let nfc: String = s.nfc().collect();
         if let Some(c) = nfc.chars().find(|c| c.is_control()) {
@@ -144,32 +152,6 @@ impl<'de> Deserialize<'de> for VaultPath {
         let s = String::deserialize(d)?;
         VaultPath::parse(&s).map_err(serde::de::Error::custom)
     }
-}
-
-/// One entry of a folder listing (extension).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct VaultEntry {
-    pub name: String,
-    /// Path relative to the vault root.
-    pub path: String,
-    pub kind: VaultEntryKind,
-    /// Bytes, for files.
-    pub size: Option<u64>,
-    pub content_type: Option<String>,
-    /// Number of stored versions, for files.
-    pub versions: Option<u32>,
-    /// ISO 8601 UTC.
-    pub modified_at: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum VaultEntryKind {
-    Folder,
-    File,
 }
 
 #[cfg(test)]

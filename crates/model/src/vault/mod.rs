@@ -1,0 +1,9 @@
+//! Document vault (description 2.8, 4.2; CONTRACT.md point 12): paths, the folder record the
+//! four operations answer, and the records of the extensions the Vault page uses (a folder's
+//! contents, a file's versions, a user's usage).
+
+mod path;
+mod records;
+
+pub use path::{VaultPath, VaultPathError, MAX_PATH_BYTES, MAX_SEGMENT_BYTES};
+pub use records::*;
