@@ -59,7 +59,17 @@ impl Caller {
     }
 
     pub fn session(&self) -> Session {
-        Session { name: self.0.name.clone(), scopes: self.0.scopes.clone(), expires_at: self.0.expires_at.clone() }
+        Session {
+            name: self.0.name.clone(),
+            scopes: self.0.scopes.clone(),
+            expires_at: self.0.expires_at.clone(),
+            user_id: Some(self.0.user_id.clone()),
+        }
+    }
+
+    /// The user whose document vault the token reaches (`admin` reaches any).
+    pub fn user_id(&self) -> &str {
+        &self.0.user_id
     }
 }
 
@@ -160,6 +170,8 @@ struct Guarded {
     /// Bodies declared longer than this are refused before anything reads them; the
     /// extractors enforce it on bodies of undeclared length (`DefaultBodyLimit`).
     body_limit: usize,
+    /// Routes with a limit of their own (uploads streamed to the blob store).
+    route_limits: HashMap<String, usize>,
 }
 
 /// The security scheme name used in the OpenAPI document.
@@ -198,7 +210,18 @@ impl Guard {
                 table.entry(path.clone()).or_insert_with(Vec::new).push((method, Requirement::AnyOf(sets)));
             }
         }
-        Ok(Guard(Arc::new(Guarded { db, table, body_limit })))
+        Ok(Guard(Arc::new(Guarded { db, table, body_limit, route_limits: HashMap::new() })))
+    }
+
+    /// Gives `route` (as the router writes it) its own body limit instead of the server's.
+    pub fn with_body_limit(mut self, route: &str, limit: usize) -> Guard {
+        let guarded = Arc::get_mut(&mut self.0).expect("limits are set before the guard is shared");
+        guarded.route_limits.insert(route.to_string(), limit);
+        self
+    }
+
+    fn body_limit(&self, route: &str) -> usize {
+        self.0.route_limits.get(route).copied().unwrap_or(self.0.body_limit)
     }
 
     pub fn requirement(&self, method: &Method, path: &str) -> Option<&Requirement> {
@@ -249,13 +272,14 @@ where
         let Some(requirement) = self.guard.requirement(req.method(), route) else {
             return Either::Right(refuse(self.guard.undocumented(req.method(), route)));
         };
-        if let Some(refusal) = self.guard.oversize(&req) {
+        let limit = self.guard.body_limit(route);
+        if let Some(refusal) = oversize(&req, limit) {
             return Either::Right(refuse(refusal));
         }
         // The limit the body extractors honour (`http::extract`); a request without a body
         // (most: every GET) has nothing to limit, and skips the extension map entry.
         if !req.body().is_end_stream() {
-            DefaultBodyLimit::max(self.guard.0.body_limit).apply(&mut req);
+            DefaultBodyLimit::max(limit).apply(&mut req);
         }
         let authorization = req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes());
         match authenticate_now(&self.guard.0.db, authorization) {
@@ -293,20 +317,16 @@ fn refuse(response: Response) -> Answer {
     Box::pin(std::future::ready(Ok(response)))
 }
 
-impl Guard {
-    /// 413 for a body declared longer than the limit.
-    fn oversize(&self, req: &Request) -> Option<Response> {
-        let length = req.headers().get(header::CONTENT_LENGTH)?.to_str().ok()?.parse::<u64>().ok()?;
-        (length > self.0.body_limit as u64).then(|| {
-            let limit = self.0.body_limit;
-            Error::from_status(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                &format!("Request body is {length} bytes; the limit is {limit}"),
-            )
+/// 413 for a body declared longer than the limit.
+fn oversize(req: &Request, limit: usize) -> Option<Response> {
+    let length = req.headers().get(header::CONTENT_LENGTH)?.to_str().ok()?.parse::<u64>().ok()?;
+    (length > limit as u64).then(|| {
+        Error::from_status(StatusCode::PAYLOAD_TOO_LARGE, &format!("Request body is {length} bytes; the limit is {limit}"))
             .into_response()
-        })
-    }
+    })
+}
 
+impl Guard {
     /// A method the route does not document is a 405 (never run: it declares no scope); a
     /// route missing from the document altogether is refused and logged as a bug.
     fn undocumented(&self, method: &Method, route: &str) -> Response {
@@ -350,6 +370,7 @@ mod tests {
             expires_at: None,
             revoked_at: None,
             last_used_at: None,
+            user_id: "t".into(),
         }))
     }
 

@@ -15,6 +15,8 @@ pub const DEFAULT_BODY_LIMIT: usize = 32 * 1024 * 1024;
 pub const DEFAULT_BUSINESS_TIME_ZONE: chrono_tz::Tz = chrono_tz::America::New_York;
 pub const DEFAULT_LOG: &str = "info,sqlx=warn,tower_http=info";
 pub const DEFAULT_TOKEN_CACHE_TTL: Duration = Duration::from_secs(2);
+pub const DEFAULT_VAULT_UPLOAD_LIMIT: u64 = 1024 * 1024 * 1024;
+pub const DEFAULT_VAULT_SWEEP_GRACE: Duration = Duration::from_secs(600);
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -61,6 +63,13 @@ pub struct Config {
     /// How long a checked token is trusted without reading the table again
     /// (`MONEYDESK_TOKEN_CACHE_TTL`): a revoke by another process takes effect within it.
     pub token_cache_ttl: Duration,
+    /// Largest vault file upload in bytes (`MONEYDESK_VAULT_UPLOAD_LIMIT`, e.g. `1GiB`; the
+    /// body limit does not apply to uploads, which are streamed to the blob store).
+    pub vault_upload_limit: u64,
+    /// How old an unreferenced vault blob or an unfinished upload must be before the sweeper
+    /// removes it (`MONEYDESK_VAULT_SWEEP_GRACE`, default 10m): an upload under way in this
+    /// or another instance is younger.
+    pub vault_sweep_grace: Duration,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -86,6 +95,8 @@ struct FileConfig {
     keep_alive_timeout: Option<toml::Value>,
     max_connections: Option<usize>,
     token_cache_ttl: Option<toml::Value>,
+    vault_upload_limit: Option<toml::Value>,
+    vault_sweep_grace: Option<toml::Value>,
 }
 
 impl Config {
@@ -171,7 +182,24 @@ impl Config {
         };
         let token_cache_ttl =
             duration(&var, "MONEYDESK_TOKEN_CACHE_TTL", file.token_cache_ttl)?.unwrap_or(DEFAULT_TOKEN_CACHE_TTL);
+        let vault_upload_limit = match (var("MONEYDESK_VAULT_UPLOAD_LIMIT"), file.vault_upload_limit) {
+            (Some(v), _) => parse_size(&v).context("MONEYDESK_VAULT_UPLOAD_LIMIT")? as u64,
+            (None, Some(toml::Value::Integer(n))) if n > 0 => n as u64,
+            (None, Some(toml::Value::String(s))) => {
+                parse_size(&s).context("vault_upload_limit in MONEYDESK_CONFIG")? as u64
+            }
+            (None, Some(other)) => bail!("vault_upload_limit in MONEYDESK_CONFIG must be a positive number of bytes or a string like \"1GiB\"; got {other}"),
+            (None, None) => DEFAULT_VAULT_UPLOAD_LIMIT,
+        };
+        let vault_sweep_grace = match var("MONEYDESK_VAULT_SWEEP_GRACE") {
+            // 0 is allowed here (tests: sweep everything unreferenced at once).
+            Some(v) if v.trim() == "0" => Duration::ZERO,
+            _ => duration(&var, "MONEYDESK_VAULT_SWEEP_GRACE", file.vault_sweep_grace)?
+                .unwrap_or(DEFAULT_VAULT_SWEEP_GRACE),
+        };
         Ok(Config {
+            vault_upload_limit,
+            vault_sweep_grace,
             idempotency_hours,
             addr,
             database_url,
@@ -211,6 +239,8 @@ impl Config {
             idempotency_hours: 24,
             limits: crate::serve::Limits::default(),
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
+            vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,
+            vault_sweep_grace: DEFAULT_VAULT_SWEEP_GRACE,
         }
     }
 }

@@ -59,6 +59,10 @@ enum TokenCommand {
         scopes: Vec<Scope>,
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3650))]
         expires_in_days: Option<u32>,
+        /// The user the token belongs to: whose document vault it reaches (default: the
+        /// user named like the token).
+        #[arg(long)]
+        user: Option<String>,
     },
     /// List tokens (never their text).
     List,
@@ -183,9 +187,9 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
         .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
     let tokens = Stores::open(&config.database_url).await?.tokens;
     match cmd {
-        TokenCommand::Create { name, scopes, expires_in_days } => {
+        TokenCommand::Create { name, scopes, expires_in_days, user } => {
             let expires = expires_in_days.map(|d| chrono::Duration::days(d as i64));
-            let new = tokens.create(&name, &scopes, expires).await?;
+            let new = tokens.create_for(&name, user.as_deref(), &scopes, expires).await?;
             let r = &new.record;
             eprintln!(
                 "Created token {} ({}) with scopes {}{}. It is shown once; store it now:",

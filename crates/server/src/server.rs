@@ -88,6 +88,11 @@ impl Running {
         Ok(self.state.tokens.create(name, scopes, None).await?.token)
     }
 
+    /// Creates a token of user `user_id` (whose vault it reaches); returns its text.
+    pub async fn create_token_for(&self, name: &str, user_id: &str, scopes: &[Scope]) -> anyhow::Result<String> {
+        Ok(self.state.tokens.create_for(name, Some(user_id), scopes, None).await?.token)
+    }
+
     /// Stops accepting connections, lets running requests finish, and waits.
     pub async fn stop(mut self) {
         if let Some(tx) = self.shutdown.take() {
@@ -114,6 +119,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let limits = config.limits;
     let state = AppState::new(config, stores).await?;
     let app = app(state.clone())?;
+    crate::vault::blobs::spawn_sweeper(state.blobs.clone(), state.vault.clone(), state.config.vault_sweep_grace);
     if seed_demo {
         seed::seed_demo(&state, addr).await?;
     }

@@ -11,6 +11,7 @@ use crate::permissions::store::PermissionStore;
 use crate::storage::blobs::Blobs;
 use crate::storage::{Database, SettingStore, Stores, TokenStore};
 use crate::deposits::store::DepositStore;
+use crate::vault::store::VaultStore;
 use crate::{fees, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
@@ -36,6 +37,8 @@ pub struct Shared {
     /// The fee schedule versions, their store and the rate limiter (fees group).
     pub fees: fees::State,
     pub deposits: DepositStore,
+    /// Folders, files and versions (vault group); contents are in `blobs`.
+    pub vault: VaultStore,
 }
 
 impl AppState {
@@ -43,7 +46,7 @@ impl AppState {
         let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
         let blobs = crate::storage::blobs::local(&config.data_dir)?;
-        let Stores { database, tokens, settings, accounts, permissions, fees, deposits } = stores;
+        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault } = stores;
         let fees = fees::State::load(&config, fees).await?;
         Ok(AppState(Arc::new(Shared {
             database,
@@ -57,6 +60,7 @@ impl AppState {
             routing,
             fees,
             deposits,
+            vault,
         })))
     }
 }

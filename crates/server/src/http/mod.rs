@@ -53,7 +53,11 @@ pub fn openapi_doc() -> utoipa::openapi::OpenApi {
 pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
     let (routes, mut doc) = groups().split_for_parts();
     openapi::finish(&mut doc);
-    let guard = Guard::from_openapi(&doc, state.tokens.clone(), state.config.body_limit)?;
+    // A vault upload is streamed to the blob store and counted there (413 past the limit);
+    // the multipart framing around the file adds a little.
+    let upload_limit = usize::try_from(state.config.vault_upload_limit.saturating_add(1 << 20)).unwrap_or(usize::MAX);
+    let guard = Guard::from_openapi(&doc, state.tokens.clone(), state.config.body_limit)?
+        .with_body_limit(paths::VAULT_FILE, upload_limit);
     let doc = Arc::new(doc);
 
     // route_layer: the guard runs on every group route (after routing, so it knows the

@@ -26,6 +26,7 @@ use crate::accounts::store::AccountStore;
 use crate::deposits::store::DepositStore;
 use crate::fees::store::FeeStore;
 use crate::permissions::store::PermissionStore;
+use crate::vault::store::VaultStore;
 
 /// The connection pool of either backend (cheap to clone: the pools are shared handles).
 #[derive(Clone, Debug)]
@@ -130,6 +131,7 @@ pub struct Stores {
     pub permissions: PermissionStore,
     pub fees: FeeStore,
     pub deposits: DepositStore,
+    pub vault: VaultStore,
 }
 
 impl Stores {
@@ -145,6 +147,7 @@ impl Stores {
             permissions: PermissionStore::new(database.clone()),
             fees: FeeStore::new(database.clone()),
             deposits: DepositStore::new(database.clone()),
+            vault: VaultStore::new(database.clone()),
             database,
         }
     }

@@ -21,6 +21,8 @@ pub struct TokenRecord {
     pub expires_at: Option<String>,
     pub revoked_at: Option<String>,
     pub last_used_at: Option<String>,
+    /// Whose document vault the token reaches: the user it was created for, else its name.
+    pub user_id: String,
 }
 
 impl TokenRecord {
@@ -52,6 +54,7 @@ struct Row {
     expires_at: Option<String>,
     revoked_at: Option<String>,
     last_used_at: Option<String>,
+    user_id: Option<String>,
 }
 
 impl Row {
@@ -60,6 +63,7 @@ impl Row {
         let scopes = self.scopes.split_whitespace().filter_map(|s| s.parse().ok()).collect();
         TokenRecord {
             id: self.id,
+            user_id: self.user_id.unwrap_or_else(|| self.name.clone()),
             name: self.name,
             scopes,
             created_at: self.created_at,
@@ -139,7 +143,7 @@ impl TokenStore {
     }
 }
 
-const COLUMNS: &str = "id, name, scopes, created_at, expires_at, revoked_at, last_used_at";
+const COLUMNS: &str = "id, name, scopes, created_at, expires_at, revoked_at, last_used_at, user_id";
 
 /// The `tokens` table and the cache in front of it (the guard asks it on every request).
 #[derive(Clone, Debug)]
@@ -155,6 +159,20 @@ impl TokenStore {
     }
 
     pub async fn create(&self, name: &str, scopes: &[Scope], expires_in: Option<Duration>) -> anyhow::Result<NewToken> {
+        self.create_for(name, None, scopes, expires_in).await
+    }
+
+    /// A token of user `user_id` (whose vault it reaches); `None`: the user named like the token.
+    pub async fn create_for(
+        &self,
+        name: &str,
+        user_id: Option<&str>,
+        scopes: &[Scope],
+        expires_in: Option<Duration>,
+    ) -> anyhow::Result<NewToken> {
+        if let Some(user) = user_id {
+            user.parse::<moneydesk_model::vault::UserId>().map_err(|e| anyhow::anyhow!("--user: {e}"))?;
+        }
         let name = name.trim();
         anyhow::ensure!(!name.is_empty(), "token name must not be empty");
         anyhow::ensure!(!scopes.is_empty(), "a token needs at least one scope");
@@ -167,13 +185,14 @@ impl TokenStore {
         let q = self
             .db
             .sql(&format!(
-                "INSERT INTO tokens (name, token_hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+                "INSERT INTO tokens (name, token_hash, scopes, created_at, expires_at, user_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
             ))
             .arg(name)
             .arg(tokens::hash(&token))
             .arg(scope_text.join(" "))
             .arg(now_text())
-            .arg(expires_at);
+            .arg(expires_at)
+            .arg(user_id);
         let row: Option<Row> = self.db.acquire().await?.exec().row(&q).await?;
         let row = row.ok_or_else(|| anyhow::anyhow!("the new token was not returned"))?;
         Ok(NewToken { record: row.into_record(), token })

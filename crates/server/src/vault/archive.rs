@@ -1,0 +1,113 @@
+//! The zip of folders, written while it is sent: each file's latest version is read from the
+//! blob store in chunks and written into the archive (stored, not compressed: documents are
+//! mostly compressed already, and storing keeps the rate near a plain read), through a small
+//! in-memory pipe whose back-pressure keeps memory constant whatever the archive's size.
+//! Streamed entries carry zip64 sizes, so files and archives past 4 GB are fine.
+
+use std::collections::HashSet;
+
+use async_zip::base::write::ZipFileWriter;
+use async_zip::{Compression, ZipEntryBuilder};
+use axum::body::Body;
+use futures_util::io::AsyncWriteExt;
+use futures_util::StreamExt;
+use moneydesk_model::vault::VaultPath;
+use tokio_util::io::ReaderStream;
+
+use super::blobs;
+use super::store::ArchiveFile;
+use crate::storage::blobs::Blobs;
+
+/// Bytes in flight between the writer and the response.
+const PIPE: usize = 256 * 1024;
+
+/// The folders as zip entries: each folder's entries are named relative to its parent
+/// (`a/b` → `b/...`), so nothing can land outside the directory it is extracted into;
+/// two folders of one name get `name (2)`, as a desktop would.
+pub fn entries(folders: Vec<(VaultPath, Vec<String>, Vec<ArchiveFile>)>) -> (Vec<String>, Vec<(String, ArchiveFile)>) {
+    let mut taken = HashSet::new();
+    let mut dirs = Vec::new();
+    let mut files = Vec::new();
+    for (root, subfolders, contents) in folders {
+        let base = if root.is_root() { "vault".to_string() } else { root.name().to_string() };
+        let mut top = base.clone();
+        let mut n = 1;
+        while !taken.insert(top.clone()) {
+            n += 1;
+            top = format!("{base} ({n})");
+        }
+        let relative = |path: &str| -> String {
+            let rest = if root.is_root() { path } else { path.strip_prefix(root.as_str()).unwrap_or("").trim_start_matches('/') };
+            if rest.is_empty() { top.clone() } else { format!("{top}/{rest}") }
+        };
+        dirs.push(format!("{top}/"));
+        dirs.extend(subfolders.iter().map(|p| format!("{}/", relative(p))));
+        for f in contents {
+            files.push((format!("{}/{}", relative(&f.folder), f.name), f));
+        }
+    }
+    (dirs, files)
+}
+
+/// The archive as a response body; a failure midway ends the body early (the client sees a
+/// truncated download, never a valid-looking partial zip), and is logged.
+pub fn body(blobs: Blobs, dirs: Vec<String>, files: Vec<(String, ArchiveFile)>) -> Body {
+    let (reader, writer) = tokio::io::duplex(PIPE);
+    tokio::spawn(async move {
+        if let Err(e) = write(&blobs, writer, dirs, files).await {
+            tracing::warn!(error = %e, "vault zip stopped before its end");
+        }
+    });
+    Body::from_stream(ReaderStream::with_capacity(reader, 64 * 1024))
+}
+
+async fn write(
+    blobs: &Blobs,
+    out: tokio::io::DuplexStream,
+    dirs: Vec<String>,
+    files: Vec<(String, ArchiveFile)>,
+) -> anyhow::Result<()> {
+    let mut zip = ZipFileWriter::with_tokio(out);
+    for dir in dirs {
+        zip.write_entry_whole(ZipEntryBuilder::new(dir.into(), Compression::Stored).unix_permissions(0o755), &[]).await?;
+    }
+    for (name, file) in files {
+        let entry = ZipEntryBuilder::new(name.into(), Compression::Stored).unix_permissions(0o644);
+        let mut writer = zip.write_entry_stream(entry).await?;
+        let mut chunks = blobs::read(blobs, &file.sha256, None).await?;
+        while let Some(chunk) = chunks.next().await {
+            writer.write_all(&chunk?).await?;
+        }
+        writer.close().await?;
+    }
+    zip.close().await?;
+    Ok(())
+}
+
+/// `Content-Disposition` for a download named `name` (RFC 6266): an ASCII fallback in
+/// `filename`, the exact name (UTF-8, percent-encoded) in `filename*`.
+///
+/// ```
+/// use moneydesk_server::vault::archive::content_disposition;
+/// assert_eq!(content_disposition("attachment", "Q3.zip"), "attachment; filename=\"Q3.zip\"; filename*=UTF-8''Q3.zip");
+/// assert_eq!(
+///     content_disposition("attachment", "Relevés \"été\".zip"),
+///     "attachment; filename=\"Relev_s __t__.zip\"; filename*=UTF-8''Relev%C3%A9s%20%22%C3%A9t%C3%A9%22.zip"
+/// );
+/// ```
+pub fn content_disposition(kind: &str, name: &str) -> String {
+    let fallback: String = name
+        .chars()
+        .map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' { c } else { '_' })
+        .collect();
+    let mut encoded = String::new();
+    for b in name.bytes() {
+        // RFC 5987 attr-char: ALPHA / DIGIT / "!#$&+-.^_`|~"
+        if b.is_ascii_alphanumeric() || b"!#$&+-.^_`|~".contains(&b) {
+            encoded.push(b as char);
+        } else {
+            encoded.push_str(&format!("%{b:02X}"));
+        }
+    }
+    format!("{kind}; filename=\"{fallback}\"; filename*=UTF-8''{encoded}")
+}

@@ -1,0 +1,176 @@
+//! Vault contents in the blob store, addressed by SHA-256 (`vault/sha256/<hex>`): stored once
+//! however often they recur. An upload streams into `vault/incoming/<uuid>` while it is
+//! hashed and counted, is copied to its address, and only then recorded in the database; the
+//! incoming object goes after the record. Removal is the sweeper's: after a delete's commit
+//! (for the blobs it names) and at start and every hour (for the whole store): a blob no
+//! version references and older than the grace period goes, and so does an unfinished upload.
+//! The grace period keeps a blob that an upload in flight is about to reference.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures_util::StreamExt;
+use object_store::buffered::BufWriter;
+use object_store::path::Path as BlobPath;
+use object_store::ObjectStore;
+use sha2::{Digest, Sha256};
+use tokio::io::AsyncWriteExt;
+
+use super::store::VaultStore;
+use crate::storage::blobs::Blobs;
+
+const INCOMING: &str = "vault/incoming";
+const CONTENTS: &str = "vault/sha256";
+
+pub fn content_path(sha256: &str) -> BlobPath {
+    BlobPath::from(format!("{CONTENTS}/{sha256}"))
+}
+
+/// A finished upload: where it is addressed, and the incoming object to remove once recorded.
+pub struct Stored {
+    pub sha256: String,
+    pub size: u64,
+    pub incoming: BlobPath,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum UploadError {
+    #[error("the file is larger than the limit of {0} bytes")]
+    TooLarge(u64),
+    #[error("reading the upload: {0}")]
+    Read(String),
+    #[error("storing the upload: {0}")]
+    Store(#[from] object_store::Error),
+}
+
+/// Streams `chunks` into the store (constant memory), hashing and counting; past `limit`
+/// bytes the upload is abandoned and its partial object removed.
+pub async fn store_upload<S, E>(blobs: &Blobs, mut chunks: S, limit: u64) -> Result<Stored, UploadError>
+where
+    S: futures_util::Stream<Item = Result<Bytes, E>> + Unpin,
+    E: std::fmt::Display,
+{
+    let incoming = BlobPath::from(format!("{INCOMING}/{}", uuid::Uuid::new_v4()));
+    let mut writer = BufWriter::new(blobs.clone(), incoming.clone());
+    let mut hash = Sha256::new();
+    let mut size = 0u64;
+    let failure = loop {
+        let chunk = match chunks.next().await {
+            None => break None,
+            Some(Ok(chunk)) => chunk,
+            Some(Err(e)) => break Some(UploadError::Read(e.to_string())),
+        };
+        size += chunk.len() as u64;
+        if size > limit {
+            break Some(UploadError::TooLarge(limit));
+        }
+        hash.update(&chunk);
+        if let Err(e) = writer.write_all(&chunk).await {
+            break Some(UploadError::Read(e.to_string()));
+        }
+    };
+    if let Some(e) = failure {
+        let _ = writer.abort().await;
+        let _ = blobs.delete(&incoming).await;
+        return Err(e);
+    }
+    if let Err(e) = writer.shutdown().await {
+        let _ = blobs.delete(&incoming).await;
+        return Err(UploadError::Read(e.to_string()));
+    }
+    let sha256 = hex::encode(hash.finalize());
+    // Identical contents: the copy replaces the blob with the same bytes (and a fresh
+    // modification time, which keeps the sweeper off it until this version is recorded).
+    blobs.copy(&incoming, &content_path(&sha256)).await?;
+    Ok(Stored { sha256, size, incoming })
+}
+
+/// After the version is recorded: make sure its blob is there (a sweep that raced the upload
+/// may have removed it), then drop the incoming object.
+pub async fn settle(blobs: &Blobs, stored: &Stored) -> Result<(), object_store::Error> {
+    let address = content_path(&stored.sha256);
+    if let Err(object_store::Error::NotFound { .. }) = blobs.head(&address).await {
+        blobs.copy(&stored.incoming, &address).await?;
+    }
+    blobs.delete(&stored.incoming).await.or_else(|e| match e {
+        object_store::Error::NotFound { .. } => Ok(()),
+        e => Err(e),
+    })
+}
+
+/// Removes those of `shas` that no version references and that are older than `grace`.
+/// Returns how many went.
+pub async fn sweep_these(blobs: &Blobs, store: &VaultStore, shas: &[String], grace: Duration) -> anyhow::Result<usize> {
+    let cutoff = chrono::Utc::now() - chrono::Duration::from_std(grace)?;
+    let mut removed = 0;
+    for sha in store.unreferenced(shas).await? {
+        let path = content_path(&sha);
+        match blobs.head(&path).await {
+            Ok(meta) if meta.last_modified <= cutoff => {
+                blobs.delete(&path).await?;
+                removed += 1;
+            }
+            Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(removed)
+}
+
+/// Walks the whole vault area of the store: unreferenced blobs and unfinished uploads older
+/// than `grace` are removed (what a crash between a step and the next left behind).
+pub async fn sweep_all(blobs: &Blobs, store: &VaultStore, grace: Duration) -> anyhow::Result<usize> {
+    let cutoff = chrono::Utc::now() - chrono::Duration::from_std(grace)?;
+    let mut removed = 0;
+    let mut incoming = blobs.list(Some(&BlobPath::from(INCOMING)));
+    while let Some(meta) = incoming.next().await.transpose()? {
+        if meta.last_modified <= cutoff {
+            blobs.delete(&meta.location).await?;
+            removed += 1;
+        }
+    }
+    let mut batch = Vec::new();
+    let mut contents = blobs.list(Some(&BlobPath::from(CONTENTS)));
+    while let Some(meta) = contents.next().await.transpose()? {
+        if let Some(sha) = meta.location.filename() {
+            batch.push(sha.to_string());
+        }
+        if batch.len() == 500 {
+            removed += sweep_these(blobs, store, &std::mem::take(&mut batch), grace).await?;
+        }
+    }
+    removed += sweep_these(blobs, store, &batch, grace).await?;
+    Ok(removed)
+}
+
+/// The hourly sweep, started with the server (the first pass at once).
+pub fn spawn_sweeper(blobs: Blobs, store: VaultStore, grace: Duration) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(3600));
+        loop {
+            every.tick().await;
+            match sweep_all(&blobs, &store, grace).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(removed = n, "vault sweeper removed unreferenced blobs"),
+                Err(e) => tracing::warn!(error = %e, "vault sweeper failed; it runs again in an hour"),
+            }
+        }
+    });
+}
+
+/// The object's bytes as a stream (for downloads and the zip).
+pub async fn read(
+    blobs: &Blobs,
+    sha256: &str,
+    range: Option<std::ops::Range<u64>>,
+) -> Result<futures_util::stream::BoxStream<'static, object_store::Result<Bytes>>, object_store::Error> {
+    let options = object_store::GetOptions { range: range.map(Into::into), ..Default::default() };
+    Ok(blobs.get_opts(&content_path(sha256), options).await?.into_stream())
+}
+
+/// Used by tests to count what the store holds.
+pub async fn count(blobs: &Blobs) -> anyhow::Result<(usize, usize)> {
+    let incoming = blobs.list(Some(&BlobPath::from(INCOMING))).count().await;
+    let contents = blobs.list(Some(&BlobPath::from(CONTENTS))).count().await;
+    Ok((incoming, contents))
+}

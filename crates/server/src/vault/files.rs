@@ -1,0 +1,292 @@
+//! The vault's extensions (`x-extension`): a folder's contents, files (upload a version,
+//! download any version with `Range` and `ETag`, delete, move or rename), a file's versions
+//! and a user's usage.
+
+use axum::extract::{Multipart, Path as UrlPath, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::body::Body;
+use axum::response::{IntoResponse, Response};
+use futures_util::TryStreamExt;
+use moneydesk_model::collections::SortSpec;
+use moneydesk_model::vault::{FileRecord, VaultEntry, VaultPath, VaultSortField, VaultUsage};
+use moneydesk_model::{paths, Envelope, Page, PageRequest, Sort};
+
+use super::store::VersionRow;
+use super::{archive, blobs, owner, pairs, path_param, required};
+use crate::auth::Caller;
+use crate::error::{Error, ErrorEnvelopeDoc};
+use crate::http::extract::Json;
+use crate::http::openapi::PageParams;
+use crate::storage::now_text;
+use crate::AppState;
+
+/// Removes the blobs a delete left unreferenced, after its commit (the hourly sweep catches
+/// what this misses: a crash, or a blob younger than the grace period).
+pub(crate) fn sweep_later(state: &AppState, shas: Vec<String>) {
+    if shas.is_empty() {
+        return;
+    }
+    let (blobs, store, grace) = (state.blobs.clone(), state.vault.clone(), state.config.vault_sweep_grace);
+    tokio::spawn(async move {
+        if let Err(e) = blobs::sweep_these(&blobs, &store, &shas, grace).await {
+            tracing::warn!(error = %e, "removing deleted vault contents failed; the sweeper will retry");
+        }
+    });
+}
+
+#[utoipa::path(get, path = paths::VAULT_FOLDER_CONTENTS, tag = "vault",
+    params(("userId" = String, Path, description = "The vault's owner"),
+        ("path" = String, Query, description = "The folder (`/` or empty for the root)"),
+        PageParams,
+        ("sort" = Option<String>, Query, description = "`name`, `size` or `modifiedAt`, then `,asc` or `,desc` (default `name,asc`); folders always come first", pattern = "^(name|size|modifiedAt)(,(asc|desc))?$")),
+    security(("bearer" = ["vault:read"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "A page of the folder's subfolders and files", body = Envelope<Page<VaultEntry>>),
+        (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc),
+        (status = 404, description = "No such folder", body = ErrorEnvelopeDoc)))]
+pub(super) async fn contents(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<VaultEntry>>>, Error> {
+    let user = owner(&caller, &user_id)?;
+    let q = pairs(&q);
+    let path = path_param("path", required(&q, "path")?)?;
+    let page = PageRequest::from_query(q.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(|e| Error::field(e.param(), e.to_string()))?;
+    let sort = match q.iter().find(|(k, _)| k == "sort") {
+        Some((_, v)) => Some(SortSpec::<VaultSortField>::parse(v).map_err(|e| Error::field(e.param, e.message))?),
+        None => None,
+    };
+    let spec = sort.unwrap_or(SortSpec::asc(VaultSortField::Name));
+    let (total, entries) = state.vault.list(&user, &path, spec.field, spec.dir, page.offset(), page.size).await?;
+    Ok(Json(Envelope::ok(Page::build(page, total, entries, if sort.is_some() { Sort::SORTED } else { Sort::UNSORTED }))))
+}
+
+#[utoipa::path(post, path = paths::VAULT_FILE, tag = "vault",
+    params(("userId" = String, Path, description = "The vault's owner"),
+        ("path" = String, Query, description = "The folder the file goes into (it must exist; the root always does)")),
+    request_body(content_type = "multipart/form-data", description = "One part named `file`; its filename is the file's name (a name already there makes a new version) and its Content-Type is kept (guessed from the name when missing). At most MONEYDESK_VAULT_UPLOAD_LIMIT bytes (1 GiB by default)."),
+    security(("bearer" = ["vault:write"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "The file with its new latest version", body = Envelope<VaultEntry>),
+        (status = 400, description = "No `file` part, or its name is not allowed", body = ErrorEnvelopeDoc),
+        (status = 404, description = "No such folder", body = ErrorEnvelopeDoc),
+        (status = 409, description = "A folder of that name exists", body = ErrorEnvelopeDoc),
+        (status = 413, description = "The file is larger than the limit", body = ErrorEnvelopeDoc)))]
+pub(super) async fn upload(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery, mut multipart: Multipart) -> Result<Json<Envelope<VaultEntry>>, Error> {
+    let user = owner(&caller, &user_id)?;
+    let folder = path_param("path", required(&pairs(&q), "path")?)?;
+    let limit = state.config.vault_upload_limit;
+    while let Some(field) = multipart.next_field().await.map_err(|e| multipart_error(&e.body_text(), limit))? {
+        if field.name() != Some("file") {
+            continue;
+        }
+        let raw_name = field.file_name().unwrap_or_default().to_string();
+        let name = VaultPath::parse_name(&raw_name).map_err(|e| Error::field("file", format!("file name {raw_name:?}: {e}")))?;
+        let content_type = match field.content_type() {
+            Some(t) if !t.is_empty() && t != "application/octet-stream" => t.to_string(),
+            _ => mime_guess::from_path(&name).first_or_octet_stream().essence_str().to_string(),
+        };
+        let chunks = field.map_err(|e| e.body_text());
+        let stored = blobs::store_upload(&state.blobs, chunks, limit).await.map_err(|e| match e {
+            blobs::UploadError::TooLarge(n) => Error::payload_too_large(format!("The file is larger than the limit of {n} bytes")),
+            blobs::UploadError::Read(m) => multipart_error(&m, limit),
+            blobs::UploadError::Store(e) => Error::internal(e),
+        })?;
+        let version = VersionRow {
+            version: 0,
+            sha256: stored.sha256.clone(),
+            size: stored.size as i64,
+            content_type,
+            created_at: now_text(),
+            uploaded_by: caller.token_name().to_string(),
+        };
+        let entry = match state.vault.add_version(&user, &folder, &name, &version).await {
+            Ok(entry) => entry,
+            Err(e) => {
+                let _ = blobs::settle(&state.blobs, &stored).await;
+                sweep_later(&state, vec![stored.sha256.clone()]);
+                return Err(e.into());
+            }
+        };
+        blobs::settle(&state.blobs, &stored).await.map_err(Error::internal)?;
+        return Ok(Json(Envelope::ok(entry)));
+    }
+    Err(Error::field("file", "the multipart body has no part named \"file\""))
+}
+
+fn multipart_error(message: &str, limit: u64) -> Error {
+    if message.contains("limit") || message.contains("too large") {
+        Error::payload_too_large(format!("The file is larger than the limit of {limit} bytes"))
+    } else {
+        Error::bad_request(format!("The multipart body does not read: {message}"))
+    }
+}
+
+#[utoipa::path(get, path = paths::VAULT_FILE, tag = "vault",
+    params(("userId" = String, Path, description = "The vault's owner"),
+        ("path" = String, Query, description = "The file"),
+        ("version" = Option<u32>, Query, description = "A version number (default: the latest)", minimum = 1),
+        ("inline" = Option<bool>, Query, description = "`true`: shown in the browser (previews) rather than saved")),
+    security(("bearer" = ["vault:read"])),
+    extensions(("x-extension" = json!(true))),
+    description = "The file's bytes. One `Range: bytes=` range is honoured (206); the strong `ETag` is the contents' SHA-256, so `If-None-Match` answers 304.",
+    responses((status = 200, description = "The contents", content_type = "application/octet-stream", body = Vec<u8>),
+        (status = 206, description = "The requested range", content_type = "application/octet-stream", body = Vec<u8>),
+        (status = 304, description = "Unchanged (If-None-Match)"),
+        (status = 404, description = "No such file or version", body = ErrorEnvelopeDoc),
+        (status = 416, description = "The range lies outside the file", body = ErrorEnvelopeDoc)))]
+pub(super) async fn download(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, headers: HeaderMap, RawQuery(q): RawQuery) -> Result<Response, Error> {
+    let user = owner(&caller, &user_id)?;
+    let q = pairs(&q);
+    let path = path_param("path", required(&q, "path")?)?;
+    let wanted = match q.iter().find(|(k, _)| k == "version") {
+        Some((_, v)) => Some(v.parse::<i64>().ok().filter(|n| *n >= 1).ok_or_else(|| Error::field("version", "must be a version number from 1"))?),
+        None => None,
+    };
+    let inline = match q.iter().find(|(k, _)| k == "inline").map(|(_, v)| v.as_str()) {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(_) => return Err(Error::field("inline", "must be true or false")),
+    };
+    let (_, _, rows) = state.vault.file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
+    let v = match wanted {
+        None => rows.first(),
+        Some(n) => rows.iter().find(|r| r.version == n),
+    }
+    .ok_or_else(|| Error::not_found(format!("File {path} has no version {}", wanted.unwrap_or(0))))?;
+    let etag = format!("\"{}\"", v.sha256);
+    if headers.get(header::IF_NONE_MATCH).and_then(|h| h.to_str().ok()).is_some_and(|h| h.split(',').any(|t| t.trim() == etag || t.trim() == "*")) {
+        return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+    }
+    let size = v.size as u64;
+    let range = match headers.get(header::RANGE).and_then(|h| h.to_str().ok()) {
+        Some(r) => match byte_range(r, size) {
+            Ok(range) => range,
+            Err(()) => {
+                let mut e = Error::new(StatusCode::RANGE_NOT_SATISFIABLE, "range", format!("The file has {size} bytes; {r:?} lies outside it")).into_response();
+                e.headers_mut().insert(header::CONTENT_RANGE, HeaderValue::from_str(&format!("bytes */{size}")).expect("ascii"));
+                return Ok(e);
+            }
+        },
+        None => None,
+    };
+    let stream = blobs::read(&state.blobs, &v.sha256, range.clone()).await.map_err(Error::internal)?;
+    let mut response = Body::from_stream(stream).into_response();
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_str(&v.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")));
+    h.insert(header::ETAG, HeaderValue::from_str(&etag).expect("hex"));
+    h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
+    // A preview never runs as a page of this origin (an uploaded HTML or SVG file).
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox; default-src 'none'; img-src 'self' data: blob:; style-src 'unsafe-inline'"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    let kind = if inline { "inline" } else { "attachment" };
+    if let Ok(d) = HeaderValue::from_str(&archive::content_disposition(kind, path.name())) {
+        h.insert(header::CONTENT_DISPOSITION, d);
+    }
+    match range {
+        Some(r) => {
+            h.insert(header::CONTENT_RANGE, HeaderValue::from_str(&format!("bytes {}-{}/{size}", r.start, r.end - 1)).expect("ascii"));
+            h.insert(header::CONTENT_LENGTH, HeaderValue::from(r.end - r.start));
+            *response.status_mut() = StatusCode::PARTIAL_CONTENT;
+        }
+        None => {
+            h.insert(header::CONTENT_LENGTH, HeaderValue::from(size));
+        }
+    }
+    Ok(response)
+}
+
+/// One `bytes=` range of a file of `size` bytes, as a half-open range; `Ok(None)` for what
+/// is not a single byte range (the whole file is sent, as RFC 9110 allows); `Err` when it
+/// lies outside the file.
+fn byte_range(header: &str, size: u64) -> Result<Option<std::ops::Range<u64>>, ()> {
+    let Some(spec) = header.trim().strip_prefix("bytes=") else { return Ok(None) };
+    if spec.contains(',') {
+        return Ok(None);
+    }
+    let Some((a, b)) = spec.split_once('-') else { return Ok(None) };
+    let (a, b) = (a.trim(), b.trim());
+    let range = match (a.parse::<u64>(), b.parse::<u64>()) {
+        (Ok(start), Ok(end)) if start <= end => start..(end + 1).min(size),
+        (Ok(start), Err(_)) if b.is_empty() => start..size,
+        (Err(_), Ok(suffix)) if a.is_empty() => size.saturating_sub(suffix)..size,
+        _ => return Ok(None),
+    };
+    if range.start >= size || range.is_empty() {
+        return Err(());
+    }
+    Ok(Some(range))
+}
+
+#[utoipa::path(delete, path = paths::VAULT_FILE, tag = "vault",
+    params(("userId" = String, Path, description = "The vault's owner"),
+        ("path" = String, Query, description = "The file")),
+    security(("bearer" = ["vault:write"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "The file as it was, with every version (all deleted)", body = Envelope<FileRecord>),
+        (status = 404, description = "No such file", body = ErrorEnvelopeDoc)))]
+pub(super) async fn delete(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<FileRecord>>, Error> {
+    let user = owner(&caller, &user_id)?;
+    let path = path_param("path", required(&pairs(&q), "path")?)?;
+    let (record, shas) = state.vault.delete_file(&user, &path).await?;
+    sweep_later(&state, shas);
+    Ok(Json(Envelope::ok(record)))
+}
+
+#[utoipa::path(post, path = paths::VAULT_FILE_MOVE, tag = "vault",
+    params(("userId" = String, Path, description = "The vault's owner"),
+        ("path" = String, Query, description = "The file"),
+        ("newPath" = String, Query, description = "Its new path: another name (rename), another folder that exists (move), or both")),
+    security(("bearer" = ["vault:write"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "The file at its new path", body = Envelope<VaultEntry>),
+        (status = 404, description = "No such file, or the target folder does not exist", body = ErrorEnvelopeDoc),
+        (status = 409, description = "A file or folder exists at `newPath`", body = ErrorEnvelopeDoc)))]
+pub(super) async fn move_file(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<VaultEntry>>, Error> {
+    let user = owner(&caller, &user_id)?;
+    let q = pairs(&q);
+    let from = path_param("path", required(&q, "path")?)?;
+    let to = path_param("newPath", required(&q, "newPath")?)?;
+    Ok(Json(Envelope::ok(state.vault.move_file(&user, &from, &to).await?)))
+}
+
+#[utoipa::path(get, path = paths::VAULT_FILE_VERSIONS, tag = "vault",
+    params(("userId" = String, Path, description = "The vault's owner"),
+        ("path" = String, Query, description = "The file")),
+    security(("bearer" = ["vault:read"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "The file with its versions, newest first", body = Envelope<FileRecord>),
+        (status = 404, description = "No such file", body = ErrorEnvelopeDoc)))]
+pub(super) async fn versions(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<FileRecord>>, Error> {
+    let user = owner(&caller, &user_id)?;
+    let path = path_param("path", required(&pairs(&q), "path")?)?;
+    let (_, record, _) = state.vault.file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
+    Ok(Json(Envelope::ok(record)))
+}
+
+#[utoipa::path(get, path = paths::VAULT_USAGE, tag = "vault",
+    params(("userId" = String, Path, description = "The vault's owner")),
+    security(("bearer" = ["vault:read"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "What the vault holds", body = Envelope<VaultUsage>)))]
+pub(super) async fn usage(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>) -> Result<Json<Envelope<VaultUsage>>, Error> {
+    let user = owner(&caller, &user_id)?;
+    let (folders, files, versions, bytes, stored_bytes) = state.vault.usage(&user).await?;
+    Ok(Json(Envelope::ok(VaultUsage { user_id: user, folders, files, versions, bytes, stored_bytes })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::byte_range;
+
+    #[test]
+    fn byte_ranges_are_read_as_rfc_9110_says() {
+        assert_eq!(byte_range("bytes=0-9", 100), Ok(Some(0..10)));
+        assert_eq!(byte_range("bytes=90-", 100), Ok(Some(90..100)));
+        assert_eq!(byte_range("bytes=-10", 100), Ok(Some(90..100)));
+        assert_eq!(byte_range("bytes=95-200", 100), Ok(Some(95..100)), "an end past the file is cut");
+        assert_eq!(byte_range("bytes=100-", 100), Err(()), "a start past the end is unsatisfiable");
+        assert_eq!(byte_range("bytes=0-1,5-6", 100), Ok(None), "several ranges: the whole file");
+        assert_eq!(byte_range("lines=1-2", 100), Ok(None));
+        assert_eq!(byte_range("bytes=9-1", 100), Ok(None));
+    }
+}

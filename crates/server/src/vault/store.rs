@@ -1,0 +1,612 @@
+//! The vault's metadata in the database (both backends): folders keyed by path, files by
+//! (folder, name), versions by (file, number). Every change is one transaction, so a crash
+//! leaves the old state or the new one. Blob contents are not here (see `vault::blobs`).
+
+use moneydesk_model::vault::{FileRecord, FileVersion, FolderRecord, VaultEntry, VaultEntryKind, VaultPath, VaultSortField};
+use moneydesk_model::collections::SortDir;
+
+use crate::storage::sql::Arg;
+use crate::storage::{now_text, Database, Sql, Tx};
+
+#[derive(Debug, thiserror::Error)]
+pub enum VaultError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+type Result<T> = std::result::Result<T, VaultError>;
+
+/// A version as stored, with what the zip and the download need.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct VersionRow {
+    pub version: i64,
+    pub sha256: String,
+    pub size: i64,
+    pub content_type: String,
+    pub created_at: String,
+    pub uploaded_by: String,
+}
+
+impl VersionRow {
+    pub fn record(&self) -> FileVersion {
+        FileVersion {
+            version: self.version as u32,
+            size: self.size as u64,
+            content_type: self.content_type.clone(),
+            sha256: self.sha256.clone(),
+            created_at: self.created_at.clone(),
+            uploaded_by: self.uploaded_by.clone(),
+        }
+    }
+}
+
+/// A file of a zip: its folder's path, its name, its latest version's blob and size.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ArchiveFile {
+    pub folder: String,
+    pub name: String,
+    pub sha256: String,
+    pub size: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct EntryRow {
+    kind: String,
+    name: String,
+    size: Option<i64>,
+    content_type: Option<String>,
+    versions: Option<i64>,
+    modified_at: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct FolderRow {
+    id: i64,
+    path: String,
+    name: String,
+    created_at: String,
+}
+
+/// `path = P or below P` (with `self_too`) or only below P, for the `path` column of
+/// `vault_folders` aliased `alias`: one index range (`'0'` is the character after `'/'`).
+fn subtree(q: &mut Sql, alias: &str, p: &VaultPath, self_too: bool) {
+    if p.is_root() {
+        match self_too {
+            true => q.push("1 = 1"),
+            false => q.push(format!("{alias}.path <> ''")),
+        };
+        return;
+    }
+    q.push("(");
+    if self_too {
+        q.push(format!("{alias}.path = ")).bind(p.as_str()).push(" OR ");
+    }
+    q.push(format!("({alias}.path >= ")).bind(format!("{}/", p.as_str()));
+    q.push(format!(" AND {alias}.path < ")).bind(format!("{}0", p.as_str())).push("))");
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+#[derive(Clone, Debug)]
+pub struct VaultStore {
+    db: Database,
+}
+
+impl VaultStore {
+    pub fn new(db: Database) -> VaultStore {
+        VaultStore { db }
+    }
+
+    /// Creates `parent/name`, and `parent` with its missing ancestors (like `mkdir -p`).
+    pub async fn create_folder(&self, user: &str, parent: &VaultPath, name: &str) -> Result<FolderRecord> {
+        let path = parent.join(name).map_err(|e| VaultError::Invalid(format!("name: {e}")))?;
+        let mut tx = self.db.begin().await?;
+        let parent_id = ensure_folders(&mut tx, user, parent).await?;
+        refuse_file_named(&mut tx, parent_id, path.name(), &path).await?;
+        match insert_folder(&mut tx, user, &path).await {
+            Ok(_) => {}
+            Err(e) if is_unique_violation(&e) => {
+                return Err(VaultError::Conflict(format!("A folder named {:?} already exists in {parent}", path.name())))
+            }
+            Err(e) => return Err(e.into()),
+        }
+        tx.commit().await?;
+        self.folder(user, &path).await?.ok_or_else(|| VaultError::NotFound(format!("No folder {path}")))
+    }
+
+    /// Moves the folder `from` (with everything in it) to `to`; missing parents of `to` are
+    /// created. One statement rewrites the moved folders' paths: files keep their folder's id,
+    /// so the cost does not depend on how many files move. The first statement is the write,
+    /// so SQLite takes its lock at once and a concurrent move of the same folder, waiting for
+    /// it, then finds nothing at `from` (404): exactly one wins (PostgreSQL re-checks the
+    /// updated rows the same way).
+    pub async fn move_folder(&self, user: &str, from: &VaultPath, to: &VaultPath) -> Result<FolderRecord> {
+        if from.is_root() {
+            return Err(VaultError::Invalid("path: the vault root cannot be moved".into()));
+        }
+        if to.is_root() {
+            return Err(VaultError::Conflict("newPath: the vault root exists already".into()));
+        }
+        if to.is_within(from) {
+            return Err(VaultError::Conflict(format!("newPath: {to} is inside {from}; a folder cannot move into itself")));
+        }
+        let mut tx = self.db.begin().await?;
+        let cut = from.as_str().chars().count() as i64 + 1;
+        let new_parent = to.parent().unwrap_or_default();
+        let mut q = Sql::new(
+            tx.dialect(),
+            "UPDATE vault_folders SET \
+                parent = CASE WHEN path = ? THEN ? ELSE ? || substr(parent, CAST(? AS INTEGER)) END, \
+                name = CASE WHEN path = ? THEN ? ELSE name END, \
+                path = ? || substr(path, CAST(? AS INTEGER)) \
+             WHERE user_id = ? AND ",
+        )
+        .arg(from.as_str())
+        .arg(new_parent.as_str())
+        .arg(to.as_str())
+        .arg(cut)
+        .arg(from.as_str())
+        .arg(to.name())
+        .arg(to.as_str())
+        .arg(cut)
+        .arg(user);
+        subtree(&mut q, "vault_folders", from, true);
+        let moved = match tx.exec().execute(&q).await {
+            Ok(n) => n,
+            Err(e) if is_unique_violation(&e) => return Err(VaultError::Conflict(format!("newPath: {to} exists already"))),
+            Err(e) => return Err(e.into()),
+        };
+        if moved == 0 {
+            return Err(VaultError::NotFound(format!("path: no folder {from}")));
+        }
+        let parent_id = ensure_folders(&mut tx, user, &new_parent).await?;
+        refuse_file_named(&mut tx, parent_id, to.name(), to).await?;
+        tx.commit().await?;
+        self.folder(user, to).await?.ok_or_else(|| VaultError::NotFound(format!("No folder {to}")))
+    }
+
+    /// The folder at `path` with what its subtree holds; `None` when there is none (the root
+    /// always exists).
+    pub async fn folder(&self, user: &str, path: &VaultPath) -> Result<Option<FolderRecord>> {
+        let mut tx = self.db.begin_snapshot().await?;
+        folder_record(&mut tx, user, path).await
+    }
+
+    /// Deletes the folders (each with everything below it, all versions) in one transaction;
+    /// answers what went and the blobs that may no longer be referenced (for the sweeper).
+    /// Any path missing: nothing is deleted (404).
+    pub async fn delete_folders(&self, user: &str, paths: &[VaultPath]) -> Result<(Vec<FolderRecord>, Vec<String>)> {
+        let mut tx = self.db.begin().await?;
+        // The write lock first (see `move_folder`): a touch of the user's rows.
+        let touch = Sql::new(tx.dialect(), "UPDATE vault_folders SET name = name WHERE user_id = ? AND path = ''").arg(user);
+        tx.exec().execute(&touch).await?;
+        let mut gone = Vec::new();
+        let mut blobs = Vec::new();
+        for path in paths {
+            let record = folder_record(&mut tx, user, path)
+                .await?
+                .ok_or_else(|| VaultError::NotFound(format!("paths: no folder {path}")))?;
+            let mut shas = Sql::new(
+                tx.dialect(),
+                "SELECT DISTINCT v.sha256 FROM vault_versions v JOIN vault_files fi ON fi.id = v.file_id \
+                 JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ? AND ",
+            )
+            .arg(user);
+            subtree(&mut shas, "f", path, true);
+            blobs.extend(tx.exec().texts(&shas).await?);
+            // Files and versions go with their folders (ON DELETE CASCADE). The root itself
+            // stays (emptied).
+            let mut del = Sql::new(tx.dialect(), "DELETE FROM vault_folders WHERE user_id = ? AND ").arg(user);
+            subtree(&mut del, "vault_folders", path, !path.is_root());
+            tx.exec().execute(&del).await?;
+            if path.is_root() {
+                let files = Sql::new(
+                    tx.dialect(),
+                    "DELETE FROM vault_files WHERE folder_id IN (SELECT id FROM vault_folders WHERE user_id = ? AND path = '')",
+                )
+                .arg(user);
+                tx.exec().execute(&files).await?;
+            }
+            gone.push(record);
+        }
+        tx.commit().await?;
+        blobs.sort();
+        blobs.dedup();
+        Ok((gone, blobs))
+    }
+
+    /// One page of a folder's children: folders first, then files, in the order asked.
+    pub async fn list(
+        &self,
+        user: &str,
+        path: &VaultPath,
+        sort: VaultSortField,
+        dir: SortDir,
+        offset: u64,
+        limit: u32,
+    ) -> Result<(u64, Vec<VaultEntry>)> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let Some(folder_id) = folder_id(&mut tx, user, path).await? else {
+            if path.is_root() {
+                return Ok((0, Vec::new()));
+            }
+            return Err(VaultError::NotFound(format!("path: no folder {path}")));
+        };
+        let count = Sql::new(
+            tx.dialect(),
+            "SELECT (SELECT COUNT(*) FROM vault_folders WHERE user_id = ? AND parent = ?) \
+                  + (SELECT COUNT(*) FROM vault_files WHERE folder_id = ?)",
+        )
+        .arg(user)
+        .arg(path.as_str())
+        .arg(folder_id);
+        let total = tx.exec().int(&count).await? as u64;
+        let key = match sort {
+            VaultSortField::Name => "name",
+            VaultSortField::Size => "size",
+            VaultSortField::ModifiedAt => "modified_at",
+        };
+        let dir = match dir {
+            SortDir::Asc => "ASC",
+            SortDir::Desc => "DESC",
+        };
+        let q = Sql::new(
+            tx.dialect(),
+            &format!(
+                "SELECT kind, name, size, content_type, versions, modified_at FROM ( \
+                   SELECT 'folder' AS kind, name, CAST(NULL AS BIGINT) AS size, CAST(NULL AS TEXT) AS content_type, \
+                          CAST(NULL AS BIGINT) AS versions, created_at AS modified_at \
+                     FROM vault_folders WHERE user_id = ? AND parent = ? \
+                   UNION ALL \
+                   SELECT 'file', name, size, content_type, versions, modified_at FROM vault_files WHERE folder_id = ? \
+                 ) entries ORDER BY kind DESC, {key} {dir}, name {dir} LIMIT ? OFFSET ?"
+            ),
+        )
+        .arg(user)
+        .arg(path.as_str())
+        .arg(folder_id)
+        .arg(i64::from(limit))
+        .arg(offset as i64);
+        let rows: Vec<EntryRow> = tx.exec().rows(&q).await?;
+        let entries = rows
+            .into_iter()
+            .map(|r| {
+                let entry_path = if path.is_root() { r.name.clone() } else { format!("{}/{}", path.as_str(), r.name) };
+                VaultEntry {
+                    kind: if r.kind == "folder" { VaultEntryKind::Folder } else { VaultEntryKind::File },
+                    path: entry_path,
+                    name: r.name,
+                    size: r.size.map(|s| s as u64),
+                    content_type: r.content_type,
+                    versions: r.versions.map(|v| v as u32),
+                    modified_at: r.modified_at,
+                }
+            })
+            .collect();
+        Ok((total, entries))
+    }
+
+    /// Records a new version of `folder/name` (the blob is stored already). The folder must
+    /// exist; a folder of that name is a conflict.
+    pub async fn add_version(&self, user: &str, folder: &VaultPath, name: &str, v: &VersionRow) -> Result<VaultEntry> {
+        let path = folder.join(name).map_err(|e| VaultError::Invalid(format!("file name: {e}")))?;
+        let mut tx = self.db.begin().await?;
+        let claim = Sql::new(tx.dialect(), "UPDATE vault_folders SET name = name WHERE user_id = ? AND path = ?")
+            .arg(user)
+            .arg(folder.as_str());
+        let found = tx.exec().execute(&claim).await?;
+        let folder_id = match (found, folder.is_root()) {
+            (0, true) => ensure_folders(&mut tx, user, folder).await?,
+            (0, false) => return Err(VaultError::NotFound(format!("path: no folder {folder}"))),
+            _ => folder_id(&mut tx, user, folder).await?.expect("the folder was just touched"),
+        };
+        let clash = Sql::new(tx.dialect(), "SELECT COUNT(*) FROM vault_folders WHERE user_id = ? AND path = ?")
+            .arg(user)
+            .arg(path.as_str());
+        if tx.exec().int(&clash).await? > 0 {
+            return Err(VaultError::Conflict(format!("A folder named {name:?} exists in {folder}; a file cannot take its name")));
+        }
+        let upsert = Sql::new(
+            tx.dialect(),
+            "INSERT INTO vault_files (folder_id, name, size, content_type, modified_at, versions) VALUES (?, ?, ?, ?, ?, 1) \
+             ON CONFLICT (folder_id, name) DO UPDATE SET size = excluded.size, content_type = excluded.content_type, \
+             modified_at = excluded.modified_at, versions = vault_files.versions + 1 RETURNING id, versions",
+        )
+        .arg(folder_id)
+        .arg(path.name())
+        .arg(v.size)
+        .arg(v.content_type.as_str())
+        .arg(v.created_at.as_str());
+        let (file_id, version): (i64, i64) = tx.exec().row(&upsert).await?.map(|r: IdVersion| (r.id, r.versions)).expect("RETURNING");
+        let insert = Sql::new(
+            tx.dialect(),
+            "INSERT INTO vault_versions (file_id, version, sha256, size, content_type, created_at, uploaded_by) \
+             VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .arg(file_id)
+        .arg(version)
+        .arg(v.sha256.as_str())
+        .arg(v.size)
+        .arg(v.content_type.as_str())
+        .arg(v.created_at.as_str())
+        .arg(v.uploaded_by.as_str());
+        tx.exec().execute(&insert).await?;
+        tx.commit().await?;
+        Ok(VaultEntry {
+            name: path.name().to_string(),
+            path: path.as_str().to_string(),
+            kind: VaultEntryKind::File,
+            size: Some(v.size as u64),
+            content_type: Some(v.content_type.clone()),
+            versions: Some(version as u32),
+            modified_at: v.created_at.clone(),
+        })
+    }
+
+    /// The file at `path` with its versions, newest first.
+    pub async fn file(&self, user: &str, path: &VaultPath) -> Result<Option<(i64, FileRecord, Vec<VersionRow>)>> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let Some(file_id) = file_id(&mut tx, user, path).await? else { return Ok(None) };
+        let q = Sql::new(
+            tx.dialect(),
+            "SELECT version, sha256, size, content_type, created_at, uploaded_by FROM vault_versions \
+             WHERE file_id = ? ORDER BY version DESC",
+        )
+        .arg(file_id);
+        let rows: Vec<VersionRow> = tx.exec().rows(&q).await?;
+        let record = FileRecord {
+            path: path.as_str().to_string(),
+            name: path.name().to_string(),
+            versions: rows.iter().map(VersionRow::record).collect(),
+        };
+        Ok(Some((file_id, record, rows)))
+    }
+
+    /// Deletes a file with all its versions; answers it and its blobs (for the sweeper).
+    pub async fn delete_file(&self, user: &str, path: &VaultPath) -> Result<(FileRecord, Vec<String>)> {
+        let (file_id, record, rows) =
+            self.file(user, path).await?.ok_or_else(|| VaultError::NotFound(format!("path: no file {path}")))?;
+        let mut tx = self.db.begin().await?;
+        let del = Sql::new(tx.dialect(), "DELETE FROM vault_files WHERE id = ?").arg(file_id);
+        if tx.exec().execute(&del).await? == 0 {
+            return Err(VaultError::NotFound(format!("path: no file {path}")));
+        }
+        tx.commit().await?;
+        let mut blobs: Vec<String> = rows.into_iter().map(|r| r.sha256).collect();
+        blobs.sort();
+        blobs.dedup();
+        Ok((record, blobs))
+    }
+
+    /// Moves or renames a file (its versions go with it). The target folder must exist.
+    pub async fn move_file(&self, user: &str, from: &VaultPath, to: &VaultPath) -> Result<VaultEntry> {
+        let (Some(to_folder), false) = (to.parent(), to.is_root()) else {
+            return Err(VaultError::Invalid("newPath: give the file's new path, not the vault root".into()));
+        };
+        let mut tx = self.db.begin().await?;
+        let Some(target_folder) = folder_id(&mut tx, user, &to_folder).await? else {
+            return Err(VaultError::NotFound(format!("newPath: no folder {to_folder}")));
+        };
+        let clash = Sql::new(tx.dialect(), "SELECT COUNT(*) FROM vault_folders WHERE user_id = ? AND path = ?")
+            .arg(user)
+            .arg(to.as_str());
+        if tx.exec().int(&clash).await? > 0 {
+            return Err(VaultError::Conflict(format!("newPath: a folder {to} exists")));
+        }
+        let Some(id) = file_id(&mut tx, user, from).await? else {
+            return Err(VaultError::NotFound(format!("path: no file {from}")));
+        };
+        let q = Sql::new(tx.dialect(), "UPDATE vault_files SET folder_id = ?, name = ? WHERE id = ?")
+            .arg(target_folder)
+            .arg(to.name())
+            .arg(id);
+        match tx.exec().execute(&q).await {
+            Ok(_) => {}
+            Err(e) if is_unique_violation(&e) => return Err(VaultError::Conflict(format!("newPath: a file {to} exists"))),
+            Err(e) => return Err(e.into()),
+        }
+        let entry = Sql::new(
+            tx.dialect(),
+            "SELECT 'file' AS kind, name, size, content_type, versions, modified_at FROM vault_files WHERE id = ?",
+        )
+        .arg(id);
+        let row: EntryRow = tx.exec().row(&entry).await?.expect("the file was just moved");
+        tx.commit().await?;
+        Ok(VaultEntry {
+            name: row.name,
+            path: to.as_str().to_string(),
+            kind: VaultEntryKind::File,
+            size: row.size.map(|s| s as u64),
+            content_type: row.content_type,
+            versions: row.versions.map(|v| v as u32),
+            modified_at: row.modified_at,
+        })
+    }
+
+    /// Every file below the folders (latest versions) and every folder, for a zip: read in one
+    /// snapshot; a missing folder is a 404 before any byte of the archive is sent.
+    pub async fn archive(&self, user: &str, paths: &[VaultPath]) -> Result<Vec<(VaultPath, Vec<String>, Vec<ArchiveFile>)>> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let mut out = Vec::new();
+        for path in paths {
+            if folder_id(&mut tx, user, path).await?.is_none() && !path.is_root() {
+                return Err(VaultError::NotFound(format!("paths: no folder {path}")));
+            }
+            let mut folders = Sql::new(tx.dialect(), "SELECT f.path FROM vault_folders f WHERE f.user_id = ? AND ").arg(user);
+            subtree(&mut folders, "f", path, false);
+            folders.push(" ORDER BY f.path");
+            let folder_paths = tx.exec().texts(&folders).await?;
+            let mut files = Sql::new(
+                tx.dialect(),
+                "SELECT f.path AS folder, fi.name, v.sha256, v.size FROM vault_files fi \
+                 JOIN vault_folders f ON f.id = fi.folder_id \
+                 JOIN vault_versions v ON v.file_id = fi.id AND v.version = fi.versions \
+                 WHERE f.user_id = ? AND ",
+            )
+            .arg(user);
+            subtree(&mut files, "f", path, true);
+            files.push(" ORDER BY f.path, fi.name");
+            out.push((path.clone(), folder_paths, tx.exec().rows(&files).await?));
+        }
+        Ok(out)
+    }
+
+    /// Folders, files, versions and bytes of a user's vault, and bytes stored once per content.
+    pub async fn usage(&self, user: &str) -> Result<(u64, u64, u64, u64, u64)> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let q = |text: &str| Sql::new(tx.dialect(), text).arg(user);
+        let folders = q("SELECT COUNT(*) FROM vault_folders WHERE user_id = ? AND path <> ''");
+        let files = q("SELECT COUNT(*) FROM vault_files fi JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ?");
+        let versions = q("SELECT COUNT(*) FROM vault_versions v JOIN vault_files fi ON fi.id = v.file_id \
+                          JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ?");
+        let bytes = q("SELECT CAST(COALESCE(SUM(v.size), 0) AS BIGINT) FROM vault_versions v JOIN vault_files fi ON fi.id = v.file_id \
+                       JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ?");
+        let stored = q("SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM (SELECT DISTINCT v.sha256, v.size FROM vault_versions v \
+                        JOIN vault_files fi ON fi.id = v.file_id JOIN vault_folders f ON f.id = fi.folder_id \
+                        WHERE f.user_id = ?) s");
+        let mut n = Vec::new();
+        for s in [folders, files, versions, bytes, stored] {
+            n.push(tx.exec().int(&s).await?.max(0) as u64);
+        }
+        Ok((n[0], n[1], n[2], n[3], n[4]))
+    }
+
+    /// Of these blobs, those no version references (any user's: contents are shared).
+    pub async fn unreferenced(&self, shas: &[String]) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for chunk in shas.chunks(500) {
+            let mut q = Sql::new(self.db.dialect(), "SELECT DISTINCT sha256 FROM vault_versions WHERE sha256 IN (");
+            q.bind_list(chunk.iter().map(String::as_str)).push(")");
+            let used = self.db.acquire().await?.exec().texts(&q).await?;
+            out.extend(chunk.iter().filter(|s| !used.contains(s)).cloned());
+        }
+        Ok(out)
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct IdVersion {
+    id: i64,
+    versions: i64,
+}
+
+async fn folder_id(tx: &mut Tx, user: &str, path: &VaultPath) -> sqlx::Result<Option<i64>> {
+    let q = Sql::new(tx.dialect(), "SELECT id FROM vault_folders WHERE user_id = ? AND path = ?")
+        .arg(user)
+        .arg(path.as_str());
+    Ok(tx.exec().ints(&q).await?.first().copied())
+}
+
+async fn file_id(tx: &mut Tx, user: &str, path: &VaultPath) -> sqlx::Result<Option<i64>> {
+    let (Some(folder), false) = (path.parent(), path.is_root()) else { return Ok(None) };
+    let q = Sql::new(
+        tx.dialect(),
+        "SELECT fi.id FROM vault_files fi JOIN vault_folders f ON f.id = fi.folder_id \
+         WHERE f.user_id = ? AND f.path = ? AND fi.name = ?",
+    )
+    .arg(user)
+    .arg(folder.as_str())
+    .arg(path.name());
+    Ok(tx.exec().ints(&q).await?.first().copied())
+}
+
+async fn insert_folder(tx: &mut Tx, user: &str, path: &VaultPath) -> sqlx::Result<i64> {
+    let parent: Option<String> = path.parent().map(|p| p.as_str().to_string());
+    let q = Sql::new(
+        tx.dialect(),
+        "INSERT INTO vault_folders (user_id, path, parent, name, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+    )
+    .arg(user)
+    .arg(path.as_str())
+    .arg(Arg::Text(parent))
+    .arg(path.name())
+    .arg(now_text());
+    Ok(tx.exec().ints(&q).await?[0])
+}
+
+/// The folder at `path`, created with its missing ancestors (the root included); its id.
+async fn ensure_folders(tx: &mut Tx, user: &str, path: &VaultPath) -> Result<i64> {
+    if let Some(id) = folder_id(tx, user, path).await? {
+        return Ok(id);
+    }
+    let mut at = VaultPath::root();
+    let mut id = match folder_id(tx, user, &at).await? {
+        Some(id) => id,
+        None => insert_folder(tx, user, &at).await?,
+    };
+    for segment in path.segments().map(str::to_string).collect::<Vec<_>>() {
+        let next = at.join(&segment).map_err(|e| VaultError::Invalid(e.to_string()))?;
+        id = match folder_id(tx, user, &next).await? {
+            Some(id) => id,
+            None => {
+                refuse_file_named(tx, id, &segment, &next).await?;
+                insert_folder(tx, user, &next).await?
+            }
+        };
+        at = next;
+    }
+    Ok(id)
+}
+
+/// A folder cannot take the name of a file beside it.
+async fn refuse_file_named(tx: &mut Tx, folder_id: i64, name: &str, path: &VaultPath) -> Result<()> {
+    let q = Sql::new(tx.dialect(), "SELECT COUNT(*) FROM vault_files WHERE folder_id = ? AND name = ?")
+        .arg(folder_id)
+        .arg(name);
+    if tx.exec().int(&q).await? > 0 {
+        return Err(VaultError::Conflict(format!("A file {path} exists; a folder cannot take its name")));
+    }
+    Ok(())
+}
+
+async fn folder_record(tx: &mut Tx, user: &str, path: &VaultPath) -> Result<Option<FolderRecord>> {
+    let q = Sql::new(tx.dialect(), "SELECT id, path, name, created_at FROM vault_folders WHERE user_id = ? AND path = ?")
+        .arg(user)
+        .arg(path.as_str());
+    let row: Option<FolderRow> = tx.exec().row(&q).await?;
+    let row = match row {
+        Some(r) => r,
+        None if path.is_root() => FolderRow { id: 0, path: String::new(), name: String::new(), created_at: now_text() },
+        None => return Ok(None),
+    };
+    let _ = row.id;
+    let mut folders = Sql::new(tx.dialect(), "SELECT COUNT(*) FROM vault_folders f WHERE f.user_id = ? AND ").arg(user);
+    subtree(&mut folders, "f", path, false);
+    let mut files = Sql::new(
+        tx.dialect(),
+        "SELECT COUNT(*) FROM vault_files fi JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ? AND ",
+    )
+    .arg(user);
+    subtree(&mut files, "f", path, true);
+    let mut versions = Sql::new(
+        tx.dialect(),
+        "SELECT COUNT(*) FROM vault_versions v JOIN vault_files fi ON fi.id = v.file_id \
+         JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ? AND ",
+    )
+    .arg(user);
+    subtree(&mut versions, "f", path, true);
+    let mut bytes = Sql::new(
+        tx.dialect(),
+        "SELECT CAST(COALESCE(SUM(v.size), 0) AS BIGINT) FROM vault_versions v JOIN vault_files fi ON fi.id = v.file_id \
+         JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ? AND ",
+    )
+    .arg(user);
+    subtree(&mut bytes, "f", path, true);
+    Ok(Some(FolderRecord {
+        path: row.path,
+        name: row.name,
+        folders: tx.exec().int(&folders).await? as u64,
+        files: tx.exec().int(&files).await? as u64,
+        versions: tx.exec().int(&versions).await? as u64,
+        bytes: tx.exec().int(&bytes).await?.max(0) as u64,
+        created_at: row.created_at,
+    }))
+}
