@@ -119,7 +119,8 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let limits = config.limits;
     let state = AppState::new(config, stores).await?;
     let app = app(state.clone())?;
-    crate::vault::blobs::spawn_sweeper(state.blobs.clone(), state.vault.clone(), state.config.vault_sweep_grace);
+    let blob_root = Some(state.config.data_dir.join("blobs"));
+    crate::vault::blobs::spawn_sweeper(state.blobs.clone(), state.vault.clone(), state.config.vault_sweep_grace, blob_root);
     if seed_demo {
         seed::seed_demo(&state, addr).await?;
     }

@@ -119,9 +119,19 @@ pub async fn sweep_these(blobs: &Blobs, store: &VaultStore, shas: &[String], gra
 
 /// Walks the whole vault area of the store: unreferenced blobs and unfinished uploads older
 /// than `grace` are removed (what a crash between a step and the next left behind).
-pub async fn sweep_all(blobs: &Blobs, store: &VaultStore, grace: Duration) -> anyhow::Result<usize> {
+/// `local_root`: the local store's directory, whose half-written parts (`<name>#<n>`, which
+/// the store's listing hides) are removed too; an S3 bucket's are its lifecycle rule's.
+pub async fn sweep_all(blobs: &Blobs, store: &VaultStore, grace: Duration, local_root: Option<&std::path::Path>) -> anyhow::Result<usize> {
     let cutoff = chrono::Utc::now() - chrono::Duration::from_std(grace)?;
     let mut removed = 0;
+    if let Some(dir) = local_root.map(|r| r.join(INCOMING)) {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let old = entry.metadata().and_then(|m| m.modified()).map(|t| chrono::DateTime::<chrono::Utc>::from(t) <= cutoff);
+            if old.unwrap_or(false) && std::fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+    }
     let mut incoming = blobs.list(Some(&BlobPath::from(INCOMING)));
     while let Some(meta) = incoming.next().await.transpose()? {
         if meta.last_modified <= cutoff {
@@ -144,12 +154,12 @@ pub async fn sweep_all(blobs: &Blobs, store: &VaultStore, grace: Duration) -> an
 }
 
 /// The hourly sweep, started with the server (the first pass at once).
-pub fn spawn_sweeper(blobs: Blobs, store: VaultStore, grace: Duration) {
+pub fn spawn_sweeper(blobs: Blobs, store: VaultStore, grace: Duration, local_root: Option<std::path::PathBuf>) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(3600));
         loop {
             every.tick().await;
-            match sweep_all(&blobs, &store, grace).await {
+            match sweep_all(&blobs, &store, grace, local_root.as_deref()).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(removed = n, "vault sweeper removed unreferenced blobs"),
                 Err(e) => tracing::warn!(error = %e, "vault sweeper failed; it runs again in an hour"),

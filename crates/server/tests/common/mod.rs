@@ -67,6 +67,11 @@ impl Server {
         Self::start_in(tempfile::tempdir().expect("tempdir"), tweak).await
     }
 
+    /// Starts with its data (and SQLite file) in `dir`, `Config::for_tests` adjusted by `tweak`.
+    pub async fn start_in_dir(dir: TempDir, tweak: impl FnOnce(&mut Config)) -> Server {
+        Self::start_in(dir, tweak).await
+    }
+
     async fn start_in(dir: TempDir, tweak: impl FnOnce(&mut Config)) -> Server {
         let mut config = Config::for_tests(dir.path());
         tweak(&mut config);
