@@ -11,7 +11,8 @@ use reqwest::{Method, StatusCode};
 
 /// (method, path as routed, path to call, scope needed; None = any valid token).
 fn endpoints() -> Vec<(Method, &'static str, String, Option<Scope>)> {
-    let user = |p: &str| paths::fill(p, "userId", "user-1");
+    // The tests' tokens are named "test": their user (whose vault they reach) is "test".
+    let user = |p: &str| paths::fill(p, "userId", "test");
     vec![
         (Method::GET, paths::FEES_ACH, paths::FEES_ACH.into(), Some(Scope::FeesRead)),
         (Method::GET, paths::FEES_WIRE, paths::FEES_WIRE.into(), Some(Scope::FeesRead)),
@@ -31,9 +32,17 @@ fn endpoints() -> Vec<(Method, &'static str, String, Option<Scope>)> {
         (
             Method::DELETE,
             paths::VAULT_FOLDERS_DELETE,
-            format!("{}?paths=a&userId=user-1", paths::VAULT_FOLDERS_DELETE),
+            format!("{}?paths=a&userId=test", paths::VAULT_FOLDERS_DELETE),
             Some(Scope::VaultWrite),
         ),
+        (Method::GET, paths::VAULT_FOLDER, user(paths::VAULT_FOLDER) + "?path=a", Some(Scope::VaultRead)),
+        (Method::GET, paths::VAULT_FOLDER_CONTENTS, user(paths::VAULT_FOLDER_CONTENTS) + "?path=", Some(Scope::VaultRead)),
+        (Method::POST, paths::VAULT_FILE, user(paths::VAULT_FILE) + "?path=", Some(Scope::VaultWrite)),
+        (Method::GET, paths::VAULT_FILE, user(paths::VAULT_FILE) + "?path=a.txt", Some(Scope::VaultRead)),
+        (Method::DELETE, paths::VAULT_FILE, user(paths::VAULT_FILE) + "?path=a.txt", Some(Scope::VaultWrite)),
+        (Method::POST, paths::VAULT_FILE_MOVE, user(paths::VAULT_FILE_MOVE) + "?path=a.txt&newPath=b.txt", Some(Scope::VaultWrite)),
+        (Method::GET, paths::VAULT_FILE_VERSIONS, user(paths::VAULT_FILE_VERSIONS) + "?path=a.txt", Some(Scope::VaultRead)),
+        (Method::GET, paths::VAULT_USAGE, user(paths::VAULT_USAGE), Some(Scope::VaultRead)),
         (Method::POST, paths::EMAIL_SEND, paths::EMAIL_SEND.into(), Some(Scope::EmailSend)),
         (Method::POST, paths::EMAIL_VALIDATION, paths::EMAIL_VALIDATION.into(), Some(Scope::EmailVerify)),
         (

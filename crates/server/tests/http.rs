@@ -256,16 +256,11 @@ async fn large_answers_are_compressed_small_ones_are_not() {
 async fn the_stub_groups_answer_501_with_their_exact_bodies() {
     let s = Server::start().await;
     let token = s.token(&[moneydesk_model::Scope::Admin]).await;
-    let user = |p: &str| paths::fill(p, "userId", "user-1");
     let envelope = |what: &str| {
         serde_json::json!({"code": 501, "errorMessage": format!("{what} is not implemented on this server yet"),
             "error": {"reason": "not_implemented"}, "data": null})
     };
     let cases = [
-        (reqwest::Method::POST, user(paths::VAULT_FOLDER) + "?path=a&name=b", envelope("The document vault")),
-        (reqwest::Method::POST, user(paths::VAULT_FOLDER_MOVE) + "?path=a&newPath=b", envelope("The document vault")),
-        (reqwest::Method::POST, user(paths::VAULT_FOLDER_DOWNLOAD) + "?paths=a&name=b", envelope("The document vault")),
-        (reqwest::Method::DELETE, format!("{}?paths=a&userId=u", paths::VAULT_FOLDERS_DELETE), envelope("The document vault")),
         (reqwest::Method::POST, paths::EMAIL_SEND.to_string(), envelope("Sending email")),
         (reqwest::Method::POST, paths::EMAIL_VALIDATION.to_string(), envelope("Email validation")),
         (reqwest::Method::POST, paths::fill(paths::DEPOSITS_CHECK_SCAN, "smaSfid", "sma-1"), envelope("Check scanning")),

@@ -35,8 +35,8 @@ pub(crate) fn sweep_later(state: &AppState, shas: Vec<String>) {
 }
 
 #[utoipa::path(get, path = paths::VAULT_FOLDER_CONTENTS, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
-        ("path" = String, Query, description = "The folder (`/` or empty for the root)"),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("path" = String, Query, description = "The folder (`/` or empty for the root)", pattern = r"^/?(?:(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*)?/?$", max_length = 4096),
         PageParams,
         ("sort" = Option<String>, Query, description = "`name`, `size` or `modifiedAt`, then `,asc` or `,desc` (default `name,asc`); folders always come first", pattern = "^(name|size|modifiedAt)(,(asc|desc))?$")),
     security(("bearer" = ["vault:read"])),
@@ -60,25 +60,37 @@ pub(super) async fn contents(State(state): State<AppState>, caller: Caller, UrlP
 }
 
 #[utoipa::path(post, path = paths::VAULT_FILE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
-        ("path" = String, Query, description = "The folder the file goes into (it must exist; the root always does)")),
-    request_body(content_type = "multipart/form-data", description = "One part named `file`; its filename is the file's name (a name already there makes a new version) and its Content-Type is kept (guessed from the name when missing). At most MONEYDESK_VAULT_UPLOAD_LIMIT bytes (1 GiB by default)."),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("path" = String, Query, description = "The folder the file goes into (it must exist; the root always does)", pattern = r"^/?(?:(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*)?/?$", max_length = 4096),
+        ("name" = Option<String>, Query, description = "The file's name when the part has no filename (the part's filename wins otherwise)", pattern = r"^(?!\.\.?$)[^/\\\x00-\x1f\x7f-\x9f]+$", max_length = 255)),
+    request_body(content = UploadForm, content_type = "multipart/form-data", description = "One part named `file`; its filename is the file's name (a name already there makes a new version) and its Content-Type is kept (guessed from the name when missing). At most MONEYDESK_VAULT_UPLOAD_LIMIT bytes (1 GiB by default)."),
     security(("bearer" = ["vault:write"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The file with its new latest version", body = Envelope<VaultEntry>),
-        (status = 400, description = "No `file` part, or its name is not allowed", body = ErrorEnvelopeDoc),
+        (status = 400, description = "No `file` part, no name for it, or its name is not allowed", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such folder", body = ErrorEnvelopeDoc),
         (status = 409, description = "A folder of that name exists", body = ErrorEnvelopeDoc),
         (status = 413, description = "The file is larger than the limit", body = ErrorEnvelopeDoc)))]
 pub(super) async fn upload(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery, mut multipart: Multipart) -> Result<Json<Envelope<VaultEntry>>, Error> {
     let user = owner(&caller, &user_id)?;
-    let folder = path_param("path", required(&pairs(&q), "path")?)?;
+    let q = pairs(&q);
+    let folder = path_param("path", required(&q, "path")?)?;
+    // Checked when given, used when the part has no filename.
+    let fallback = match q.iter().find(|(k, _)| k == "name") {
+        Some((_, v)) => Some(VaultPath::parse_name(v).map_err(|e| Error::field("name", e.to_string()))?),
+        None => None,
+    };
     let limit = state.config.vault_upload_limit;
     while let Some(field) = multipart.next_field().await.map_err(|e| multipart_error(&e.body_text(), limit))? {
         if field.name() != Some("file") {
-            continue;
+            let name = field.name().unwrap_or_default().to_string();
+            return Err(Error::field("file", format!("unexpected part {name:?}: send one part, named \"file\"")));
         }
-        let raw_name = field.file_name().unwrap_or_default().to_string();
+        let raw_name = match (field.file_name(), &fallback) {
+            (Some(n), _) if !n.is_empty() => n.to_string(),
+            (_, Some(n)) => n.clone(),
+            _ => return Err(Error::field("file", "the part has no filename; give one, or the name parameter")),
+        };
         let name = VaultPath::parse_name(&raw_name).map_err(|e| Error::field("file", format!("file name {raw_name:?}: {e}")))?;
         let content_type = match field.content_type() {
             Some(t) if !t.is_empty() && t != "application/octet-stream" => t.to_string(),
@@ -98,6 +110,17 @@ pub(super) async fn upload(State(state): State<AppState>, caller: Caller, UrlPat
             created_at: now_text(),
             uploaded_by: caller.token_name().to_string(),
         };
+        // One part only: anything after the file refuses the whole request.
+        let extra = match multipart.next_field().await {
+            Ok(None) => None,
+            Ok(Some(f)) => Some(Error::field("file", format!("unexpected part {:?} after the file: send one part, named \"file\"", f.name().unwrap_or_default()))),
+            Err(e) => Some(multipart_error(&e.body_text(), limit)),
+        };
+        if let Some(e) = extra {
+            let _ = blobs::settle(&state.blobs, &stored).await;
+            sweep_later(&state, vec![stored.sha256.clone()]);
+            return Err(e);
+        }
         let entry = match state.vault.add_version(&user, &folder, &name, &version).await {
             Ok(entry) => entry,
             Err(e) => {
@@ -112,6 +135,16 @@ pub(super) async fn upload(State(state): State<AppState>, caller: Caller, UrlPat
     Err(Error::field("file", "the multipart body has no part named \"file\""))
 }
 
+/// The upload's form, for the OpenAPI document.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub(super) struct UploadForm {
+    /// The file's bytes (its filename is the file's name).
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
 fn multipart_error(message: &str, limit: u64) -> Error {
     if message.contains("limit") || message.contains("too large") {
         Error::payload_too_large(format!("The file is larger than the limit of {limit} bytes"))
@@ -121,15 +154,15 @@ fn multipart_error(message: &str, limit: u64) -> Error {
 }
 
 #[utoipa::path(get, path = paths::VAULT_FILE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
-        ("path" = String, Query, description = "The file"),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("path" = String, Query, description = "The file", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096),
         ("version" = Option<u32>, Query, description = "A version number (default: the latest)", minimum = 1),
         ("inline" = Option<bool>, Query, description = "`true`: shown in the browser (previews) rather than saved")),
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
     description = "The file's bytes. One `Range: bytes=` range is honoured (206); the strong `ETag` is the contents' SHA-256, so `If-None-Match` answers 304.",
-    responses((status = 200, description = "The contents", content_type = "application/octet-stream", body = Vec<u8>),
-        (status = 206, description = "The requested range", content_type = "application/octet-stream", body = Vec<u8>),
+    responses((status = 200, description = "The contents, with the type they were uploaded with", content_type = "*/*", body = Vec<u8>),
+        (status = 206, description = "The requested range", content_type = "*/*", body = Vec<u8>),
         (status = 304, description = "Unchanged (If-None-Match)"),
         (status = 404, description = "No such file or version", body = ErrorEnvelopeDoc),
         (status = 416, description = "The range lies outside the file", body = ErrorEnvelopeDoc)))]
@@ -218,8 +251,8 @@ fn byte_range(header: &str, size: u64) -> Result<Option<std::ops::Range<u64>>, (
 }
 
 #[utoipa::path(delete, path = paths::VAULT_FILE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
-        ("path" = String, Query, description = "The file")),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("path" = String, Query, description = "The file", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096)),
     security(("bearer" = ["vault:write"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The file as it was, with every version (all deleted)", body = Envelope<FileRecord>),
@@ -233,9 +266,9 @@ pub(super) async fn delete(State(state): State<AppState>, caller: Caller, UrlPat
 }
 
 #[utoipa::path(post, path = paths::VAULT_FILE_MOVE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
-        ("path" = String, Query, description = "The file"),
-        ("newPath" = String, Query, description = "Its new path: another name (rename), another folder that exists (move), or both")),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("path" = String, Query, description = "The file", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096),
+        ("newPath" = String, Query, description = "Its new path: another name (rename), another folder that exists (move), or both", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096)),
     security(("bearer" = ["vault:write"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The file at its new path", body = Envelope<VaultEntry>),
@@ -250,8 +283,8 @@ pub(super) async fn move_file(State(state): State<AppState>, caller: Caller, Url
 }
 
 #[utoipa::path(get, path = paths::VAULT_FILE_VERSIONS, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
-        ("path" = String, Query, description = "The file")),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("path" = String, Query, description = "The file", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096)),
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The file with its versions, newest first", body = Envelope<FileRecord>),
@@ -264,7 +297,7 @@ pub(super) async fn versions(State(state): State<AppState>, caller: Caller, UrlP
 }
 
 #[utoipa::path(get, path = paths::VAULT_USAGE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner")),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001")),
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "What the vault holds", body = Envelope<VaultUsage>)))]

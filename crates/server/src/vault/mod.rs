@@ -23,6 +23,10 @@ pub mod store;
 
 use store::VaultError;
 
+// The parameters' patterns (in the OpenAPI document; the fuzzer generates from them) say
+// what a path, a name and a user id may hold; the byte limits (255 a name, 4096 a path, after
+// NFC) cannot be patterns: they are in the text and refused with a 400 naming the limit.
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create_folder, folder))
@@ -84,9 +88,9 @@ pub(crate) fn owner(caller: &Caller, user_id: &str) -> Result<String, Error> {
 }
 
 #[utoipa::path(post, path = paths::VAULT_FOLDER, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
-        ("path" = String, Query, description = "The parent folder, `/`-separated, relative to the vault root (`/` or empty for the root); created with its missing ancestors, like `mkdir -p`"),
-        ("name" = String, Query, description = "The new folder's name: 1 to 255 bytes, no `/`, `\\`, control characters, `.` or `..`", min_length = 1)),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("path" = String, Query, description = "The parent folder, `/`-separated, relative to the vault root (`/` or empty for the root); created with its missing ancestors, like `mkdir -p`", pattern = r"^/?(?:(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*)?/?$", max_length = 4096),
+        ("name" = String, Query, description = "The new folder's name: 1 to 255 bytes (UTF-8, after NFC), no `/`, `\\`, control characters, `.` or `..`", pattern = r"^(?!\.\.?$)[^/\\\x00-\x1f\x7f-\x9f]+$", max_length = 255)),
     security(("bearer" = ["vault:write"])),
     description = "Creates a folder. Names are compared after Unicode NFC normalisation, so two spellings of one name are one folder. The answer is the folder's record (the description shows none).",
     responses((status = 200, description = "The folder created", body = Envelope<FolderRecord>),
@@ -102,8 +106,8 @@ async fn create_folder(State(state): State<AppState>, caller: Caller, UrlPath(us
 }
 
 #[utoipa::path(get, path = paths::VAULT_FOLDER, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
-        ("path" = String, Query, description = "The folder (`/` or empty for the root)")),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("path" = String, Query, description = "The folder (`/` or empty for the root)", pattern = r"^/?(?:(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*)?/?$", max_length = 4096)),
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
     description = "A folder's record: how many folders, files and versions its subtree holds and their bytes (what a delete would remove).",
@@ -117,9 +121,9 @@ async fn folder(State(state): State<AppState>, caller: Caller, UrlPath(user_id):
 }
 
 #[utoipa::path(post, path = paths::VAULT_FOLDER_MOVE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
-        ("path" = String, Query, description = "The folder to move"),
-        ("newPath" = String, Query, description = "The folder's new path (its new parent is created if missing); a rename is a move within one parent")),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("path" = String, Query, description = "The folder to move", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096),
+        ("newPath" = String, Query, description = "The folder's new path (its new parent is created if missing); a rename is a move within one parent", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096)),
     security(("bearer" = ["vault:write"])),
     description = "Moves a folder with everything in it, atomically: a crash leaves the old tree or the new one. The cost does not depend on the number of files (contents are not rewritten).",
     responses((status = 200, description = "The folder at its new place", body = Envelope<FolderRecord>),
@@ -135,7 +139,7 @@ async fn move_folder(State(state): State<AppState>, caller: Caller, UrlPath(user
 }
 
 #[utoipa::path(post, path = paths::VAULT_FOLDER_DOWNLOAD, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner"),
+    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
         ("paths" = Vec<String>, Query, description = "Folders to download; repeat the parameter", explode = true, min_items = 1),
         ("name" = String, Query, description = "The archive's file name (`.zip` is added when missing; characters a file name cannot hold become `_`)")),
     security(("bearer" = ["vault:read"])),
@@ -176,7 +180,7 @@ fn folder_list(q: &[(String, String)]) -> Result<Vec<VaultPath>, Error> {
 
 #[utoipa::path(delete, path = paths::VAULT_FOLDERS_DELETE, tag = "vault",
     params(("paths" = Vec<String>, Query, description = "Folders to delete; repeat the parameter", explode = true, min_items = 1),
-        ("userId" = String, Query, description = "The vault's owner")),
+        ("userId" = String, Query, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001")),
     security(("bearer" = ["vault:write"])),
     description = "Deletes the folders with all their files and all versions, permanently, in one transaction (all or nothing: a missing folder deletes none). Deleting the root empties the vault. The answer lists each folder as it was (its counts are what went). Contents no longer referenced are removed from storage after the commit.",
     responses((status = 200, description = "What was deleted", body = Envelope<Vec<FolderRecord>>),

@@ -18,6 +18,9 @@ def _aba_checked(digits: str) -> str:
 def _fix_query(query):
     if not query:
         return query
+    # A vault upload whose part has no filename takes its name from here.
+    if "path" in query and "name" not in query:
+        query["name"] = "upload.bin"
     # Several page sizes must agree (a 400 otherwise): keep the first given.
     given = [k for k in SIZES if k in query]
     for extra in given[1:]:
@@ -42,8 +45,33 @@ def map_query(ctx, query):
     return _fix_query(query)
 
 
+def _vault_path_ok(value, one_name=False):
+    """The vault's byte limits (CONTRACT.md point 12), which a pattern cannot state: a name
+    at most 255 bytes and a path at most 4096 after NFC. (The rest is in the patterns.)"""
+    import unicodedata
+    if not isinstance(value, str):
+        return True
+    nfc = unicodedata.normalize("NFC", value)
+    if len(nfc.encode("utf-8", "surrogatepass")) > 4096:
+        return False
+    if "\\" in nfc or any(unicodedata.category(c) == "Cc" for c in nfc):
+        return False
+    inner = nfc[1:] if nfc.startswith("/") else nfc
+    inner = inner[:-1] if inner.endswith("/") else inner
+    names = [nfc] if one_name else (inner.split("/") if inner else [])
+    return all(n and len(n.encode("utf-8", "surrogatepass")) <= 255 and n not in (".", "..") for n in names)
+
+
 @schemathesis.hook
 def filter_query(ctx, query):
+    if ctx.operation is not None and "/document-vault/" in ctx.operation.path:
+        query = query or {}
+        paths = query.get("paths", [])
+        paths = paths if isinstance(paths, list) else [paths]
+        if not all(_vault_path_ok(query.get(k)) for k in ("path", "newPath")) or not all(map(_vault_path_ok, paths)):
+            return False
+        if ctx.operation.path.endswith("/folder") and not _vault_path_ok(query.get("name"), one_name=True):
+            return False
     if ctx.operation is not None and ctx.operation.path.endswith("/routing/search"):
         query = query or {}
         # At least one criterion, and no ZIP code with the wire directory (it has none).
