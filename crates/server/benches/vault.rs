@@ -64,9 +64,11 @@ async fn run() {
     let folder = moneydesk_model::vault::VaultPath::parse("zip/data").unwrap();
     state.vault.create_folder(user, &moneydesk_model::vault::VaultPath::parse("zip").unwrap(), "data").await.unwrap();
     let mut shas = Vec::new();
+    let mut names = Vec::new();
     let mut add = |i: usize, bytes: Vec<u8>| {
         let sha = hex::encode(Sha256::digest(&bytes));
         shas.push(sha.clone());
+        names.push(format!("file-{i:06}.bin"));
         (format!("file-{i:06}.bin"), sha, bytes)
     };
     let mut files = Vec::new();
@@ -89,17 +91,35 @@ async fn run() {
 
     // 2. Raw read and zip, alternating (each round reads every blob once; both from the page cache).
     let zip_url = format!("{base}{}?paths=zip&name=bench", paths::VAULT_FOLDER_DOWNLOAD.replace("{userId}", user));
-    let (mut raw, mut zip, mut growth) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut raw, mut gets, mut zip, mut growth) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for round in 0..3 {
+        // The raw read: each file straight from the file system in 256 KiB reads.
         let t = Instant::now();
         let mut n = 0u64;
+        let mut buf = vec![0u8; 256 * 1024];
         for sha in &shas {
-            let mut s = state.blobs.get(&content_path(sha)).await.unwrap().into_stream();
-            while let Some(chunk) = s.next().await {
-                n += chunk.unwrap().len() as u64;
+            let mut f = tokio::fs::File::open(tmp.path().join("blobs").join(content_path(sha).as_ref())).await.unwrap();
+            loop {
+                let got = tokio::io::AsyncReadExt::read(&mut f, &mut buf).await.unwrap();
+                if got == 0 {
+                    break;
+                }
+                n += got as u64;
             }
         }
         let raw_rate = n as f64 / t.elapsed().as_secs_f64() / 1e6;
+        // The same files over the same HTTP stack, one GET each (what a client pays without the zip).
+        let t = Instant::now();
+        let mut h = 0u64;
+        let file_url = format!("{base}{}", paths::VAULT_FILE.replace("{userId}", user));
+        for name in &names {
+            let r = client.get(&file_url).query(&[("path", format!("zip/data/{name}"))]).bearer_auth(&token).send().await.unwrap();
+            let mut body = r.bytes_stream();
+            while let Some(chunk) = body.next().await {
+                h += chunk.unwrap().len() as u64;
+            }
+        }
+        let http_rate = h as f64 / t.elapsed().as_secs_f64() / 1e6;
         // Peak RSS from here: `5` resets VmHWM to the current RSS (Linux).
         let _ = std::fs::write("/proc/self/clear_refs", "5");
         let before = status_kb("VmRSS:");
@@ -115,20 +135,23 @@ async fn run() {
         let peak = status_kb("VmHWM:");
         assert!(z >= total_bytes, "the archive holds every byte");
         println!(
-            "round {round}: raw read {raw_rate:.0} MB/s, zip {zip_rate:.0} MB/s ({:.0} %), zip {:.0} MB, RSS {} → peak {} MB",
+            "round {round}: raw read {raw_rate:.0} MB/s, per-file GETs {http_rate:.0} MB/s, zip {zip_rate:.0} MB/s ({:.0} % of raw, {:.0} % of GETs), zip {:.0} MB, RSS {} → peak {} MB",
             zip_rate / raw_rate * 100.0,
+            zip_rate / http_rate * 100.0,
             z as f64 / 1e6,
             before / 1024,
             peak / 1024
         );
         raw.push(raw_rate);
+        gets.push(http_rate);
         zip.push(zip_rate);
         growth.push((peak.saturating_sub(before)) as f64 / 1024.0);
     }
-    let (raw_m, zip_m) = (median(raw), median(zip));
+    let (raw_m, gets_m, zip_m) = (median(raw), median(gets), median(zip));
     println!(
-        "zip: median {zip_m:.0} MB/s vs raw {raw_m:.0} MB/s = {:.0} % (target >= 70 %); peak RSS growth max {:.1} MB (target < 64)",
+        "zip: median {zip_m:.0} MB/s vs raw read {raw_m:.0} MB/s = {:.0} % (target >= 70 %), vs per-file GETs {gets_m:.0} MB/s = {:.0} %; peak RSS growth max {:.1} MB (target < 64)",
         zip_m / raw_m * 100.0,
+        zip_m / gets_m * 100.0,
         growth.iter().cloned().fold(0.0, f64::max)
     );
 
