@@ -94,8 +94,8 @@ groups! {
         scope: VaultRead,
         summary: "Browse a user's folders; create, move, download as zip and delete them; upload files and their versions.",
         arrives_with: "the document vault feature (…/document-vault/records)",
-        page: placeholder,
-        stylesheets: [],
+        page: split(crate::pages::vault::VaultPage),
+        stylesheets: ["table", "vault"],
     }
     email {
         title: "Email",

@@ -80,6 +80,19 @@ impl Client {
         format!("{}{}", self.base_url, path)
     }
 
+    /// The `Authorization` header's value, for a request this client cannot make itself (an
+    /// upload through XMLHttpRequest, for its progress events).
+    pub fn authorization(&self) -> Option<String> {
+        self.token.as_ref().map(|t| format!("Bearer {t}"))
+    }
+
+    /// Tells the app about a refused token seen outside this client (it signs the user out).
+    pub fn report(&self, error: &ApiError) {
+        if let (true, Some(hook)) = (error.is_auth(), &self.on_auth_error) {
+            hook(error);
+        }
+    }
+
     /// GET a bare JSON body (the routing records, say).
     pub fn get<T: DeserializeOwned>(
         &self,

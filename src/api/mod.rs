@@ -10,6 +10,7 @@ pub mod page;
 pub mod request;
 pub mod permissions;
 pub mod routing;
+pub mod vault;
 
 pub use client::Client;
 pub use error::ApiError;

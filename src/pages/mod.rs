@@ -10,6 +10,7 @@ pub mod not_found;
 pub mod permissions;
 pub mod routing;
 pub mod signin;
+pub mod vault;
 
 use leptos::prelude::*;
 

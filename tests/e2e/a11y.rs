@@ -17,7 +17,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/deposits?new=1", "[data-testid=deposit-chart] .muted, [data-testid=deposit-chart] svg"),
     ("/accounts", "tbody tr[data-id]"),
     ("/permissions", "tbody tr[data-id]"),
-    ("/vault", "[data-testid=placeholder]"),
+    ("/vault", "#vault-table"),
     ("/email", "[data-testid=placeholder]"),
     ("/no-such-page", "[data-testid=not-found]"),
 ];

@@ -10,3 +10,4 @@ mod fees;
 mod harness;
 mod routing;
 mod shell;
+mod vault;

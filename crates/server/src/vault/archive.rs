@@ -68,7 +68,9 @@ pub fn body(blobs: Blobs, dirs: Vec<String>, files: Vec<(String, ArchiveFile)>) 
             tracing::warn!(error = %e, "vault zip stopped before its end");
         }
     });
-    let pieces = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|b| (Ok::<_, std::io::Error>(b), rx)) });
+    // `poll_fn` over the receiver: polled again after its end (hyper does), it answers the end again.
+    let mut rx = rx;
+    let pieces = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx).map(|b| b.map(Ok::<_, std::io::Error>)));
     Body::from_stream(pieces)
 }
 

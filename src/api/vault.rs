@@ -1,0 +1,180 @@
+//! The vault group: a folder's contents and record, folders created, moved, zipped and deleted,
+//! files uploaded (XMLHttpRequest, for progress and cancel), downloaded, moved and deleted,
+//! their versions, and a user's usage. `user` is the vault's owner (the path's `{userId}`).
+
+use std::future::Future;
+
+use gloo_net::http::Method;
+use moneydesk_model::vault::{FileRecord, FolderRecord, VaultEntry, VaultUsage};
+use moneydesk_model::{paths, Envelope, Page};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use super::client::envelope_data;
+use super::error::{decode_error, network_error};
+use super::{ApiError, Client};
+
+fn at(template: &str, user: &str) -> String {
+    let encoded: String = js_sys::encode_uri_component(user).into();
+    paths::fill(template, "userId", &encoded)
+}
+
+/// POST/DELETE with query parameters only (the description's style), answering an envelope.
+fn call<T: serde::de::DeserializeOwned + 'static>(
+    client: &Client,
+    method: Method,
+    path: String,
+    query: Vec<(&'static str, String)>,
+) -> impl Future<Output = Result<T, ApiError>> + 'static {
+    let refs: Vec<(&str, &str)> = query.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let sent = client.send::<Envelope<T>>(method, &path, &refs, None);
+    async move { envelope_data(sent.await?) }
+}
+
+/// One page of a folder's subfolders and files (folders first), `sort` as `name,asc`.
+pub fn contents(client: &Client, user: &str, path: &str, page: u32, sort: &str) -> impl Future<Output = Result<Page<VaultEntry>, ApiError>> + 'static {
+    let page = page.to_string();
+    client.get_data(&at(paths::VAULT_FOLDER_CONTENTS, user), &[("path", path), ("page", &page), ("size", "100"), ("sort", sort)])
+}
+
+/// A folder with the counts of its subtree (what a delete would remove).
+pub fn folder(client: &Client, user: &str, path: &str) -> impl Future<Output = Result<FolderRecord, ApiError>> + 'static {
+    client.get_data(&at(paths::VAULT_FOLDER, user), &[("path", path)])
+}
+
+pub fn create_folder(client: &Client, user: &str, parent: &str, name: &str) -> impl Future<Output = Result<FolderRecord, ApiError>> + 'static {
+    call(client, Method::POST, at(paths::VAULT_FOLDER, user), vec![("path", parent.into()), ("name", name.into())])
+}
+
+pub fn move_folder(client: &Client, user: &str, from: &str, to: &str) -> impl Future<Output = Result<FolderRecord, ApiError>> + 'static {
+    call(client, Method::POST, at(paths::VAULT_FOLDER_MOVE, user), vec![("path", from.into()), ("newPath", to.into())])
+}
+
+pub fn delete_folders(client: &Client, user: &str, folders: &[String]) -> impl Future<Output = Result<Vec<FolderRecord>, ApiError>> + 'static {
+    let mut query: Vec<(&'static str, String)> = folders.iter().map(|p| ("paths", p.clone())).collect();
+    query.push(("userId", user.to_string()));
+    call(client, Method::DELETE, paths::VAULT_FOLDERS_DELETE.to_string(), query)
+}
+
+pub fn move_file(client: &Client, user: &str, from: &str, to: &str) -> impl Future<Output = Result<VaultEntry, ApiError>> + 'static {
+    call(client, Method::POST, at(paths::VAULT_FILE_MOVE, user), vec![("path", from.into()), ("newPath", to.into())])
+}
+
+pub fn delete_file(client: &Client, user: &str, path: &str) -> impl Future<Output = Result<FileRecord, ApiError>> + 'static {
+    call(client, Method::DELETE, at(paths::VAULT_FILE, user), vec![("path", path.into())])
+}
+
+/// A file with its versions, newest first.
+pub fn versions(client: &Client, user: &str, path: &str) -> impl Future<Output = Result<FileRecord, ApiError>> + 'static {
+    client.get_data(&at(paths::VAULT_FILE_VERSIONS, user), &[("path", path)])
+}
+
+pub fn usage(client: &Client, user: &str) -> impl Future<Output = Result<VaultUsage, ApiError>> + 'static {
+    client.get_data(&at(paths::VAULT_USAGE, user), &[])
+}
+
+/// The answer's bytes as a Blob of the answer's type (downloads and previews need the
+/// token's header, which a plain link cannot send).
+fn blob(sent: impl Future<Output = Result<gloo_net::http::Response, ApiError>> + 'static) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+    async move {
+        let resp = sent.await?;
+        let url = resp.url();
+        let bytes = resp.binary().await.map_err(|e| network_error(&url, e))?;
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
+        let options = web_sys::BlobPropertyBag::new();
+        if let Some(kind) = resp.headers().get("content-type") {
+            options.set_type(&kind);
+        }
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+            .map_err(|e| ApiError::Decode { status: 200, message: format!("the download could not be kept: {e:?}") })
+    }
+}
+
+/// A file's bytes: the latest version, or `version`.
+pub fn file(client: &Client, user: &str, path: &str, version: Option<u32>) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+    let v = version.map(|v| v.to_string());
+    let mut query = vec![("path", path)];
+    if let Some(v) = &v {
+        query.push(("version", v));
+    }
+    blob(client.send_raw(Method::GET, &at(paths::VAULT_FILE, user), &query, None))
+}
+
+/// The folders as one zip named `name`.
+pub fn zip(client: &Client, user: &str, folders: &[String], name: &str) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+    let mut query: Vec<(&str, &str)> = folders.iter().map(|p| ("paths", p.as_str())).collect();
+    query.push(("name", name));
+    blob(client.send_raw(Method::POST, &at(paths::VAULT_FOLDER_DOWNLOAD, user), &query, None))
+}
+
+/// An upload under way: `cancel` aborts it (the server keeps nothing of it).
+pub struct Upload {
+    xhr: web_sys::XmlHttpRequest,
+    // Kept alive while the request runs.
+    _handlers: Vec<Closure<dyn FnMut(web_sys::ProgressEvent)>>,
+}
+
+impl Upload {
+    pub fn cancel(&self) {
+        let _ = self.xhr.abort();
+    }
+}
+
+/// Uploads `file` into `folder` as one multipart part `file`; `progress(sent, total)` as it
+/// goes; `done` once with the file's entry, the server's error, or `Aborted` after a cancel.
+pub fn upload(
+    client: &Client,
+    user: &str,
+    folder: &str,
+    file: &web_sys::File,
+    name: &str,
+    mut progress: impl FnMut(f64, f64) + 'static,
+    done: impl FnOnce(Result<VaultEntry, ApiError>) + 'static,
+) -> Result<Upload, ApiError> {
+    let fail = |what: &str| ApiError::Decode { status: 0, message: format!("the upload could not start: {what}") };
+    let xhr = web_sys::XmlHttpRequest::new().map_err(|_| fail("no XMLHttpRequest"))?;
+    let query = format!("?path={}", String::from(js_sys::encode_uri_component(folder)));
+    let url = client.url(&format!("{}{query}", at(paths::VAULT_FILE, user)));
+    xhr.open_with_async("POST", &url, true).map_err(|_| fail("open"))?;
+    if let Some(auth) = client.authorization() {
+        xhr.set_request_header("Authorization", &auth).map_err(|_| fail("header"))?;
+    }
+    xhr.set_request_header("Accept", "application/json").map_err(|_| fail("header"))?;
+    let form = web_sys::FormData::new().map_err(|_| fail("form"))?;
+    form.append_with_blob_and_filename("file", file, name).map_err(|_| fail("form"))?;
+
+    let on_progress = Closure::<dyn FnMut(web_sys::ProgressEvent)>::new(move |e: web_sys::ProgressEvent| {
+        if e.length_computable() {
+            progress(e.loaded(), e.total());
+        }
+    });
+    if let Ok(up) = xhr.upload() {
+        up.set_onprogress(Some(on_progress.as_ref().unchecked_ref()));
+    }
+    let done = std::cell::RefCell::new(Some(done));
+    let (xhr2, client2, url2) = (xhr.clone(), client.clone(), url.clone());
+    let on_end = Closure::<dyn FnMut(web_sys::ProgressEvent)>::new(move |e: web_sys::ProgressEvent| {
+        let Some(done) = done.borrow_mut().take() else { return };
+        let result = match e.type_().as_str() {
+            "abort" => Err(ApiError::Aborted),
+            "error" | "timeout" => Err(ApiError::Network { url: url2.clone(), message: "the connection failed during the upload".into() }),
+            _ => {
+                let status = xhr2.status().unwrap_or(0);
+                let text = xhr2.response_text().ok().flatten().unwrap_or_default();
+                if (200..300).contains(&status) {
+                    super::client::decode_success::<Envelope<VaultEntry>>(status, &text).and_then(envelope_data)
+                } else {
+                    let err = decode_error(status, &text);
+                    client2.report(&err);
+                    Err(err)
+                }
+            }
+        };
+        done(result);
+    });
+    let target: &web_sys::XmlHttpRequestEventTarget = xhr.as_ref();
+    target.set_onloadend(Some(on_end.as_ref().unchecked_ref()));
+    target.set_onabort(Some(on_end.as_ref().unchecked_ref()));
+    xhr.send_with_opt_form_data(Some(&form)).map_err(|_| fail("send"))?;
+    Ok(Upload { xhr, _handlers: vec![on_progress, on_end] })
+}

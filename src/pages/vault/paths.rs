@@ -1,0 +1,96 @@
+//! What the page computes from paths and sizes: breadcrumbs, parents, joins, moves' targets
+//! and bytes for people. Paths are the API's: `/`-separated, relative to the vault root, `""`
+//! for the root.
+
+/// `a/b/c` → `[("a", "a"), ("b", "a/b"), ("c", "a/b/c")]`.
+pub fn crumbs(path: &str) -> Vec<(String, String)> {
+    let mut at = String::new();
+    path.split('/')
+        .filter(|s| !s.is_empty())
+        .map(|name| {
+            if !at.is_empty() {
+                at.push('/');
+            }
+            at.push_str(name);
+            (name.to_string(), at.clone())
+        })
+        .collect()
+}
+
+pub fn parent(path: &str) -> String {
+    path.rsplit_once('/').map(|(p, _)| p.to_string()).unwrap_or_default()
+}
+
+pub fn name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+pub fn join(folder: &str, name: &str) -> String {
+    if folder.is_empty() { name.to_string() } else { format!("{folder}/{name}") }
+}
+
+/// Where `item` goes when moved into `target`; `None` when that is where it is, or (a folder)
+/// into itself or below itself.
+pub fn move_target(item: &str, is_folder: bool, target: &str) -> Option<String> {
+    let to = join(target, name(item));
+    let inside = is_folder && (target == item || target.starts_with(&format!("{item}/")));
+    (to != item && !inside).then_some(to)
+}
+
+/// 1536 → `1.5 KB` (decimal units, as file managers show them).
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KB", "MB", "GB", "TB"];
+    if n < 1000 {
+        return if n == 1 { "1 byte".into() } else { format!("{n} bytes") };
+    }
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit < UNITS.len() - 1 {
+        value /= 1000.0;
+        unit += 1;
+    }
+    format!("{:.1} {}", value, UNITS[unit])
+}
+
+/// "3 folders, 1 file" style counts.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    #[wasm_bindgen_test]
+    fn breadcrumbs_parents_and_joins_follow_the_path() {
+        assert_eq!(crumbs(""), vec![]);
+        assert_eq!(crumbs("Clients/Acme"), vec![("Clients".into(), "Clients".into()), ("Acme".into(), "Clients/Acme".into())]);
+        assert_eq!(parent("Clients/Acme"), "Clients");
+        assert_eq!(parent("Clients"), "");
+        assert_eq!(join("", "a"), "a");
+        assert_eq!(join("a", "b c"), "a/b c");
+        assert_eq!(name("a/b/rapport été.pdf"), "rapport été.pdf");
+    }
+
+    #[wasm_bindgen_test]
+    fn a_move_never_targets_the_same_place_or_a_folders_own_subtree() {
+        assert_eq!(move_target("a/x", true, "b"), Some("b/x".into()));
+        assert_eq!(move_target("a/x", true, "a"), None, "already there");
+        assert_eq!(move_target("a", true, "a/b"), None, "into its own subtree");
+        assert_eq!(move_target("a", true, "ab"), Some("ab/a".into()), "a prefix is not a parent");
+        assert_eq!(move_target("a/f.txt", false, ""), Some("f.txt".into()));
+    }
+
+    #[wasm_bindgen_test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(bytes(0), "0 bytes");
+        assert_eq!(bytes(1), "1 byte");
+        assert_eq!(bytes(999), "999 bytes");
+        assert_eq!(bytes(1536), "1.5 KB");
+        assert_eq!(bytes(2_147_483_648), "2.1 GB");
+        assert_eq!(count(1, "file", "files"), "1 file");
+        assert_eq!(count(3, "file", "files"), "3 files");
+    }
+}

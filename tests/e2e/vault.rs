@@ -1,0 +1,121 @@
+//! The Document vault page against the real server: folders created (a bad name and a taken
+//! one refused where they were typed), files uploaded (one twice, so it has two versions),
+//! a folder moved through the folder picker, a folder downloaded as a zip, and a folder
+//! deleted after a confirmation that counts what goes.
+
+use std::time::{Duration, Instant};
+
+use moneydesk_e2e::{Harness, Scope};
+use serde_json::json;
+
+/// Polls `condition` (a JS expression) until it is true.
+async fn wait_js(h: &Harness, condition: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if h.js(&format!("return !!({condition})"), vec![]).await == json!(true) {
+            return;
+        }
+        if Instant::now() > deadline {
+            h.fail(format!("timed out waiting until {what} ({condition})")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn row(path: &str) -> String {
+    format!("tr[data-path=\"{path}\"]")
+}
+
+async fn new_folder(h: &Harness, name: &str) {
+    h.click("#vault-new-folder").await;
+    h.type_into("#vault-folder-name", name).await;
+    h.click(".vault-new-folder button[type=submit]").await;
+}
+
+async fn upload(h: &Harness, file: &std::path::Path, done: usize) {
+    h.upload("#vault-upload-input", file).await;
+    wait_js(h, &format!("document.querySelectorAll('.vault-upload[data-state=done]').length >= {done}"), "the upload to finish").await;
+}
+
+#[tokio::test]
+async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and_deleted() {
+    let h = Harness::start().await;
+    let token = h.token(&[Scope::VaultRead, Scope::VaultWrite]).await;
+    h.sign_in(&token).await;
+    h.goto("/vault").await;
+    h.wait_for("#vault-empty").await;
+
+    new_folder(&h, "Clients").await;
+    h.wait_for(&row("Clients")).await;
+    new_folder(&h, "Archive").await;
+    h.wait_for(&row("Archive")).await;
+    // Refused names are explained on the field, and nothing is created (the browser logs
+    // the server's 400 and 409, which this test provokes).
+    h.allow_console_error("name=.. - Failed to load resource: the server responded with a status of 400");
+    h.allow_console_error("name=Clients - Failed to load resource: the server responded with a status of 409");
+    new_folder(&h, "..").await;
+    h.wait_for_text("#vault-folder-name-error", "reserved").await;
+    h.type_into("#vault-folder-name", "Clients").await;
+    h.click(".vault-new-folder button[type=submit]").await;
+    h.wait_for_text("#vault-folder-name-error", "already exists").await;
+    assert_eq!(h.count("tbody tr").await, 2);
+    h.click(".vault-new-folder button[type=button]").await;
+
+    // Into Clients: the path is in the URL and the breadcrumbs.
+    h.click(&format!("{} .vault-name", row("Clients"))).await;
+    wait_js(&h, "location.search.includes('path=Clients')", "the folder in the URL").await;
+    h.wait_for_text(".vault-crumbs [aria-current=location]", "Clients").await;
+    new_folder(&h, "2026").await;
+    h.wait_for(&row("Clients/2026")).await;
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("report été.txt");
+    std::fs::write(&file, "first draft").unwrap();
+    upload(&h, &file, 1).await;
+    h.wait_for(&row("Clients/report été.txt")).await;
+    std::fs::write(&file, "the final text, longer").unwrap();
+    upload(&h, &file, 2).await;
+    wait_js(&h, "document.querySelector('tr[data-path=\"Clients/report été.txt\"] td[data-key=versions]')?.textContent === '2'", "two versions").await;
+    h.click(&format!("{} .vault-name", row("Clients/report été.txt"))).await;
+    h.wait_for("#vault-versions li[data-version=\"2\"]").await;
+    assert_eq!(h.count("#vault-versions li").await, 2, "both versions are listed");
+    h.click(".drawer-close").await;
+    h.wait_gone(".drawer").await;
+
+    // Move Clients/2026 into Archive with the folder picker.
+    h.click(&format!("{} input[type=checkbox]", row("Clients/2026"))).await;
+    h.click("#vault-move").await;
+    h.wait_for(".drawer .vault-picker").await;
+    h.click(".drawer .vault-crumbs li:first-child button").await;
+    h.wait_for_text(".drawer .vault-picker", "Archive").await;
+    h.js("[...document.querySelectorAll('.drawer .vault-picker button')].find(b => b.textContent.includes('Archive')).click()", vec![]).await;
+    h.wait_for_text("#vault-move-target", "/Archive").await;
+    h.click("#vault-move-here").await;
+    h.wait_gone(".drawer").await;
+    h.wait_gone(&row("Clients/2026")).await;
+
+    // Back at the top: Archive now holds 2026.
+    h.click(".vault-crumbs li:first-child button").await;
+    h.click(&format!("{} .vault-name", row("Archive"))).await;
+    h.wait_for(&row("Archive/2026")).await;
+    h.click(".vault-crumbs li:first-child button").await;
+
+    // Clients as a zip: the archive arrives (its size is in the message).
+    h.wait_for(&row("Clients")).await;
+    h.click(&format!("{} input[type=checkbox]", row("Clients"))).await;
+    h.wait_for_text("#vault-zip", "Download 1 folder as zip").await;
+    h.click("#vault-zip").await;
+    h.wait_for("#vault-zip-name").await;
+    h.click("#vault-zip-download").await;
+    h.wait_for_text(".toasts", "Downloaded Clients.zip").await;
+
+    // Delete Clients: the confirmation counts the folder, its file and both versions.
+    h.wait_gone(".drawer").await;
+    h.click("#vault-delete").await;
+    h.wait_for_text("#vault-delete-counts", "1 folder, 1 file and 2 versions (33 bytes) will be deleted permanently").await;
+    h.click("#vault-delete-confirm").await;
+    h.wait_gone(&row("Clients")).await;
+    assert_eq!(h.count("tbody tr").await, 1, "only Archive is left");
+    h.wait_for_text("#vault-usage", "2 folders, 0 files").await;
+    h.finish().await;
+}
