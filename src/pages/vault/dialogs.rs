@@ -107,7 +107,7 @@ fn MoveDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
                             view! {
                                 <li><button type="button" class="link-button" disabled=off
                                     title=if off { "A folder cannot move into itself" } else { "" }
-                                    on:click=move |_| target.set(path.clone())>"📁 " {e.name.clone()}</button></li>
+                                    on:click=move |_| target.set(path.clone())><span class="vault-icon vault-icon-folder" aria-hidden="true"></span>{e.name.clone()}</button></li>
                             }
                         }).collect_view().into_any()
                     }
@@ -182,7 +182,7 @@ fn DeleteDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
     view! {
         <Drawer title id="vault-delete-dialog" on_close=close>
             <ul class="vault-doomed">
-                {items.with_value(|i| i.iter().map(|e| view! { <li>{if e.kind == VaultEntryKind::Folder { "📁 " } else { "📄 " }}{e.path.clone()}</li> }).collect_view())}
+                {items.with_value(|i| i.iter().map(|e| view! { <li><span class=if e.kind == VaultEntryKind::Folder { "vault-icon vault-icon-folder" } else { "vault-icon vault-icon-file" } aria-hidden="true"></span>{e.path.clone()}</li> }).collect_view())}
             </ul>
             <p id="vault-delete-counts" role="status">
                 {move || tally.with(|t| match t {

@@ -25,9 +25,9 @@ pub fn Listing(page: Page<VaultEntry>, open: Callback<String>, resort: Callback<
         let next = if current && dir == "asc" { format!("{key},desc") } else { format!("{key},asc") };
         view! {
             <th scope="col" aria-sort=aria data-key=key>
-                <button type="button" class="sort-button" on:click=move |_| resort.run(next.clone())>
+                <button type="button" class="sort" on:click=move |_| resort.run(next.clone())>
                     {label}
-                    <span aria-hidden="true">{if !current { "" } else if aria == "descending" { " ▼" } else { " ▲" }}</span>
+                    <span class="sort-icon" aria-hidden="true">{if !current { "↕" } else if aria == "descending" { "↓" } else { "↑" }}</span>
                 </button>
             </th>
         }
@@ -69,8 +69,8 @@ pub fn Listing(page: Page<VaultEntry>, open: Callback<String>, resort: Callback<
         </div>
         <div class="vault-pager">
             <span class="muted table-total">{format!("{} · page {number} of {pages}", count(total, "entry", "entries"))}</span>
-            <button type="button" class="button" disabled=number <= 1 on:click=move |_| turn.run(number - 1)>"Previous"</button>
-            <button type="button" class="button" disabled=number >= pages on:click=move |_| turn.run(number + 1)>"Next"</button>
+            <button type="button" class="button" disabled={number <= 1} on:click=move |_| turn.run(number - 1)>"Previous"</button>
+            <button type="button" class="button" disabled={number >= pages} on:click=move |_| turn.run(number + 1)>"Next"</button>
         </div>
     }
 }
@@ -110,7 +110,7 @@ fn row(e: VaultEntry, open: Callback<String>) -> impl IntoView {
             <td class="vault-check"><input type="checkbox" aria-label=format!("Select {name}") prop:checked=ticked on:change=toggle/></td>
             <td data-key="name">
                 <button type="button" class="link-button vault-name" on:click=activate>
-                    <span class="vault-icon" aria-hidden="true">{if folder { "📁" } else { "📄" }}</span>
+                    <span class=if folder { "vault-icon vault-icon-folder" } else { "vault-icon vault-icon-file" } aria-hidden="true"></span>
                     {e.name.clone()}
                 </button>
             </td>

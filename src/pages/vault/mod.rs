@@ -55,8 +55,10 @@ pub struct Vault {
 }
 
 impl Vault {
+    /// Something changed: what was ticked may be gone, and the listing loads again.
     pub fn reload(&self) {
-        self.changed.update(|n| *n += 1);
+        self.selected.try_set(Vec::new());
+        self.changed.try_update(|n| *n += 1);
     }
 }
 
@@ -269,8 +271,14 @@ pub fn VaultPage() -> impl IntoView {
             <div class="vault-toolbar" role="toolbar" aria-label="Folder actions">
                 <Show when=move || vault.writer.get()>
                     <button type="button" class="button" id="vault-new-folder" on:click=move |_| naming.set(true)>"New folder"</button>
-                    <label class="button" for="vault-upload-input">"Upload files"</label>
-                    <input type="file" id="vault-upload-input" class="sr-only" multiple node_ref=file_input on:change=on_files/>
+                    <button type="button" class="button" id="vault-upload" on:click=move |_| {
+                        if let Some(i) = file_input.get() {
+                            i.click();
+                        }
+                    }>"Upload files"</button>
+                    // Reached through the button (a file input cannot be styled as one).
+                    <input type="file" id="vault-upload-input" class="sr-only" multiple tabindex="-1" aria-hidden="true"
+                        node_ref=file_input on:change=on_files/>
                 </Show>
                 <listing::SelectionActions/>
             </div>

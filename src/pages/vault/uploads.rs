@@ -105,7 +105,8 @@ impl Queue {
                 &next.folder,
                 &file,
                 &next.name,
-                move |sent, total| queue.set(id, |i| (i.sent, i.total) = (sent, total)),
+                // The request's total includes the multipart framing: show the file's share.
+                move |sent, total| queue.set(id, |i| i.sent = if total > 0.0 { i.total * (sent / total).min(1.0) } else { 0.0 }),
                 move |result| {
                     queue.running.try_update_value(|r| r.remove(&id));
                     match result {
