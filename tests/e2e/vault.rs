@@ -76,8 +76,10 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     std::fs::write(&file, "the final text, longer").unwrap();
     upload(&h, &file, 2).await;
     wait_js(&h, "document.querySelector('tr[data-path=\"Clients/report été.txt\"] td[data-key=versions]')?.textContent === '2'", "two versions").await;
+    h.snapshot("listing").await;
     h.click(&format!("{} .vault-name", row("Clients/report été.txt"))).await;
     h.wait_for("#vault-versions li[data-version=\"2\"]").await;
+    h.snapshot("versions").await;
     assert_eq!(h.count("#vault-versions li").await, 2, "both versions are listed");
     h.click(".drawer-close").await;
     h.wait_gone(".drawer").await;
@@ -113,6 +115,7 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     h.wait_gone(".drawer").await;
     h.click("#vault-delete").await;
     h.wait_for_text("#vault-delete-counts", "1 folder, 1 file and 2 versions (33 bytes) will be deleted permanently").await;
+    h.snapshot("delete").await;
     h.click("#vault-delete-confirm").await;
     h.wait_gone(&row("Clients")).await;
     assert_eq!(h.count("tbody tr").await, 1, "only Archive is left");
