@@ -2,8 +2,6 @@
 //! filters, the view restored from the URL on reload and Back, the detail drawer by mouse
 //! and keyboard, and the CSV export checked against the API.
 
-use std::time::{Duration, Instant};
-
 use moneydesk_e2e::{Harness, Scope};
 use serde_json::{json, Value};
 
@@ -27,25 +25,11 @@ async fn column(h: &Harness, key: &str) -> Vec<String> {
 /// True once no CSS transition or animation is running (a drawer has slid in).
 const NO_ANIMATION: &str = "document.getAnimations().every(a => a.playState !== 'running')";
 
-/// Polls `condition` (a JS expression) until it is true.
-async fn wait_js(h: &Harness, condition: &str, what: &str) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if h.js(&format!("return !!({condition})"), vec![]).await == json!(true) {
-            return;
-        }
-        if Instant::now() > deadline {
-            h.fail(format!("timed out waiting until {what} ({condition})")).await;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 /// Waits until the table shows the page the URL asks for (`data-shown` is the view of the
 /// rows on screen, in the table's own URL form) with no request in flight.
 async fn settled(h: &Harness) {
     let shown = "(t => t && t.getAttribute('aria-busy') === 'false' && t.dataset.shown === location.search.slice(1))(document.querySelector('table.data-table'))";
-    wait_js(h, shown, "the table shows the page in the URL").await;
+    h.wait_js(shown, "the table shows the page in the URL").await;
 }
 
 /// GET an API path with the token, in the page (same origin), returning the JSON body.
@@ -118,8 +102,7 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
 
     // Sort by name: ascending, then descending (case-insensitive, as the API sorts).
     h.click("th[data-key=accountName] button").await;
-    wait_js(
-        &h,
+    h.wait_js(
         "document.querySelector('th[data-key=accountName]').getAttribute('aria-sort') === 'ascending'",
         "aria-sort ascending",
     )
@@ -131,8 +114,7 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     sorted.sort_by_key(|n| n.to_lowercase());
     assert_eq!(names, sorted, "ascending by name");
     h.click("th[data-key=accountName] button").await;
-    wait_js(
-        &h,
+    h.wait_js(
         "document.querySelector('th[data-key=accountName]').getAttribute('aria-sort') === 'descending'",
         "aria-sort descending",
     )
@@ -146,7 +128,7 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
 
     // Filter by status: every row is Suspended, the total is the API's.
     h.select("#accounts-filter-accountStatus", "Suspended").await;
-    wait_js(&h, "location.search.includes('accountStatus=Suspended')", "the status filter in the URL").await;
+    h.wait_js("location.search.includes('accountStatus=Suspended')", "the status filter in the URL").await;
     settled(&h).await;
     let suspended = api(&h, &token, "/api/v1/cores/unifi/accounts?size=1&accountStatus=Suspended").await["data"]
         ["totalElements"]
@@ -159,8 +141,7 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     // And by part of a name (typed; applied when typing pauses).
     let word: String = column(&h, "accountName").await[0].split_whitespace().next().unwrap().chars().take(4).collect();
     h.type_into("#accounts-filter-name", &word).await;
-    wait_js(
-        &h,
+    h.wait_js(
         &format!("new URLSearchParams(location.search).get('name') === {}", json!(word)),
         "the name filter in the URL",
     )
@@ -193,8 +174,7 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
 
     // Back: the view before the name filter.
     h.client().back().await.unwrap();
-    wait_js(
-        &h,
+    h.wait_js(
         "!new URLSearchParams(location.search).has('name') && location.search.includes('accountStatus=Suspended')",
         "Back drops the name filter",
     )
@@ -249,8 +229,7 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     // Export: every Active account, sorted by name descending, fetched 500 at a time.
     h.click(".table-filters .clear-filters").await;
     h.select("#accounts-filter-accountStatus", "Active").await;
-    wait_js(
-        &h,
+    h.wait_js(
         "location.search.includes('accountStatus=Active') && !location.search.includes('name=')",
         "Active only",
     )
@@ -317,7 +296,7 @@ async fn accounts_500_row_page_renders_a_window_of_rows() {
         vec![],
     )
     .await;
-    wait_js(&h, "document.querySelector('tbody tr[data-row=\"499\"]')", "the last row rendered after scrolling").await;
+    h.wait_js("document.querySelector('tbody tr[data-row=\"499\"]')", "the last row rendered after scrolling").await;
     let shown = ids(&h).await;
     assert!(shown.len() < 100 && !shown.contains(&all[0]), "the window moved: {}", shown.len());
     assert_eq!(shown[..], all[500 - shown.len()..], "the last rows, in the API's order");
@@ -368,7 +347,7 @@ async fn permissions_page_shows_and_filters_rows() {
     assert!(column(&h, "userName").await.iter().all(|n| !n.is_empty()));
 
     h.select("#permissions-filter-scope", "admin").await;
-    wait_js(&h, "location.search.includes('scope=admin')", "the scope filter in the URL").await;
+    h.wait_js("location.search.includes('scope=admin')", "the scope filter in the URL").await;
     settled(&h).await;
     let scopes = column(&h, "scope").await;
     assert!(!scopes.is_empty() && scopes.iter().all(|s| s == "admin"), "{scopes:?}");
@@ -391,7 +370,7 @@ async fn accounts_page_fits_wide_and_phone_screens() {
     let no_sideways_scroll = "document.documentElement.scrollWidth <= document.documentElement.clientWidth";
     for (width, height) in [(1280, 900), (360, 780)] {
         h.client().set_window_size(width, height).await.unwrap();
-        wait_js(&h, &format!("innerWidth <= {width} && innerWidth > {width} - 40"), "the window's new width").await;
+        h.wait_js(&format!("innerWidth <= {width} && innerWidth > {width} - 40"), "the window's new width").await;
         assert_eq!(
             h.js(&format!("return {no_sideways_scroll}"), vec![]).await,
             json!(true),
@@ -400,7 +379,7 @@ async fn accounts_page_fits_wide_and_phone_screens() {
         h.snapshot(&format!("accounts-{width}")).await;
         h.click("tbody tr[data-row='0'] td[data-key=accountName]").await;
         h.wait_for(".drawer[role=dialog]").await;
-        wait_js(&h, NO_ANIMATION, "the drawer's slide-in to end").await;
+        h.wait_js(NO_ANIMATION, "the drawer's slide-in to end").await;
         let fits = h.js("const r = document.querySelector('.drawer').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth + 1", vec![]).await;
         assert_eq!(fits, json!(true), "{width} px: the drawer fits");
         h.snapshot(&format!("accounts-drawer-{width}")).await;
@@ -413,7 +392,7 @@ async fn accounts_page_fits_wide_and_phone_screens() {
     let after = if before.as_deref() == Some("dark") { "light" } else { "dark" };
     h.wait_for(&format!("div.moneydesk[data-theme={after}]")).await;
     h.client().set_window_size(1280, 900).await.unwrap();
-    wait_js(&h, "innerWidth > 1200", "the window's new width").await;
+    h.wait_js("innerWidth > 1200", "the window's new width").await;
     h.click(".column-chooser summary").await;
     h.wait_for(".column-chooser[open] [data-column]").await;
     assert_eq!(h.js(&format!("return {no_sideways_scroll}"), vec![]).await, json!(true), "1280 px with the chooser open");

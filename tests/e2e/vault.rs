@@ -3,24 +3,7 @@
 //! a folder moved through the folder picker, a folder downloaded as a zip, and a folder
 //! deleted after a confirmation that counts what goes.
 
-use std::time::{Duration, Instant};
-
 use moneydesk_e2e::{Harness, Scope};
-use serde_json::json;
-
-/// Polls `condition` (a JS expression) until it is true.
-async fn wait_js(h: &Harness, condition: &str, what: &str) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if h.js(&format!("return !!({condition})"), vec![]).await == json!(true) {
-            return;
-        }
-        if Instant::now() > deadline {
-            h.fail(format!("timed out waiting until {what} ({condition})")).await;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
 
 fn row(path: &str) -> String {
     format!("tr[data-path=\"{path}\"]")
@@ -34,7 +17,7 @@ async fn new_folder(h: &Harness, name: &str) {
 
 async fn upload(h: &Harness, file: &std::path::Path, done: usize) {
     h.upload("#vault-upload-input", file).await;
-    wait_js(h, &format!("document.querySelectorAll('.vault-upload[data-state=done]').length >= {done}"), "the upload to finish").await;
+    h.wait_js(&format!("document.querySelectorAll('.vault-upload[data-state=done]').length >= {done}"), "the upload to finish").await;
 }
 
 #[tokio::test]
@@ -63,7 +46,7 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
 
     // Into Clients: the path is in the URL and the breadcrumbs.
     h.click(&format!("{} .vault-name", row("Clients"))).await;
-    wait_js(&h, "location.search.includes('path=Clients')", "the folder in the URL").await;
+    h.wait_js("location.search.includes('path=Clients')", "the folder in the URL").await;
     h.wait_for_text(".vault-crumbs [aria-current=location]", "Clients").await;
     new_folder(&h, "2026").await;
     h.wait_for(&row("Clients/2026")).await;
@@ -75,7 +58,7 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     h.wait_for(&row("Clients/report été.txt")).await;
     std::fs::write(&file, "the final text, longer").unwrap();
     upload(&h, &file, 2).await;
-    wait_js(&h, "document.querySelector('tr[data-path=\"Clients/report été.txt\"] td[data-key=versions]')?.textContent === '2'", "two versions").await;
+    h.wait_js("document.querySelector('tr[data-path=\"Clients/report été.txt\"] td[data-key=versions]')?.textContent === '2'", "two versions").await;
     h.snapshot("listing").await;
     h.click(&format!("{} .vault-name", row("Clients/report été.txt"))).await;
     h.wait_for("#vault-versions li[data-version=\"2\"]").await;

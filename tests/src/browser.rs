@@ -146,6 +146,20 @@ impl Browser {
         .await
     }
 
+    /// Polls `condition` (a JS expression) until it is true; fails naming `what` after 20 s.
+    pub async fn wait_js(&self, condition: &str, what: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            if self.js(&format!("return !!({condition})"), vec![]).await == serde_json::json!(true) {
+                return;
+            }
+            if std::time::Instant::now() > deadline {
+                self.fail(format!("timed out waiting until {what} ({condition})")).await;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+
     /// Waits until nothing matches `css`.
     pub async fn wait_gone(&self, css: &str) {
         let deadline = Instant::now() + self.timeout;

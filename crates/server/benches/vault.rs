@@ -93,10 +93,11 @@ async fn run() {
     let zip_url = format!("{base}{}?paths=zip&name=bench", paths::VAULT_FOLDER_DOWNLOAD.replace("{userId}", user));
     let (mut raw, mut gets, mut zip, mut growth) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for round in 0..3 {
-        // The raw read: each file straight from the file system in 256 KiB reads.
+        // The raw read: each file straight from the file system in 4 MiB reads (the size the
+        // server reads in: 256 KiB reads made the raw rate 1.46 GB/s, under the zip's).
         let t = Instant::now();
         let mut n = 0u64;
-        let mut buf = vec![0u8; 256 * 1024];
+        let mut buf = vec![0u8; 4 * 1024 * 1024];
         for sha in &shas {
             let mut f = tokio::fs::File::open(tmp.path().join("blobs").join(content_path(sha).as_ref())).await.unwrap();
             loop {

@@ -7,6 +7,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use futures_util::TryStreamExt;
+use object_store::ObjectStore;
 use moneydesk_model::collections::SortSpec;
 use moneydesk_model::vault::{FileRecord, VaultEntry, VaultPath, VaultSortField, VaultUsage};
 use moneydesk_model::{paths, Envelope, Page, PageRequest, Sort};
@@ -201,7 +202,9 @@ pub(super) async fn download(State(state): State<AppState>, caller: Caller, UrlP
         },
         None => None,
     };
-    let stream = blobs::read(&state.blobs, &v.sha256, range.clone()).await.map_err(Error::internal)?;
+    // The blob is there before any byte is promised (a missing one is a 500, not a cut body).
+    state.blobs.head(&blobs::content_path(&v.sha256)).await.map_err(Error::internal)?;
+    let stream = blobs::read(&state.blobs, &v.sha256, size, range.clone());
     let mut response = Body::from_stream(stream).into_response();
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_str(&v.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")));
