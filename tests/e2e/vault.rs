@@ -79,6 +79,13 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     h.wait_gone(".drawer").await;
     h.wait_gone(&row("Clients/2026")).await;
 
+    // The folder tree shows Archive; unfolded, it holds 2026, and a click there opens it.
+    h.click(".vault-tree button[aria-label=\"Subfolders of Archive\"]").await;
+    h.wait_for_text(".vault-tree", "2026").await;
+    h.js("[...document.querySelectorAll('.vault-tree .link-button')].find(b => b.textContent === '2026').click()", vec![]).await;
+    h.wait_js("location.search.includes('path=Archive%2F2026')", "the tree's folder in the URL").await;
+    h.wait_for_text(".vault-crumbs [aria-current=location]", "2026").await;
+
     // Back at the top: Archive now holds 2026.
     h.click(".vault-crumbs li:first-child button").await;
     h.click(&format!("{} .vault-name", row("Archive"))).await;

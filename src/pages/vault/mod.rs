@@ -1,5 +1,5 @@
-//! The document vault as a file manager: breadcrumbs and a sortable listing of one folder
-//! (folders first), new folder, uploads by button or drop (files and whole folders) with
+//! The document vault as a file manager: a folder tree (tree.rs), breadcrumbs and a sortable
+//! listing of one folder (folders first), new folder, uploads by button or drop (files and whole folders) with
 //! progress, multi-select to move (a folder picker), download as zip or delete (a confirmation
 //! that counts what goes), and a file's versions with downloads and a preview (file.rs).
 //! The user (an admin may pick any), the folder, the sort and the page live in the URL.
@@ -8,6 +8,7 @@ mod dialogs;
 mod file;
 mod listing;
 mod paths;
+mod tree;
 mod uploads;
 
 use leptos::prelude::*;
@@ -299,11 +300,16 @@ pub fn VaultPage() -> impl IntoView {
                 {move || if vault.writer.get() { "Drop files or folders anywhere on this page to upload them here." } else { "This token can read the vault; changing it needs vault:write." }}
             </p>
             <uploads::UploadPanel queue/>
-            {move || listing.with(|l| match l {
-                None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
-                Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| vault.reload())/> }.into_any(),
-                Some(Ok(page)) => view! { <listing::Listing page=page.clone() open resort turn/> }.into_any(),
-            })}
+            <div class="vault-body">
+                <tree::FolderTree open/>
+                <div class="vault-main">
+                    {move || listing.with(|l| match l {
+                        None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
+                        Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| vault.reload())/> }.into_any(),
+                        Some(Ok(page)) => view! { <listing::Listing page=page.clone() open resort turn/> }.into_any(),
+                    })}
+                </div>
+            </div>
             <dialogs::Dialogs/>
         </section>
     }
