@@ -1,5 +1,6 @@
 //! The Document vault page against the real server: folders created (a bad name and a taken
-//! one refused where they were typed), files uploaded (one twice, so it has two versions),
+//! one refused where they were typed), files uploaded (one twice, so it has two versions; one
+//! dropped on the page),
 //! a folder moved through the folder picker, a folder downloaded as a zip, and a folder
 //! deleted after a confirmation that counts what goes.
 
@@ -67,6 +68,17 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     h.click(".drawer-close").await;
     h.wait_gone(".drawer").await;
 
+    // A file dropped on the page is uploaded into the open folder.
+    h.js(
+        "const dt = new DataTransfer();
+         dt.items.add(new File(['dropped bytes'], 'dropped.txt', { type: 'text/plain' }));
+         document.querySelector('.vault-page').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));",
+        vec![],
+    )
+    .await;
+    h.wait_for(&row("Clients/dropped.txt")).await;
+    h.wait_js("document.querySelectorAll('.vault-upload[data-state=done]').length === 3", "the dropped file's upload").await;
+
     // Move Clients/2026 into Archive with the folder picker.
     h.click(&format!("{} input[type=checkbox]", row("Clients/2026"))).await;
     h.click("#vault-move").await;
@@ -104,7 +116,7 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     // Delete Clients: the confirmation counts the folder, its file and both versions.
     h.wait_gone(".drawer").await;
     h.click("#vault-delete").await;
-    h.wait_for_text("#vault-delete-counts", "1 folder, 1 file and 2 versions (33 bytes) will be deleted permanently").await;
+    h.wait_for_text("#vault-delete-counts", "1 folder, 2 files and 3 versions (46 bytes) will be deleted permanently").await;
     h.snapshot("delete").await;
     h.click("#vault-delete-confirm").await;
     h.wait_gone(&row("Clients")).await;
