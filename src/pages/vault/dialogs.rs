@@ -30,6 +30,27 @@ pub fn Dialogs() -> impl IntoView {
     }
 }
 
+/// What a batch of moves or deletes did: a toast and the dialog closed, or the error shown in
+/// it; the listing loads again either way (a batch may have stopped halfway).
+fn settle(
+    vault: super::Vault,
+    toasts: crate::components::toasts::Toasts,
+    verb: &'static str,
+    failed: RwSignal<Option<ApiError>>,
+    close: Callback<()>,
+) -> impl FnOnce(Result<usize, ApiError>) + 'static {
+    move |r| {
+        vault.reload();
+        match r {
+            Ok(n) => {
+                toasts.show(ToastKind::Success, format!("{verb} {}.", count(n as u64, "item", "items")));
+                close.run(());
+            }
+            Err(e) => failed.set(Some(e)),
+        }
+    }
+}
+
 /// Picks a folder by walking the vault from the current one; "Move here" moves every item.
 #[component]
 fn MoveDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
@@ -68,17 +89,7 @@ fn MoveDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
                 }
             }
             Ok(plan.len())
-        }, move |r: Result<usize, ApiError>| match r {
-            Ok(n) => {
-                toasts.show(ToastKind::Success, format!("Moved {}.", count(n as u64, "item", "items")));
-                vault.reload();
-                close.run(());
-            }
-            Err(e) => {
-                failed.set(Some(e));
-                vault.reload();
-            }
-        });
+        }, settle(vault, toasts, "Moved", failed, close));
     };
     let what = items.with_value(|i| if i.len() == 1 { format!("Move “{}”", i[0].name) } else { format!("Move {} items", i.len()) });
     view! {
@@ -166,17 +177,7 @@ fn DeleteDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
                 api::vault::delete_file(&client, &user, &e.path).await?;
             }
             Ok(list.len())
-        }, move |r: Result<usize, ApiError>| match r {
-            Ok(n) => {
-                toasts.show(ToastKind::Success, format!("Deleted {}.", count(n as u64, "item", "items")));
-                vault.reload();
-                close.run(());
-            }
-            Err(e) => {
-                failed.set(Some(e));
-                vault.reload();
-            }
-        });
+        }, settle(vault, toasts, "Deleted", failed, close));
     };
     let title = items.with_value(|i| if i.len() == 1 { format!("Delete “{}”?", i[0].name) } else { format!("Delete {} items?", i.len()) });
     view! {
