@@ -310,3 +310,36 @@ fn state_text(i: &Item) -> String {
         State::Cancelled => "Cancelled".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::dropped;
+
+    /// A drop as Chromium hands it over: entries with `isDirectory`, `createReader().readEntries`
+    /// (answering in batches, then an empty one) and `file()`, built in JS, since a test cannot
+    /// drop a real directory.
+    const DROP: &str = r#"(() => {
+        const file = (name) => ({ isFile: true, isDirectory: false, name, file: (ok) => setTimeout(() => ok(new File(['x'], name))) });
+        const dir = (name, children) => ({
+            isFile: false, isDirectory: true, name,
+            createReader: () => { let left = [children.slice(0, 1), children.slice(1), []];
+                return { readEntries: (ok) => setTimeout(() => ok(left.shift() || [])) }; },
+        });
+        const tree = dir('Reports', [file('a.pdf'), dir('2026', [file('b.pdf'), file('.DS_Store')])]);
+        return { items: { length: 2, 0: { webkitGetAsEntry: () => tree }, 1: { webkitGetAsEntry: () => file('loose.txt') } } };
+    })()"#;
+
+    #[wasm_bindgen_test]
+    async fn a_dropped_folder_is_walked_into_its_subfolders_and_files() {
+        let data = js_sys::eval(DROP).unwrap().unchecked_into::<web_sys::DataTransfer>();
+        let (folders, files) = dropped(data).await;
+        assert_eq!(folders, ["Reports", "Reports/2026"], "folders first, parents before children");
+        let mut got: Vec<(String, String)> = files.iter().map(|(dir, f)| (dir.clone(), f.name())).collect();
+        got.sort();
+        let want = [("", "loose.txt"), ("Reports", "a.pdf"), ("Reports/2026", "b.pdf")];
+        assert_eq!(got, want.map(|(d, n)| (d.to_string(), n.to_string())), "every batch read, .DS_Store left out");
+    }
+}
