@@ -272,13 +272,14 @@ where
         let Some(requirement) = self.guard.requirement(req.method(), route) else {
             return Either::Right(refuse(self.guard.undocumented(req.method(), route)));
         };
-        let limit = self.guard.body_limit(route);
-        if let Some(refusal) = oversize(&req, limit) {
-            return Either::Right(refuse(refusal));
-        }
-        // The limit the body extractors honour (`http::extract`); a request without a body
-        // (most: every GET) has nothing to limit, and skips the extension map entry.
-        if !req.body().is_end_stream() {
+        // A request without a body (most: every GET) has nothing to limit, and skips the
+        // route's limit lookup and the extension map entry.
+        if !req.body().is_end_stream() || req.headers().contains_key(header::CONTENT_LENGTH) {
+            let limit = self.guard.body_limit(route);
+            if let Some(refusal) = oversize(&req, limit) {
+                return Either::Right(refuse(refusal));
+            }
+            // The limit the body extractors honour (`http::extract`).
             DefaultBodyLimit::max(limit).apply(&mut req);
         }
         let authorization = req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes());
