@@ -200,6 +200,20 @@ fn build(req: RequestBuilder, body: Option<Body>) -> Result<Request, ApiError> {
     built.map_err(|e| ApiError::Decode { status: 0, message: format!("could not build the request: {e}") })
 }
 
+/// A 2xx answer's bytes as a Blob of the answer's type: what a download or a preview shows
+/// (a link cannot send the token's header, so the page fetches and keeps the bytes).
+pub async fn blob(resp: Response) -> Result<web_sys::Blob, ApiError> {
+    let url = resp.url();
+    let bytes = resp.binary().await.map_err(|e| network_error(&url, e))?;
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
+    let options = web_sys::BlobPropertyBag::new();
+    if let Some(kind) = resp.headers().get("content-type") {
+        options.set_type(&kind);
+    }
+    web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+        .map_err(|e| ApiError::Decode { status: 200, message: format!("the download could not be kept: {e:?}") })
+}
+
 /// Decodes a 2xx body; `null` stands in for an empty one (204).
 pub fn decode_success<T: DeserializeOwned>(status: u16, text: &str) -> Result<T, ApiError> {
     let text = if text.trim().is_empty() { "null" } else { text };

@@ -51,18 +51,7 @@ pub fn apply(
 pub fn image(client: &Client, id: i64, side: &'static str) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
     let path = paths::fill(&deposit_path(paths::DEPOSIT_IMAGE, id), "side", side);
     let sent = client.send_raw(Method::GET, &path, &[], None);
-    async move {
-        let resp = sent.await?;
-        let url = resp.url();
-        let bytes = resp.binary().await.map_err(|e| super::error::network_error(&url, e))?;
-        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
-        let options = web_sys::BlobPropertyBag::new();
-        if let Some(kind) = resp.headers().get("content-type") {
-            options.set_type(&kind);
-        }
-        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
-            .map_err(|e| ApiError::Decode { status: 200, message: format!("the image could not be shown: {e:?}") })
-    }
+    async move { super::client::blob(sent.await?).await }
 }
 
 /// POST `…/deposits/check` with `key` as its `Idempotency-Key`: the same key and body answer the

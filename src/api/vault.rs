@@ -11,7 +11,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 use super::client::envelope_data;
-use super::error::{decode_error, network_error};
+use super::error::decode_error;
 use super::{ApiError, Client};
 
 fn at(template: &str, user: &str) -> String {
@@ -73,21 +73,9 @@ pub fn usage(client: &Client, user: &str) -> impl Future<Output = Result<VaultUs
     client.get_data(&at(paths::VAULT_USAGE, user), &[])
 }
 
-/// The answer's bytes as a Blob of the answer's type (downloads and previews need the
-/// token's header, which a plain link cannot send).
+/// The answer's bytes as a Blob (see `client::blob`).
 fn blob(sent: impl Future<Output = Result<gloo_net::http::Response, ApiError>> + 'static) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
-    async move {
-        let resp = sent.await?;
-        let url = resp.url();
-        let bytes = resp.binary().await.map_err(|e| network_error(&url, e))?;
-        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
-        let options = web_sys::BlobPropertyBag::new();
-        if let Some(kind) = resp.headers().get("content-type") {
-            options.set_type(&kind);
-        }
-        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
-            .map_err(|e| ApiError::Decode { status: 200, message: format!("the download could not be kept: {e:?}") })
-    }
+    async move { super::client::blob(sent.await?).await }
 }
 
 /// A file's bytes: the latest version, or `version`.

@@ -67,7 +67,7 @@ fn MoveDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
     let owner = Owner::current();
     let items = StoredValue::new(items);
     let moving: Vec<String> = items.with_value(|i| i.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect());
-    let blocked = move |path: &str| moving.iter().any(|m| path == m || path.starts_with(&format!("{m}/")));
+    let blocked = move |path: &str| moving.iter().any(|m| moneydesk_model::vault::is_within(path, m));
     let blocked = StoredValue::new(blocked);
     let go = move || {
         let to = target.get_untracked();

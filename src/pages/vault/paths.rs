@@ -33,7 +33,7 @@ pub fn join(folder: &str, name: &str) -> String {
 /// into itself or below itself.
 pub fn move_target(item: &str, is_folder: bool, target: &str) -> Option<String> {
     let to = join(target, name(item));
-    let inside = is_folder && (target == item || target.starts_with(&format!("{item}/")));
+    let inside = is_folder && moneydesk_model::vault::is_within(target, item);
     (to != item && !inside).then_some(to)
 }
 

@@ -5,5 +5,5 @@
 mod path;
 mod records;
 
-pub use path::{VaultPath, VaultPathError, MAX_PATH_BYTES, MAX_SEGMENT_BYTES};
+pub use path::{is_within, VaultPath, VaultPathError, MAX_PATH_BYTES, MAX_SEGMENT_BYTES};
 pub use records::*;

@@ -44,13 +44,7 @@ impl VaultPath {
     /// assert_eq!(VaultPath::parse("a/../b"), Err(VaultPathError::DotSegment("..".into())));
     /// ```
     pub fn parse(s: &str) -> Result<Self, VaultPathError> {
-        let nfc: String = s.nfc().collect();
-        if let Some(c) = nfc.chars().find(|c| c.is_control()) {
-            return Err(VaultPathError::Control(c as u32));
-        }
-        if nfc.contains('\\') {
-            return Err(VaultPathError::Backslash);
-        }
+        let nfc = nfc_checked(s)?;
         if nfc.len() > MAX_PATH_BYTES {
             return Err(VaultPathError::TooLong(nfc.len()));
         }
@@ -67,13 +61,7 @@ impl VaultPath {
 
     /// A single folder or file name: a one-segment path.
     pub fn parse_name(s: &str) -> Result<String, VaultPathError> {
-        let nfc: String = s.nfc().collect();
-        if let Some(c) = nfc.chars().find(|c| c.is_control()) {
-            return Err(VaultPathError::Control(c as u32));
-        }
-        if nfc.contains('\\') {
-            return Err(VaultPathError::Backslash);
-        }
+        let nfc = nfc_checked(s)?;
         if nfc.contains('/') || nfc.is_empty() {
             return Err(VaultPathError::EmptySegment);
         }
@@ -118,8 +106,33 @@ impl VaultPath {
 
     /// Whether `self` is `other` or lies below it (a move into this would be a cycle).
     pub fn is_within(&self, other: &VaultPath) -> bool {
-        other.is_root() || self.0 == other.0 || self.0.starts_with(&format!("{}/", other.0))
+        is_within(&self.0, &other.0)
     }
+}
+
+/// Whether the path `path` is `folder` or lies below it (`""` is the root), for paths as the
+/// API writes them: a move of `folder` into `path` would be a cycle. The portal asks it of the
+/// paths it shows, the server of parsed ones.
+///
+/// ```
+/// use moneydesk_model::vault::is_within;
+/// assert!(is_within("a/b", "a") && is_within("a", "a") && is_within("a", ""));
+/// assert!(!is_within("ab", "a"), "a prefix is not a parent");
+/// ```
+pub fn is_within(path: &str, folder: &str) -> bool {
+    folder.is_empty() || path == folder || path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// `s` in NFC, without control characters or backslashes.
+fn nfc_checked(s: &str) -> Result<String, VaultPathError> {
+    let nfc: String = s.nfc().collect();
+    if let Some(c) = nfc.chars().find(|c| c.is_control()) {
+        return Err(VaultPathError::Control(c as u32));
+    }
+    if nfc.contains('\\') {
+        return Err(VaultPathError::Backslash);
+    }
+    Ok(nfc)
 }
 
 fn check_segment(seg: &str) -> Result<(), VaultPathError> {

@@ -38,7 +38,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 fn pairs(q: &Option<String>) -> Vec<(String, String)> {
-    url::form_urlencoded::parse(q.as_deref().unwrap_or("").as_bytes()).into_owned().collect()
+    crate::http::extract::query_pairs(q.as_deref())
 }
 
 /// The list's filters (all optional; CONTRACT.md points 3 and 4 for the paging), also those

@@ -13,6 +13,11 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::Error;
 
+/// A raw query's pairs in order, repeated keys kept (`paths=a&paths=b`), percent-decoded.
+pub fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
+    url::form_urlencoded::parse(query.unwrap_or("").as_bytes()).into_owned().collect()
+}
+
 #[derive(Debug, Clone, Copy, Default, FromRequest)]
 #[from_request(via(axum::Json), rejection(Error))]
 pub struct Json<T>(pub T);

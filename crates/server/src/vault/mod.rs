@@ -56,7 +56,7 @@ impl From<VaultError> for Error {
 
 /// The query's pairs (a parameter may repeat: `paths`).
 pub(crate) fn pairs(q: &Option<String>) -> Vec<(String, String)> {
-    url::form_urlencoded::parse(q.as_deref().unwrap_or("").as_bytes()).into_owned().collect()
+    crate::http::extract::query_pairs(q.as_deref())
 }
 
 /// The one value of a required parameter.

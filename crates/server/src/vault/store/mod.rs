@@ -70,7 +70,6 @@ struct EntryRow {
 
 #[derive(sqlx::FromRow)]
 struct FolderRow {
-    id: i64,
     path: String,
     name: String,
     created_at: String,
@@ -374,16 +373,15 @@ async fn refuse_file_named(tx: &mut Tx, folder_id: i64, name: &str, path: &Vault
 }
 
 async fn folder_record(tx: &mut Tx, user: &str, path: &VaultPath) -> Result<Option<FolderRecord>> {
-    let q = Sql::new(tx.dialect(), "SELECT id, path, name, created_at FROM vault_folders WHERE user_id = ? AND path = ?")
+    let q = Sql::new(tx.dialect(), "SELECT path, name, created_at FROM vault_folders WHERE user_id = ? AND path = ?")
         .arg(user)
         .arg(path.as_str());
     let row: Option<FolderRow> = tx.exec().row(&q).await?;
     let row = match row {
         Some(r) => r,
-        None if path.is_root() => FolderRow { id: 0, path: String::new(), name: String::new(), created_at: now_text() },
+        None if path.is_root() => FolderRow { path: String::new(), name: String::new(), created_at: now_text() },
         None => return Ok(None),
     };
-    let _ = row.id;
     let mut folders = Sql::new(tx.dialect(), "SELECT COUNT(*) FROM vault_folders f WHERE f.user_id = ? AND ").arg(user);
     subtree(&mut folders, "f", path, false);
     let mut files = Sql::new(
