@@ -19,7 +19,7 @@ pub mod scopes;
 pub mod vault;
 
 pub use deposits::DepositListItem;
-pub use email::EmailAddress;
+pub use email::{EmailAddress, MessageState};
 pub use envelope::{Envelope, ErrorDetail, FeeErrorBody, FeeSuccess, FieldError};
 pub use money::Money;
 pub use page::{Page, PageRequest, PageRequestError, Pageable, Sort};

@@ -25,6 +25,21 @@ pub const VAULT_USAGE: &str = "/api/v1/cores/document-vault/records/{userId}/usa
 
 pub const EMAIL_SEND: &str = "/api/v1/cores/utility/message/email";
 pub const EMAIL_VALIDATION: &str = "/api/v1/cores/utility/message/email/validation";
+/// Extensions (the Email page): the outbox (GET, paged, `state` and `q` filters; `email:send`),
+/// one message with its attempts and parts, its exact MIME (`raw`, `message/rfc822`) and its
+/// attachments; the sender identities this server may send as; stored templates (GET list and
+/// detail with `email:send`; POST create and new versions with `admin`), a stored template's
+/// preview with sample data, and a draft's preview (the editor's, nothing stored).
+pub const EMAIL_MESSAGES: &str = "/api/v1/cores/utility/message/email/messages";
+pub const EMAIL_MESSAGE: &str = "/api/v1/cores/utility/message/email/messages/{messageId}";
+pub const EMAIL_MESSAGE_RAW: &str = "/api/v1/cores/utility/message/email/messages/{messageId}/raw";
+pub const EMAIL_MESSAGE_ATTACHMENT: &str = "/api/v1/cores/utility/message/email/messages/{messageId}/attachments/{index}";
+pub const EMAIL_SENDERS: &str = "/api/v1/cores/utility/message/email/senders";
+pub const EMAIL_TEMPLATES: &str = "/api/v1/cores/utility/message/email/templates";
+pub const EMAIL_TEMPLATE: &str = "/api/v1/cores/utility/message/email/templates/{templateId}";
+pub const EMAIL_TEMPLATE_VERSIONS: &str = "/api/v1/cores/utility/message/email/templates/{templateId}/versions";
+pub const EMAIL_TEMPLATE_PREVIEW: &str = "/api/v1/cores/utility/message/email/templates/{templateId}/preview";
+pub const EMAIL_TEMPLATE_DRAFT_PREVIEW: &str = "/api/v1/cores/utility/message/email/templates/preview";
 
 pub const ROUTING_WIRE_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/wire/validate";
 pub const ROUTING_ACH_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/ach/validate";

@@ -70,6 +70,9 @@ pub struct Config {
     /// removes it (`MONEYDESK_VAULT_SWEEP_GRACE`, default 10m): an upload under way in this
     /// or another instance is younger.
     pub vault_sweep_grace: Duration,
+    /// The relay, senders, retries and the rest of the email group's settings
+    /// (`MONEYDESK_SMTP_URL`, `MONEYDESK_EMAIL_*`; see `email::config`).
+    pub email: crate::email::config::EmailConfig,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -197,7 +200,9 @@ impl Config {
             _ => duration(&var, "MONEYDESK_VAULT_SWEEP_GRACE", file.vault_sweep_grace)?
                 .unwrap_or(DEFAULT_VAULT_SWEEP_GRACE),
         };
+        let email = crate::email::config::EmailConfig::from_env(&var)?;
         Ok(Config {
+            email,
             vault_upload_limit,
             vault_sweep_grace,
             idempotency_hours,
@@ -241,6 +246,7 @@ impl Config {
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,
             vault_sweep_grace: DEFAULT_VAULT_SWEEP_GRACE,
+            email: crate::email::config::EmailConfig { worker: false, ..Default::default() },
         }
     }
 }

@@ -12,6 +12,8 @@ use crate::storage::blobs::Blobs;
 use crate::storage::{Database, SettingStore, Stores, TokenStore};
 use crate::deposits::store::DepositStore;
 use crate::vault::store::VaultStore;
+use crate::email::store::EmailStore;
+use crate::email::templates::TemplateStore;
 use crate::{fees, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
@@ -39,6 +41,10 @@ pub struct Shared {
     pub deposits: DepositStore,
     /// Folders, files and versions (vault group); contents are in `blobs`.
     pub vault: VaultStore,
+    /// The outbox (email group); attachment contents are in `blobs`.
+    pub email: EmailStore,
+    /// Stored email templates (email group).
+    pub templates: TemplateStore,
 }
 
 impl AppState {
@@ -46,7 +52,7 @@ impl AppState {
         let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
         let blobs = crate::storage::blobs::local(&config.data_dir)?;
-        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault } = stores;
+        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault, email, templates } = stores;
         let fees = fees::State::load(&config, fees).await?;
         Ok(AppState(Arc::new(Shared {
             database,
@@ -61,6 +67,8 @@ impl AppState {
             fees,
             deposits,
             vault,
+            email,
+            templates,
         })))
     }
 }

@@ -24,6 +24,8 @@ pub use tokens::{NewToken, TokenCache, TokenRecord, TokenStore};
 
 use crate::accounts::store::AccountStore;
 use crate::deposits::store::DepositStore;
+use crate::email::store::EmailStore;
+use crate::email::templates::TemplateStore;
 use crate::fees::store::FeeStore;
 use crate::permissions::store::PermissionStore;
 use crate::vault::store::VaultStore;
@@ -132,6 +134,8 @@ pub struct Stores {
     pub fees: FeeStore,
     pub deposits: DepositStore,
     pub vault: VaultStore,
+    pub email: EmailStore,
+    pub templates: TemplateStore,
 }
 
 impl Stores {
@@ -148,6 +152,8 @@ impl Stores {
             fees: FeeStore::new(database.clone()),
             deposits: DepositStore::new(database.clone()),
             vault: VaultStore::new(database.clone()),
+            email: EmailStore::new(database.clone()),
+            templates: TemplateStore::new(database.clone()),
             database,
         }
     }

@@ -1,0 +1,1 @@
+//! Claims, attempts, outcomes and the development mailbox. OWNER: the delivery work.

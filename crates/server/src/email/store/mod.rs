@@ -1,0 +1,96 @@
+//! The email group's tables (migrations `0007_email.sql`), both backends: the outbox
+//! (`outbox`: accept, list, read), its delivery (`delivery`: claim, attempts, outcomes, the
+//! development mailbox). Templates keep their own store (`super::templates::store`).
+
+pub mod delivery;
+pub mod outbox;
+
+use serde::{Deserialize, Serialize};
+
+use crate::storage::Database;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EmailError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+/// The outbox's store (cheap to clone).
+#[derive(Clone, Debug)]
+pub struct EmailStore {
+    pub(crate) db: Database,
+    /// Rung after messages are queued, so this process's worker starts on them at once
+    /// (other instances find them at their next poll).
+    pub(crate) wake: std::sync::Arc<tokio::sync::Notify>,
+}
+
+impl EmailStore {
+    pub fn new(db: Database) -> EmailStore {
+        EmailStore { db, wake: Default::default() }
+    }
+
+    /// Tells this process's delivery worker that messages were queued.
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+}
+
+/// One recipient as stored in `recipients` (JSON).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredMailbox {
+    pub email: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `recipients` (JSON).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredRecipients {
+    pub to: Vec<StoredMailbox>,
+    #[serde(default)]
+    pub cc: Vec<StoredMailbox>,
+    #[serde(default)]
+    pub bcc: Vec<StoredMailbox>,
+}
+
+/// One element of `attachments` (JSON); the bytes are the blob `email/sha256/<sha256>`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredAttachment {
+    pub filename: String,
+    pub content_type: String,
+    /// `attachment` or `inline`.
+    pub disposition: String,
+    pub content_id: Option<String>,
+    pub sha256: String,
+    pub size: u64,
+}
+
+/// A message as the outbox keeps it: everything the MIME is built from, so every attempt
+/// sends the same bytes. Written by `outbox::insert`, read by delivery and the GET extensions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredMessage {
+    pub id: String,
+    pub batch_id: String,
+    pub index: u32,
+    /// The Message-ID without angle brackets.
+    pub message_id: String,
+    /// RFC 5322 date-time, fixed at acceptance.
+    pub date_header: String,
+    pub from: StoredMailbox,
+    pub reply_to: Option<StoredMailbox>,
+    pub recipients: StoredRecipients,
+    pub subject: String,
+    pub text: Option<String>,
+    pub html: Option<String>,
+    pub attachments: Vec<StoredAttachment>,
+    pub categories: Vec<String>,
+    pub template_id: Option<String>,
+    pub template_version: Option<u32>,
+}

@@ -1,0 +1,1 @@
+//! Accepted messages in, outbox listing and detail out. OWNER: the outbox work.
