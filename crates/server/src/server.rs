@@ -76,6 +76,8 @@ pub struct Running {
     pub state: AppState,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
+    /// The email delivery worker, when this process runs one.
+    email_worker: Option<crate::email::delivery::Worker>,
 }
 
 impl Running {
@@ -97,6 +99,9 @@ impl Running {
     pub async fn stop(mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
+        }
+        if let Some(worker) = self.email_worker.take() {
+            worker.stop().await;
         }
         match (&mut self.task).await {
             Ok(Ok(())) => {}
@@ -124,6 +129,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     if seed_demo {
         seed::seed_demo(&state, addr).await?;
     }
+    let email_worker = if state.config.email.worker { Some(crate::email::delivery::spawn(state.clone())?) } else { None };
 
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -133,5 +139,5 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         .await
     });
     tracing::info!(%addr, "moneydesk server listening");
-    Ok(Running { addr, state, shutdown: Some(tx), task })
+    Ok(Running { addr, state, shutdown: Some(tx), task, email_worker })
 }

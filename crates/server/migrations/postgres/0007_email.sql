@@ -45,7 +45,7 @@ CREATE TABLE email_attempts (
 
 CREATE TABLE email_mailbox (
     message_id   TEXT PRIMARY KEY REFERENCES email_messages (id) ON DELETE CASCADE,
-    raw          BYTEA NOT NULL,
+    raw          TEXT NOT NULL,
     delivered_at TEXT NOT NULL
 );
 

@@ -65,7 +65,8 @@ CREATE TABLE email_attempts (
 -- The development mailbox (no relay configured): the exact MIME a relay would have got.
 CREATE TABLE email_mailbox (
     message_id   TEXT PRIMARY KEY REFERENCES email_messages (id) ON DELETE CASCADE,
-    raw          BLOB NOT NULL,
+    -- lettre writes 7-bit MIME (non-ASCII parts quoted-printable or base64): text.
+    raw          TEXT NOT NULL,
     delivered_at TEXT NOT NULL
 );
 

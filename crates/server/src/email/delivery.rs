@@ -1,2 +1,169 @@
-//! The delivery worker: claims due messages, sends them over SMTP (lettre) or into the
-//! development mailbox, records each attempt and its outcome. OWNER: the delivery work.
+//! The delivery worker: claims due messages, sends them over SMTP (lettre, pooled
+//! connections) or into the development mailbox, and records each attempt and its outcome.
+//!
+//! - A 2xx reply → `sent`, with the relay's reply kept.
+//! - A 4xx reply, or no answer (refused, reset, timed out) → `deferred` until now + the
+//!   retry base doubled per attempt (up to the retry maximum, plus a tenth of jitter so a
+//!   relay coming back is not hit by every message at once); after the last allowed attempt,
+//!   `failed`.
+//! - A 5xx reply → `failed` at once: the relay refused the message for good.
+//!
+//! **The restart rule.** A message is claimed (`sending`) for `MONEYDESK_EMAIL_CLAIM` before
+//! it is sent. If the process dies during the attempt, the message stays `sending` until the
+//! claim runs out; then any instance takes it over and sends it again, with the same
+//! Message-ID and Date (the MIME is built from what was stored at acceptance). SMTP cannot
+//! do better than this: the relay takes responsibility when it sends its final 250, and a
+//! process that dies between reading that 250 and recording it cannot know it was sent
+//! (RFC 1047), so only a death in that instant can make the relay see a message twice, and
+//! receivers collapse such duplicates by their Message-ID. A death at any other moment (before
+//! the message's final dot, or after the commit) delivers each message exactly once. A
+//! graceful stop finishes the attempts under way and gives back the claims not yet started.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use futures_util::StreamExt;
+use lettre::transport::smtp::PoolConfig;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use moneydesk_model::email::MessageState;
+use rand::Rng;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::config::EmailConfig;
+use super::mime;
+use super::store::delivery::Claimed;
+use crate::AppState;
+
+/// How often an idle worker looks for due messages queued by other instances, scheduled
+/// ones coming due and deferred ones whose time came.
+const POLL: Duration = Duration::from_secs(1);
+
+/// The running worker; [`Worker::stop`] ends it gracefully.
+pub struct Worker {
+    cancel: CancellationToken,
+    task: JoinHandle<()>,
+}
+
+impl Worker {
+    pub async fn stop(self) {
+        self.cancel.cancel();
+        let _ = self.task.await;
+    }
+}
+
+/// The transport for `config`, or `None` for the development mailbox.
+fn transport(config: &EmailConfig) -> anyhow::Result<Option<AsyncSmtpTransport<Tokio1Executor>>> {
+    let Some(url) = &config.smtp_url else { return Ok(None) };
+    let t = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+        .map_err(|e| anyhow::anyhow!("MONEYDESK_SMTP_URL: {e}"))?
+        .pool_config(PoolConfig::new().max_size(config.connections as u32))
+        .timeout(Some(Duration::from_secs(30)))
+        .build();
+    Ok(Some(t))
+}
+
+/// Starts the worker of this process.
+pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
+    let transport = transport(&state.config.email)?.map(Arc::new);
+    let cancel = CancellationToken::new();
+    let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
+    let stop = cancel.clone();
+    let task = tokio::spawn(async move {
+        let c = state.config.email.clone();
+        tracing::info!(%worker, relay = c.smtp_url.is_some(), "email delivery worker started");
+        loop {
+            if stop.is_cancelled() {
+                break;
+            }
+            let now = Utc::now();
+            let until = now + chrono::Duration::from_std(c.claim).unwrap_or(chrono::Duration::minutes(5));
+            let claimed = match state.email.claim(&worker, now, until, c.connections * 8).await {
+                Ok(claimed) => claimed,
+                Err(e) => {
+                    tracing::warn!(error = %e, "claiming email to deliver");
+                    Vec::new()
+                }
+            };
+            if claimed.is_empty() {
+                tokio::select! {
+                    _ = state.email.wake.notified() => {}
+                    _ = tokio::time::sleep(POLL) => {}
+                    _ = stop.cancelled() => break,
+                }
+                continue;
+            }
+            // A stop lets the attempts under way finish and gives the others back.
+            let pending: Vec<String> = claimed.iter().map(|m| m.message.id.clone()).collect();
+            let started = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+            let run = futures_util::stream::iter(claimed).for_each_concurrent(c.connections, |m| {
+                let (state, transport, worker, stop, started) = (state.clone(), transport.clone(), worker.clone(), stop.clone(), started.clone());
+                async move {
+                    if stop.is_cancelled() {
+                        return;
+                    }
+                    started.lock().expect("not poisoned").push(m.message.id.clone());
+                    deliver(&state, transport.as_deref(), &worker, m).await;
+                }
+            });
+            run.await;
+            if stop.is_cancelled() {
+                let started = started.lock().expect("not poisoned").clone();
+                let unstarted: Vec<String> = pending.into_iter().filter(|id| !started.contains(id)).collect();
+                if let Err(e) = state.email.release(&worker, &unstarted).await {
+                    tracing::warn!(error = %e, "giving back email claims");
+                }
+                break;
+            }
+        }
+        tracing::info!(%worker, "email delivery worker stopped");
+    });
+    Ok(Worker { cancel, task })
+}
+
+/// One attempt of one message, its outcome recorded.
+async fn deliver(state: &AppState, transport: Option<&AsyncSmtpTransport<Tokio1Executor>>, worker: &str, m: Claimed) {
+    let c = &state.config.email;
+    let built = mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await;
+    let recorded = match (built, transport) {
+        (Err(e), _) => state.email.finish(worker, &m, MessageState::Failed, &format!("the message could not be built: {}", e.message), None).await,
+        (Ok((raw, _)), None) => state.email.deliver_to_mailbox(worker, &m, &String::from_utf8_lossy(&raw)).await,
+        (Ok((_, message)), Some(t)) => match t.send(message).await {
+            Ok(reply) => {
+                let text = format!("{} {}", reply.code(), reply.message().collect::<Vec<_>>().join(" "));
+                state.email.finish(worker, &m, MessageState::Sent, &text, None).await
+            }
+            Err(e) if e.is_permanent() => state.email.finish(worker, &m, MessageState::Failed, &reply_text(&e), None).await,
+            Err(e) if m.attempt >= c.max_attempts => {
+                let text = format!("{} (gave up after {} attempts)", reply_text(&e), m.attempt);
+                state.email.finish(worker, &m, MessageState::Failed, &text, None).await
+            }
+            Err(e) => {
+                let next = Utc::now() + backoff(c, m.attempt);
+                state.email.finish(worker, &m, MessageState::Deferred, &reply_text(&e), Some(next)).await
+            }
+        },
+    };
+    match recorded {
+        Ok(true) => {}
+        Ok(false) => tracing::warn!(id = %m.message.id, "an email's claim was taken over before its outcome was recorded"),
+        Err(e) => tracing::error!(id = %m.message.id, error = %e, "recording an email's outcome"),
+    }
+}
+
+/// The wait before attempt `attempt + 1`: the base doubled per attempt made, at most the
+/// maximum, plus up to a tenth of jitter.
+fn backoff(c: &EmailConfig, attempt: u32) -> chrono::Duration {
+    let base = c.retry_base.saturating_mul(1u32 << attempt.saturating_sub(1).min(20)).min(c.retry_max);
+    let jitter = rand::thread_rng().gen_range(0..=base.as_millis() as u64 / 10);
+    chrono::Duration::from_std(base + Duration::from_millis(jitter)).unwrap_or(chrono::Duration::hours(1))
+}
+
+/// The relay's reply, or what went wrong on the way to it.
+fn reply_text(e: &lettre::transport::smtp::Error) -> String {
+    match e.status() {
+        Some(code) => format!("{code} {e}"),
+        None => format!("relay not reached: {e}"),
+    }
+}

@@ -1,10 +1,146 @@
-//! The outbox's GET extensions (list, one message, its raw MIME, its attachments) and the
-//! sender identities. OWNER: the outbox work.
+//! The outbox's GET extensions (list, one message with its attempts and parts, its exact MIME,
+//! its attachments) and the sender identities. All `email:send`: who sends may follow what
+//! was sent.
 
-use utoipa_axum::router::OpenApiRouter;
+use axum::body::Body;
+use axum::extract::{RawQuery, State};
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use moneydesk_model::email::{MessageDetail, MessageState, OutboxMessage, SenderIdentity};
+use moneydesk_model::{paths, Envelope, Page, PageRequest};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
+use super::store::outbox::OutboxFilter;
+use super::store::{attachment_path, StoredMessage};
+use crate::auth::Caller;
+use crate::error::{Error, ErrorEnvelopeDoc};
+use crate::http::extract::{Json, Path};
 use crate::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(messages))
+        .routes(routes!(message))
+        .routes(routes!(raw))
+        .routes(routes!(attachment))
+        .routes(routes!(senders))
+}
+
+#[utoipa::path(get, path = paths::EMAIL_MESSAGES, tag = "email",
+    params(("page" = Option<u32>, Query, description = "1-based page", minimum = 1),
+        ("size" = Option<u32>, Query, description = "Page size (default 10, at most 500)", minimum = 1),
+        ("state" = Option<Vec<MessageState>>, Query, description = "Only messages in these states (repeat the parameter)", explode = true),
+        ("q" = Option<String>, Query, description = "Part of a recipient or the subject (case-insensitive), or a message or request id", max_length = 200),
+        ("batchId" = Option<String>, Query, description = "Only the messages of one send request (`req_…`)", max_length = 100)),
+    security(("bearer" = ["email:send"])),
+    extensions(("x-extension" = json!(true))),
+    description = "The outbox, newest first (a request's messages in personalization order).",
+    responses((status = 200, description = "A page of messages", body = Envelope<Page<OutboxMessage>>),
+        (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
+async fn messages(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<OutboxMessage>>>, Error> {
+    let q = crate::http::extract::query_pairs(q.as_deref());
+    let page = PageRequest::from_query(q.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| Error::field(e.param(), e.to_string()))?;
+    let mut filter = OutboxFilter::default();
+    for (k, v) in &q {
+        match k.as_str() {
+            "state" => filter.states.push(v.parse().map_err(|e: moneydesk_model::email::messages::UnknownMessageState| Error::field("state", e.to_string()))?),
+            "q" => filter.q = Some(v.chars().take(200).collect()),
+            "batchId" => filter.batch_id = Some(v.clone()),
+            _ => {}
+        }
+    }
+    Ok(Json(Envelope::ok(state.email.list(&filter, page).await?)))
+}
+
+/// The headers a message is sent with, as people read them (the MIME encodes them).
+pub fn headers(m: &StoredMessage, list_unsubscribe: Option<&str>) -> Vec<(String, String)> {
+    let list = |l: &[super::store::StoredMailbox]| l.iter().map(|m| m.shown()).collect::<Vec<_>>().join(", ");
+    let mut h = vec![("From".to_string(), m.from.shown())];
+    if !m.recipients.to.is_empty() {
+        h.push(("To".into(), list(&m.recipients.to)));
+    }
+    if !m.recipients.cc.is_empty() {
+        h.push(("Cc".into(), list(&m.recipients.cc)));
+    }
+    if let Some(r) = &m.reply_to {
+        h.push(("Reply-To".into(), r.shown()));
+    }
+    h.push(("Subject".into(), m.subject.clone()));
+    h.push(("Date".into(), m.date_header.clone()));
+    h.push(("Message-ID".into(), format!("<{}>", m.message_id)));
+    if let Some(l) = list_unsubscribe {
+        h.push(("List-Unsubscribe".into(), l.to_string()));
+    }
+    h
+}
+
+#[utoipa::path(get, path = paths::EMAIL_MESSAGE, tag = "email",
+    params(("messageId" = String, Path, description = "The message (`msg_…`)", pattern = "^msg_[a-z0-9]{1,60}$")),
+    security(("bearer" = ["email:send"])),
+    extensions(("x-extension" = json!(true))),
+    description = "One message: its state, every attempt with the relay's reply, its headers, parts and attachments (Bcc recipients included: only the envelope carries them).",
+    responses((status = 200, description = "The message", body = Envelope<MessageDetail>),
+        (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
+async fn message(State(state): State<AppState>, _caller: Caller, Path(id): Path<String>) -> Result<Json<Envelope<MessageDetail>>, Error> {
+    let unsubscribe = state.config.email.list_unsubscribe.clone();
+    let detail = state.email.detail(&id, |m| headers(m, unsubscribe.as_deref())).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
+    Ok(Json(Envelope::ok(detail)))
+}
+
+#[utoipa::path(get, path = paths::EMAIL_MESSAGE_RAW, tag = "email",
+    params(("messageId" = String, Path, description = "The message (`msg_…`)", pattern = "^msg_[a-z0-9]{1,60}$")),
+    security(("bearer" = ["email:send"])),
+    extensions(("x-extension" = json!(true))),
+    description = "The message's exact MIME (`message/rfc822`): what the development mailbox holds, or what the relay is sent (built from the stored parts, the same on every attempt).",
+    responses((status = 200, description = "The MIME", content_type = "message/rfc822", body = String),
+        (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
+async fn raw(State(state): State<AppState>, _caller: Caller, Path(id): Path<String>) -> Result<Response, Error> {
+    let raw = match state.email.mailbox_raw(&id).await? {
+        Some(raw) => raw.into_bytes(),
+        None => {
+            let row = state.email.row(&id).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
+            let stored = row.stored();
+            let (message, _) = super::mime::build_with_blobs(&state.blobs, &stored, state.config.email.list_unsubscribe.as_deref()).await?;
+            message
+        }
+    };
+    let mut response = Body::from(raw).into_response();
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("message/rfc822"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::CONTENT_DISPOSITION, HeaderValue::from_str(&format!("attachment; filename=\"{id}.eml\"")).expect("ascii id"));
+    Ok(response)
+}
+
+#[utoipa::path(get, path = paths::EMAIL_MESSAGE_ATTACHMENT, tag = "email",
+    params(("messageId" = String, Path, description = "The message (`msg_…`)", pattern = "^msg_[a-z0-9]{1,60}$"),
+        ("index" = u32, Path, description = "The attachment's index in the message (0-based)", maximum = 99)),
+    security(("bearer" = ["email:send"])),
+    extensions(("x-extension" = json!(true))),
+    description = "An attachment's bytes with its content type, as a download (served with a sandboxing CSP and nosniff).",
+    responses((status = 200, description = "The bytes", content_type = "application/octet-stream", body = Vec<u8>),
+        (status = 404, description = "No such message or attachment", body = ErrorEnvelopeDoc)))]
+async fn attachment(State(state): State<AppState>, _caller: Caller, Path((id, index)): Path<(String, u32)>) -> Result<Response, Error> {
+    let row = state.email.row(&id).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
+    let stored = row.stored();
+    let a = stored.attachments.get(index as usize).ok_or_else(|| Error::not_found(format!("Message {id} has {} attachments; none at index {index}", stored.attachments.len())))?;
+    let bytes = state.blobs.get(&attachment_path(&a.sha256)).await.map_err(Error::internal)?.bytes().await.map_err(Error::internal)?;
+    let mut response = Body::from(bytes).into_response();
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_str(&a.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")));
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox; default-src 'none'"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if let Ok(d) = HeaderValue::from_str(&crate::vault::archive::content_disposition("attachment", &a.filename)) {
+        h.insert(header::CONTENT_DISPOSITION, d);
+    }
+    Ok(response)
+}
+
+#[utoipa::path(get, path = paths::EMAIL_SENDERS, tag = "email",
+    security(("bearer" = ["email:send"])),
+    extensions(("x-extension" = json!(true))),
+    description = "Who this server may send as (`MONEYDESK_EMAIL_SENDERS`): whole addresses, or every address of a domain (`@bank.example`).",
+    responses((status = 200, description = "The sender identities", body = Envelope<Vec<SenderIdentity>>)))]
+async fn senders(State(state): State<AppState>, _caller: Caller) -> Json<Envelope<Vec<SenderIdentity>>> {
+    Json(Envelope::ok(state.config.email.senders.clone()))
 }

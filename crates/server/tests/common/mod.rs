@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod postgres;
+pub mod smtp;
 
 use moneydesk_model::Scope;
 use moneydesk_server::{start, Config, Running};

@@ -94,3 +94,39 @@ pub struct StoredMessage {
     pub template_id: Option<String>,
     pub template_version: Option<u32>,
 }
+
+/// The tables' time format: RFC 3339 UTC with milliseconds, so text order is time order.
+pub fn time_text(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// Parses [`time_text`] (or any RFC 3339) back.
+pub fn parse_time(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    chrono::DateTime::parse_from_rfc3339(s).ok().map(|t| t.with_timezone(&chrono::Utc))
+}
+
+/// The blob a stored attachment's bytes live at (stored once, whatever shares them).
+pub fn attachment_path(sha256: &str) -> object_store::path::Path {
+    object_store::path::Path::from(format!("email/sha256/{sha256}"))
+}
+
+impl StoredMailbox {
+    /// `Name <addr>` or `addr`, as a list shows it (the MIME encodes names itself).
+    pub fn shown(&self) -> String {
+        match &self.name {
+            Some(n) => format!("{n} <{}>", self.email),
+            None => self.email.clone(),
+        }
+    }
+}
+
+impl From<EmailError> for crate::error::Error {
+    fn from(e: EmailError) -> crate::error::Error {
+        match e {
+            EmailError::NotFound(m) => crate::error::Error::not_found(m),
+            EmailError::Conflict(m) => crate::error::Error::conflict(m),
+            EmailError::Invalid(m) => crate::error::Error::bad_request(m),
+            EmailError::Db(e) => e.into(),
+        }
+    }
+}

@@ -1,1 +1,265 @@
-//! Accepted messages in, outbox listing and detail out. OWNER: the outbox work.
+//! Accepted messages in (one transaction a request), the outbox's list and a message's
+//! detail out.
+
+use moneydesk_model::email::{Attempt, AttachmentInfo, Delivery, Disposition, MessageDetail, MessageState, OutboxMessage};
+use moneydesk_model::{Page, PageRequest, Sort};
+
+use super::{EmailError, EmailStore, StoredAttachment, StoredMailbox, StoredMessage, StoredRecipients};
+use crate::storage::Sql;
+
+/// A message to queue: its parts and where it stands at acceptance.
+#[derive(Debug, Clone)]
+pub struct NewMessage {
+    pub message: StoredMessage,
+    pub state: MessageState,
+    pub delivery: Delivery,
+    pub created_by: String,
+    pub created_at: String,
+    pub send_at: Option<String>,
+    pub next_attempt_at: String,
+}
+
+/// What the outbox list is filtered by.
+#[derive(Debug, Clone, Default)]
+pub struct OutboxFilter {
+    pub states: Vec<MessageState>,
+    /// A substring of a recipient, the subject, the id or the batch id (case-insensitive).
+    pub q: Option<String>,
+    pub batch_id: Option<String>,
+}
+
+const COLUMNS: &str = "id, batch_id, idx, state, delivery, message_id, date_header, from_email, from_name, \
+    reply_to_email, reply_to_name, recipients, subject, text_body, html_body, attachments, template_id, \
+    template_version, categories, created_by, created_at, send_at, next_attempt_at";
+
+/// Rows a statement: 23 values each stays far below either backend's placeholder limit.
+const ROWS_PER_INSERT: usize = 200;
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct MessageRow {
+    pub id: String,
+    pub batch_id: String,
+    pub idx: i64,
+    pub state: String,
+    pub delivery: String,
+    pub message_id: String,
+    pub date_header: String,
+    pub from_email: String,
+    pub from_name: Option<String>,
+    pub reply_to_email: Option<String>,
+    pub reply_to_name: Option<String>,
+    pub recipients: String,
+    pub subject: String,
+    pub text_body: Option<String>,
+    pub html_body: Option<String>,
+    pub attachments: String,
+    pub template_id: Option<String>,
+    pub template_version: Option<i64>,
+    pub categories: String,
+    pub created_at: String,
+    pub send_at: Option<String>,
+    pub next_attempt_at: String,
+    pub attempts: i64,
+    pub sent_at: Option<String>,
+    pub last_reply: Option<String>,
+}
+
+pub(crate) const ROW_COLUMNS: &str = "id, batch_id, idx, state, delivery, message_id, date_header, from_email, from_name, \
+    reply_to_email, reply_to_name, recipients, subject, text_body, html_body, attachments, template_id, \
+    template_version, categories, created_at, send_at, next_attempt_at, attempts, sent_at, last_reply";
+
+impl MessageRow {
+    pub fn stored(&self) -> StoredMessage {
+        StoredMessage {
+            id: self.id.clone(),
+            batch_id: self.batch_id.clone(),
+            index: self.idx as u32,
+            message_id: self.message_id.clone(),
+            date_header: self.date_header.clone(),
+            from: StoredMailbox { email: self.from_email.clone(), name: self.from_name.clone() },
+            reply_to: self.reply_to_email.clone().map(|email| StoredMailbox { email, name: self.reply_to_name.clone() }),
+            recipients: serde_json::from_str(&self.recipients).unwrap_or_default(),
+            subject: self.subject.clone(),
+            text: self.text_body.clone(),
+            html: self.html_body.clone(),
+            attachments: serde_json::from_str(&self.attachments).unwrap_or_default(),
+            categories: serde_json::from_str(&self.categories).unwrap_or_default(),
+            template_id: self.template_id.clone(),
+            template_version: self.template_version.map(|v| v as u32),
+        }
+    }
+
+    fn state(&self) -> MessageState {
+        self.state.parse().unwrap_or(MessageState::Queued)
+    }
+
+    pub fn record(&self) -> OutboxMessage {
+        let recipients: StoredRecipients = serde_json::from_str(&self.recipients).unwrap_or_default();
+        let state = self.state();
+        OutboxMessage {
+            id: self.id.clone(),
+            batch_id: self.batch_id.clone(),
+            index: self.idx as u32,
+            state,
+            delivery: if self.delivery == "relay" { Delivery::Relay } else { Delivery::Mailbox },
+            from: StoredMailbox { email: self.from_email.clone(), name: self.from_name.clone() }.shown(),
+            to: recipients.to.iter().map(StoredMailbox::shown).collect(),
+            cc: recipients.cc.iter().map(StoredMailbox::shown).collect(),
+            bcc_count: recipients.bcc.len() as u32,
+            subject: self.subject.clone(),
+            template_id: self.template_id.clone(),
+            template_version: self.template_version.map(|v| v as u32),
+            categories: serde_json::from_str(&self.categories).unwrap_or_default(),
+            attempts: self.attempts as u32,
+            created_at: self.created_at.clone(),
+            send_at: self.send_at.clone(),
+            next_attempt_at: matches!(state, MessageState::Deferred | MessageState::Scheduled).then(|| self.next_attempt_at.clone()),
+            sent_at: self.sent_at.clone(),
+            last_reply: self.last_reply.clone(),
+        }
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct AttemptRow {
+    number: i64,
+    started_at: String,
+    outcome: String,
+    reply: Option<String>,
+}
+
+impl EmailStore {
+    /// Queues a request's messages in one transaction: all of them, or none.
+    pub async fn insert(&self, messages: &[NewMessage]) -> Result<(), EmailError> {
+        let mut tx = self.db.begin().await?;
+        for chunk in messages.chunks(ROWS_PER_INSERT) {
+            let mut q = self.db.sql(&format!("INSERT INTO email_messages ({COLUMNS}) VALUES "));
+            for (i, n) in chunk.iter().enumerate() {
+                if i > 0 {
+                    q.push(", ");
+                }
+                let m = &n.message;
+                q.bind_row([
+                    m.id.clone().into(),
+                    m.batch_id.clone().into(),
+                    (m.index as i64).into(),
+                    n.state.as_str().into(),
+                    match n.delivery {
+                        Delivery::Relay => "relay",
+                        Delivery::Mailbox => "mailbox",
+                    }
+                    .into(),
+                    m.message_id.clone().into(),
+                    m.date_header.clone().into(),
+                    m.from.email.clone().into(),
+                    m.from.name.clone().into(),
+                    m.reply_to.as_ref().map(|r| r.email.clone()).into(),
+                    m.reply_to.as_ref().and_then(|r| r.name.clone()).into(),
+                    json(&m.recipients).into(),
+                    m.subject.clone().into(),
+                    m.text.clone().into(),
+                    m.html.clone().into(),
+                    json(&m.attachments).into(),
+                    m.template_id.clone().into(),
+                    m.template_version.map(i64::from).into(),
+                    json(&m.categories).into(),
+                    n.created_by.clone().into(),
+                    n.created_at.clone().into(),
+                    n.send_at.clone().into(),
+                    n.next_attempt_at.clone().into(),
+                ]);
+            }
+            tx.exec().execute(&q).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The outbox, newest first (a request's messages in personalization order).
+    pub async fn list(&self, filter: &OutboxFilter, page: PageRequest) -> Result<Page<OutboxMessage>, EmailError> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let mut count = self.db.sql("SELECT COUNT(*) FROM email_messages");
+        where_clause(&mut count, filter);
+        let total = tx.exec().int(&count).await? as u64;
+        let mut q = self.db.sql(&format!("SELECT {ROW_COLUMNS} FROM email_messages"));
+        where_clause(&mut q, filter);
+        q.push(" ORDER BY created_at DESC, batch_id DESC, idx ASC LIMIT ");
+        q.bind(page.size as i64).push(" OFFSET ").bind(page.offset() as i64);
+        let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
+        tx.commit().await?;
+        Ok(Page::build(page, total, rows.iter().map(MessageRow::record).collect(), Sort::UNSORTED))
+    }
+
+    pub(crate) async fn row(&self, id: &str) -> Result<Option<MessageRow>, EmailError> {
+        let q = self.db.sql(&format!("SELECT {ROW_COLUMNS} FROM email_messages WHERE id = ?")).arg(id);
+        Ok(self.db.acquire().await?.exec().row(&q).await?)
+    }
+
+    /// One message with its parts and attempts; `headers` are the ones it is sent with.
+    pub async fn detail(&self, id: &str, headers: impl FnOnce(&StoredMessage) -> Vec<(String, String)>) -> Result<Option<MessageDetail>, EmailError> {
+        let Some(row) = self.row(id).await? else { return Ok(None) };
+        let q = self.db.sql("SELECT number, started_at, outcome, reply FROM email_attempts WHERE message_id = ? ORDER BY number").arg(id);
+        let attempts: Vec<AttemptRow> = self.db.acquire().await?.exec().rows(&q).await?;
+        let stored = row.stored();
+        Ok(Some(MessageDetail {
+            message: row.record(),
+            message_id: format!("<{}>", stored.message_id),
+            bcc: stored.recipients.bcc.iter().map(StoredMailbox::shown).collect(),
+            reply_to: stored.reply_to.as_ref().map(StoredMailbox::shown),
+            headers: headers(&stored),
+            text: stored.text.clone(),
+            html: stored.html.clone(),
+            attachments: stored.attachments.iter().enumerate().map(|(i, a)| info(i, a)).collect(),
+            attempt_log: attempts
+                .into_iter()
+                .map(|a| Attempt {
+                    number: a.number as u32,
+                    started_at: a.started_at,
+                    outcome: a.outcome.parse().unwrap_or(MessageState::Sending),
+                    reply: a.reply,
+                })
+                .collect(),
+        }))
+    }
+
+    /// The MIME the development mailbox holds for `id`, if it was delivered there.
+    pub async fn mailbox_raw(&self, id: &str) -> Result<Option<String>, EmailError> {
+        let q = self.db.sql("SELECT raw FROM email_mailbox WHERE message_id = ?").arg(id);
+        Ok(self.db.acquire().await?.exec().texts(&q).await?.into_iter().next())
+    }
+}
+
+pub fn info(index: usize, a: &StoredAttachment) -> AttachmentInfo {
+    AttachmentInfo {
+        index: index as u32,
+        filename: a.filename.clone(),
+        content_type: a.content_type.clone(),
+        size: a.size,
+        disposition: if a.disposition == "inline" { Disposition::Inline } else { Disposition::Attachment },
+        content_id: a.content_id.clone(),
+    }
+}
+
+fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
+}
+
+fn where_clause(q: &mut Sql, f: &OutboxFilter) {
+    let mut and = " WHERE ";
+    if !f.states.is_empty() {
+        q.push(and).push("state IN (");
+        q.bind_list(f.states.iter().map(|s| s.as_str()));
+        q.push(")");
+        and = " AND ";
+    }
+    if let Some(batch) = &f.batch_id {
+        q.push(and).push("batch_id = ").bind(batch.as_str());
+        and = " AND ";
+    }
+    if let Some(text) = f.q.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        // LIKE's own wildcards in the text are matched literally.
+        let pattern = format!("%{}%", text.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+        q.push(and).push("(LOWER(subject) LIKE ").bind(pattern.clone()).push(" ESCAPE '\\' OR LOWER(recipients) LIKE ");
+        q.bind(pattern.clone()).push(" ESCAPE '\\' OR id = ").bind(text).push(" OR batch_id = ").bind(text).push(")");
+    }
+}
