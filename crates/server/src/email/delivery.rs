@@ -70,6 +70,10 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
     let cancel = CancellationToken::new();
     let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
     let stop = cancel.clone();
+    // Outcomes are recorded one at a time, queued here rather than in SQLite's busy handler
+    // (which sleeps 1, 2, 5, 10… ms between tries): the time between the relay's 250 and its
+    // record, the only moment a crash can make a message go twice, stays a commit long.
+    let recording = Arc::new(tokio::sync::Mutex::new(()));
     let task = tokio::spawn(async move {
         let c = state.config.email.clone();
         tracing::info!(%worker, relay = c.smtp_url.is_some(), "email delivery worker started");
@@ -97,14 +101,16 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
             // A stop lets the attempts under way finish and gives the others back.
             let pending: Vec<String> = claimed.iter().map(|m| m.message.id.clone()).collect();
             let started = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+            let recording = recording.clone();
             let run = futures_util::stream::iter(claimed).for_each_concurrent(c.connections, |m| {
-                let (state, transport, worker, stop, started) = (state.clone(), transport.clone(), worker.clone(), stop.clone(), started.clone());
+                let (state, transport, worker, stop, started, recording) =
+                    (state.clone(), transport.clone(), worker.clone(), stop.clone(), started.clone(), recording.clone());
                 async move {
                     if stop.is_cancelled() {
                         return;
                     }
                     started.lock().expect("not poisoned").push(m.message.id.clone());
-                    deliver(&state, transport.as_deref(), &worker, m).await;
+                    deliver(&state, transport.as_deref(), &worker, &recording, m).await;
                 }
             });
             run.await;
@@ -123,27 +129,31 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
 }
 
 /// One attempt of one message, its outcome recorded.
-async fn deliver(state: &AppState, transport: Option<&AsyncSmtpTransport<Tokio1Executor>>, worker: &str, m: Claimed) {
+async fn deliver(state: &AppState, transport: Option<&AsyncSmtpTransport<Tokio1Executor>>, worker: &str, recording: &tokio::sync::Mutex<()>, m: Claimed) {
     let c = &state.config.email;
     let built = mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await;
-    let recorded = match (built, transport) {
+    let sent = match (&built, transport) {
+        (Ok((_, message)), Some(t)) => Some(t.send(message.clone()).await),
+        _ => None,
+    };
+    let _turn = recording.lock().await;
+    let recorded = match (built, sent) {
         (Err(e), _) => state.email.finish(worker, &m, MessageState::Failed, &format!("the message could not be built: {}", e.message), None).await,
+        // No relay: the development mailbox.
         (Ok((raw, _)), None) => state.email.deliver_to_mailbox(worker, &m, &String::from_utf8_lossy(&raw)).await,
-        (Ok((_, message)), Some(t)) => match t.send(message).await {
-            Ok(reply) => {
-                let text = format!("{} {}", reply.code(), reply.message().collect::<Vec<_>>().join(" "));
-                state.email.finish(worker, &m, MessageState::Sent, &text, None).await
-            }
-            Err(e) if e.is_permanent() => state.email.finish(worker, &m, MessageState::Failed, &reply_text(&e), None).await,
-            Err(e) if m.attempt >= c.max_attempts => {
-                let text = format!("{} (gave up after {} attempts)", reply_text(&e), m.attempt);
-                state.email.finish(worker, &m, MessageState::Failed, &text, None).await
-            }
-            Err(e) => {
-                let next = Utc::now() + backoff(c, m.attempt);
-                state.email.finish(worker, &m, MessageState::Deferred, &reply_text(&e), Some(next)).await
-            }
-        },
+        (Ok(_), Some(Ok(reply))) => {
+            let text = format!("{} {}", reply.code(), reply.message().collect::<Vec<_>>().join(" "));
+            state.email.finish(worker, &m, MessageState::Sent, &text, None).await
+        }
+        (Ok(_), Some(Err(e))) if e.is_permanent() => state.email.finish(worker, &m, MessageState::Failed, &reply_text(&e), None).await,
+        (Ok(_), Some(Err(e))) if m.attempt >= c.max_attempts => {
+            let text = format!("{} (gave up after {} attempts)", reply_text(&e), m.attempt);
+            state.email.finish(worker, &m, MessageState::Failed, &text, None).await
+        }
+        (Ok(_), Some(Err(e))) => {
+            let next = Utc::now() + backoff(c, m.attempt);
+            state.email.finish(worker, &m, MessageState::Deferred, &reply_text(&e), Some(next)).await
+        }
     };
     match recorded {
         Ok(true) => {}

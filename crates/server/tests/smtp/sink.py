@@ -5,7 +5,7 @@ Usage: sink.py PORT DIR
 Every message accepted is written to DIR as <n>.eml with a <n>.json beside it holding the
 envelope (mail_from, rcpt_tos). Behaviour is read from DIR/control.json before each
 transaction, so a test can change it while the server runs:
-  {"reject": {"addr@x": 550}, "defer": {"addr@x": 451}, "delay_ms": 0, "store": true}
+  {"reject": {"addr@x": 550}, "defer": {"addr@x": 451}, "delay_ms": 0, "rcpt_delay_ms": 0, "store": true}
 A recipient in "reject"/"defer" gets that reply at RCPT TO. "store": false only counts (the
 benchmark). The server prints "ready" once it listens.
 """
@@ -34,6 +34,10 @@ class Sink:
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         c = self.control()
+        # A slow relay before the message is handed over: a client that dies now has sent
+        # nothing, unlike during delay_ms (after the final dot, before the 250).
+        if c.get("rcpt_delay_ms"):
+            await asyncio.sleep(c["rcpt_delay_ms"] / 1000)
         for kind in ("reject", "defer"):
             code = c.get(kind, {}).get(address.lower())
             if code:

@@ -1,0 +1,183 @@
+//! Delivery to a real SMTP relay (aiosmtpd, `common::smtp`): the MIME that arrives, parsed
+//! back; a relay that is down, refuses or defers; several instances on one database.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::smtp::SmtpSink;
+use common::{json, Backend, Server};
+use mail_parser::{MimeHeaders, PartType};
+use moneydesk_model::email::send::encode_base64;
+use moneydesk_model::{paths, Scope};
+use serde_json::{json, Value};
+
+async fn start(backend: Backend, sink: &SmtpSink, tweak: impl FnOnce(&mut moneydesk_server::Config)) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let url = backend.database_url(dir.path()).await;
+    start_in(dir, url, sink, tweak).await
+}
+
+/// Another instance on the PostgreSQL database `url`.
+async fn start_on(url: String, sink: &SmtpSink, tweak: impl FnOnce(&mut moneydesk_server::Config)) -> Server {
+    start_in(tempfile::tempdir().unwrap(), url, sink, tweak).await
+}
+
+/// Keeps `dir` (a SQLite database lives there) as long as the server.
+async fn start_in(dir: tempfile::TempDir, url: String, sink: &SmtpSink, tweak: impl FnOnce(&mut moneydesk_server::Config)) -> Server {
+    let relay = sink.url();
+    Server::start_in_dir(dir, |c| {
+        c.database_url = url;
+        c.email.worker = true;
+        c.email.smtp_url = Some(relay);
+        c.email.retry_base = Duration::from_millis(200);
+        c.email.retry_max = Duration::from_millis(400);
+        tweak(c);
+    })
+    .await
+}
+
+async fn send(s: &Server, token: &str, body: &Value) -> Vec<String> {
+    let r = s.client.post(s.url(paths::EMAIL_SEND)).bearer_auth(token).json(body).send().await.unwrap();
+    let status = r.status().as_u16();
+    let body = json(r).await;
+    assert_eq!(status, 202, "{body}");
+    body["data"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
+/// Polls a message until it reaches `state` (at most 20 s); its detail.
+async fn wait_state(s: &Server, token: &str, id: &str, state: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let d = json(s.get_auth(&paths::EMAIL_MESSAGE.replace("{messageId}", id), token).await).await;
+        if d["data"]["state"] == state || Instant::now() > deadline {
+            assert_eq!(d["data"]["state"], state, "{d}");
+            return d["data"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn simple(to: &str) -> Value {
+    json!({"from": {"email": "ops@moneydesk.test"}, "subject": "Hello", "content": [{"type": "text/plain", "value": "Hello"}],
+        "personalizations": [{"to": [{"email": to}]}]})
+}
+
+async fn a_sent_message_arrives_with_its_mime_structure(backend: Backend) {
+    let sink = SmtpSink::start();
+    let s = start(backend, &sink, |c| c.email.list_unsubscribe = Some("<mailto:unsubscribe@moneydesk.test>".into())).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    let png = b"\x89PNG\r\n\x1a\n-logo-";
+    let body = json!({
+        "from": {"email": "ops@moneydesk.test", "name": "Opérations Zoë"},
+        "reply_to": {"email": "help@moneydesk.test"},
+        "subject": "Relevé de compte — novembre",
+        "content": [{"type": "text/plain", "value": "Bonjour Zoë"}, {"type": "text/html", "value": "<p>Bonjour <b>Zoë</b></p><img src=\"cid:logo\">"}],
+        "attachments": [
+            {"content": encode_base64(b"%PDF-1.7 releve"), "filename": "relevé.pdf", "type": "application/pdf"},
+            {"content": encode_base64(png), "filename": "logo.png", "type": "image/png", "disposition": "inline", "content_id": "logo"}
+        ],
+        "personalizations": [{"to": [{"email": "zoe@client.example", "name": "Zoë Client"}], "cc": [{"email": "cc@client.example"}], "bcc": [{"email": "audit@client.example"}]}]
+    });
+    let ids = send(&s, &t, &body).await;
+    let detail = wait_state(&s, &t, &ids[0], "sent").await;
+    assert!(detail["lastReply"].as_str().unwrap().starts_with("250"), "{detail}");
+
+    let got = sink.wait_for(1, 10).await;
+    assert_eq!(got.len(), 1);
+    let r = &got[0];
+    assert_eq!(r.mail_from, "ops@moneydesk.test");
+    let mut rcpt = r.rcpt_tos.clone();
+    rcpt.sort();
+    assert_eq!(rcpt, ["audit@client.example", "cc@client.example", "zoe@client.example"], "Bcc is in the envelope");
+    let raw = String::from_utf8_lossy(&r.raw);
+    assert!(!raw.to_ascii_lowercase().contains("\nbcc:"), "no Bcc header:\n{raw}");
+    assert!(raw.contains("=?utf-8?"), "non-ASCII headers are RFC 2047 encoded:\n{raw}");
+    assert!(r.raw.is_ascii(), "the MIME is 7-bit");
+
+    let m = r.parsed();
+    assert_eq!(m.subject(), Some("Relevé de compte — novembre"));
+    assert_eq!(m.from().unwrap().first().unwrap().name(), Some("Opérations Zoë"));
+    assert_eq!(m.to().unwrap().first().unwrap().name(), Some("Zoë Client"));
+    assert_eq!(m.message_id(), Some(detail["messageId"].as_str().unwrap().trim_matches(['<', '>'])));
+    assert_eq!(m.header_raw("List-Unsubscribe").map(str::trim), Some("<mailto:unsubscribe@moneydesk.test>"));
+    assert!(m.date().is_some());
+    // mixed [ alternative [ plain, related [ html, logo ] ], relevé.pdf ]
+    assert_eq!(m.content_type().map(|c| c.subtype()), Some(Some("mixed")));
+    assert_eq!(m.body_text(0).as_deref().map(str::trim_end), Some("Bonjour Zoë"));
+    assert!(m.body_html(0).unwrap().contains("<b>Zoë</b>"));
+    let kinds: Vec<String> = m.parts.iter().map(|p| p.content_type().map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or(""))).unwrap_or_default()).collect();
+    for kind in ["multipart/mixed", "multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png", "application/pdf"] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
+    }
+    let logo = m.parts.iter().find(|p| p.content_id() == Some("logo")).expect("the inline image has its Content-ID");
+    assert!(matches!(&logo.body, PartType::InlineBinary(b) | PartType::Binary(b) if &b[..] == png));
+    let pdf = m.attachments().find(|a| a.attachment_name() == Some("relevé.pdf")).expect("the attachment with its encoded name");
+    assert_eq!(pdf.contents(), b"%PDF-1.7 releve");
+}
+
+async fn a_relay_that_is_down_defers_and_the_message_goes_once_it_is_back(backend: Backend) {
+    let mut sink = SmtpSink::start();
+    sink.stop();
+    let s = start(backend, &sink, |_| {}).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    let ids = send(&s, &t, &simple("a@client.example")).await;
+    let deferred = wait_state(&s, &t, &ids[0], "deferred").await;
+    assert!(deferred["lastReply"].as_str().unwrap().starts_with("relay not reached"), "{deferred}");
+    assert!(deferred["nextAttemptAt"].is_string());
+    sink.resume();
+    let sent = wait_state(&s, &t, &ids[0], "sent").await;
+    assert!(sent["attempts"].as_u64().unwrap() >= 2);
+    assert_eq!(sent["attemptLog"][0]["outcome"], "deferred");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(sink.received().len(), 1, "delivered once");
+}
+
+async fn a_permanent_refusal_fails_at_once_and_a_temporary_one_after_the_last_attempt(backend: Backend) {
+    let sink = SmtpSink::start();
+    sink.control(json!({"reject": {"gone@client.example": 550}, "defer": {"busy@client.example": 451}}));
+    let s = start(backend, &sink, |c| c.email.max_attempts = 3).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    let gone = send(&s, &t, &simple("gone@client.example")).await;
+    let busy = send(&s, &t, &simple("busy@client.example")).await;
+    let failed = wait_state(&s, &t, &gone[0], "failed").await;
+    assert_eq!(failed["attempts"], 1, "a 5xx is not retried: {failed}");
+    assert!(failed["lastReply"].as_str().unwrap().starts_with("550"), "{failed}");
+    let failed = wait_state(&s, &t, &busy[0], "failed").await;
+    assert_eq!(failed["attempts"], 3, "{failed}");
+    let outcomes: Vec<&str> = failed["attemptLog"].as_array().unwrap().iter().map(|a| a["outcome"].as_str().unwrap()).collect();
+    assert_eq!(outcomes, ["deferred", "deferred", "failed"]);
+    assert!(failed["lastReply"].as_str().unwrap().contains("451"), "{failed}");
+    assert!(sink.received().is_empty());
+}
+
+on_both_backends!(
+    a_sent_message_arrives_with_its_mime_structure,
+    a_relay_that_is_down_defers_and_the_message_goes_once_it_is_back,
+    a_permanent_refusal_fails_at_once_and_a_temporary_one_after_the_last_attempt,
+);
+
+/// Several instances on one PostgreSQL database claim with `FOR UPDATE SKIP LOCKED`: every
+/// message is delivered, none twice.
+#[tokio::test]
+async fn three_instances_on_one_database_deliver_each_message_once() {
+    let sink = SmtpSink::start();
+    let url = common::postgres::fresh_database().await;
+    let a = start_on(url.clone(), &sink, |c| c.email.worker = false).await;
+    let t = a.token(&[Scope::EmailSend]).await;
+    let personalizations: Vec<Value> = (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
+    let mut body = simple("x@client.example");
+    body["personalizations"] = json!(personalizations);
+    send(&a, &t, &body).await;
+    let instances = [start_on(url.clone(), &sink, |_| {}).await, start_on(url.clone(), &sink, |_| {}).await, start_on(url, &sink, |_| {}).await];
+    let got = sink.wait_for(300, 60).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let got_after = sink.received();
+    assert_eq!(got.len(), 300);
+    assert_eq!(got_after.len(), 300, "no message twice");
+    let mut ids: Vec<String> = got_after.iter().map(|r| r.parsed().message_id().unwrap().to_string()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 300);
+    drop(instances);
+}
