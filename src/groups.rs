@@ -100,10 +100,10 @@ groups! {
     email {
         title: "Email",
         scope: EmailSend,
-        summary: "Compose and send messages, use templates, validate addresses and see sending domains.",
+        summary: "Compose and send messages, from templates and in bulk; follow each message in the outbox; manage templates.",
         arrives_with: "the email feature (…/utility/message/email)",
-        page: placeholder,
-        stylesheets: [],
+        page: split(crate::pages::email::EmailPage),
+        stylesheets: ["table", "email"],
     }
     routing {
         title: "Routing numbers",

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod auth;
 pub mod client;
 pub mod deposits;
+pub mod email;
 pub mod error;
 pub mod fees;
 pub mod page;

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod dashboard;
 pub mod deposits;
+pub mod email;
 pub mod fees;
 pub mod lazy;
 pub mod not_found;

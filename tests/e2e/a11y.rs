@@ -18,7 +18,9 @@ const PAGES: &[(&str, &str)] = &[
     ("/accounts", "tbody tr[data-id]"),
     ("/permissions", "tbody tr[data-id]"),
     ("/vault", "#vault-table"),
-    ("/email", "[data-testid=placeholder]"),
+    ("/email", "#email-send"),
+    ("/email?tab=outbox", "#email-outbox-empty"),
+    ("/email?tab=templates", ".email-template-list .muted"),
     ("/no-such-page", "[data-testid=not-found]"),
 ];
 

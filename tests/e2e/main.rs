@@ -5,6 +5,7 @@
 mod a11y;
 mod collections;
 mod deposits;
+mod email;
 mod embed;
 mod fees;
 mod harness;

@@ -84,7 +84,7 @@ async fn every_broken_rule_is_a_400_naming_its_field_and_stores_nothing(backend:
     let s = start(backend, false).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
-        ("no to", Box::new(|m| m["personalizations"][0] = json!({"cc": [{"email": "c@client.example"}]})), "personalizations[0].to"),
+        ("no to", Box::new(|m| m["personalizations"][0] = json!({"to": [], "cc": [{"email": "c@client.example"}]})), "personalizations[0].to"),
         ("bad address", Box::new(|m| m["personalizations"][0]["to"][0]["email"] = json!("ada@")), "personalizations[0].to[0].email"),
         ("an address twice", Box::new(|m| m["personalizations"][0]["cc"] = json!([{"email": "ADA@client.example"}])), "personalizations[0].cc[0].email"),
         ("CR LF in the subject", Box::new(|m| m["subject"] = json!("Hi\r\nBcc: evil@x.example")), "subject"),
@@ -108,6 +108,12 @@ async fn every_broken_rule_is_a_400_naming_its_field_and_stores_nothing(backend:
         assert_eq!(status, 400, "{what}: {body}");
         assert!(fields(&body).iter().any(|f| f == field), "{what}: expected {field} in {body}");
     }
+    // A body without a required key is refused by its shape, naming where.
+    let mut m = message();
+    m["personalizations"][0].as_object_mut().unwrap().remove("to");
+    let (status, body) = post(&s, paths::EMAIL_SEND, &t, &m).await;
+    assert_eq!(status, 400);
+    assert!(body["errorMessage"].as_str().unwrap().contains("personalizations[0]") && body["errorMessage"].as_str().unwrap().contains("`to`"), "{body}");
     let (_, page) = get(&s, paths::EMAIL_MESSAGES, &t).await;
     assert_eq!(page["data"]["totalElements"], 0, "nothing of a refused request is stored");
 }

@@ -45,7 +45,7 @@ async fn body_limit_answers_413_with_the_envelope() {
     let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(4096));
     let resp = s
         .client
-        .post(s.url(paths::EMAIL_SEND))
+        .post(s.url(paths::EMAIL_VALIDATION))
         .bearer_auth(&token)
         .header("content-type", "application/json")
         .body(big)
@@ -62,7 +62,7 @@ async fn body_limit_answers_413_with_the_envelope() {
     // Under the limit the request reaches the (not yet implemented) group.
     let resp = s
         .client
-        .post(s.url(paths::EMAIL_SEND))
+        .post(s.url(paths::EMAIL_VALIDATION))
         .bearer_auth(&token)
         .header("content-type", "application/json")
         .body("{}")
@@ -261,7 +261,6 @@ async fn the_stub_groups_answer_501_with_their_exact_bodies() {
             "error": {"reason": "not_implemented"}, "data": null})
     };
     let cases = [
-        (reqwest::Method::POST, paths::EMAIL_SEND.to_string(), envelope("Sending email")),
         (reqwest::Method::POST, paths::EMAIL_VALIDATION.to_string(), envelope("Email validation")),
         (reqwest::Method::POST, paths::fill(paths::DEPOSITS_CHECK_SCAN, "smaSfid", "sma-1"), envelope("Check scanning")),
     ];

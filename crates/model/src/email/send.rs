@@ -34,7 +34,8 @@ pub const TEXT_HTML: &str = "text/html";
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SendRequest {
-    pub from: Option<Mailbox>,
+    /// The sender: one of the server's identities (GET …/email/senders).
+    pub from: Mailbox,
     /// The subject of every personalization that has none of its own (and, with a template,
     /// overrides the template's subject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,6 +43,8 @@ pub struct SendRequest {
     /// `text/plain` and/or `text/html`, plain first. Absent with `template_id`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub content: Vec<Content>,
+    /// One message each: 1 to 1000.
+    #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 1000))]
     pub personalizations: Vec<Personalization>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<Attachment>,
@@ -79,7 +82,7 @@ pub struct Content {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Personalization {
     /// Required, at least one.
-    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(min_items = 1))]
     pub to: Vec<Mailbox>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cc: Vec<Mailbox>,
@@ -210,13 +213,7 @@ impl SendRequest {
         let mut seen: HashSet<String> = HashSet::new();
         let mut recipients = 0usize;
 
-        let from = match &self.from {
-            None => {
-                p.add("from", "is required");
-                None
-            }
-            Some(m) => mailbox(&mut p, "from", m),
-        };
+        let from = mailbox(&mut p, "from", &self.from);
         let reply_to = self.reply_to.as_ref().and_then(|m| mailbox(&mut p, "reply_to", m));
 
         if let Some(s) = &self.subject {
@@ -525,7 +522,7 @@ mod tests {
         v["personalizations"] = json!([
             {"to": [{"email": "a@client.example"}]},
             {"to": [{"email": "b@client.example"}, {"email": "not-an-address"}], "cc": [{"email": "A@client.example"}]},
-            {"cc": [{"email": "c@client.example"}]}
+            {"to": [], "cc": [{"email": "c@client.example"}]}
         ]);
         assert_eq!(fields(v), ["personalizations[1].to[1].email", "personalizations[1].cc[0].email", "personalizations[2].to"]);
     }

@@ -115,6 +115,71 @@ BUSINESS_TIME_ZONE = ZoneInfo("America/New_York")
 MOVES_WITH_REASON = ("reject", "return")
 
 
+def _fix_mailbox(m):
+    """A mailbox of the right shape gets an address the server allows and a plain name;
+    one of the wrong shape (a negative case) is left as it is."""
+    if isinstance(m, dict):
+        if isinstance(m.get("email"), str):
+            m["email"] = f"r-{uuid.uuid4().hex[:12]}@client.example"
+        if isinstance(m.get("name"), str):
+            m["name"] = "Client"
+
+
+def _pop_if(d, key, ok):
+    if key in d and ok(d[key]):
+        del d[key]
+
+
+def _fix_send(body):
+    """Rules of the data and across fields (who may send, addresses unique in the request,
+    base64 that decodes, a known template, content or a template): fixed where a value has
+    its documented type, so a schema-valid body is one the server must accept and a
+    schema-violating one stays a negative case."""
+    if isinstance(body.get("from"), dict) and isinstance(body["from"].get("email"), str):
+        body["from"]["email"] = "ops@moneydesk.test"
+        body["from"].pop("name", None)
+    if isinstance(body.get("reply_to"), dict):
+        _fix_mailbox(body["reply_to"])
+    for key in ("from", "reply_to"):
+        # Unknown keys in a mailbox are ignored; a null name is no name.
+        if isinstance(body.get(key), dict) and body[key].get("name") is None:
+            body[key].pop("name", None)
+    # Optional fields whose data the server judges (a known template, a time within 72 hours,
+    # base64 that decodes, categories without control characters) go when they are of their
+    # documented type; a value of another type is a negative case and stays.
+    _pop_if(body, "template_id", lambda v: v is None or isinstance(v, str))
+    _pop_if(body, "send_at", lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)))
+    _pop_if(body, "categories", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v))
+    _pop_if(body, "attachments", lambda v: isinstance(v, list) and all(
+        isinstance(a, dict) and isinstance(a.get("content"), str) and isinstance(a.get("filename"), str)
+        and all(a.get(k) is None or isinstance(a.get(k), str) for k in ("type", "disposition", "content_id"))
+        for a in v))
+    if body.get("subject") is None or isinstance(body.get("subject"), str):
+        body["subject"] = "Fuzzed"
+    content = body.get("content")
+    if content is None or (isinstance(content, list) and all(isinstance(c, dict) and isinstance(c.get("type"), str) and isinstance(c.get("value"), str) for c in content)):
+        body["content"] = [{"type": "text/plain", "value": "x"}]
+    ps = body.get("personalizations")
+    if isinstance(ps, list):
+        del ps[5:]
+        if not ps:
+            ps.append({"to": [{"email": "x@client.example"}]})
+        for p in ps:
+            if not isinstance(p, dict):
+                continue
+            _pop_if(p, "dynamic_template_data", lambda v: v is None or isinstance(v, dict))
+            _pop_if(p, "send_at", lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)))
+            if isinstance(p.get("subject"), str):
+                p["subject"] = "Fuzzed"
+            for kind in ("to", "cc", "bcc"):
+                if isinstance(p.get(kind), list):
+                    del p[kind][3:]
+                    for m in p[kind]:
+                        _fix_mailbox(m)
+            if p.get("to") == [] or "to" not in p:
+                p["to"] = [{"email": f"r-{uuid.uuid4().hex[:12]}@client.example"}]
+
+
 def _fix_body(path, body):
     if path.endswith("/deposits/check") and isinstance(body, dict):
         # An image's content, the routing checksum, the check's date against today and an
@@ -147,6 +212,17 @@ def _fix_body(path, body):
             f'effective_from = "{stamp}"' if line.startswith("effective_from") else line
             for line in DEFAULT_SCHEDULE.splitlines()
         )
+    if path.endswith("/utility/message/email") and isinstance(body, dict):
+        _fix_send(body)
+    shaped = isinstance(body, dict) and isinstance(body.get("subject"), str) and (
+        isinstance(body.get("name"), str) or not path.endswith("/templates"))
+    if "/message/email/templates" in path and shaped and not path.endswith("}/preview"):
+        # A template must compile and have a part (rules of the text); names are unique.
+        body["subject"] = "Fuzzed {{name}}" if path.endswith("/templates") else "Fuzzed"
+        body["text"] = "Hello"
+        body.pop("html", None)
+        if path.endswith("/templates"):
+            body["name"] = f"fuzzed-{uuid.uuid4().hex[:12]}"
     if path.endswith("/actions") and isinstance(body, dict):
         if body.get("action") in MOVES_WITH_REASON and not str(body.get("reason") or "").strip():
             body["reason"] = "Returned by the paying bank"

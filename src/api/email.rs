@@ -1,0 +1,86 @@
+//! The email group: send, the outbox (list, one message, its raw MIME and attachments), the
+//! sender identities, and stored templates with their previews.
+
+use std::future::Future;
+
+use gloo_net::http::Method;
+use moneydesk_model::email::{
+    DraftPreview, MessageDetail, NewTemplate, NewTemplateVersion, OutboxMessage, RenderedTemplate, SendRequest, SenderIdentity,
+    TemplateDetail, TemplatePreview, TemplateSummary,
+};
+use moneydesk_model::{paths, Envelope, Page};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::client::{envelope_data, Body};
+use super::{ApiError, Client};
+
+/// POST `path` with a JSON body, answering an envelope's `data`.
+fn post<B: Serialize, T: DeserializeOwned + 'static>(client: &Client, path: String, body: &B) -> impl Future<Output = Result<T, ApiError>> + 'static {
+    let body = Body::json(body);
+    let client = client.clone();
+    async move { envelope_data(client.send::<Envelope<T>>(Method::POST, &path, &[], Some(body?)).await?) }
+}
+
+/// POST send: the ids of the queued messages, in personalization order.
+pub fn send(client: &Client, request: &SendRequest) -> impl Future<Output = Result<Vec<String>, ApiError>> + 'static {
+    post(client, paths::EMAIL_SEND.to_string(), request)
+}
+
+/// One page of the outbox; `filters` are `state` (repeated), `q`, `page`, `size`.
+pub fn messages(client: &Client, filters: &[(String, String)]) -> impl Future<Output = Result<Page<OutboxMessage>, ApiError>> + 'static {
+    let refs: Vec<(&str, &str)> = filters.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    client.get_data(paths::EMAIL_MESSAGES, &refs)
+}
+
+fn message_path(template: &str, id: &str) -> String {
+    paths::fill(template, "messageId", &String::from(js_sys::encode_uri_component(id)))
+}
+
+pub fn message(client: &Client, id: &str) -> impl Future<Output = Result<MessageDetail, ApiError>> + 'static {
+    client.get_data(&message_path(paths::EMAIL_MESSAGE, id), &[])
+}
+
+/// The message's MIME, as a Blob to save.
+pub fn raw(client: &Client, id: &str) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+    let sent = client.send_raw(Method::GET, &message_path(paths::EMAIL_MESSAGE_RAW, id), &[], None);
+    async move { super::client::blob(sent.await?).await }
+}
+
+pub fn attachment(client: &Client, id: &str, index: u32) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+    let path = paths::fill(&message_path(paths::EMAIL_MESSAGE_ATTACHMENT, id), "index", &index.to_string());
+    let sent = client.send_raw(Method::GET, &path, &[], None);
+    async move { super::client::blob(sent.await?).await }
+}
+
+pub fn senders(client: &Client) -> impl Future<Output = Result<Vec<SenderIdentity>, ApiError>> + 'static {
+    client.get_data(paths::EMAIL_SENDERS, &[])
+}
+
+pub fn templates(client: &Client) -> impl Future<Output = Result<Vec<TemplateSummary>, ApiError>> + 'static {
+    client.get_data(paths::EMAIL_TEMPLATES, &[])
+}
+
+fn template_path(template: &str, id: &str) -> String {
+    paths::fill(template, "templateId", &String::from(js_sys::encode_uri_component(id)))
+}
+
+pub fn template(client: &Client, id: &str) -> impl Future<Output = Result<TemplateDetail, ApiError>> + 'static {
+    client.get_data(&template_path(paths::EMAIL_TEMPLATE, id), &[])
+}
+
+pub fn create_template(client: &Client, t: &NewTemplate) -> impl Future<Output = Result<TemplateDetail, ApiError>> + 'static {
+    post(client, paths::EMAIL_TEMPLATES.to_string(), t)
+}
+
+pub fn add_version(client: &Client, id: &str, v: &NewTemplateVersion) -> impl Future<Output = Result<TemplateDetail, ApiError>> + 'static {
+    post(client, template_path(paths::EMAIL_TEMPLATE_VERSIONS, id), v)
+}
+
+pub fn preview(client: &Client, id: &str, p: &TemplatePreview) -> impl Future<Output = Result<RenderedTemplate, ApiError>> + 'static {
+    post(client, template_path(paths::EMAIL_TEMPLATE_PREVIEW, id), p)
+}
+
+pub fn draft_preview(client: &Client, p: &DraftPreview) -> impl Future<Output = Result<RenderedTemplate, ApiError>> + 'static {
+    post(client, paths::EMAIL_TEMPLATE_DRAFT_PREVIEW.to_string(), p)
+}

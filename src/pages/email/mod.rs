@@ -1,0 +1,102 @@
+//! The Email page: Compose (compose.rs: recipients as chips, plain and HTML with a sandboxed
+//! preview, templates with their variables, attachments, bulk from a CSV), Outbox (outbox.rs:
+//! each message's state and attempts, filterable; message.rs reads one, the development
+//! mailbox's included) and Templates (templates.rs: list, edit with a live preview). The tab,
+//! the Outbox's filters and page, and the message open live in the URL.
+
+mod attachments;
+mod bulk;
+mod compose;
+mod message;
+mod outbox;
+mod recipients;
+mod templates;
+
+use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+/// The page's tabs, as the URL names them (`?tab=outbox`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Compose,
+    Outbox,
+    Templates,
+}
+
+impl Tab {
+    const ALL: [Tab; 3] = [Tab::Compose, Tab::Outbox, Tab::Templates];
+
+    fn slug(self) -> &'static str {
+        match self {
+            Tab::Compose => "compose",
+            Tab::Outbox => "outbox",
+            Tab::Templates => "templates",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Tab::Compose => "Compose",
+            Tab::Outbox => "Outbox",
+            Tab::Templates => "Templates",
+        }
+    }
+}
+
+/// Moves to the query `pairs` on this page (the URL keeps the place; Back returns).
+pub fn use_go() -> Callback<Vec<(String, String)>> {
+    let navigate = use_navigate();
+    let location = use_location();
+    Callback::new(move |pairs: Vec<(String, String)>| {
+        let search: Vec<String> = pairs
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| format!("{k}={}", String::from(js_sys::encode_uri_component(v))))
+            .collect();
+        let path = location.pathname.get_untracked();
+        let to = if search.is_empty() { path } else { format!("{path}?{}", search.join("&")) };
+        navigate(&to, NavigateOptions { scroll: false, ..Default::default() });
+    })
+}
+
+/// Bytes as people read them.
+pub fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1 << 20) as f64),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
+        n => format!("{n} B"),
+    }
+}
+
+#[component]
+pub fn EmailPage() -> impl IntoView {
+    let query = use_query_map();
+    let go = use_go();
+    let tab = Memo::new(move |_| {
+        query.with(|q| match q.get_str("tab") {
+            Some("outbox") => Tab::Outbox,
+            Some("templates") => Tab::Templates,
+            _ => Tab::Compose,
+        })
+    });
+    view! {
+        <section class="page email-page">
+            <div class="page-head"><h1>"Email"</h1></div>
+            <div class="email-tabs" role="tablist" aria-label="Email">
+                {Tab::ALL.into_iter().map(|t| view! {
+                    <button type="button" role="tab" class="email-tab" id=format!("email-tab-{}", t.slug())
+                        aria-selected=move || (tab.get() == t).to_string()
+                        on:click=move |_| go.run(vec![("tab".into(), t.slug().into())])>{t.label()}</button>
+                }).collect_view()}
+            </div>
+            <div role="tabpanel" aria-labelledby=move || format!("email-tab-{}", tab.get().slug())>
+                {move || match tab.get() {
+                    Tab::Compose => view! { <compose::Compose/> }.into_any(),
+                    Tab::Outbox => view! { <outbox::Outbox/> }.into_any(),
+                    Tab::Templates => view! { <templates::Templates/> }.into_any(),
+                }}
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,92 @@
+//! The Email page against the real server (no relay configured: messages land in the
+//! development mailbox): a plain + HTML message with an attachment composed, sent, followed in
+//! the Outbox to "Sent" and read there; a template sent to three recipients from a CSV.
+
+use moneydesk_e2e::{Harness, Scope};
+use moneydesk_model::email::NewTemplateVersion;
+
+async fn start() -> Harness {
+    Harness::start_with(|c| c.email.worker = true).await
+}
+
+#[tokio::test]
+async fn a_plain_and_html_message_with_an_attachment_is_sent_and_read_in_the_mailbox() {
+    let h = start().await;
+    let token = h.token(&[Scope::EmailSend]).await;
+    h.sign_in(&token).await;
+    h.goto("/email").await;
+    // The sender: the demo domain's identity, with the local part typed.
+    h.wait_for_text("#email-from", "@moneydesk.test").await;
+    h.wait_for_text("#email-from-address", "ops@moneydesk.test").await;
+
+    // A typed list becomes chips; one that is not an address is marked with the reason.
+    h.type_into("#email-to", "ada@client.example, not-an-address,").await;
+    h.wait_for_text(".chip-invalid", "not-an-address").await;
+    h.click(".chip-invalid .chip-remove").await;
+    assert_eq!(h.count(".chip").await, 1);
+    h.type_into("#email-subject", "Your statement").await;
+    h.type_into("#email-text", "Hello Ada").await;
+    h.type_into("#email-html", "<p>Hello <b>Ada</b></p><script>document.title='x'</script>").await;
+    // The HTML preview is a sandboxed iframe: no scripts, no same origin.
+    h.wait_js("document.querySelector('iframe.email-preview').getAttribute('srcdoc').includes('<b>Ada</b>')", "the live preview").await;
+    assert_eq!(h.js("return document.querySelector('iframe.email-preview').getAttribute('sandbox')", vec![]).await, serde_json::json!(""));
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("statement.pdf");
+    std::fs::write(&file, b"%PDF-1.7 statement").unwrap();
+    h.upload("#email-attach-input", &file).await;
+    h.wait_for_text(".attachment-name", "statement.pdf").await;
+    h.wait_for_text("#email-attach-total", "18 B of 30.0 MiB").await;
+
+    h.click("#email-send").await;
+    h.wait_for_text("#email-notice", "1 message queued").await;
+
+    h.goto("/email?tab=outbox").await;
+    h.wait_for_text("#email-outbox-table .badge", "Sent").await;
+    h.click("#email-outbox-table .email-open").await;
+    h.wait_js("location.search.includes('message=msg_')", "the message in the URL").await;
+    h.wait_for_text("#email-message-state", "Sent").await;
+    h.wait_for_text("#email-message-text", "Hello Ada").await;
+    h.wait_for_text("#email-message-attachments", "statement.pdf").await;
+    h.wait_js(
+        "[...document.querySelectorAll('#email-message iframe')].some(f => f.getAttribute('sandbox') === '' && f.getAttribute('srcdoc').includes('<b>Ada</b>'))",
+        "the message's HTML in a sandboxed iframe",
+    )
+    .await;
+    h.wait_for_text("#email-message", "development mailbox").await;
+    h.finish().await;
+}
+
+#[tokio::test]
+async fn a_template_is_sent_to_three_recipients_from_a_csv() {
+    let h = start().await;
+    let parts = NewTemplateVersion { subject: "Statement for {{first_name}}".into(), text: Some("Dear {{first_name}}".into()), html: Some("<p>Dear {{first_name}}</p>".into()) };
+    let template = h.server().state.templates.create("tmpl_e2estatement00000000000", "Statement", &parts, "e2e").await.unwrap();
+    let token = h.token(&[Scope::EmailSend]).await;
+    h.sign_in(&token).await;
+    h.goto("/email").await;
+    h.wait_for_text("#email-from-address", "ops@moneydesk.test").await;
+    h.click("#email-mode-template").await;
+    h.wait_for(&format!("#email-template option[value={}]", template.id)).await;
+    h.select("#email-template", &template.id).await;
+    h.wait_for("#email-var-first_name").await;
+
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("clients.csv");
+    std::fs::write(&csv, "email,name,first_name\nada@client.example,Ada Lovelace,Ada\n\"bob@client.example\",\"Bob, Jr.\",Bob\ncy@client.example,,Cy\n").unwrap();
+    h.upload("#email-csv", &csv).await;
+    h.wait_for_text("#email-bulk-count", "3 messages").await;
+    h.click("#email-template-preview").await;
+    h.wait_for_text("#email-rendered-subject", "Statement for Ada").await;
+    h.wait_for_text("#email-send", "Send 3 messages").await;
+    h.click("#email-send").await;
+    h.wait_for_text("#email-notice", "3 messages queued").await;
+
+    h.goto("/email?tab=outbox").await;
+    h.wait_js("document.querySelectorAll('#email-outbox-table tbody tr').length === 3", "three messages").await;
+    for name in ["Ada", "Bob", "Cy"] {
+        h.wait_for_text("#email-outbox-table", &format!("Statement for {name}")).await;
+    }
+    h.wait_for_text("#email-outbox-table", "Bob, Jr.").await;
+    h.finish().await;
+}
