@@ -27,8 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 #[utoipa::path(get, path = paths::EMAIL_MESSAGES, tag = "email",
-    params(("page" = Option<u32>, Query, description = "1-based page", minimum = 1),
-        ("size" = Option<u32>, Query, description = "Page size (default 10, at most 500)", minimum = 1),
+    params(crate::http::openapi::PageParams,
         ("state" = Option<Vec<MessageState>>, Query, description = "Only messages in these states (repeat the parameter)", explode = true),
         ("q" = Option<String>, Query, description = "Part of a recipient or the subject (case-insensitive), or a message or request id", max_length = 200),
         ("batchId" = Option<String>, Query, description = "Only the messages of one send request (`req_…`)", max_length = 100)),
@@ -44,7 +43,9 @@ async fn messages(State(state): State<AppState>, _caller: Caller, RawQuery(q): R
     for (k, v) in &q {
         match k.as_str() {
             "state" => filter.states.push(v.parse().map_err(|e: moneydesk_model::email::messages::UnknownMessageState| Error::field("state", e.to_string()))?),
-            "q" => filter.q = Some(v.chars().take(200).collect()),
+            "q" if v.chars().count() > 200 => return Err(Error::field("q", "is longer than 200 characters")),
+            "q" => filter.q = Some(v.clone()),
+            "batchId" if v.chars().count() > 100 => return Err(Error::field("batchId", "is longer than 100 characters")),
             "batchId" => filter.batch_id = Some(v.clone()),
             _ => {}
         }
