@@ -1,5 +1,6 @@
-//! The delivery worker: claims due messages, sends them over SMTP (lettre, pooled
-//! connections) or into the development mailbox, and records each attempt and its outcome.
+//! The delivery worker: claims due messages, sends them over SMTP (lettre's client on
+//! `relay.rs`'s connections, one a lane, `MONEYDESK_EMAIL_CONNECTIONS` lanes) or into the
+//! development mailbox, and records each attempt and its outcome.
 //!
 //! - A 2xx reply → `sent`, with the relay's reply kept.
 //! - A 4xx reply, or no answer (refused, reset, timed out) → `deferred` until now + the
@@ -19,13 +20,11 @@
 //! the message's final dot, or after the commit) delivers each message exactly once. A
 //! graceful stop finishes the attempts under way and gives back the claims not yet started.
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::Utc;
-use futures_util::StreamExt;
-use lettre::transport::smtp::PoolConfig;
-use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use moneydesk_model::email::MessageState;
 use rand::Rng;
 use tokio::task::JoinHandle;
@@ -33,6 +32,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::EmailConfig;
 use super::mime;
+use super::relay::{Lane, Relay};
 use super::store::delivery::Claimed;
 use crate::AppState;
 
@@ -53,20 +53,16 @@ impl Worker {
     }
 }
 
-/// The transport for `config`, or `None` for the development mailbox.
-fn transport(config: &EmailConfig) -> anyhow::Result<Option<AsyncSmtpTransport<Tokio1Executor>>> {
-    let Some(url) = &config.smtp_url else { return Ok(None) };
-    let t = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-        .map_err(|e| anyhow::anyhow!("MONEYDESK_SMTP_URL: {e}"))?
-        .pool_config(PoolConfig::new().max_size(config.connections as u32))
-        .timeout(Some(Duration::from_secs(30)))
-        .build();
-    Ok(Some(t))
+/// What a round's lanes share: the claimed messages not yet taken, and the ones taken.
+struct Round {
+    waiting: Mutex<VecDeque<Claimed>>,
+    started: Mutex<Vec<String>>,
 }
 
-/// Starts the worker of this process.
+/// Starts the worker of this process (`MONEYDESK_SMTP_URL` is checked here: a bad one stops
+/// the server from starting).
 pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
-    let transport = transport(&state.config.email)?.map(Arc::new);
+    let relay = state.config.email.smtp_url.as_deref().map(Relay::parse).transpose()?.map(Arc::new);
     let cancel = CancellationToken::new();
     let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
     let stop = cancel.clone();
@@ -76,7 +72,9 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
     let recording = Arc::new(tokio::sync::Mutex::new(()));
     let task = tokio::spawn(async move {
         let c = state.config.email.clone();
-        tracing::info!(%worker, relay = c.smtp_url.is_some(), "email delivery worker started");
+        tracing::info!(%worker, relay = relay.is_some(), "email delivery worker started");
+        // One connection a lane, kept across rounds.
+        let mut lanes: Vec<Option<Lane>> = (0..c.connections).map(|_| None).collect();
         loop {
             if stop.is_cancelled() {
                 break;
@@ -98,25 +96,21 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
                 }
                 continue;
             }
-            // A stop lets the attempts under way finish and gives the others back.
-            let pending: Vec<String> = claimed.iter().map(|m| m.message.id.clone()).collect();
-            let started = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-            let recording = recording.clone();
-            let run = futures_util::stream::iter(claimed).for_each_concurrent(c.connections, |m| {
-                let (state, transport, worker, stop, started, recording) =
-                    (state.clone(), transport.clone(), worker.clone(), stop.clone(), started.clone(), recording.clone());
+            let round = Round { waiting: Mutex::new(claimed.into()), started: Mutex::new(Vec::new()) };
+            let runs = lanes.iter_mut().map(|lane| {
+                let (state, relay, worker, stop, recording, round) = (&state, relay.as_deref(), worker.as_str(), &stop, &recording, &round);
                 async move {
-                    if stop.is_cancelled() {
-                        return;
+                    // A stop lets the attempts under way finish and leaves the rest.
+                    while !stop.is_cancelled() {
+                        let Some(m) = round.waiting.lock().expect("not poisoned").pop_front() else { break };
+                        round.started.lock().expect("not poisoned").push(m.message.id.clone());
+                        deliver(state, relay, lane, worker, recording, m).await;
                     }
-                    started.lock().expect("not poisoned").push(m.message.id.clone());
-                    deliver(&state, transport.as_deref(), &worker, &recording, m).await;
                 }
             });
-            run.await;
+            futures_util::future::join_all(runs).await;
             if stop.is_cancelled() {
-                let started = started.lock().expect("not poisoned").clone();
-                let unstarted: Vec<String> = pending.into_iter().filter(|id| !started.contains(id)).collect();
+                let unstarted: Vec<String> = round.waiting.into_inner().expect("not poisoned").into_iter().map(|m| m.message.id).collect();
                 if let Err(e) = state.email.release(&worker, &unstarted).await {
                     tracing::warn!(error = %e, "giving back email claims");
                 }
@@ -129,11 +123,11 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
 }
 
 /// One attempt of one message, its outcome recorded.
-async fn deliver(state: &AppState, transport: Option<&AsyncSmtpTransport<Tokio1Executor>>, worker: &str, recording: &tokio::sync::Mutex<()>, m: Claimed) {
+async fn deliver(state: &AppState, relay: Option<&Relay>, lane: &mut Option<Lane>, worker: &str, recording: &tokio::sync::Mutex<()>, m: Claimed) {
     let c = &state.config.email;
     let built = mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await;
-    let sent = match (&built, transport) {
-        (Ok((_, message)), Some(t)) => Some(t.send(message.clone()).await),
+    let sent = match (&built, relay) {
+        (Ok((raw, message)), Some(r)) => Some(r.send(lane, message.envelope(), raw).await),
         _ => None,
     };
     let _turn = recording.lock().await;
@@ -145,14 +139,14 @@ async fn deliver(state: &AppState, transport: Option<&AsyncSmtpTransport<Tokio1E
             let text = format!("{} {}", reply.code(), reply.message().collect::<Vec<_>>().join(" "));
             state.email.finish(worker, &m, MessageState::Sent, &text, None).await
         }
-        (Ok(_), Some(Err(e))) if e.is_permanent() => state.email.finish(worker, &m, MessageState::Failed, &reply_text(&e), None).await,
+        (Ok(_), Some(Err(e))) if e.is_permanent() => state.email.finish(worker, &m, MessageState::Failed, &e.reply_text(), None).await,
         (Ok(_), Some(Err(e))) if m.attempt >= c.max_attempts => {
-            let text = format!("{} (gave up after {} attempts)", reply_text(&e), m.attempt);
+            let text = format!("{} (gave up after {} attempts)", e.reply_text(), m.attempt);
             state.email.finish(worker, &m, MessageState::Failed, &text, None).await
         }
         (Ok(_), Some(Err(e))) => {
             let next = Utc::now() + backoff(c, m.attempt);
-            state.email.finish(worker, &m, MessageState::Deferred, &reply_text(&e), Some(next)).await
+            state.email.finish(worker, &m, MessageState::Deferred, &e.reply_text(), Some(next)).await
         }
     };
     match recorded {
@@ -168,12 +162,4 @@ fn backoff(c: &EmailConfig, attempt: u32) -> chrono::Duration {
     let base = c.retry_base.saturating_mul(1u32 << attempt.saturating_sub(1).min(20)).min(c.retry_max);
     let jitter = rand::thread_rng().gen_range(0..=base.as_millis() as u64 / 10);
     chrono::Duration::from_std(base + Duration::from_millis(jitter)).unwrap_or(chrono::Duration::hours(1))
-}
-
-/// The relay's reply, or what went wrong on the way to it.
-fn reply_text(e: &lettre::transport::smtp::Error) -> String {
-    match e.status() {
-        Some(code) => format!("{code} {e}"),
-        None => format!("relay not reached: {e}"),
-    }
 }

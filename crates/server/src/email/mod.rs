@@ -24,6 +24,7 @@ pub mod config;
 pub mod delivery;
 pub mod mime;
 pub mod outbox;
+pub mod relay;
 pub mod send;
 pub mod store;
 pub mod templates;
