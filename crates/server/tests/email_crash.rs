@@ -90,6 +90,8 @@ async fn a_kill_mid_queue_loses_nothing_and_sends_nothing_twice_after_the_restar
         let first = *by_id.entry(id.clone()).or_insert(&r.raw);
         assert!(first == &r.raw[..], "the copies of {id} differ");
     }
+    assert!(duplicates <= CONNECTIONS, "{duplicates} copies: at most the {CONNECTIONS} attempts under way at the kill");
+    eprintln!("kill after {at_kill} of 300 delivered; {duplicates} copies after the restart");
     let page = json(reqwest::Client::new().get(format!("{}{}?state=sent", server.base, paths::EMAIL_MESSAGES)).bearer_auth(&token).send().await.unwrap()).await;
     assert_eq!(page["data"]["totalElements"], 300, "{page}");
     let mut child = server.child;
