@@ -1,5 +1,5 @@
 //! The email group: send, the outbox (list, one message, its raw MIME and attachments), the
-//! sender identities, and stored templates with their previews.
+//! sender identities, stored templates with their previews, and address verification.
 
 use std::future::Future;
 
@@ -8,6 +8,7 @@ use moneydesk_model::email::{
     DraftPreview, MessageDetail, NewTemplate, NewTemplateVersion, OutboxMessage, RenderedTemplate, SendRequest, SenderIdentity,
     TemplateDetail, TemplatePreview, TemplateSummary,
 };
+use moneydesk_model::email::validation::{BulkValidationRequest, BulkValidationResult, ValidationRequest, ValidationResult};
 use moneydesk_model::{paths, Envelope, Page};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -83,4 +84,14 @@ pub fn preview(client: &Client, id: &str, p: &TemplatePreview) -> impl Future<Ou
 
 pub fn draft_preview(client: &Client, p: &DraftPreview) -> impl Future<Output = Result<RenderedTemplate, ApiError>> + 'static {
     post(client, paths::EMAIL_TEMPLATE_DRAFT_PREVIEW.to_string(), p)
+}
+
+/// Verifies one address (syntax, DNS, lists, typo).
+pub fn verify(client: &Client, email: &str) -> impl Future<Output = Result<ValidationResult, ApiError>> + 'static {
+    post(client, paths::EMAIL_VALIDATION.to_string(), &ValidationRequest { email: email.to_string() })
+}
+
+/// Verifies up to 1000 addresses in one request.
+pub fn verify_all(client: &Client, emails: Vec<String>) -> impl Future<Output = Result<BulkValidationResult, ApiError>> + 'static {
+    post(client, paths::EMAIL_VALIDATION_BULK.to_string(), &BulkValidationRequest { emails })
 }

@@ -90,3 +90,36 @@ async fn a_template_is_sent_to_three_recipients_from_a_csv() {
     h.wait_for_text("#email-outbox-table", "Bob, Jr.").await;
     h.finish().await;
 }
+
+/// Verify against the tests' DNS server: one address with its checks explained and the
+/// suggestion followed, then a pasted list in bulk, filtered by verdict.
+#[tokio::test]
+async fn an_address_is_verified_with_each_check_explained_and_a_list_in_bulk() {
+    let dns = moneydesk_e2e::dns::DnsServer::start().await;
+    dns.mx("gmial.com", 10, "mx.gmial.com").mx("gmail.com", 5, "gmail-smtp-in.l.google.com").mx("bank.example", 10, "mx.bank.example");
+    let h = Harness::start_with(|c| c.email.verify.dns_server = Some(dns.addr)).await;
+    let token = h.token(&[Scope::EmailVerify]).await;
+    h.sign_in(&token).await;
+    h.goto("/email?tab=verify").await;
+    h.type_into("#verify-address", "jane@gmial.com").await;
+    h.click(".email-verify-one button[type=submit]").await;
+    h.wait_for_text("#verification .badge", "Risky").await;
+    h.wait_js("new URLSearchParams(location.search).get('address') === 'jane@gmial.com'", "the address in the URL").await;
+    h.wait_for_text("#verification tr[data-check=typo]", "did you mean gmail.com?").await;
+    h.wait_for_text("#verification tr[data-check=mail_server]", "MX: mx.gmial.com (10)").await;
+    h.wait_for_text("#verification-score", "60 / 100").await;
+    // The suggestion, verified in one click.
+    h.click(".verification-suggestion button").await;
+    h.wait_for_text("#verification .badge", "Valid").await;
+    h.wait_for_text("#verification .verification-email", "jane@gmail.com").await;
+
+    h.type_into("#verify-list", "ops@bank.example\nsomeone@nowhere.example, not-an-address\nops@bank.example").await;
+    h.wait_for_text("#verify-list-count", "3 addresses").await;
+    h.click(".email-verify-list button[type=submit]").await;
+    h.wait_for_text("#verify-results-title", "3 verified, 2 domains looked up").await;
+    assert_eq!(h.count("#verify-results tbody tr").await, 3);
+    h.click("#verify-show-invalid").await;
+    h.wait_js("document.querySelectorAll('#verify-results tbody tr').length === 2", "only the invalid ones").await;
+    h.wait_for_text("#verify-results", "does not exist (NXDOMAIN)").await;
+    h.finish().await;
+}

@@ -22,6 +22,9 @@
 mod browser;
 mod chromedriver;
 mod console;
+/// The tests' DNS server (address verification): the server tests' own, one copy.
+#[path = "../../crates/server/tests/common/dns.rs"]
+pub mod dns;
 mod harness;
 mod host;
 mod paths;

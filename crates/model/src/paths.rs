@@ -25,6 +25,8 @@ pub const VAULT_USAGE: &str = "/api/v1/cores/document-vault/records/{userId}/usa
 
 pub const EMAIL_SEND: &str = "/api/v1/cores/utility/message/email";
 pub const EMAIL_VALIDATION: &str = "/api/v1/cores/utility/message/email/validation";
+/// Extension: up to 1000 addresses verified in one request, each domain looked up once.
+pub const EMAIL_VALIDATION_BULK: &str = "/api/v1/cores/utility/message/email/validation/bulk";
 /// Extensions (the Email page): the outbox (GET, paged, `state` and `q` filters; `email:send`),
 /// one message with its attempts and parts, its exact MIME (`raw`, `message/rfc822`) and its
 /// attachments; the sender identities this server may send as; stored templates (GET list and

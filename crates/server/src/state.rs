@@ -14,6 +14,7 @@ use crate::deposits::store::DepositStore;
 use crate::vault::store::VaultStore;
 use crate::email::store::EmailStore;
 use crate::email::templates::TemplateStore;
+use crate::email::validation::Verifier;
 use crate::{fees, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
@@ -45,6 +46,8 @@ pub struct Shared {
     pub email: EmailStore,
     /// Stored email templates (email group).
     pub templates: TemplateStore,
+    /// Address verification: resolver, domain cache, lists (email group).
+    pub verifier: Verifier,
 }
 
 impl AppState {
@@ -54,6 +57,7 @@ impl AppState {
         let blobs = crate::storage::blobs::local(&config.data_dir)?;
         let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault, email, templates } = stores;
         let fees = fees::State::load(&config, fees).await?;
+        let verifier = Verifier::new(&config.email.verify);
         Ok(AppState(Arc::new(Shared {
             database,
             tokens,
@@ -69,6 +73,7 @@ impl AppState {
             vault,
             email,
             templates,
+            verifier,
         })))
     }
 }

@@ -45,6 +45,7 @@ fn endpoints() -> Vec<(Method, &'static str, String, Option<Scope>)> {
         (Method::GET, paths::VAULT_USAGE, user(paths::VAULT_USAGE), Some(Scope::VaultRead)),
         (Method::POST, paths::EMAIL_SEND, paths::EMAIL_SEND.into(), Some(Scope::EmailSend)),
         (Method::POST, paths::EMAIL_VALIDATION, paths::EMAIL_VALIDATION.into(), Some(Scope::EmailVerify)),
+        (Method::POST, paths::EMAIL_VALIDATION_BULK, paths::EMAIL_VALIDATION_BULK.into(), Some(Scope::EmailVerify)),
         (
             Method::GET,
             paths::ROUTING_WIRE_VALIDATE,

@@ -1,8 +1,9 @@
 //! The Email page: Compose (compose.rs: recipients as chips, plain and HTML with a sandboxed
 //! preview, templates with their variables, attachments, bulk from a CSV), Outbox (outbox.rs:
 //! each message's state and attempts, filterable; message.rs reads one, the development
-//! mailbox's included) and Templates (templates.rs: list, edit with a live preview). The tab,
-//! the Outbox's filters and page, and the message open live in the URL.
+//! mailbox's included), Templates (templates.rs: list, edit with a live preview) and Verify
+//! (verify.rs: one address with every check explained, or a list in bulk). The tab, the
+//! Outbox's filters and page, the message open and the verified address live in the URL.
 
 mod attachments;
 mod bulk;
@@ -11,6 +12,8 @@ mod message;
 mod outbox;
 mod recipients;
 mod templates;
+mod verify;
+mod verify_list;
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
@@ -22,16 +25,18 @@ pub enum Tab {
     Compose,
     Outbox,
     Templates,
+    Verify,
 }
 
 impl Tab {
-    const ALL: [Tab; 3] = [Tab::Compose, Tab::Outbox, Tab::Templates];
+    const ALL: [Tab; 4] = [Tab::Compose, Tab::Outbox, Tab::Templates, Tab::Verify];
 
     fn slug(self) -> &'static str {
         match self {
             Tab::Compose => "compose",
             Tab::Outbox => "outbox",
             Tab::Templates => "templates",
+            Tab::Verify => "verify",
         }
     }
 
@@ -40,6 +45,7 @@ impl Tab {
             Tab::Compose => "Compose",
             Tab::Outbox => "Outbox",
             Tab::Templates => "Templates",
+            Tab::Verify => "Verify",
         }
     }
 }
@@ -77,6 +83,7 @@ pub fn EmailPage() -> impl IntoView {
         query.with(|q| match q.get_str("tab") {
             Some("outbox") => Tab::Outbox,
             Some("templates") => Tab::Templates,
+            Some("verify") => Tab::Verify,
             _ => Tab::Compose,
         })
     });
@@ -95,6 +102,7 @@ pub fn EmailPage() -> impl IntoView {
                     Tab::Compose => view! { <compose::Compose/> }.into_any(),
                     Tab::Outbox => view! { <outbox::Outbox/> }.into_any(),
                     Tab::Templates => view! { <templates::Templates/> }.into_any(),
+                    Tab::Verify => view! { <verify::Verify/> }.into_any(),
                 }}
             </div>
         </section>

@@ -7,6 +7,7 @@ pub mod messages;
 pub mod send;
 pub use send::{MAX_PERSONALIZATIONS, MAX_RECIPIENTS, MAX_TOTAL_BYTES};
 pub mod templates;
+pub mod validation;
 
 pub use address::{EmailAddress, EmailAddressError};
 pub use messages::{Attempt, AttachmentInfo, Delivery, MessageDetail, MessageState, OutboxMessage, SenderIdentity};

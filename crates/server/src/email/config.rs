@@ -14,6 +14,9 @@
 //!   message still `sending` after it belonged to a process that died and is taken over.
 //! - `MONEYDESK_EMAIL_LIST_UNSUBSCRIBE`: the `List-Unsubscribe` header's value
 //!   (`<mailto:unsubscribe@bank.example>`), added to every message when set.
+//! - Address verification's `MONEYDESK_DNS_SERVER`, `MONEYDESK_DNS_TIMEOUT`,
+//!   `MONEYDESK_EMAIL_DOMAIN_CACHE`, `MONEYDESK_EMAIL_DISPOSABLE_DOMAINS` and
+//!   `MONEYDESK_EMAIL_ROLE_ADDRESSES`: see `validation::VerifyConfig`.
 
 use std::time::Duration;
 
@@ -33,6 +36,9 @@ pub struct EmailConfig {
     /// Whether this process runs the delivery worker (tests that look at queued messages
     /// turn it off; `MONEYDESK_EMAIL_WORKER=off`).
     pub worker: bool,
+    /// Address verification: the resolver, its timeout, the domain cache and the lists
+    /// (`MONEYDESK_DNS_*`, `MONEYDESK_EMAIL_DOMAIN_CACHE`, …; see `validation::VerifyConfig`).
+    pub verify: super::validation::VerifyConfig,
 }
 
 impl Default for EmailConfig {
@@ -47,6 +53,7 @@ impl Default for EmailConfig {
             claim: Duration::from_secs(300),
             list_unsubscribe: None,
             worker: true,
+            verify: Default::default(),
         }
     }
 }
@@ -87,6 +94,7 @@ impl EmailConfig {
         if let Some(v) = var("MONEYDESK_EMAIL_WORKER") {
             c.worker = !matches!(v.trim(), "off" | "0" | "false" | "no");
         }
+        c.verify = super::validation::VerifyConfig::from_env(var)?;
         Ok(c)
     }
 

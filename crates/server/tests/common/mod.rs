@@ -2,6 +2,7 @@
 //! (`Backend::Postgres`) a fresh database on the tests' own PostgreSQL cluster.
 #![allow(dead_code)]
 
+pub mod dns;
 pub mod postgres;
 pub mod smtp;
 

@@ -1,0 +1,142 @@
+//! Where a domain's mail goes, asked of a real resolver (hickory): the system's
+//! (`/etc/resolv.conf`) or `MONEYDESK_DNS_SERVER`, each query with `MONEYDESK_DNS_TIMEOUT`.
+//! Address verification reads it (and the sending domains' record checks will).
+//!
+//! An answer is one of [`MailHosts`]: what RFC 5321 §5.1 makes of the MX and address records
+//! (an MX; else an A/AAAA as the implicit MX; a single MX of `.` is RFC 7505's null MX: no
+//! mail), a domain that does not exist, or DNS that could not be asked. Only the last is
+//! "don't know": a timeout is never read as "no such domain".
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
+
+use hickory_resolver::config::{NameServerConfig, ResolverConfig};
+use hickory_resolver::net::runtime::TokioRuntimeProvider;
+use hickory_resolver::net::NetError;
+use hickory_resolver::proto::rr::{RData, RecordType};
+use hickory_resolver::TokioResolver;
+
+/// What DNS says about a domain's mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MailHosts {
+    /// MX records, by preference (lowest first): `(preference, host)`.
+    Exchangers(Vec<(u16, String)>),
+    /// No MX, but address records: the domain itself takes mail (RFC 5321 §5.1).
+    Address(Vec<IpAddr>),
+    /// A null MX (RFC 7505): the domain says it takes no mail.
+    NullMx,
+    /// The domain exists, with neither MX nor address records.
+    NoMailHost,
+    /// NXDOMAIN.
+    NoSuchDomain,
+    /// DNS could not be asked or did not answer; the reason.
+    Unreachable(String),
+}
+
+impl MailHosts {
+    /// An answer worth keeping (a failure to ask is not one).
+    pub fn is_definite(&self) -> bool {
+        !matches!(self, MailHosts::Unreachable(_))
+    }
+}
+
+/// A resolver, or why there is none (no usable system configuration).
+#[derive(Clone)]
+pub struct Dns {
+    resolver: Result<TokioResolver, String>,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for Dns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dns").field("ready", &self.resolver.is_ok()).field("timeout", &self.timeout).finish()
+    }
+}
+
+impl Dns {
+    /// A resolver asking `server` (UDP, TCP when truncated), or the system's resolvers.
+    pub fn new(server: Option<SocketAddr>, timeout: Duration) -> Dns {
+        let builder = match server {
+            Some(addr) => {
+                let mut ns = NameServerConfig::udp_and_tcp(addr.ip());
+                for c in &mut ns.connections {
+                    c.port = addr.port();
+                }
+                Ok(TokioResolver::builder_with_config(ResolverConfig::from_name_servers(vec![ns]), TokioRuntimeProvider::default()))
+            }
+            None => TokioResolver::builder_tokio().map_err(|e| format!("no DNS resolver configured ({e}); set MONEYDESK_DNS_SERVER")),
+        };
+        let resolver = builder.and_then(|mut b| {
+            let o = b.options_mut();
+            o.timeout = timeout;
+            // One try per server: the caller's timeout is what an operator waits at most.
+            o.attempts = 1;
+            b.build().map_err(|e| format!("DNS resolver: {e}"))
+        });
+        if let Err(e) = &resolver {
+            tracing::warn!("{e}: every DNS check will answer unknown");
+        }
+        Dns { resolver, timeout }
+    }
+
+    /// Where mail for `domain` (ASCII, A-labels) goes.
+    pub async fn mail_hosts(&self, domain: &str) -> MailHosts {
+        let resolver = match &self.resolver {
+            Ok(r) => r,
+            Err(e) => return MailHosts::Unreachable(e.clone()),
+        };
+        // Fully qualified: no search domains appended.
+        let fqdn = format!("{}.", domain.trim_end_matches('.'));
+        // The resolver's own timeout, and a guard above it (UDP and TCP each get one).
+        let guard = self.timeout * 3;
+        let mx = match tokio::time::timeout(guard, resolver.lookup(fqdn.as_str(), RecordType::MX)).await {
+            Err(_) => return unreachable_after(guard),
+            Ok(r) => r,
+        };
+        match mx {
+            Ok(lookup) => {
+                let mut mx: Vec<(u16, String)> = lookup
+                    .answers()
+                    .iter()
+                    .filter_map(|r| match &r.data {
+                        RData::MX(mx) => Some((mx.preference, mx.exchange.to_ascii())),
+                        _ => None,
+                    })
+                    .collect();
+                // RFC 7505: a null MX is the only MX, with the root as its exchange.
+                if mx.len() == 1 && (mx[0].1 == "." || mx[0].1.is_empty()) {
+                    return MailHosts::NullMx;
+                }
+                mx.retain(|(_, host)| host != "." && !host.is_empty());
+                if !mx.is_empty() {
+                    mx.sort();
+                    for (_, host) in &mut mx {
+                        *host = host.trim_end_matches('.').to_string();
+                    }
+                    return MailHosts::Exchangers(mx);
+                }
+            }
+            Err(e) if e.is_nx_domain() => return MailHosts::NoSuchDomain,
+            Err(e) if e.is_no_records_found() => {}
+            Err(e) => return unreachable(&e),
+        }
+        match tokio::time::timeout(guard, resolver.lookup_ip(fqdn.as_str())).await {
+            Err(_) => unreachable_after(guard),
+            Ok(Ok(ips)) => {
+                let ips: Vec<IpAddr> = ips.iter().collect();
+                if ips.is_empty() { MailHosts::NoMailHost } else { MailHosts::Address(ips) }
+            }
+            Ok(Err(e)) if e.is_nx_domain() => MailHosts::NoSuchDomain,
+            Ok(Err(e)) if e.is_no_records_found() => MailHosts::NoMailHost,
+            Ok(Err(e)) => unreachable(&e),
+        }
+    }
+}
+
+fn unreachable(e: &NetError) -> MailHosts {
+    MailHosts::Unreachable(format!("DNS did not answer: {e}"))
+}
+
+fn unreachable_after(t: Duration) -> MailHosts {
+    MailHosts::Unreachable(format!("DNS did not answer within {} ms", t.as_millis()))
+}
