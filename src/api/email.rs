@@ -8,6 +8,7 @@ use moneydesk_model::email::{
     DraftPreview, MessageDetail, NewTemplate, NewTemplateVersion, OutboxMessage, RenderedTemplate, SendRequest, SenderIdentity,
     TemplateDetail, TemplatePreview, TemplateSummary,
 };
+use moneydesk_model::email::domains::{NewSendingDomain, SendingDomain};
 use moneydesk_model::email::validation::{BulkValidationRequest, BulkValidationResult, ValidationRequest, ValidationResult};
 use moneydesk_model::{paths, Envelope, Page};
 use serde::de::DeserializeOwned;
@@ -94,4 +95,32 @@ pub fn verify(client: &Client, email: &str) -> impl Future<Output = Result<Valid
 /// Verifies up to 1000 addresses in one request.
 pub fn verify_all(client: &Client, emails: Vec<String>) -> impl Future<Output = Result<BulkValidationResult, ApiError>> + 'static {
     post(client, paths::EMAIL_VALIDATION_BULK.to_string(), &BulkValidationRequest { emails })
+}
+
+/// The registered sending domains.
+pub fn domains(client: &Client) -> impl Future<Output = Result<Vec<SendingDomain>, ApiError>> + 'static {
+    client.get_data(paths::EMAIL_DOMAINS, &[])
+}
+
+fn domain_path(template: &str, domain: &str) -> String {
+    paths::fill(template, "domain", &String::from(js_sys::encode_uri_component(domain)))
+}
+
+pub fn domain(client: &Client, domain: &str) -> impl Future<Output = Result<SendingDomain, ApiError>> + 'static {
+    client.get_data(&domain_path(paths::EMAIL_DOMAIN, domain), &[])
+}
+
+/// Registers a domain: the records to install.
+pub fn register_domain(client: &Client, domain: &str) -> impl Future<Output = Result<SendingDomain, ApiError>> + 'static {
+    post(client, paths::EMAIL_DOMAINS.to_string(), &NewSendingDomain { domain: domain.to_string() })
+}
+
+/// Looks the domain's records up now.
+pub fn verify_domain(client: &Client, domain: &str) -> impl Future<Output = Result<SendingDomain, ApiError>> + 'static {
+    post(client, domain_path(paths::EMAIL_DOMAIN_VERIFY, domain), &serde_json::json!({}))
+}
+
+/// An administrator's approval.
+pub fn activate_domain(client: &Client, domain: &str) -> impl Future<Output = Result<SendingDomain, ApiError>> + 'static {
+    post(client, domain_path(paths::EMAIL_DOMAIN_ACTIVATE, domain), &serde_json::json!({}))
 }

@@ -22,6 +22,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/email?tab=outbox", "#email-outbox-empty"),
     ("/email?tab=templates", ".email-template-list .muted"),
     ("/email?tab=verify&address=support@gmial.com", "#verification .badge.verdict-risky"),
+    ("/email?tab=domains", "#domains-empty"),
     ("/no-such-page", "[data-testid=not-found]"),
 ];
 

@@ -124,3 +124,41 @@ async fn an_address_is_verified_with_each_check_explained_and_a_list_in_bulk() {
     h.wait_for_text("#verify-results", "does not exist (NXDOMAIN)").await;
     h.finish().await;
 }
+
+/// Domains against the tests' DNS server: a domain registered, its records shown, verified
+/// with nothing installed (missing), installed and verified again (found), then activated.
+#[tokio::test]
+async fn a_sending_domain_is_registered_verified_and_activated() {
+    let dns = moneydesk_e2e::dns::DnsServer::start().await;
+    let h = Harness::start_with(|c| c.email.verify.dns_server = Some(dns.addr)).await;
+    let token = h.token(&[Scope::Admin]).await;
+    h.sign_in(&token).await;
+    h.goto("/email?tab=domains").await;
+    h.wait_for("#domains-empty").await;
+    h.type_into("#domain-name", "notices.bank.example").await;
+    h.click(".email-domain-new button[type=submit]").await;
+    h.wait_for_text("#domain-title", "notices.bank.example").await;
+    h.wait_js("new URLSearchParams(location.search).get('domain') === 'notices.bank.example'", "the domain in the URL").await;
+    h.wait_for_text("#domain-title .badge", "Pending").await;
+    h.wait_for_text("#domain-records tr[data-purpose=return_path]", "mdbounce.notices.bank.example").await;
+    h.wait_for_text("#domains-table", "notices.bank.example").await;
+
+    h.click("#domain-verify").await;
+    h.wait_for_text("#domain-records tr[data-purpose=dkim1] .badge", "Missing").await;
+    h.wait_for_text("#domain-said", "Not all records").await;
+
+    // The records are the same for every registration of a domain: install them.
+    for r in moneydesk_model::email::domains::records_for("notices.bank.example", "moneydesk.test") {
+        match r.kind {
+            moneydesk_model::email::domains::RecordKind::Cname => dns.cname(&r.host, &r.value),
+            moneydesk_model::email::domains::RecordKind::Txt => dns.txt(&r.host, &r.value),
+        };
+    }
+    h.click("#domain-verify").await;
+    h.wait_for_text("#domain-records tr[data-purpose=dkim2] .badge", "Found").await;
+    h.wait_for_text("#domain-title .badge", "Verified").await;
+    h.click("#domain-activate").await;
+    h.wait_for_text("#domain-title .badge", "Active").await;
+    h.wait_for_text("#domain-said", "DKIM-signed").await;
+    h.finish().await;
+}

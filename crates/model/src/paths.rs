@@ -42,6 +42,12 @@ pub const EMAIL_TEMPLATE: &str = "/api/v1/cores/utility/message/email/templates/
 pub const EMAIL_TEMPLATE_VERSIONS: &str = "/api/v1/cores/utility/message/email/templates/{templateId}/versions";
 pub const EMAIL_TEMPLATE_PREVIEW: &str = "/api/v1/cores/utility/message/email/templates/{templateId}/preview";
 pub const EMAIL_TEMPLATE_DRAFT_PREVIEW: &str = "/api/v1/cores/utility/message/email/templates/preview";
+/// Extensions: custom sending domains (register and list with `email:send`; verify with
+/// `email:send`; activate and delete with `admin`).
+pub const EMAIL_DOMAINS: &str = "/api/v1/cores/utility/message/email/domains";
+pub const EMAIL_DOMAIN: &str = "/api/v1/cores/utility/message/email/domains/{domain}";
+pub const EMAIL_DOMAIN_VERIFY: &str = "/api/v1/cores/utility/message/email/domains/{domain}/verify";
+pub const EMAIL_DOMAIN_ACTIVATE: &str = "/api/v1/cores/utility/message/email/domains/{domain}/activate";
 
 pub const ROUTING_WIRE_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/wire/validate";
 pub const ROUTING_ACH_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/ach/validate";

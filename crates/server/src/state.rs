@@ -15,6 +15,7 @@ use crate::vault::store::VaultStore;
 use crate::email::store::EmailStore;
 use crate::email::templates::TemplateStore;
 use crate::email::validation::Verifier;
+use crate::email::domains::Domains;
 use crate::{fees, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
@@ -48,6 +49,8 @@ pub struct Shared {
     pub templates: TemplateStore,
     /// Address verification: resolver, domain cache, lists (email group).
     pub verifier: Verifier,
+    /// Custom sending domains: store, checks, DKIM signers (email group).
+    pub domains: Domains,
 }
 
 impl AppState {
@@ -55,9 +58,10 @@ impl AppState {
         let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
         let blobs = crate::storage::blobs::local(&config.data_dir)?;
-        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault, email, templates } = stores;
+        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault, email, templates, domains } = stores;
         let fees = fees::State::load(&config, fees).await?;
         let verifier = Verifier::new(&config.email.verify);
+        let domains = Domains::new(domains, &config.email);
         Ok(AppState(Arc::new(Shared {
             database,
             tokens,
@@ -74,6 +78,7 @@ impl AppState {
             email,
             templates,
             verifier,
+            domains,
         })))
     }
 }

@@ -2,12 +2,14 @@
 //! preview, templates with their variables, attachments, bulk from a CSV), Outbox (outbox.rs:
 //! each message's state and attempts, filterable; message.rs reads one, the development
 //! mailbox's included), Templates (templates.rs: list, edit with a live preview) and Verify
-//! (verify.rs: one address with every check explained, or a list in bulk). The tab, the
+//! (verify.rs: one address with every check explained, or a list in bulk) and Domains
+//! (domains.rs: sending domains, their records and verification). The tab, the
 //! Outbox's filters and page, the message open and the verified address live in the URL.
 
 mod attachments;
 mod bulk;
 mod compose;
+mod domains;
 mod message;
 mod outbox;
 mod recipients;
@@ -26,10 +28,11 @@ pub enum Tab {
     Outbox,
     Templates,
     Verify,
+    Domains,
 }
 
 impl Tab {
-    const ALL: [Tab; 4] = [Tab::Compose, Tab::Outbox, Tab::Templates, Tab::Verify];
+    const ALL: [Tab; 5] = [Tab::Compose, Tab::Outbox, Tab::Templates, Tab::Verify, Tab::Domains];
 
     fn slug(self) -> &'static str {
         match self {
@@ -37,6 +40,7 @@ impl Tab {
             Tab::Outbox => "outbox",
             Tab::Templates => "templates",
             Tab::Verify => "verify",
+            Tab::Domains => "domains",
         }
     }
 
@@ -46,6 +50,7 @@ impl Tab {
             Tab::Outbox => "Outbox",
             Tab::Templates => "Templates",
             Tab::Verify => "Verify",
+            Tab::Domains => "Domains",
         }
     }
 }
@@ -84,6 +89,7 @@ pub fn EmailPage() -> impl IntoView {
             Some("outbox") => Tab::Outbox,
             Some("templates") => Tab::Templates,
             Some("verify") => Tab::Verify,
+            Some("domains") => Tab::Domains,
             _ => Tab::Compose,
         })
     });
@@ -103,6 +109,7 @@ pub fn EmailPage() -> impl IntoView {
                     Tab::Outbox => view! { <outbox::Outbox/> }.into_any(),
                     Tab::Templates => view! { <templates::Templates/> }.into_any(),
                     Tab::Verify => view! { <verify::Verify/> }.into_any(),
+                    Tab::Domains => view! { <domains::Domains/> }.into_any(),
                 }}
             </div>
         </section>

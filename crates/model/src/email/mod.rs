@@ -3,6 +3,7 @@
 //! records and their states, and stored templates.
 
 pub mod address;
+pub mod domains;
 pub mod messages;
 pub mod send;
 pub use send::{MAX_PERSONALIZATIONS, MAX_RECIPIENTS, MAX_TOTAL_BYTES};

@@ -17,6 +17,10 @@
 //! - Address verification's `MONEYDESK_DNS_SERVER`, `MONEYDESK_DNS_TIMEOUT`,
 //!   `MONEYDESK_EMAIL_DOMAIN_CACHE`, `MONEYDESK_EMAIL_DISPOSABLE_DOMAINS` and
 //!   `MONEYDESK_EMAIL_ROLE_ADDRESSES`: see `validation::VerifyConfig`.
+//! - `MONEYDESK_EMAIL_SERVICE_DOMAIN` (default `moneydesk.test`): the service's own mail domain,
+//!   which sending domains' CNAMEs point into.
+//! - `MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE` (default off): activate a sending domain as soon as
+//!   it verifies.
 
 use std::time::Duration;
 
@@ -39,6 +43,12 @@ pub struct EmailConfig {
     /// Address verification: the resolver, its timeout, the domain cache and the lists
     /// (`MONEYDESK_DNS_*`, `MONEYDESK_EMAIL_DOMAIN_CACHE`, …; see `validation::VerifyConfig`).
     pub verify: super::validation::VerifyConfig,
+    /// The service's own mail domain, which sending domains' records point into
+    /// (`MONEYDESK_EMAIL_SERVICE_DOMAIN`, default `moneydesk.test`).
+    pub service_domain: String,
+    /// Whether a sending domain is activated as soon as it verifies
+    /// (`MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE=on`); otherwise an administrator activates it.
+    pub auto_activate_domains: bool,
 }
 
 impl Default for EmailConfig {
@@ -54,6 +64,8 @@ impl Default for EmailConfig {
             list_unsubscribe: None,
             worker: true,
             verify: Default::default(),
+            service_domain: "moneydesk.test".into(),
+            auto_activate_domains: false,
         }
     }
 }
@@ -95,6 +107,13 @@ impl EmailConfig {
             c.worker = !matches!(v.trim(), "off" | "0" | "false" | "no");
         }
         c.verify = super::validation::VerifyConfig::from_env(var)?;
+        if let Some(d) = var("MONEYDESK_EMAIL_SERVICE_DOMAIN").filter(|s| !s.trim().is_empty()) {
+            let a = EmailAddress::parse(&format!("x@{}", d.trim())).with_context(|| format!("MONEYDESK_EMAIL_SERVICE_DOMAIN must be a domain name; got {d:?}"))?;
+            c.service_domain = a.domain().to_ascii_lowercase();
+        }
+        if let Some(v) = var("MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE") {
+            c.auto_activate_domains = matches!(v.trim(), "on" | "1" | "true" | "yes");
+        }
         Ok(c)
     }
 

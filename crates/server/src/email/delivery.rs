@@ -125,7 +125,15 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
 /// One attempt of one message, its outcome recorded.
 async fn deliver(state: &AppState, relay: Option<&Relay>, lane: &mut Option<Lane>, worker: &str, recording: &tokio::sync::Mutex<()>, m: Claimed) {
     let c = &state.config.email;
-    let built = mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await;
+    let built = match mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await {
+        // From an active sending domain: DKIM-signed with its keys.
+        Ok((raw, message)) => match state.domains.signers_for(from_domain(&m.message.from.email)).await {
+            Ok(Some(signers)) => signers.sign(&raw).map(|signed| (signed, message)).map_err(crate::error::Error::internal),
+            Ok(None) => Ok((raw, message)),
+            Err(e) => Err(e),
+        },
+        Err(e) => Err(e),
+    };
     let sent = match (&built, relay) {
         (Ok((raw, message)), Some(r)) => Some(r.send(lane, message.envelope(), raw).await),
         _ => None,
@@ -162,4 +170,9 @@ fn backoff(c: &EmailConfig, attempt: u32) -> chrono::Duration {
     let base = c.retry_base.saturating_mul(1u32 << attempt.saturating_sub(1).min(20)).min(c.retry_max);
     let jitter = rand::thread_rng().gen_range(0..=base.as_millis() as u64 / 10);
     chrono::Duration::from_std(base + Duration::from_millis(jitter)).unwrap_or(chrono::Duration::hours(1))
+}
+
+/// The domain of a stored sender address (ASCII already).
+fn from_domain(address: &str) -> &str {
+    address.rsplit_once('@').map(|(_, d)| d).unwrap_or("")
 }

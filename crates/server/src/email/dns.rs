@@ -133,6 +133,44 @@ impl Dns {
     }
 }
 
+/// A record type [`Dns::values`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    Cname,
+    Txt,
+}
+
+impl Dns {
+    /// The values at `host` of `kind`: a CNAME's target (no trailing dot, lowercase), or each TXT
+    /// record's strings joined; empty when there is none (NXDOMAIN or NODATA). `Err` when DNS
+    /// could not be asked.
+    pub async fn values(&self, host: &str, kind: ValueKind) -> Result<Vec<String>, String> {
+        let resolver = self.resolver.as_ref().map_err(Clone::clone)?;
+        let fqdn = format!("{}.", host.trim_end_matches('.'));
+        let rtype = match kind {
+            ValueKind::Cname => RecordType::CNAME,
+            ValueKind::Txt => RecordType::TXT,
+        };
+        let guard = self.timeout * 3;
+        match tokio::time::timeout(guard, resolver.lookup(fqdn.as_str(), rtype)).await {
+            Err(_) => Err(format!("DNS did not answer within {} ms", guard.as_millis())),
+            Ok(Ok(lookup)) => Ok(lookup
+                .answers()
+                .iter()
+                // Only the asked name's records: a TXT query through a CNAME also lists the alias.
+                .filter(|r| r.name.to_ascii().trim_end_matches('.').eq_ignore_ascii_case(host.trim_end_matches('.')) || kind == ValueKind::Txt)
+                .filter_map(|r| match (&r.data, kind) {
+                    (RData::CNAME(c), ValueKind::Cname) => Some(c.0.to_ascii().trim_end_matches('.').to_ascii_lowercase()),
+                    (RData::TXT(t), ValueKind::Txt) => Some(t.txt_data.iter().map(|p| String::from_utf8_lossy(p).into_owned()).collect()),
+                    _ => None,
+                })
+                .collect()),
+            Ok(Err(e)) if e.is_no_records_found() => Ok(Vec::new()),
+            Ok(Err(e)) => Err(format!("DNS did not answer: {e}")),
+        }
+    }
+}
+
 fn unreachable(e: &NetError) -> MailHosts {
     MailHosts::Unreachable(format!("DNS did not answer: {e}"))
 }

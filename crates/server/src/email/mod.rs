@@ -3,7 +3,8 @@
 //! (`send`, `store::outbox`); a worker delivers the outbox over SMTP to the configured relay,
 //! or to the development mailbox in the database when none is configured (`delivery`, `mime`,
 //! `store::delivery`). Stored templates (`templates`). Address verification over real DNS
-//! (`validation`, `dns`). Sending domains and inbound mail are still to come.
+//! (`validation`, `dns`). Custom sending domains with DKIM (`domains`). Inbound mail is still to
+//! come.
 //!
 //! Who owns what (one file each, so they can change apart):
 //! - `send.rs`: POST send; `outbox.rs`: the outbox's GET extensions and the senders list.
@@ -12,6 +13,7 @@
 //! - `mime.rs`: the MIME of a stored message (lettre); `delivery.rs`: the worker.
 //! - `templates/`: the template extensions, their store and rendering.
 //! - `validation/`: address verification; `dns.rs`: where a domain's mail goes.
+//! - `domains/`: custom sending domains, their DKIM keys and signatures.
 
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -20,6 +22,7 @@ use crate::AppState;
 pub mod config;
 pub mod delivery;
 pub mod dns;
+pub mod domains;
 pub mod mime;
 pub mod outbox;
 pub mod relay;
@@ -32,6 +35,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(send::send_email))
         .merge(validation::router())
+        .merge(domains::router())
         .merge(outbox::router())
         .merge(templates::router())
 }

@@ -28,9 +28,10 @@ use crate::AppState;
 pub async fn send_email(State(state): State<AppState>, caller: Caller, Json(request): Json<SendRequest>) -> Result<(StatusCode, Json<Envelope<Vec<String>>>), Error> {
     let now = Utc::now();
     let plan = request.check(now.timestamp()).map_err(Error::fields)?;
-    if state.config.email.sender_for(&plan.from.email).is_none() {
+    // A configured identity, or any address of an active sending domain.
+    if state.config.email.sender_for(&plan.from.email).is_none() && state.domains.signers_for(plan.from.email.domain()).await?.is_none() {
         let allowed: Vec<&str> = state.config.email.senders.iter().map(|s| s.address.as_str()).collect();
-        return Err(Error::field("from.email", format!("{} is not a sender identity of this server; it may send as {}", plan.from.email, allowed.join(", "))));
+        return Err(Error::field("from.email", format!("{} is not a sender identity of this server; it may send as {} or from an active sending domain", plan.from.email, allowed.join(", "))));
     }
     let template = match &plan.template_id {
         None => None,

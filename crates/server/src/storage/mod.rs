@@ -24,6 +24,7 @@ pub use tokens::{NewToken, TokenCache, TokenRecord, TokenStore};
 
 use crate::accounts::store::AccountStore;
 use crate::deposits::store::DepositStore;
+use crate::email::domains::store::DomainStore;
 use crate::email::store::EmailStore;
 use crate::email::templates::TemplateStore;
 use crate::fees::store::FeeStore;
@@ -136,6 +137,7 @@ pub struct Stores {
     pub vault: VaultStore,
     pub email: EmailStore,
     pub templates: TemplateStore,
+    pub domains: DomainStore,
 }
 
 impl Stores {
@@ -154,6 +156,7 @@ impl Stores {
             vault: VaultStore::new(database.clone()),
             email: EmailStore::new(database.clone()),
             templates: TemplateStore::new(database.clone()),
+            domains: DomainStore::new(database.clone()),
             database,
         }
     }

@@ -220,9 +220,15 @@ def _fix_body(path, body):
         # A template must compile and have a part (rules of the text); names are unique.
         body["subject"] = "Fuzzed {{name}}" if path.endswith("/templates") else "Fuzzed"
         body["text"] = "Hello"
-        body.pop("html", None)
+        # An `html` of another type is what makes a negative case negative: kept.
+        if body.get("html") is None or isinstance(body.get("html"), str):
+            body.pop("html", None)
         if path.endswith("/templates"):
             body["name"] = f"fuzzed-{uuid.uuid4().hex[:12]}"
+    if path.endswith("/message/email/domains") and isinstance(body, dict) and isinstance(body.get("domain"), str):
+        # A domain name's rules (labels, hyphens, IDNA) are the data's, not the document's
+        # shapes: a fresh one each time (a domain is registered once).
+        body["domain"] = f"fuzzed-{uuid.uuid4().hex[:12]}.example"
     if path.endswith("/actions") and isinstance(body, dict):
         if body.get("action") in MOVES_WITH_REASON and not str(body.get("reason") or "").strip():
             body["reason"] = "Returned by the paying bank"
@@ -244,6 +250,16 @@ def map_body(ctx, body):
 @schemathesis.hook
 def map_headers(ctx, headers):
     return _fix_headers(headers)
+
+
+@schemathesis.hook
+def map_path_parameters(ctx, path_parameters):
+    # A sending domain in the path: a domain name (its rules are the data's); one not
+    # registered, so the answer is the documented 404.
+    if ctx.operation is not None and "/message/email/domains/" in ctx.operation.path and isinstance(path_parameters, dict):
+        if isinstance(path_parameters.get("domain"), str):
+            path_parameters["domain"] = f"unregistered-{uuid.uuid4().hex[:12]}.example"
+    return path_parameters
 
 
 @schemathesis.serializer("application/toml")
