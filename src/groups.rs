@@ -2,9 +2,9 @@
 //! needs, what the page does, how its code loads and the stylesheets only it uses. Everything
 //! else reads this list: the navigation and the dashboard (`components/layout.rs`,
 //! `pages/dashboard.rs`), the page dispatch (`pages/mod.rs`), the release build's page chunks
-//! (`#[wasm_split]`, generated here from `page: split(...)`) and the loader that fetches each
-//! chunk's stylesheets with it (`scripts/wasm-split/finish-loader.py` reads the
-//! `stylesheets: [...]` of each entry below). Adding a group is one entry here; the README's
+//! (`#[wasm_split]`, generated here from `page: split(...)`), each loading its stylesheets with it
+//! (`src/pages/lazy.rs`), and the release build (`xtask`, which reads the `stylesheets: [...]`
+//! of each entry below to name those files and preload them). Adding a group is one entry here; the README's
 //! "Adding a group" lists the other places a group's name finds.
 //!
 //! This module sits above the pages (it names their components), like `app.rs`.
@@ -57,7 +57,7 @@ macro_rules! groups {
     } )*) => {
         /// The page chunks, one module per split group.
         mod chunks {
-            $( groups!(@chunk $slug $kind $($component)?); )*
+            $( groups!(@chunk $slug $kind $($component)? [$($css),*]); )*
         }
 
         pub const GROUPS: &[Group] = &[
@@ -72,10 +72,10 @@ macro_rules! groups {
             }, )*
         ];
     };
-    (@chunk $slug:ident split $component:path) => {
-        crate::pages::lazy::split_page!($slug, $component);
+    (@chunk $slug:ident split $component:path [$($css:literal),*]) => {
+        crate::pages::lazy::split_page!($slug, $component, [$($css),*]);
     };
-    (@chunk $slug:ident placeholder) => {};
+    (@chunk $slug:ident placeholder [$($css:literal),*]) => {};
     (@code $slug:ident split) => { PageCode::Split(chunks::$slug::load) };
     (@code $slug:ident placeholder) => { PageCode::Placeholder };
 }

@@ -170,21 +170,11 @@ async fn api_server_down_shows_network_error_and_retry_recovers() {
 /// the chunk is back, Retry loads the page.
 #[tokio::test]
 async fn a_missing_page_chunk_shows_the_error_view_and_retry_recovers() {
-    // A copy of the release build without the accounts page's chunk.
+    // A copy of the release build without the accounts page's chunk (in the build's own
+    // directory, `build-<hash>/split_accounts.wasm`, beside its precompressed variants).
     let dist = tempfile::tempdir().unwrap();
     let mut removed = None;
-    for entry in std::fs::read_dir(moneydesk_e2e::dist_dir()).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name().into_string().unwrap();
-        if name.starts_with("split_accounts-") {
-            // The module and its precompressed variants: all gone.
-            if name.ends_with(".wasm") {
-                removed = Some((entry.path(), dist.path().join(&name)));
-            }
-        } else if entry.file_type().unwrap().is_file() {
-            std::fs::copy(entry.path(), dist.path().join(&name)).unwrap();
-        }
-    }
+    copy_except_accounts_chunk(&moneydesk_e2e::dist_dir(), dist.path(), &mut removed);
     let (original, copy) = removed.expect("the release build splits the accounts page into its own chunk");
     let h = Harness::start_with(|c| {
         c.seed_demo = true;
@@ -205,4 +195,24 @@ async fn a_missing_page_chunk_shows_the_error_view_and_retry_recovers() {
     h.click("button#retry").await;
     h.wait_for("tbody tr[data-id]").await;
     h.finish().await;
+}
+
+/// Copies the build `from` into `to`, all but the accounts page's chunk (and its precompressed
+/// variants); `removed` gets that chunk's path and where its copy belongs.
+fn copy_except_accounts_chunk(from: &std::path::Path, to: &std::path::Path, removed: &mut Option<(std::path::PathBuf, std::path::PathBuf)>) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().into_string().unwrap();
+        let copy = to.join(&name);
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir(&copy).unwrap();
+            copy_except_accounts_chunk(&entry.path(), &copy, removed);
+        } else if name.starts_with("split_accounts.") {
+            if name.ends_with(".wasm") {
+                *removed = Some((entry.path(), copy));
+            }
+        } else {
+            std::fs::copy(entry.path(), copy).unwrap();
+        }
+    }
 }

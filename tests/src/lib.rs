@@ -1,5 +1,5 @@
 //! Moneydesk's end-to-end harness: the real server, started in-process, serving the release
-//! build of the portal (`trunk build --release` into `./dist`, or `MONEYDESK_DIST`), driven
+//! build of the portal (`cargo xtask dist` into `./dist`, or `MONEYDESK_DIST`), driven
 //! in headless Chromium through chromedriver.
 //!
 //! Adding a page's tests: create `tests/e2e/<page>.rs`, declare it in `tests/e2e/main.rs`,

@@ -25,7 +25,7 @@ pub fn dist_dir() -> PathBuf {
         .unwrap_or_else(|| workspace_root().join("dist"));
     if !dist.join("index.html").is_file() {
         panic!(
-            "no release build of the portal in {}: run `trunk build --release` at the workspace root \
+            "no release build of the portal in {}: run `cargo xtask dist` (scripts/setup's md_build_portal) at the workspace root \
              (scripts/test does), or point MONEYDESK_DIST at a dist directory",
             dist.display()
         );

@@ -99,7 +99,7 @@ pub async fn serve(State(state): State<AppState>, req: Request) -> Response {
             .into_response();
     }
     // The release build writes each asset's brotli and gzip variants beside it
-    // (scripts/wasm-split/post-build): they are served by Accept-Encoding (brotli first, with
+    // (xtask/src/compress.rs): they are served by Accept-Encoding (brotli first, with
     // `Vary: Accept-Encoding`), so no request pays for compressing; without a variant the
     // compression layer gzips on the fly as before.
     let files = ServeDir::new(dist).append_index_html_on_directories(true).precompressed_br().precompressed_gzip();
@@ -192,10 +192,23 @@ fn percent_decode(path: &str) -> Vec<u8> {
     out
 }
 
-/// A file name carrying a trunk content hash: `-` followed by 16 hex digits
-/// (`moneydesk-0123456789abcdef_bg.wasm`, `style-0123456789abcdef.css`).
+/// A file named by its content: its name carries a content hash, `-` followed by 16 hex
+/// digits (`main-0123456789abcdef.css`, as trunk names files), or it is in the release build's
+/// directory named by the build's hash, or below it (`/build-0123456789abcdef/moneydesk_bg.wasm`,
+/// `/build-…/snippets/…/inline0.js`, see
+/// xtask/src/main.rs).
 pub fn is_hashed(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or("").as_bytes();
+    let mut segments = path.trim_start_matches('/').split('/');
+    let name = segments.next_back().unwrap_or("");
+    let in_build = segments.next().is_some_and(|d| d.strip_prefix("build-").is_some_and(is_hash));
+    in_build || hashed_name(name.as_bytes())
+}
+
+fn is_hash(s: &str) -> bool {
+    s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn hashed_name(name: &[u8]) -> bool {
     name.windows(17).enumerate().any(|(i, w)| {
         w[0] == b'-'
             && w[1..].iter().all(|b| b.is_ascii_hexdigit())
@@ -272,8 +285,15 @@ fn quoted_assets<'a>(html: &'a str, ext: &str) -> Vec<&'a str> {
 /// `/embed.js`: adds the build's stylesheets, imports its JS and starts it with its wasm,
 /// every URL resolved against embed.js's own URL (the server), not the host page.
 pub fn embed_js(index_html: &str) -> Option<String> {
-    let js = *quoted_assets(index_html, ".js").iter().find(|s| !s.ends_with("embed.js"))?;
     let wasm = *quoted_assets(index_html, ".wasm").first()?;
+    // The module wasm-bindgen wrote for that wasm (`x_bg.wasm` → `x.js`): index.html also names
+    // the snippets it imports (preloaded), which are not it.
+    let scripts = quoted_assets(index_html, ".js");
+    let own = wasm.strip_suffix("_bg.wasm").map(|stem| format!("{stem}.js"));
+    let js = *scripts
+        .iter()
+        .find(|s| Some(s.to_string()) == own)
+        .or_else(|| scripts.iter().find(|s| !s.ends_with("embed.js") && !s.contains("/snippets/")))?;
     let css = quoted_assets(index_html, ".css");
     let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let css_list: Vec<String> = css.iter().map(|s| q(s)).collect();
@@ -284,6 +304,10 @@ const assetUrl = (path) => new URL(path, import.meta.url).href;
 const options = window.MoneydeskEmbed;
 if (options && !options.baseUrl) {{
   options.baseUrl = new URL(import.meta.url).origin;
+}}
+if (options) {{
+  // Where pages load their own stylesheets from (src/pages/lazy.rs): this server.
+  options.assetBase = assetUrl("/");
 }}
 for (const href of [{css}]) {{
   const url = assetUrl(href);
@@ -351,6 +375,11 @@ window.wasmBindings = bindings;
         assert!(!is_hashed("/environments.json"));
         assert!(!is_hashed("/x-0123456789abcdef0.js"), "17 hex digits is not a trunk hash");
         assert!(!is_hashed("/a-0123456789abcdef/index.html"), "only the file name counts");
+        assert!(is_hashed("/build-0123456789abcdef/moneydesk_bg.wasm"), "the build's own directory");
+        assert!(is_hashed("/build-0123456789abcdef/__wasm_split.js"));
+        assert!(is_hashed("/build-0123456789abcdef/snippets/moneydesk-1/inline0.js"), "and below it");
+        assert!(!is_hashed("/build-0123456789abcdeg/moneydesk.js"), "not hex");
+        assert!(!is_hashed("/x/build-0123456789abcdef/moneydesk.js"), "only at the root");
     }
 
     #[test]
@@ -373,5 +402,12 @@ window.wasmBindings = bindings;
         assert!(js.contains(r#"module_or_path: assetUrl("/moneydesk-0123456789abcdef_bg.wasm")"#));
         assert!(js.contains(r#"for (const href of ["/style-1a2b3c4d5e6f7a8b.css"])"#));
         assert!(embed_js("<html></html>").is_none());
+        // The release build preloads wasm-bindgen's snippets before the module: not them.
+        let split = r#"<link rel="modulepreload" href="/build-0123456789abcdef/snippets/moneydesk-1/inline0.js">
+<link rel="modulepreload" href="/build-0123456789abcdef/moneydesk.js">
+<script type="module">import init, * as bindings from '/build-0123456789abcdef/moneydesk.js';
+const wasm = await init({ module_or_path: '/build-0123456789abcdef/moneydesk_bg.wasm' });</script>"#;
+        let js = embed_js(split).unwrap();
+        assert!(js.contains(r#"await import(assetUrl("/build-0123456789abcdef/moneydesk.js"))"#), "{js}");
     }
 }

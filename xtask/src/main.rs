@@ -1,0 +1,350 @@
+//! The portal's release build: `cargo xtask dist [DIR]` (default `./dist`).
+//!
+//! trunk builds the development portal (`trunk serve`, unsplit). The release build cuts the
+//! heavy pages into wasm chunks fetched when a page is first opened, which needs a step between
+//! cargo's link and wasm-bindgen that trunk 0.21 has no place for (it runs `cargo` from PATH);
+//! this tool is that build, as cargo-leptos does its `--split`:
+//!
+//! 1. `cargo build --release --target wasm32-unknown-unknown` of index.html's rust binary, with
+//!    `--cfg moneydesk_split` (src/groups.rs and src/pages/lazy.rs mark the split points),
+//!    `-Clink-args=--emit-relocs` (wasm-split reads the relocations), `MONEYDESK_WASM_RUSTFLAGS`
+//!    (scripts/setup: smaller panics where the toolchain allows) and
+//!    `MONEYDESK_PAGE_STYLESHEETS` (the hashed names of the stylesheets each split page loads
+//!    itself, src/pages/lazy.rs);
+//! 2. `wasm_split_cli_support::transform` (after [`relocs::undefine_bss_symbols`]) into the main
+//!    module, one module per chunk and the loader `__wasm_split.js`;
+//! 3. `wasm-bindgen --target web --keep-lld-exports` on the main module (the chunks import the
+//!    linker's function table) and `wasm-opt` on every module;
+//! 4. index.html with its trunk links replaced, the stylesheets and copied files, and a
+//!    precompressed (brotli, gzip) copy of every text asset and module.
+//!
+//! Every file the build makes from the wasm is in one directory named by the linked module's
+//! hash (`build-<16 hex>/`), where they find each other by relative names: nothing generated is
+//! patched, and a tab still running an older build never loads a newer build's chunk (it gets a
+//! 404 and offers Retry). Stylesheets are named by their own content hash.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use sha2::{Digest, Sha256};
+
+mod compress;
+mod css;
+mod groups;
+mod index;
+mod relocs;
+
+use index::Asset;
+
+const TARGET: &str = "wasm32-unknown-unknown";
+
+/// The sign-in page is a split of its own (src/pages/lazy.rs), shown at this route.
+const SIGN_IN: (&str, &str) = ("sign_in", "signin");
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("xtask: error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("dist") => {
+            let root = checkout()?;
+            let out = match args.get(1) {
+                Some(dir) => PathBuf::from(dir),
+                None => root.join("dist"),
+            };
+            dist(&root, &out)
+        }
+        _ => {
+            eprintln!("usage: cargo xtask dist [DIR]   the portal's release build (split into page chunks) into DIR (./dist)");
+            std::process::exit(2)
+        }
+    }
+}
+
+/// The checkout: the nearest directory up from here holding index.html and src/groups.rs.
+fn checkout() -> Result<PathBuf> {
+    let here = std::env::current_dir()?;
+    here.ancestors()
+        .find(|d| d.join("index.html").is_file() && d.join("src/groups.rs").is_file())
+        .map(Path::to_path_buf)
+        .context("run it inside the Moneydesk checkout (no index.html with src/groups.rs above the current directory)")
+}
+
+fn say(what: impl std::fmt::Display) {
+    eprintln!("xtask: {what}");
+}
+
+fn dist(root: &Path, out: &Path) -> Result<()> {
+    let html = fs::read_to_string(root.join("index.html")).context("reading index.html")?;
+    let links = index::trunk_links(&html)?;
+    let pages = groups::split_pages(&fs::read_to_string(root.join("src/groups.rs"))?)?;
+    let page_sheets: Vec<&str> = pages.iter().flat_map(|p| p.stylesheets.iter().map(String::as_str)).collect();
+
+    let staging = out.with_extension("partial");
+    if staging.exists() {
+        fs::remove_dir_all(&staging)?;
+    }
+    fs::create_dir_all(&staging)?;
+
+    // Stylesheets first: the wasm is told the names of those its pages load.
+    let mut css_names = BTreeMap::new(); // style name -> hashed file name
+    for link in &links {
+        if let Asset::Css { href } = &link.asset {
+            let source = fs::read_to_string(root.join(href)).with_context(|| format!("reading {href}"))?;
+            let bytes = css::minify(&source).into_bytes();
+            let stem = Path::new(href).file_stem().and_then(|s| s.to_str()).context("a stylesheet without a name")?;
+            let name = format!("{stem}-{}.css", short_hash(&bytes));
+            fs::write(staging.join(&name), &bytes)?;
+            css_names.insert(stem.to_string(), name);
+        }
+    }
+    for sheet in &page_sheets {
+        if !css_names.contains_key(*sheet) {
+            bail!("src/groups.rs names the stylesheet {sheet:?}, which index.html does not link (add <link data-trunk rel=\"css\" href=\"style/{sheet}.css\">)");
+        }
+    }
+    let page_css: Vec<String> =
+        css_names.iter().filter(|(k, _)| page_sheets.contains(&k.as_str())).map(|(k, v)| format!("{k}={v}")).collect();
+
+    let rust = links.iter().filter_map(|l| match &l.asset {
+        Asset::Rust { bin, wasm_opt } => Some((bin.clone(), wasm_opt.clone())),
+        _ => None,
+    });
+    let rust: Vec<_> = rust.collect();
+    let [(bin, wasm_opt)] = rust.as_slice() else { bail!("index.html must have exactly one rust link") };
+
+    let linked = cargo_build(root, bin, &page_css.join(";"))?;
+    let (wasm, undefined) = relocs::undefine_bss_symbols(&fs::read(&linked)?)?;
+    say(format_args!("{undefined} data symbols outside the data section marked undefined for wasm-split"));
+    let build = format!("build-{}", short_hash(&wasm));
+    let build_dir = staging.join(&build);
+    fs::create_dir_all(&build_dir)?;
+
+    // 2. split
+    let main_in = staging.join("main.wasm");
+    let main_module = format!("./{bin}.js");
+    let split = {
+        let mut opts = wasm_split_cli_support::Options::new(&wasm);
+        opts.output_dir = &build_dir;
+        opts.main_out_path = &main_in;
+        opts.link_name = "./__wasm_split.js";
+        opts.main_module = &main_module;
+        wasm_split_cli_support::transform(opts).map_err(|e| anyhow::anyhow!("wasm-split: {e:#}"))?
+    };
+
+    // 3. bindgen and optimise
+    run_tool(
+        Command::new("wasm-bindgen")
+            .args(["--target", "web", "--no-typescript", "--keep-lld-exports", "--out-name", bin, "--out-dir"])
+            .arg(&build_dir)
+            .arg(&main_in),
+    )?;
+    fs::remove_file(&main_in)?;
+    let level = format!("-O{}", wasm_opt.as_deref().unwrap_or("z"));
+    let mut modules: Vec<PathBuf> = split.split_modules.clone();
+    modules.push(build_dir.join(format!("{bin}_bg.wasm")));
+    for module in &modules {
+        // The `producers` and `target_features` sections only describe the build (300 bytes a
+        // module, 67 modules): browsers do not read them.
+        run_tool(Command::new("wasm-opt").arg(&level).args(["--strip-producers", "--strip-target-features"]).arg(module).arg("-o").arg(module))?;
+    }
+
+    // wasm-bindgen's inline snippets (the stylesheet loader), imported by the main module's
+    // JS: preloaded with it, so they cost no round trip of their own.
+    let snippets = files_under(&build_dir.join("snippets"))?;
+
+    // 4. the page and the rest of the assets
+    let mut preloads: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (split_name, stems) in &split.prefetch_map {
+        let route = if split_name == SIGN_IN.0 { SIGN_IN.1.to_string() } else { split_name.clone() };
+        let mut files: Vec<String> = stems.iter().map(|s| format!("{build}/{s}.wasm")).collect();
+        if let Some(page) = pages.iter().find(|p| &p.split == split_name) {
+            files.extend(page.stylesheets.iter().map(|s| css_names[s.as_str()].clone()));
+        }
+        preloads.insert(route, files);
+    }
+    let mut page = html.clone();
+    for link in links.iter().rev() {
+        let replacement = match &link.asset {
+            Asset::Rust { .. } => start_tags(&build, bin, &snippets),
+            Asset::Css { href } => {
+                let stem = Path::new(href).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+                if page_sheets.contains(&stem) {
+                    String::new() // loaded by its page (src/pages/lazy.rs)
+                } else {
+                    format!(r#"<link rel="stylesheet" href="/{}">"#, css_names[stem])
+                }
+            }
+            Asset::CopyFile { href } => {
+                let name = Path::new(href).file_name().context("copy-file without a name")?;
+                fs::copy(root.join(href), staging.join(name)).with_context(|| format!("copying {href}"))?;
+                String::new()
+            }
+        };
+        page.replace_range(link.range.clone(), &replacement);
+    }
+    let page = with_preloader(&page, &preloads)?;
+    let page: String = page.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("{l}\n")).collect();
+    fs::write(staging.join("index.html"), page)?;
+
+    let compressed = compress::precompress(&staging)?;
+    say(format_args!("{compressed} files precompressed (br, gz)"));
+
+    // Swap the new build in whole: a server reading dist never sees half of one.
+    let old = out.with_extension("old");
+    if old.exists() {
+        fs::remove_dir_all(&old)?;
+    }
+    if out.exists() {
+        fs::rename(out, &old)?;
+    }
+    fs::rename(&staging, out)?;
+    if old.exists() {
+        fs::remove_dir_all(&old)?;
+    }
+    say(format_args!("{} ready: {build}/ with {} page chunks", out.display(), split.split_modules.len()));
+    Ok(())
+}
+
+/// The tags that start the portal, where index.html's rust link was (as trunk writes them:
+/// preload the module and its wasm, then import and start it).
+fn start_tags(build: &str, bin: &str, snippets: &[String]) -> String {
+    let preload: String = snippets
+        .iter()
+        .map(|s| format!("<link rel=\"modulepreload\" href=\"/{build}/snippets/{s}\" crossorigin=\"anonymous\">\n    "))
+        .collect();
+    format!(
+        r#"{preload}<link rel="modulepreload" href="/{build}/{bin}.js" crossorigin="anonymous">
+    <link rel="preload" href="/{build}/{bin}_bg.wasm" crossorigin="anonymous" as="fetch" type="application/wasm">
+    <script type="module">
+import init, * as bindings from '/{build}/{bin}.js';
+const wasm = await init({{ module_or_path: '/{build}/{bin}_bg.wasm' }});
+window.wasmBindings = bindings;
+</script>"#
+    )
+}
+
+/// No apostrophes and no quoted file names in it: the server reads quoted names out of
+/// index.html as the start bundle (static_files.rs), which these are not.
+const PRELOADER: &str = r#"<script>
+(() => {
+  // What the page at this URL will load next, fetched now, in parallel with the main module
+  // (written by the release build, xtask, from the chunks each page loads and its stylesheets).
+  const pages = PAGES;
+  const wanted = pages[location.pathname.split("/")[1] || ""];
+  for (const [name, ext] of wanted || []) {
+    const link = document.createElement("link");
+    link.rel = "preload";
+    link.href = "/" + name + "." + ext;
+    link.as = ext === "css" ? "style" : "fetch";
+    if (ext === "wasm") link.crossOrigin = "anonymous";
+    document.head.appendChild(link);
+  }
+})();
+</script>"#;
+
+/// index.html with a small script that preloads, on a cold load of a page's URL, the chunks and
+/// stylesheets that page will load, so they arrive while the main module is still being
+/// fetched instead of after it asked for them (one round trip less to the first screen).
+fn with_preloader(html: &str, pages: &BTreeMap<String, Vec<String>>) -> Result<String> {
+    let table: BTreeMap<&String, Vec<(&str, &str)>> = pages
+        .iter()
+        .map(|(route, files)| (route, files.iter().filter_map(|f| f.rsplit_once('.')).collect()))
+        .collect();
+    let script = PRELOADER.replace("PAGES", &serde_json::to_string(&table)?);
+    let Some(at) = html.find("</title>") else { bail!("index.html has no </title> to put the preloads after") };
+    let at = at + "</title>".len();
+    Ok(format!("{}\n    {}{}", &html[..at], script, &html[at..]))
+}
+
+/// Builds the portal's binary for the browser and gives the linked module's path.
+fn cargo_build(root: &Path, bin: &str, page_css: &str) -> Result<PathBuf> {
+    let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    for f in ["--cfg moneydesk_split", "-Clink-args=--emit-relocs"] {
+        flags = format!("{flags} {f}");
+    }
+    if let Ok(extra) = std::env::var("MONEYDESK_WASM_RUSTFLAGS") {
+        flags = format!("{flags} {extra}");
+    }
+    say(format_args!("cargo build --release --target {TARGET} --bin {bin} (RUSTFLAGS:{flags})"));
+    let output = Command::new("cargo")
+        .current_dir(root)
+        .args(["build", "--release", "--target", TARGET, "--bin", bin, "--message-format=json-render-diagnostics"])
+        .env("RUSTFLAGS", flags.trim())
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env("MONEYDESK_PAGE_STYLESHEETS", page_css)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("running cargo")?;
+    if !output.status.success() {
+        bail!("cargo build failed ({})", output.status);
+    }
+    let wanted = format!("/{TARGET}/release/{bin}.wasm");
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        if msg["reason"] != "compiler-artifact" {
+            continue;
+        }
+        if let Some(files) = msg["filenames"].as_array() {
+            if let Some(f) = files.iter().filter_map(|f| f.as_str()).find(|f| f.ends_with(&wanted)) {
+                return Ok(PathBuf::from(f));
+            }
+        }
+    }
+    bail!("cargo named no {wanted} among its artifacts")
+}
+
+/// The `.js` files under `dir`, as paths relative to it (`/`-separated); none when it is absent.
+fn files_under(dir: &Path) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    if !dir.is_dir() {
+        return Ok(out);
+    }
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).context("a snippet with a name that is not UTF-8")?.to_string();
+        if path.is_dir() {
+            out.extend(files_under(&path)?.into_iter().map(|f| format!("{name}/{f}")));
+        } else if name.ends_with(".js") {
+            out.push(name);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn run_tool(cmd: &mut Command) -> Result<()> {
+    let status = cmd.status().with_context(|| format!("running {:?} (is it on PATH? scripts/setup installs it)", cmd.get_program()))?;
+    if !status.success() {
+        bail!("{:?} failed ({status})", cmd.get_program());
+    }
+    Ok(())
+}
+
+/// The first 16 hex digits of the SHA-256 (as trunk names its files).
+fn short_hash(bytes: &[u8]) -> String {
+    hex::encode(&Sha256::digest(bytes)[..8])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_preloader_lists_each_routes_files_as_name_and_extension() {
+        let mut pages = BTreeMap::new();
+        pages.insert("accounts".to_string(), vec!["build-00/accounts.wasm".to_string(), "table-1a.css".to_string()]);
+        let html = with_preloader("<head><title>M</title></head>", &pages).unwrap();
+        assert!(html.contains(r#"const pages = {"accounts":[["build-00/accounts","wasm"],["table-1a","css"]]};"#), "{html}");
+        assert!(html.find("<script>").unwrap() > html.find("</title>").unwrap());
+        assert!(!PRELOADER.contains('\''), "no apostrophes: the server reads quoted names");
+    }
+}
