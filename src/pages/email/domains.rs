@@ -158,7 +158,7 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
                                     let status = c.as_ref().map(|c| c.status);
                                     let found = c.map(|c| c.found.join(", ")).filter(|f| !f.is_empty());
                                     view! {
-                                        <tr data-purpose=serde_json::to_value(r.purpose).ok().and_then(|v| v.as_str().map(str::to_string))>
+                                        <tr data-purpose=r.purpose.as_str()>
                                             <th scope="row">{r.purpose.label()}{(!r.required).then_some(" (advice)")}</th>
                                             <td>{r.kind.as_str()}</td>
                                             <td class="mono"><span>{host.clone()}</span>" "
@@ -168,7 +168,7 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
                                             <td>
                                                 {match status {
                                                     None => view! { <span class="muted">"not checked"</span> }.into_any(),
-                                                    Some(s) => view! { <span class=format!("badge record-{}", serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default())>{s.label()}</span> }.into_any(),
+                                                    Some(s) => view! { <span class=format!("badge record-{}", s.as_str())>{s.label()}</span> }.into_any(),
                                                 }}
                                                 {found.filter(|_| status != Some(RecordStatus::Found)).map(|f| view! { <div class="muted">"Found: "{f}</div> })}
                                             </td>

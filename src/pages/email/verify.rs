@@ -104,7 +104,7 @@ fn VerificationCard(result: ValidationResult, on_suggestion: Callback<String>) -
                 <thead><tr><th scope="col">"Check"</th><th scope="col">"Result"</th><th scope="col">"What was found"</th></tr></thead>
                 <tbody>
                     {result.checks.iter().map(|c| view! {
-                        <tr data-check=serde_json::to_value(c.name).ok().and_then(|v| v.as_str().map(str::to_string))>
+                        <tr data-check=c.name.as_str()>
                             <th scope="row">{c.name.label()}</th>
                             <td><span class=format!("badge outcome-{}", c.result.as_str())>{outcome_label(c.result)}</span></td>
                             <td>{c.detail.clone()}</td>

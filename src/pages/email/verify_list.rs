@@ -45,7 +45,7 @@ fn reason(r: &ValidationResult) -> String {
 /// and the reason.
 pub fn results_csv(results: &[ValidationResult]) -> String {
     let mut header = vec!["email".to_string(), "verdict".into(), "score".into(), "domain".into(), "suggestion".into()];
-    header.extend(CheckName::ALL.iter().map(|c| serde_json::to_value(c).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()));
+    header.extend(CheckName::ALL.iter().map(|c| c.as_str().to_string()));
     header.push("reason".into());
     let mut out = header.join(",") + "\r\n";
     for r in results {

@@ -141,6 +141,18 @@ impl EmailAddress {
         self.0.rsplit_once('@').map(|(_, d)| d).unwrap_or("")
     }
 
+    /// A domain name by the same rules as an address's (UTS 46, at least two labels), in its
+    /// ASCII form, lowercase: what sending domains and the service domain are kept as.
+    ///
+    /// ```
+    /// use moneydesk_model::email::EmailAddress;
+    /// assert_eq!(EmailAddress::domain_name(" Bücher.Example ").as_deref(), Some("xn--bcher-kva.example"));
+    /// assert_eq!(EmailAddress::domain_name("not a domain"), None);
+    /// ```
+    pub fn domain_name(s: &str) -> Option<String> {
+        EmailAddress::parse(&format!("postmaster@{}", s.trim())).ok().map(|a| a.domain().to_ascii_lowercase())
+    }
+
     /// The address as it should be compared for duplicates: mailbox names are case-insensitive
     /// in practice, whatever RFC 5321 allows.
     pub fn canonical(&self) -> String {

@@ -96,6 +96,23 @@ pub enum RecordPurpose {
 }
 
 impl RecordPurpose {
+    /// The wire name (`return_path`).
+    ///
+    /// ```
+    /// use moneydesk_model::email::domains::RecordPurpose;
+    /// for p in [RecordPurpose::ReturnPath, RecordPurpose::Dkim1, RecordPurpose::Dkim2, RecordPurpose::Spf] {
+    ///     assert_eq!(serde_json::to_value(p).unwrap(), p.as_str());
+    /// }
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RecordPurpose::ReturnPath => "return_path",
+            RecordPurpose::Dkim1 => "dkim1",
+            RecordPurpose::Dkim2 => "dkim2",
+            RecordPurpose::Spf => "spf",
+        }
+    }
+
     pub const fn label(self) -> &'static str {
         match self {
             RecordPurpose::ReturnPath => "Return path",
@@ -197,6 +214,23 @@ pub enum RecordStatus {
 }
 
 impl RecordStatus {
+    /// The wire name (`wrong`).
+    ///
+    /// ```
+    /// use moneydesk_model::email::domains::RecordStatus;
+    /// for s in [RecordStatus::Found, RecordStatus::Missing, RecordStatus::Wrong, RecordStatus::Unknown] {
+    ///     assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+    /// }
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RecordStatus::Found => "found",
+            RecordStatus::Missing => "missing",
+            RecordStatus::Wrong => "wrong",
+            RecordStatus::Unknown => "unknown",
+        }
+    }
+
     pub const fn label(self) -> &'static str {
         match self {
             RecordStatus::Found => "Found",

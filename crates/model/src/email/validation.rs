@@ -107,6 +107,24 @@ pub enum CheckName {
 impl CheckName {
     pub const ALL: [CheckName; 5] = [CheckName::Syntax, CheckName::MailServer, CheckName::Disposable, CheckName::Role, CheckName::Typo];
 
+    /// The wire name (`mail_server`).
+    ///
+    /// ```
+    /// use moneydesk_model::email::validation::CheckName;
+    /// for c in CheckName::ALL {
+    ///     assert_eq!(serde_json::to_value(c).unwrap(), c.as_str());
+    /// }
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CheckName::Syntax => "syntax",
+            CheckName::MailServer => "mail_server",
+            CheckName::Disposable => "disposable",
+            CheckName::Role => "role",
+            CheckName::Typo => "typo",
+        }
+    }
+
     pub const fn label(self) -> &'static str {
         match self {
             CheckName::Syntax => "Syntax",

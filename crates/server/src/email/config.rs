@@ -108,8 +108,7 @@ impl EmailConfig {
         }
         c.verify = super::validation::VerifyConfig::from_env(var)?;
         if let Some(d) = var("MONEYDESK_EMAIL_SERVICE_DOMAIN").filter(|s| !s.trim().is_empty()) {
-            let a = EmailAddress::parse(&format!("x@{}", d.trim())).with_context(|| format!("MONEYDESK_EMAIL_SERVICE_DOMAIN must be a domain name; got {d:?}"))?;
-            c.service_domain = a.domain().to_ascii_lowercase();
+            c.service_domain = EmailAddress::domain_name(&d).with_context(|| format!("MONEYDESK_EMAIL_SERVICE_DOMAIN must be a domain name; got {d:?}"))?;
         }
         if let Some(v) = var("MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE") {
             c.auto_activate_domains = matches!(v.trim(), "on" | "1" | "true" | "yes");

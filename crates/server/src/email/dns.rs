@@ -14,6 +14,7 @@ use hickory_resolver::config::{NameServerConfig, ResolverConfig};
 use hickory_resolver::net::runtime::TokioRuntimeProvider;
 use hickory_resolver::net::NetError;
 use hickory_resolver::proto::rr::{RData, RecordType};
+use hickory_resolver::lookup::Lookup;
 use hickory_resolver::TokioResolver;
 
 /// What DNS says about a domain's mail.
@@ -79,18 +80,28 @@ impl Dns {
         Dns { resolver, timeout }
     }
 
+    /// The resolver, or why there is none.
+    fn resolver(&self) -> Result<&TokioResolver, String> {
+        self.resolver.as_ref().map_err(Clone::clone)
+    }
+
+    /// The resolver's own timeout, and a guard above it (UDP and TCP each get one).
+    fn guard(&self) -> Duration {
+        self.timeout * 3
+    }
+
+    /// `host`'s records of `rtype`, asked fully qualified (no search domains appended). The
+    /// outer `Err` says why DNS could not be asked at all (no resolver, the guard ran out).
+    async fn ask(&self, host: &str, rtype: RecordType) -> Result<Result<Lookup, NetError>, String> {
+        let resolver = self.resolver()?;
+        let fqdn = format!("{}.", host.trim_end_matches('.'));
+        tokio::time::timeout(self.guard(), resolver.lookup(fqdn.as_str(), rtype)).await.map_err(|_| did_not_answer_within(self.guard()))
+    }
+
     /// Where mail for `domain` (ASCII, A-labels) goes.
     pub async fn mail_hosts(&self, domain: &str) -> MailHosts {
-        let resolver = match &self.resolver {
-            Ok(r) => r,
-            Err(e) => return MailHosts::Unreachable(e.clone()),
-        };
-        // Fully qualified: no search domains appended.
-        let fqdn = format!("{}.", domain.trim_end_matches('.'));
-        // The resolver's own timeout, and a guard above it (UDP and TCP each get one).
-        let guard = self.timeout * 3;
-        let mx = match tokio::time::timeout(guard, resolver.lookup(fqdn.as_str(), RecordType::MX)).await {
-            Err(_) => return unreachable_after(guard),
+        let mx = match self.ask(domain, RecordType::MX).await {
+            Err(why) => return MailHosts::Unreachable(why),
             Ok(r) => r,
         };
         match mx {
@@ -118,17 +129,47 @@ impl Dns {
             }
             Err(e) if e.is_nx_domain() => return MailHosts::NoSuchDomain,
             Err(e) if e.is_no_records_found() => {}
-            Err(e) => return unreachable(&e),
+            Err(e) => return MailHosts::Unreachable(did_not_answer(&e)),
         }
-        match tokio::time::timeout(guard, resolver.lookup_ip(fqdn.as_str())).await {
-            Err(_) => unreachable_after(guard),
+        let resolver = match self.resolver() {
+            Ok(r) => r,
+            Err(why) => return MailHosts::Unreachable(why),
+        };
+        let fqdn = format!("{}.", domain.trim_end_matches('.'));
+        match tokio::time::timeout(self.guard(), resolver.lookup_ip(fqdn.as_str())).await {
+            Err(_) => MailHosts::Unreachable(did_not_answer_within(self.guard())),
             Ok(Ok(ips)) => {
                 let ips: Vec<IpAddr> = ips.iter().collect();
                 if ips.is_empty() { MailHosts::NoMailHost } else { MailHosts::Address(ips) }
             }
             Ok(Err(e)) if e.is_nx_domain() => MailHosts::NoSuchDomain,
             Ok(Err(e)) if e.is_no_records_found() => MailHosts::NoMailHost,
-            Ok(Err(e)) => unreachable(&e),
+            Ok(Err(e)) => MailHosts::Unreachable(did_not_answer(&e)),
+        }
+    }
+
+    /// The values at `host` of `kind`: a CNAME's target (no trailing dot, lowercase), or each TXT
+    /// record's strings joined; empty when there is none (NXDOMAIN or NODATA). `Err` when DNS
+    /// could not be asked.
+    pub async fn values(&self, host: &str, kind: ValueKind) -> Result<Vec<String>, String> {
+        let rtype = match kind {
+            ValueKind::Cname => RecordType::CNAME,
+            ValueKind::Txt => RecordType::TXT,
+        };
+        match self.ask(host, rtype).await? {
+            Ok(lookup) => Ok(lookup
+                .answers()
+                .iter()
+                // Only the asked name's records: a TXT query through a CNAME also lists the alias.
+                .filter(|r| r.name.to_ascii().trim_end_matches('.').eq_ignore_ascii_case(host.trim_end_matches('.')) || kind == ValueKind::Txt)
+                .filter_map(|r| match (&r.data, kind) {
+                    (RData::CNAME(c), ValueKind::Cname) => Some(c.0.to_ascii().trim_end_matches('.').to_ascii_lowercase()),
+                    (RData::TXT(t), ValueKind::Txt) => Some(t.txt_data.iter().map(|p| String::from_utf8_lossy(p).into_owned()).collect()),
+                    _ => None,
+                })
+                .collect()),
+            Err(e) if e.is_no_records_found() => Ok(Vec::new()),
+            Err(e) => Err(did_not_answer(&e)),
         }
     }
 }
@@ -140,41 +181,10 @@ pub enum ValueKind {
     Txt,
 }
 
-impl Dns {
-    /// The values at `host` of `kind`: a CNAME's target (no trailing dot, lowercase), or each TXT
-    /// record's strings joined; empty when there is none (NXDOMAIN or NODATA). `Err` when DNS
-    /// could not be asked.
-    pub async fn values(&self, host: &str, kind: ValueKind) -> Result<Vec<String>, String> {
-        let resolver = self.resolver.as_ref().map_err(Clone::clone)?;
-        let fqdn = format!("{}.", host.trim_end_matches('.'));
-        let rtype = match kind {
-            ValueKind::Cname => RecordType::CNAME,
-            ValueKind::Txt => RecordType::TXT,
-        };
-        let guard = self.timeout * 3;
-        match tokio::time::timeout(guard, resolver.lookup(fqdn.as_str(), rtype)).await {
-            Err(_) => Err(format!("DNS did not answer within {} ms", guard.as_millis())),
-            Ok(Ok(lookup)) => Ok(lookup
-                .answers()
-                .iter()
-                // Only the asked name's records: a TXT query through a CNAME also lists the alias.
-                .filter(|r| r.name.to_ascii().trim_end_matches('.').eq_ignore_ascii_case(host.trim_end_matches('.')) || kind == ValueKind::Txt)
-                .filter_map(|r| match (&r.data, kind) {
-                    (RData::CNAME(c), ValueKind::Cname) => Some(c.0.to_ascii().trim_end_matches('.').to_ascii_lowercase()),
-                    (RData::TXT(t), ValueKind::Txt) => Some(t.txt_data.iter().map(|p| String::from_utf8_lossy(p).into_owned()).collect()),
-                    _ => None,
-                })
-                .collect()),
-            Ok(Err(e)) if e.is_no_records_found() => Ok(Vec::new()),
-            Ok(Err(e)) => Err(format!("DNS did not answer: {e}")),
-        }
-    }
+fn did_not_answer(e: &NetError) -> String {
+    format!("DNS did not answer: {e}")
 }
 
-fn unreachable(e: &NetError) -> MailHosts {
-    MailHosts::Unreachable(format!("DNS did not answer: {e}"))
-}
-
-fn unreachable_after(t: Duration) -> MailHosts {
-    MailHosts::Unreachable(format!("DNS did not answer within {} ms", t.as_millis()))
+fn did_not_answer_within(t: Duration) -> String {
+    format!("DNS did not answer within {} ms", t.as_millis())
 }

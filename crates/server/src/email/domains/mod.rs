@@ -91,25 +91,16 @@ impl Domains {
     }
 
     fn answer(&self, d: StoredDomain) -> SendingDomain {
-        let key_host = |selector: &str| {
-            records_for(&d.domain, &self.service).into_iter().find(|r| r.host.starts_with(&format!("{selector}._domainkey."))).map(|r| r.value)
-        };
-        let service_records = d
-            .keys
-            .txt_records()
-            .into_iter()
-            .filter_map(|(selector, txt)| {
-                Some(DnsRecord {
-                    purpose: if selector == "md1" { RecordPurpose::Dkim1 } else { RecordPurpose::Dkim2 },
-                    kind: RecordKind::Txt,
-                    host: key_host(selector)?,
-                    value: txt,
-                    required: true,
-                })
-            })
+        let records = records_for(&d.domain, &self.service);
+        // Where each DKIM CNAME points, the service publishes that selector's key.
+        let service_records = records
+            .iter()
+            .filter(|r| matches!(r.purpose, RecordPurpose::Dkim1 | RecordPurpose::Dkim2))
+            .zip(d.keys.txt_records())
+            .map(|(r, txt)| DnsRecord { purpose: r.purpose, kind: RecordKind::Txt, host: r.value.clone(), value: txt, required: true })
             .collect();
         SendingDomain {
-            records: records_for(&d.domain, &self.service),
+            records,
             service_records,
             domain: d.domain,
             state: d.state,
@@ -162,8 +153,7 @@ impl Domains {
 
 /// The domain named in the path (or a body), as stored: ASCII, lowercase.
 fn domain_name(field: &str, given: &str) -> Result<String, Error> {
-    let a = EmailAddress::parse(&format!("postmaster@{}", given.trim())).map_err(|_| Error::field(field, format!("{given:?} is not a domain name (like notices.bank.example)")))?;
-    Ok(a.domain().to_ascii_lowercase())
+    EmailAddress::domain_name(given).ok_or_else(|| Error::field(field, format!("{given:?} is not a domain name (like notices.bank.example)")))
 }
 
 async fn found(state: &AppState, domain: &str) -> Result<StoredDomain, Error> {
