@@ -48,6 +48,15 @@ pub const EMAIL_DOMAINS: &str = "/api/v1/cores/utility/message/email/domains";
 pub const EMAIL_DOMAIN: &str = "/api/v1/cores/utility/message/email/domains/{domain}";
 pub const EMAIL_DOMAIN_VERIFY: &str = "/api/v1/cores/utility/message/email/domains/{domain}/verify";
 pub const EMAIL_DOMAIN_ACTIVATE: &str = "/api/v1/cores/utility/message/email/domains/{domain}/activate";
+/// Extensions: inbound mail (description section 6). Routes per domain (list, create, change
+/// the URL, reveal and rotate the secret with `email:send`; delete with `admin`); the messages
+/// received (GET list and detail; POST raw MIME, `message/rfc822`; redeliver), `email:send`.
+pub const EMAIL_INBOUND_ROUTES: &str = "/api/v1/cores/utility/message/email/inbound/routes";
+pub const EMAIL_INBOUND_ROUTE: &str = "/api/v1/cores/utility/message/email/inbound/routes/{domain}";
+pub const EMAIL_INBOUND_ROUTE_SECRET: &str = "/api/v1/cores/utility/message/email/inbound/routes/{domain}/secret";
+pub const EMAIL_INBOUND_MESSAGES: &str = "/api/v1/cores/utility/message/email/inbound/messages";
+pub const EMAIL_INBOUND_MESSAGE: &str = "/api/v1/cores/utility/message/email/inbound/messages/{messageId}";
+pub const EMAIL_INBOUND_REDELIVER: &str = "/api/v1/cores/utility/message/email/inbound/messages/{messageId}/redeliver";
 
 pub const ROUTING_WIRE_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/wire/validate";
 pub const ROUTING_ACH_VALIDATE: &str = "/api/v1/cores/utility/payment/routing/ach/validate";

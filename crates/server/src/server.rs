@@ -78,11 +78,20 @@ pub struct Running {
     task: JoinHandle<std::io::Result<()>>,
     /// The email delivery worker, when this process runs one.
     email_worker: Option<crate::email::delivery::Worker>,
+    /// The inbound webhook worker (with the delivery worker), and the SMTP listener when
+    /// `MONEYDESK_INBOUND_SMTP` is set.
+    inbound_worker: Option<crate::email::inbound::webhook::Worker>,
+    inbound_smtp: Option<crate::email::inbound::smtp::Listener>,
 }
 
 impl Running {
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// Where the inbound SMTP listener listens, when there is one.
+    pub fn inbound_smtp_addr(&self) -> Option<SocketAddr> {
+        self.inbound_smtp.as_ref().map(|l| l.addr)
     }
 
     /// Creates a token (for tests and the e2e harness); returns its text.
@@ -100,7 +109,13 @@ impl Running {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
+        if let Some(listener) = self.inbound_smtp.take() {
+            listener.stop().await;
+        }
         if let Some(worker) = self.email_worker.take() {
+            worker.stop().await;
+        }
+        if let Some(worker) = self.inbound_worker.take() {
             worker.stop().await;
         }
         match (&mut self.task).await {
@@ -130,6 +145,11 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         seed::seed_demo(&state, addr).await?;
     }
     let email_worker = if state.config.email.worker { Some(crate::email::delivery::spawn(state.clone())?) } else { None };
+    let inbound_worker = if state.config.email.worker { Some(crate::email::inbound::webhook::spawn(state.clone())?) } else { None };
+    let inbound_smtp = match state.config.email.inbound.smtp {
+        Some(at) => Some(crate::email::inbound::smtp::start(state.clone(), at).await?),
+        None => None,
+    };
 
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -139,5 +159,5 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         .await
     });
     tracing::info!(%addr, "moneydesk server listening");
-    Ok(Running { addr, state, shutdown: Some(tx), task, email_worker })
+    Ok(Running { addr, state, shutdown: Some(tx), task, email_worker, inbound_worker, inbound_smtp })
 }

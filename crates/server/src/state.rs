@@ -16,6 +16,7 @@ use crate::email::store::EmailStore;
 use crate::email::templates::TemplateStore;
 use crate::email::validation::Verifier;
 use crate::email::domains::Domains;
+use crate::email::inbound::Inbound;
 use crate::{fees, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
@@ -51,6 +52,8 @@ pub struct Shared {
     pub verifier: Verifier,
     /// Custom sending domains: store, checks, DKIM signers (email group).
     pub domains: Domains,
+    /// Inbound mail: routes, messages, the webhook worker's wake-up (email group).
+    pub inbound: Inbound,
 }
 
 impl AppState {
@@ -58,10 +61,11 @@ impl AppState {
         let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
         let blobs = crate::storage::blobs::local(&config.data_dir)?;
-        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault, email, templates, domains } = stores;
+        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault, email, templates, domains, inbound } = stores;
         let fees = fees::State::load(&config, fees).await?;
         let verifier = Verifier::new(&config.email.verify);
         let domains = Domains::new(domains, &config.email);
+        let inbound = Inbound::new(inbound, &config.email);
         Ok(AppState(Arc::new(Shared {
             database,
             tokens,
@@ -79,6 +83,7 @@ impl AppState {
             templates,
             verifier,
             domains,
+            inbound,
         })))
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod address;
 pub mod domains;
+pub mod inbound;
 pub mod messages;
 pub mod send;
 pub use send::{MAX_PERSONALIZATIONS, MAX_RECIPIENTS, MAX_TOTAL_BYTES};

@@ -21,6 +21,7 @@
 //!   which sending domains' CNAMEs point into.
 //! - `MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE` (default off): activate a sending domain as soon as
 //!   it verifies.
+//! - Inbound mail's `MONEYDESK_INBOUND_*`: see `inbound::InboundConfig`.
 
 use std::time::Duration;
 
@@ -49,6 +50,9 @@ pub struct EmailConfig {
     /// Whether a sending domain is activated as soon as it verifies
     /// (`MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE=on`); otherwise an administrator activates it.
     pub auto_activate_domains: bool,
+    /// Inbound mail: the SMTP listener, the size limit, the webhook's retries
+    /// (`MONEYDESK_INBOUND_*`; see `inbound::InboundConfig`).
+    pub inbound: super::inbound::InboundConfig,
 }
 
 impl Default for EmailConfig {
@@ -66,6 +70,7 @@ impl Default for EmailConfig {
             verify: Default::default(),
             service_domain: "moneydesk.test".into(),
             auto_activate_domains: false,
+            inbound: Default::default(),
         }
     }
 }
@@ -113,6 +118,7 @@ impl EmailConfig {
         if let Some(v) = var("MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE") {
             c.auto_activate_domains = matches!(v.trim(), "on" | "1" | "true" | "yes");
         }
+        c.inbound = super::inbound::InboundConfig::from_env(var)?;
         Ok(c)
     }
 

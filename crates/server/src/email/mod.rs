@@ -3,8 +3,8 @@
 //! (`send`, `store::outbox`); a worker delivers the outbox over SMTP to the configured relay,
 //! or to the development mailbox in the database when none is configured (`delivery`, `mime`,
 //! `store::delivery`). Stored templates (`templates`). Address verification over real DNS
-//! (`validation`, `dns`). Custom sending domains with DKIM (`domains`). Inbound mail is still to
-//! come.
+//! (`validation`, `dns`). Custom sending domains with DKIM (`domains`). Inbound mail: routes
+//! per domain, an SMTP listener, the signed webhook (`inbound`).
 //!
 //! Who owns what (one file each, so they can change apart):
 //! - `send.rs`: POST send; `outbox.rs`: the outbox's GET extensions and the senders list.
@@ -14,6 +14,7 @@
 //! - `templates/`: the template extensions, their store and rendering.
 //! - `validation/`: address verification; `dns.rs`: where a domain's mail goes.
 //! - `domains/`: custom sending domains, their DKIM keys and signatures.
+//! - `inbound/`: inbound routes, the SMTP listener, parsing, the webhook worker.
 
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -23,6 +24,7 @@ pub mod config;
 pub mod delivery;
 pub mod dns;
 pub mod domains;
+pub mod inbound;
 pub mod mime;
 pub mod outbox;
 pub mod relay;
@@ -36,6 +38,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(send::send_email))
         .merge(validation::router())
         .merge(domains::router())
+        .merge(inbound::router())
         .merge(outbox::router())
         .merge(templates::router())
 }

@@ -25,6 +25,7 @@ pub use tokens::{NewToken, TokenCache, TokenRecord, TokenStore};
 use crate::accounts::store::AccountStore;
 use crate::deposits::store::DepositStore;
 use crate::email::domains::store::DomainStore;
+use crate::email::inbound::store::InboundStore;
 use crate::email::store::EmailStore;
 use crate::email::templates::TemplateStore;
 use crate::fees::store::FeeStore;
@@ -138,6 +139,7 @@ pub struct Stores {
     pub email: EmailStore,
     pub templates: TemplateStore,
     pub domains: DomainStore,
+    pub inbound: InboundStore,
 }
 
 impl Stores {
@@ -157,6 +159,7 @@ impl Stores {
             email: EmailStore::new(database.clone()),
             templates: TemplateStore::new(database.clone()),
             domains: DomainStore::new(database.clone()),
+            inbound: InboundStore::new(database.clone()),
             database,
         }
     }

@@ -1,0 +1,186 @@
+//! Inbound mail (description section 6, "announced as coming soon"; extensions, `x-extension`):
+//! per domain a route — the URL every message received for the domain is posted to, as
+//! multipart/form-data signed with the route's secret (`webhook`). Mail arrives by SMTP
+//! (`smtp`: the listener, off unless `MONEYDESK_INBOUND_SMTP` is set; the domain's MX points
+//! at it) or as raw MIME posted to the API (`messages`). Both go through [`receive`]: parsed
+//! (`parse`, refusing a message without a header section), the raw bytes stored as a blob,
+//! one message per routed domain among the recipients written in one transaction, the worker
+//! woken. Every POST is an attempt; `redeliver` starts a delivered or failed one again.
+//!
+//! - `store.rs`: the tables, both backends; `routes.rs`, `messages.rs`: the handlers.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context;
+use moneydesk_model::email::EmailAddress;
+use sha2::{Digest, Sha256};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::error::Error;
+use crate::AppState;
+
+pub mod messages;
+pub mod parse;
+pub mod routes;
+pub mod smtp;
+pub mod store;
+pub mod webhook;
+
+use parse::Envelope;
+use store::{InboundStore, NewMessage};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(routes::list, routes::create))
+        .routes(routes!(routes::detail, routes::update, routes::delete))
+        .routes(routes!(routes::reveal_secret, routes::rotate_secret))
+        .routes(routes!(messages::list, messages::post_raw))
+        .routes(routes!(messages::detail))
+        .routes(routes!(messages::redeliver))
+}
+
+/// Inbound mail's settings (environment variables):
+///
+/// - `MONEYDESK_INBOUND_SMTP`: where the SMTP listener listens (`0.0.0.0:25`,
+///   `127.0.0.1:2525`); unset or `off`: no listener (mail then arrives only through the API).
+/// - `MONEYDESK_INBOUND_HOSTNAME` (default `mx.<service domain>`): the name the listener
+///   greets with, and the MX host routes are told to publish.
+/// - `MONEYDESK_INBOUND_MAX_SIZE` (default `30MiB`): the largest message taken; larger is a
+///   552 at SMTP time (announced in EHLO's `SIZE`) and a 413 from the API.
+/// - `MONEYDESK_INBOUND_RETRY_BASE` (default `1m`), `MONEYDESK_INBOUND_RETRY_MAX` (default
+///   `2h`), `MONEYDESK_INBOUND_RETRY_FOR` (default `72h`): the webhook's backoff (see `webhook`).
+/// - `MONEYDESK_INBOUND_TIMEOUT` (default `30s`): how long a receiver has to answer a POST.
+#[derive(Debug, Clone)]
+pub struct InboundConfig {
+    pub smtp: Option<SocketAddr>,
+    /// `None`: `mx.<service domain>`.
+    pub hostname: Option<String>,
+    pub max_size: usize,
+    pub retry_base: Duration,
+    pub retry_max: Duration,
+    pub retry_for: Duration,
+    pub timeout: Duration,
+}
+
+impl Default for InboundConfig {
+    fn default() -> Self {
+        InboundConfig {
+            smtp: None,
+            hostname: None,
+            max_size: 30 * 1024 * 1024,
+            retry_base: Duration::from_secs(60),
+            retry_max: Duration::from_secs(2 * 3600),
+            retry_for: Duration::from_secs(72 * 3600),
+            timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+impl InboundConfig {
+    pub fn from_env(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<InboundConfig> {
+        let mut c = InboundConfig::default();
+        if let Some(v) = var("MONEYDESK_INBOUND_SMTP").map(|v| v.trim().to_string()).filter(|v| !v.is_empty() && v != "off") {
+            c.smtp = Some(v.parse().with_context(|| format!("MONEYDESK_INBOUND_SMTP must be an address and port like 0.0.0.0:25 or off; got {v:?}"))?);
+        }
+        if let Some(h) = var("MONEYDESK_INBOUND_HOSTNAME").filter(|s| !s.trim().is_empty()) {
+            c.hostname = Some(EmailAddress::domain_name(&h).with_context(|| format!("MONEYDESK_INBOUND_HOSTNAME must be a host name; got {h:?}"))?);
+        }
+        if let Some(v) = var("MONEYDESK_INBOUND_MAX_SIZE") {
+            c.max_size = crate::config::parse_size(&v).context("MONEYDESK_INBOUND_MAX_SIZE")?;
+        }
+        for (name, slot) in [
+            ("MONEYDESK_INBOUND_RETRY_BASE", &mut c.retry_base),
+            ("MONEYDESK_INBOUND_RETRY_MAX", &mut c.retry_max),
+            ("MONEYDESK_INBOUND_RETRY_FOR", &mut c.retry_for),
+            ("MONEYDESK_INBOUND_TIMEOUT", &mut c.timeout),
+        ] {
+            if let Some(v) = var(name) {
+                *slot = crate::config::parse_duration(&v).context(name)?;
+            }
+        }
+        Ok(c)
+    }
+
+    /// How long a worker's claim on a message holds: twice the POST timeout plus 30 s.
+    pub fn claim(&self) -> Duration {
+        self.timeout * 2 + Duration::from_secs(30)
+    }
+}
+
+/// Inbound mail's state: the store (with the worker's wake-up).
+#[derive(Debug)]
+pub struct Inbound {
+    pub store: InboundStore,
+    /// The MX host a route's domain publishes (and the listener's greeting name).
+    pub mx_host: String,
+}
+
+impl Inbound {
+    pub fn new(store: InboundStore, config: &super::config::EmailConfig) -> Inbound {
+        let mx_host = config.inbound.hostname.clone().unwrap_or_else(|| format!("mx.{}", config.service_domain));
+        Inbound { store, mx_host }
+    }
+}
+
+/// The blob of a raw inbound message (content-addressed: the same bytes twice are stored once).
+pub fn raw_path(sha256: &str) -> object_store::path::Path {
+    object_store::path::Path::from(format!("email/inbound/{sha256}.eml"))
+}
+
+/// The domain of an address, as routes are keyed (ASCII, lowercase); `None` when it has none.
+pub fn domain_of(address: &str) -> Option<String> {
+    address.rsplit_once('@').and_then(|(_, d)| EmailAddress::domain_name(d.trim_end_matches('>')))
+}
+
+/// Takes a raw message: parsed (a message without a header section is a 400 naming why), the
+/// envelope given (SMTP) or read from the headers (`To`, `Cc`, `From`), one message per routed
+/// domain among the recipients. The bytes are stored before the rows, the rows in one
+/// transaction: answered only once durable. Unrouted recipients are dropped (SMTP refused them
+/// already); none routed is a 400 naming the domains.
+pub async fn receive(state: &AppState, raw: Vec<u8>, envelope: Option<Envelope>, by: &'static str) -> Result<Vec<String>, Error> {
+    let max = state.config.email.inbound.max_size;
+    if raw.len() > max {
+        return Err(Error::payload_too_large(format!("the message is {} bytes; inbound mail is at most {max} bytes", raw.len())));
+    }
+    let parsed = parse::parse(&raw).map_err(|why| Error::field("message", why))?;
+    let envelope = envelope.unwrap_or_else(|| Envelope { from: parsed.sender_address.clone().unwrap_or_default(), to: parsed.recipient_addresses.clone() });
+    let mut by_domain: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for to in &envelope.to {
+        if let Some(d) = domain_of(to) {
+            let list = by_domain.entry(d).or_default();
+            if !list.iter().any(|a| a.eq_ignore_ascii_case(to)) {
+                list.push(to.clone());
+            }
+        }
+    }
+    let domains: Vec<String> = by_domain.keys().cloned().collect();
+    let routed = state.inbound.store.routed(&domains).await?;
+    if routed.is_empty() {
+        let named = if domains.is_empty() { "the message names no recipient".to_string() } else { format!("no inbound route for {}", domains.join(", ")) };
+        return Err(Error::field("to", format!("{named}: create a route for the recipients' domain first")));
+    }
+    let sha256 = hex::encode(Sha256::digest(&raw));
+    let size = raw.len() as u64;
+    state.blobs.put(&raw_path(&sha256), raw.into()).await.map_err(Error::internal)?;
+    let attachments: Vec<_> = parsed.attachments.iter().map(|(a, _)| a.clone()).collect();
+    let messages: Vec<NewMessage> = routed
+        .iter()
+        .map(|domain| NewMessage {
+            id: uuid::Uuid::new_v4().to_string(),
+            domain: domain.clone(),
+            mail_from: envelope.from.clone(),
+            rcpt_to: by_domain.get(domain).cloned().unwrap_or_default(),
+            from: parsed.from.clone(),
+            subject: parsed.subject.clone(),
+            size,
+            raw_sha256: sha256.clone(),
+            attachments: attachments.clone(),
+            received_by: by,
+        })
+        .collect();
+    state.inbound.store.insert_messages(&messages, state.config.email.inbound.retry_for).await?;
+    state.inbound.store.wake();
+    Ok(messages.into_iter().map(|m| m.id).collect())
+}

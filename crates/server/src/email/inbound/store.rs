@@ -1,0 +1,376 @@
+//! Inbound routes, messages and attempts, both backends (`0009_email_inbound.sql`).
+//!
+//! Claims work as the outbox's (`email::store::delivery`): due messages move to `delivering`
+//! under a worker's name until `claim_until` (PostgreSQL's subquery locks `FOR UPDATE SKIP
+//! LOCKED`; SQLite has one writer), the attempt row is written with the claim, and an outcome
+//! is recorded only while the claim is still that worker's.
+
+use chrono::{DateTime, Utc};
+use moneydesk_model::email::inbound::{InboundAttachment, InboundAttempt, InboundMessage, InboundState};
+
+use crate::email::store::time_text;
+use crate::storage::{Database, Dialect};
+
+#[derive(Clone, Debug)]
+pub struct InboundStore {
+    pub(crate) db: Database,
+    /// Rung when messages arrive or are redelivered, so this process's worker posts them at
+    /// once (other instances find them at their next poll).
+    pub(crate) wake: std::sync::Arc<tokio::sync::Notify>,
+}
+
+/// A route as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct StoredRoute {
+    pub domain: String,
+    pub url: String,
+    pub secret: String,
+    pub created_at: String,
+    pub secret_rotated_at: String,
+    pub received: i64,
+    pub failed: i64,
+}
+
+const ROUTE_COLUMNS: &str = "r.domain, r.url, r.secret, r.created_at, r.secret_rotated_at, \
+    (SELECT COUNT(*) FROM email_inbound_messages m WHERE m.domain = r.domain) AS received, \
+    (SELECT COUNT(*) FROM email_inbound_messages m WHERE m.domain = r.domain AND m.state = 'failed') AS failed";
+
+/// A message about to be stored (one per routed domain among the recipients).
+#[derive(Debug, Clone)]
+pub struct NewMessage {
+    pub id: String,
+    pub domain: String,
+    pub mail_from: String,
+    pub rcpt_to: Vec<String>,
+    pub from: String,
+    pub subject: String,
+    pub size: u64,
+    pub raw_sha256: String,
+    pub attachments: Vec<InboundAttachment>,
+    pub received_by: &'static str,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MessageRow {
+    pub id: String,
+    pub domain: String,
+    pub mail_from: String,
+    pub rcpt_to: String,
+    pub from_header: String,
+    pub subject: String,
+    pub size: i64,
+    pub raw_sha256: String,
+    pub attachments: String,
+    pub received_by: String,
+    pub received_at: String,
+    pub state: String,
+    pub attempts: i64,
+    pub next_attempt_at: Option<String>,
+    pub retry_until: String,
+    pub last_result: Option<String>,
+}
+
+const MESSAGE_COLUMNS: &str = "id, domain, mail_from, rcpt_to, from_header, subject, size, raw_sha256, attachments, received_by, received_at, state, attempts, next_attempt_at, retry_until, last_result";
+
+impl MessageRow {
+    pub fn answer(&self) -> InboundMessage {
+        let state: InboundState = self.state.parse().unwrap_or(InboundState::Pending);
+        InboundMessage {
+            id: self.id.clone(),
+            domain: self.domain.clone(),
+            mail_from: self.mail_from.clone(),
+            rcpt_to: serde_json::from_str(&self.rcpt_to).unwrap_or_default(),
+            from: self.from_header.clone(),
+            subject: self.subject.clone(),
+            size: self.size.max(0) as u64,
+            received_by: self.received_by.clone(),
+            received_at: self.received_at.clone(),
+            state,
+            attempts: self.attempts.max(0) as u32,
+            next_attempt_at: (state == InboundState::Pending).then(|| self.next_attempt_at.clone()).flatten(),
+            last_result: self.last_result.clone(),
+        }
+    }
+
+    pub fn attachment_info(&self) -> Vec<InboundAttachment> {
+        serde_json::from_str(&self.attachments).unwrap_or_default()
+    }
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct AttemptRow {
+    number: i64,
+    url: String,
+    started_at: String,
+    duration_ms: Option<i64>,
+    status: Option<i64>,
+    result: String,
+}
+
+/// A claimed message: what to post, where, and which attempt this is.
+#[derive(Debug, Clone)]
+pub struct Claimed {
+    pub message: MessageRow,
+    pub attempt: u32,
+    /// The route's URL and secret at claim time; `None` when the route is gone.
+    pub route: Option<(String, String)>,
+}
+
+/// An attempt's outcome.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub state: InboundState,
+    pub status: Option<u16>,
+    pub duration_ms: Option<u64>,
+    pub result: String,
+    pub next: Option<DateTime<Utc>>,
+}
+
+impl InboundStore {
+    pub fn new(db: Database) -> InboundStore {
+        InboundStore { db, wake: Default::default() }
+    }
+
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Creates a route; a domain that has one breaks the primary key (409 by the crate's one
+    /// mapping).
+    pub async fn insert_route(&self, domain: &str, url: &str, secret: &str, by: &str) -> sqlx::Result<StoredRoute> {
+        let now = time_text(Utc::now());
+        let q = self
+            .db
+            .sql("INSERT INTO email_inbound_routes (domain, url, secret, created_by, created_at, secret_rotated_at) VALUES (?, ?, ?, ?, ?, ?)")
+            .arg(domain)
+            .arg(url)
+            .arg(secret)
+            .arg(by)
+            .arg(now.clone())
+            .arg(now);
+        self.db.acquire().await?.exec().execute(&q).await?;
+        Ok(self.route(domain).await?.expect("the route just created"))
+    }
+
+    pub async fn route(&self, domain: &str) -> sqlx::Result<Option<StoredRoute>> {
+        let q = self.db.sql(&format!("SELECT {ROUTE_COLUMNS} FROM email_inbound_routes r WHERE r.domain = ?")).arg(domain);
+        self.db.acquire().await?.exec().row(&q).await
+    }
+
+    pub async fn routes(&self) -> sqlx::Result<Vec<StoredRoute>> {
+        let q = self.db.sql(&format!("SELECT {ROUTE_COLUMNS} FROM email_inbound_routes r ORDER BY r.domain"));
+        self.db.acquire().await?.exec().rows(&q).await
+    }
+
+    /// Of `domains`, those that have a route.
+    pub async fn routed(&self, domains: &[String]) -> sqlx::Result<Vec<String>> {
+        if domains.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut q = self.db.sql("SELECT domain FROM email_inbound_routes WHERE domain IN (");
+        q.bind_list(domains.iter().map(String::as_str));
+        q.push(")");
+        self.db.acquire().await?.exec().texts(&q).await
+    }
+
+    /// Changes a route's URL (messages not yet delivered go to the new one); `None` when there
+    /// is no such route.
+    pub async fn set_url(&self, domain: &str, url: &str) -> sqlx::Result<Option<StoredRoute>> {
+        let q = self.db.sql("UPDATE email_inbound_routes SET url = ? WHERE domain = ?").arg(url).arg(domain);
+        self.db.acquire().await?.exec().execute(&q).await?;
+        self.route(domain).await
+    }
+
+    /// Replaces a route's secret: the next attempt is signed with the new one.
+    pub async fn set_secret(&self, domain: &str, secret: &str) -> sqlx::Result<Option<StoredRoute>> {
+        let q = self
+            .db
+            .sql("UPDATE email_inbound_routes SET secret = ?, secret_rotated_at = ? WHERE domain = ?")
+            .arg(secret)
+            .arg(time_text(Utc::now()))
+            .arg(domain);
+        self.db.acquire().await?.exec().execute(&q).await?;
+        self.route(domain).await
+    }
+
+    /// Removes a route: mail for the domain is refused from then on, and its messages not yet
+    /// delivered fail at their next attempt. Whether there was one.
+    pub async fn delete_route(&self, domain: &str) -> sqlx::Result<bool> {
+        let q = self.db.sql("DELETE FROM email_inbound_routes WHERE domain = ?").arg(domain);
+        Ok(self.db.acquire().await?.exec().execute(&q).await? > 0)
+    }
+
+    /// Stores messages (their raw MIME already in the blob store), due at once, in one
+    /// transaction: a crash leaves all or none, and SMTP answers 250 only after it.
+    pub async fn insert_messages(&self, messages: &[NewMessage], retry_for: std::time::Duration) -> sqlx::Result<()> {
+        let now = Utc::now();
+        let until = now + chrono::Duration::from_std(retry_for).unwrap_or(chrono::Duration::days(3));
+        let mut tx = self.db.begin().await?;
+        for m in messages {
+            let q = self
+                .db
+                .sql(
+                    "INSERT INTO email_inbound_messages (id, domain, mail_from, rcpt_to, from_header, subject, size, raw_sha256, attachments, \
+                     received_by, received_at, state, attempts, next_attempt_at, retry_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+                )
+                .arg(m.id.as_str())
+                .arg(m.domain.as_str())
+                .arg(m.mail_from.as_str())
+                .arg(serde_json::to_string(&m.rcpt_to).expect("strings serialize"))
+                .arg(m.from.as_str())
+                .arg(m.subject.as_str())
+                .arg(m.size as i64)
+                .arg(m.raw_sha256.as_str())
+                .arg(serde_json::to_string(&m.attachments).expect("attachments serialize"))
+                .arg(m.received_by)
+                .arg(time_text(now))
+                .arg(time_text(now))
+                .arg(time_text(until));
+            tx.exec().execute(&q).await?;
+        }
+        tx.commit().await
+    }
+
+    /// Newest first, optionally of one domain and one state; at most `limit`, older than
+    /// `before` (a `receivedAt|id` cursor) when given.
+    pub async fn messages(&self, domain: Option<&str>, state: Option<InboundState>, before: Option<(&str, &str)>, limit: u32) -> sqlx::Result<Vec<MessageRow>> {
+        let mut q = self.db.sql(&format!("SELECT {MESSAGE_COLUMNS} FROM email_inbound_messages WHERE 1 = 1"));
+        if let Some(d) = domain {
+            q.push(" AND domain = ").bind(d);
+        }
+        if let Some(s) = state {
+            q.push(" AND state = ").bind(s.as_str());
+        }
+        if let Some((at, id)) = before {
+            q.push(" AND (received_at < ").bind(at).push(" OR (received_at = ").bind(at).push(" AND id < ").bind(id).push("))");
+        }
+        q.push(" ORDER BY received_at DESC, id DESC LIMIT ").bind(i64::from(limit));
+        self.db.acquire().await?.exec().rows(&q).await
+    }
+
+    pub async fn message(&self, id: &str) -> sqlx::Result<Option<MessageRow>> {
+        let q = self.db.sql(&format!("SELECT {MESSAGE_COLUMNS} FROM email_inbound_messages WHERE id = ?")).arg(id);
+        self.db.acquire().await?.exec().row(&q).await
+    }
+
+    pub async fn attempts(&self, id: &str) -> sqlx::Result<Vec<InboundAttempt>> {
+        let q = self.db.sql("SELECT number, url, started_at, duration_ms, status, result FROM email_inbound_attempts WHERE message_id = ? ORDER BY number").arg(id);
+        let rows: Vec<AttemptRow> = self.db.acquire().await?.exec().rows(&q).await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| InboundAttempt {
+                number: r.number as u32,
+                url: r.url,
+                started_at: r.started_at,
+                duration_ms: r.duration_ms.map(|d| d.max(0) as u64),
+                status: r.status.and_then(|s| u16::try_from(s).ok()),
+                result: r.result,
+            })
+            .collect())
+    }
+
+    /// Claims up to `limit` due messages for `worker` until `until`: pending ones whose time
+    /// came, and `delivering` ones whose claim ran out (their process died mid-POST: posted
+    /// again, with the same `Moneydesk-Delivery`). Each claim opens its attempt, recording
+    /// the route's URL.
+    pub async fn claim(&self, worker: &str, now: DateTime<Utc>, until: DateTime<Utc>, limit: usize) -> sqlx::Result<Vec<Claimed>> {
+        let now_text = time_text(now);
+        let lock = match self.db.dialect() {
+            Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+            Dialect::Sqlite => "",
+        };
+        let mut tx = self.db.begin().await?;
+        let q = self
+            .db
+            .sql(&format!(
+                "UPDATE email_inbound_messages SET state = 'delivering', claimed_by = ?, claim_until = ?, attempts = attempts + 1 \
+                 WHERE id IN (SELECT id FROM email_inbound_messages \
+                   WHERE (state = 'pending' AND next_attempt_at <= ?) OR (state = 'delivering' AND claim_until < ?) \
+                   ORDER BY next_attempt_at LIMIT ?{lock}) \
+                 RETURNING {MESSAGE_COLUMNS}"
+            ))
+            .arg(worker)
+            .arg(time_text(until))
+            .arg(now_text.clone())
+            .arg(now_text.clone())
+            .arg(limit as i64);
+        let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
+        let mut claimed = Vec::with_capacity(rows.len());
+        for message in rows {
+            let q = self.db.sql("SELECT url, secret FROM email_inbound_routes WHERE domain = ?").arg(message.domain.as_str());
+            let route: Option<(String, String)> = tx.exec().row(&q).await?;
+            let q = self
+                .db
+                .sql("INSERT INTO email_inbound_attempts (message_id, number, url, started_at, result) VALUES (?, ?, ?, ?, 'delivering') ON CONFLICT (message_id, number) DO NOTHING")
+                .arg(message.id.as_str())
+                .arg(message.attempts)
+                .arg(route.as_ref().map(|(u, _)| u.as_str()).unwrap_or(""))
+                .arg(now_text.clone());
+            tx.exec().execute(&q).await?;
+            claimed.push(Claimed { attempt: message.attempts as u32, message, route });
+        }
+        tx.commit().await?;
+        Ok(claimed)
+    }
+
+    /// Records an attempt's outcome if the claim is still `worker`'s; false when it was not.
+    pub async fn finish(&self, worker: &str, c: &Claimed, o: &Outcome) -> sqlx::Result<bool> {
+        let mut tx = self.db.begin().await?;
+        let mut q = self
+            .db
+            .sql("UPDATE email_inbound_messages SET state = ?, last_result = ?, claimed_by = NULL, claim_until = NULL, next_attempt_at = ?")
+            .arg(o.state.as_str())
+            .arg(o.result.as_str())
+            .arg(o.next.map(time_text));
+        q.push(" WHERE id = ").bind(c.message.id.as_str()).push(" AND state = 'delivering' AND claimed_by = ").bind(worker);
+        if tx.exec().execute(&q).await? == 0 {
+            return Ok(false);
+        }
+        let q = self
+            .db
+            .sql("UPDATE email_inbound_attempts SET status = ?, duration_ms = ?, result = ? WHERE message_id = ? AND number = ?")
+            .arg(o.status.map(i64::from))
+            .arg(o.duration_ms.map(|d| d as i64))
+            .arg(o.result.as_str())
+            .arg(c.message.id.as_str())
+            .arg(c.attempt as i64);
+        tx.exec().execute(&q).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Gives back claims not started (a graceful stop): due again at once.
+    pub async fn release(&self, worker: &str, ids: &[String]) -> sqlx::Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.db.begin().await?;
+        let mut q = self.db.sql("DELETE FROM email_inbound_attempts WHERE result = 'delivering' AND message_id IN (");
+        q.bind_list(ids.iter().map(String::as_str));
+        q.push(") AND number = (SELECT attempts FROM email_inbound_messages m WHERE m.id = email_inbound_attempts.message_id AND m.claimed_by = ").bind(worker).push(")");
+        tx.exec().execute(&q).await?;
+        let mut q = self.db.sql("UPDATE email_inbound_messages SET state = 'pending', attempts = attempts - 1, claimed_by = NULL, claim_until = NULL WHERE state = 'delivering' AND claimed_by = ");
+        q.bind(worker).push(" AND id IN (");
+        q.bind_list(ids.iter().map(String::as_str));
+        q.push(")");
+        tx.exec().execute(&q).await?;
+        tx.commit().await
+    }
+
+    /// Makes a delivered or failed message due again at once, with a new retry window.
+    /// `Ok(None)`: no such message; `Ok(Some(false))`: it is still pending or under way.
+    pub async fn redeliver(&self, id: &str, retry_for: std::time::Duration) -> sqlx::Result<Option<bool>> {
+        let now = Utc::now();
+        let until = now + chrono::Duration::from_std(retry_for).unwrap_or(chrono::Duration::days(3));
+        let q = self
+            .db
+            .sql("UPDATE email_inbound_messages SET state = 'pending', next_attempt_at = ?, retry_until = ? WHERE id = ? AND state IN ('delivered', 'failed')")
+            .arg(time_text(now))
+            .arg(time_text(until))
+            .arg(id);
+        if self.db.acquire().await?.exec().execute(&q).await? > 0 {
+            return Ok(Some(true));
+        }
+        Ok(self.message(id).await?.map(|_| false))
+    }
+}

@@ -1,0 +1,516 @@
+//! Inbound mail over real HTTP and real SMTP: routes, raw MIME in (multipart with
+//! attachments, non-UTF-8 charsets, encoded words, a malformed message), the signed
+//! multipart/form-data POST at a local receiver whose signature check passes, retries on the
+//! documented schedule against a failing receiver, redelivery, secret rotation, and SMTP into
+//! the listener (250 for a routed domain, 550 for an unknown one, 552 for an oversize message).
+
+mod common;
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Multipart, State};
+use axum::http::{HeaderMap, StatusCode};
+use common::{Backend, Server};
+use hmac::{Hmac, Mac};
+use moneydesk_model::{paths, Scope};
+use serde_json::{json, Value};
+use sha2::Sha256;
+
+/// A POST the receiver got.
+#[derive(Clone, Debug)]
+struct Hit {
+    at: Instant,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+/// A webhook receiver on a loopback port: answers the statuses scripted, then 200.
+#[derive(Clone)]
+struct Receiver {
+    url: String,
+    hits: Arc<Mutex<Vec<Hit>>>,
+    script: Arc<Mutex<VecDeque<u16>>>,
+}
+
+impl Receiver {
+    async fn start(script: &[u16]) -> Receiver {
+        let hits = Arc::new(Mutex::new(Vec::new()));
+        let script = Arc::new(Mutex::new(script.iter().copied().collect::<VecDeque<_>>()));
+        let app = axum::Router::new()
+            .route(
+                "/inbound",
+                axum::routing::post(|State((hits, script)): State<(Arc<Mutex<Vec<Hit>>>, Arc<Mutex<VecDeque<u16>>>)>, headers: HeaderMap, body: Bytes| async move {
+                    hits.lock().unwrap().push(Hit { at: Instant::now(), headers, body });
+                    let status = script.lock().unwrap().pop_front().unwrap_or(200);
+                    (StatusCode::from_u16(status).unwrap(), format!("receiver says {status}"))
+                }),
+            )
+            .with_state((hits.clone(), script.clone()))
+            .layer(axum::extract::DefaultBodyLimit::max(64 << 20));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr: SocketAddr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        Receiver { url: format!("http://{addr}/inbound"), hits, script }
+    }
+
+    fn hits(&self) -> Vec<Hit> {
+        self.hits.lock().unwrap().clone()
+    }
+
+    /// Waits until `n` POSTs arrived (at most 20 s).
+    async fn wait_for(&self, n: usize) -> Vec<Hit> {
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            let hits = self.hits();
+            if hits.len() >= n || Instant::now() > until {
+                return hits;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+}
+
+/// The parts of a hit's form: (name, file name, content type, bytes), read by axum's
+/// multipart parser (multer), as a receiver would.
+async fn parts(hit: &Hit) -> Vec<(String, Option<String>, Option<String>, Vec<u8>)> {
+    let mut req = axum::http::Request::builder().method("POST").uri("/");
+    req = req.header("content-type", hit.headers["content-type"].clone());
+    let req = req.body(axum::body::Body::from(hit.body.clone())).unwrap();
+    let mut form = Multipart::from_request(req, &()).await.expect("a multipart/form-data body");
+    let mut out = Vec::new();
+    while let Some(field) = form.next_field().await.expect("a well-formed part") {
+        let (name, file, kind) = (field.name().unwrap_or("").to_string(), field.file_name().map(str::to_string), field.content_type().map(str::to_string));
+        out.push((name, file, kind, field.bytes().await.unwrap().to_vec()));
+    }
+    out
+}
+
+fn part<'a>(parts: &'a [(String, Option<String>, Option<String>, Vec<u8>)], name: &str) -> Option<&'a (String, Option<String>, Option<String>, Vec<u8>)> {
+    parts.iter().find(|p| p.0 == name)
+}
+
+fn text(parts: &[(String, Option<String>, Option<String>, Vec<u8>)], name: &str) -> String {
+    String::from_utf8(part(parts, name).unwrap_or_else(|| panic!("no part {name}")).3.clone()).unwrap()
+}
+
+/// The receiver's check, written from the documentation: HMAC-SHA256 with the secret over
+/// `<Moneydesk-Timestamp>.<body>`, hex, after `v1=`.
+fn signature_holds(hit: &Hit, secret: &str) -> bool {
+    let timestamp = hit.headers["moneydesk-timestamp"].to_str().unwrap();
+    let given = hit.headers["moneydesk-signature"].to_str().unwrap().strip_prefix("v1=").expect("v1=");
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(timestamp.as_bytes());
+    mac.update(b".");
+    mac.update(&hit.body);
+    mac.verify_slice(&hex::decode(given).unwrap()).is_ok()
+}
+
+async fn start(backend: Backend, tweak: impl FnOnce(&mut moneydesk_server::Config) + Send + 'static) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let url = backend.database_url(dir.path()).await;
+    Server::start_in_dir(dir, move |c| {
+        c.database_url = url;
+        c.email.worker = true;
+        c.email.inbound.smtp = Some("127.0.0.1:0".parse().unwrap());
+        tweak(c);
+    })
+    .await
+}
+
+async fn call(s: &Server, method: reqwest::Method, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
+    let mut r = s.client.request(method, s.url(path)).bearer_auth(token);
+    if let Some(b) = body {
+        r = r.json(&b);
+    }
+    let r = r.send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+async fn post_raw(s: &Server, token: &str, query: &str, raw: &[u8]) -> (u16, Value) {
+    let r = s
+        .client
+        .post(format!("{}?{query}", s.url(paths::EMAIL_INBOUND_MESSAGES)))
+        .bearer_auth(token)
+        .header("content-type", "message/rfc822")
+        .body(raw.to_vec())
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+async fn route(s: &Server, token: &str, domain: &str, url: &str) -> String {
+    let (status, b) = call(s, reqwest::Method::POST, paths::EMAIL_INBOUND_ROUTES, token, Some(json!({"domain": domain, "url": url}))).await;
+    assert_eq!(status, 201, "{b}");
+    let (status, b) = call(s, reqwest::Method::GET, &paths::EMAIL_INBOUND_ROUTE_SECRET.replace("{domain}", domain), token, None).await;
+    assert_eq!(status, 200, "{b}");
+    b["data"]["secret"].as_str().unwrap().to_string()
+}
+
+async fn detail(s: &Server, token: &str, id: &str) -> Value {
+    let (status, b) = call(s, reqwest::Method::GET, &paths::EMAIL_INBOUND_MESSAGE.replace("{messageId}", id), token, None).await;
+    assert_eq!(status, 200, "{b}");
+    b["data"].clone()
+}
+
+/// Waits until the message is in `state` (at most 20 s).
+async fn wait_state(s: &Server, token: &str, id: &str, state: &str) -> Value {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let d = detail(s, token, id).await;
+        if d["state"] == state || Instant::now() > until {
+            assert_eq!(d["state"], state, "{d}");
+            return d;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+const PDF: &[u8] = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n\x00\x01\x02\xff trailer\n%%EOF\n";
+
+/// A statement notice: multipart/mixed over multipart/alternative (ISO-8859-1 text in
+/// quoted-printable, UTF-8 HTML), a PDF and an inline PNG with an RFC 2231 file name; an
+/// encoded-word subject and sender name; a spam score from an earlier filter.
+fn statement_notice(to: &str) -> Vec<u8> {
+    use base64::Engine;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    format!(
+        "From: =?UTF-8?B?{}?= <notices@corp.example>\r\n\
+         To: Operations <{to}>\r\n\
+         Cc: archive@elsewhere.example\r\n\
+         Subject: =?ISO-8859-1?Q?Relev=E9_de_compte?=\r\n\
+         Message-ID: <n1@corp.example>\r\n\
+         X-Spam-Score: 1.5\r\n\
+         MIME-Version: 1.0\r\n\
+         Content-Type: multipart/mixed; boundary=\"outer\"\r\n\
+         \r\n\
+         --outer\r\n\
+         Content-Type: multipart/alternative; boundary=\"alt\"\r\n\
+         \r\n\
+         --alt\r\n\
+         Content-Type: text/plain; charset=ISO-8859-1\r\n\
+         Content-Transfer-Encoding: quoted-printable\r\n\
+         \r\n\
+         Caf=E9 cr=E8me: votre relev=E9 est joint.\r\n\
+         --alt\r\n\
+         Content-Type: text/html; charset=utf-8\r\n\
+         \r\n\
+         <p>Caf\u{e9} cr\u{e8}me: votre relev\u{e9} est joint.</p>\r\n\
+         --alt--\r\n\
+         --outer\r\n\
+         Content-Type: application/pdf; name=\"statement.pdf\"\r\n\
+         Content-Disposition: attachment; filename=\"statement.pdf\"\r\n\
+         Content-Transfer-Encoding: base64\r\n\
+         \r\n\
+         {}\r\n\
+         --outer\r\n\
+         Content-Type: image/png\r\n\
+         Content-Disposition: inline; filename*=UTF-8''r%C3%A9sum%C3%A9.png\r\n\
+         Content-ID: <logo@corp.example>\r\n\
+         Content-Transfer-Encoding: base64\r\n\
+         \r\n\
+         {}\r\n\
+         --outer--\r\n",
+        b64("Société Générale".as_bytes()),
+        b64(PDF),
+        b64(b"\x89PNG\r\n\x1a\nfake png bytes"),
+    )
+    .into_bytes()
+}
+
+async fn raw_mime_in_arrives_signed_with_every_part(backend: Backend) {
+    let receiver = Receiver::start(&[]).await;
+    let s = start(backend, |_| {}).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    let secret = route(&s, &t, "in.bank.example", &receiver.url).await;
+    assert!(secret.starts_with("whsec_") && secret.len() == 49, "{secret}");
+
+    let (status, b) = post_raw(&s, &t, "", &statement_notice("ops@in.bank.example")).await;
+    assert_eq!(status, 202, "{b}");
+    let ids = b["data"]["ids"].as_array().unwrap().clone();
+    assert_eq!(ids.len(), 1, "one message: the Cc's domain has no route");
+    let id = ids[0].as_str().unwrap();
+
+    let hits = receiver.wait_for(1).await;
+    assert_eq!(hits.len(), 1);
+    let hit = &hits[0];
+    assert!(signature_holds(hit, &secret), "the receiver's check passes");
+    assert!(!signature_holds(hit, "whsec_someone-else"), "and fails with another secret");
+    assert_eq!(hit.headers["moneydesk-delivery"], id);
+    assert_eq!(hit.headers["moneydesk-attempt"], "1");
+    let stamp: i64 = hit.headers["moneydesk-timestamp"].to_str().unwrap().parse().unwrap();
+    assert!((stamp - chrono::Utc::now().timestamp()).abs() < 60);
+
+    let p = parts(hit).await;
+    let names: Vec<&str> = p.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(
+        names,
+        ["headers", "text", "html", "from", "to", "cc", "subject", "envelope", "charsets", "spam_score", "attachments", "attachment-info", "attachment1", "attachment2"]
+    );
+    assert!(text(&p, "headers").contains("Message-ID: <n1@corp.example>"));
+    assert_eq!(text(&p, "text").trim_end(), "Café crème: votre relevé est joint.", "ISO-8859-1 quoted-printable, sent as UTF-8");
+    assert!(text(&p, "html").contains("<p>Café crème"));
+    assert_eq!(text(&p, "from"), "Société Générale <notices@corp.example>");
+    assert_eq!(text(&p, "to"), "Operations <ops@in.bank.example>");
+    assert_eq!(text(&p, "cc"), "archive@elsewhere.example");
+    assert_eq!(text(&p, "subject"), "Relevé de compte");
+    let envelope: Value = serde_json::from_str(&text(&p, "envelope")).unwrap();
+    assert_eq!(envelope, json!({"from": "notices@corp.example", "to": ["ops@in.bank.example"]}));
+    let charsets: Value = serde_json::from_str(&text(&p, "charsets")).unwrap();
+    assert_eq!(charsets["text"], "iso-8859-1");
+    assert_eq!(charsets["html"], "utf-8");
+    assert_eq!(charsets["subject"], "iso-8859-1");
+    assert_eq!(charsets["from"], "utf-8");
+    assert_eq!(text(&p, "spam_score"), "1.5");
+    assert_eq!(text(&p, "attachments"), "2");
+    let info: Value = serde_json::from_str(&text(&p, "attachment-info")).unwrap();
+    assert_eq!(info["attachment1"], json!({"filename": "statement.pdf", "type": "application/pdf", "size": PDF.len()}));
+    assert_eq!(info["attachment2"]["filename"], "résumé.png");
+    assert_eq!(info["attachment2"]["content-id"], "logo@corp.example");
+    let a1 = part(&p, "attachment1").unwrap();
+    assert_eq!((a1.1.as_deref(), a1.2.as_deref()), (Some("statement.pdf"), Some("application/pdf")));
+    assert_eq!(a1.3, PDF, "the attachment's bytes, exactly");
+    assert_eq!(part(&p, "attachment2").unwrap().1.as_deref(), Some("résumé.png"));
+
+    let d = wait_state(&s, &t, id, "delivered").await;
+    assert_eq!(d["subject"], "Relevé de compte");
+    assert_eq!(d["receivedBy"], "api");
+    assert_eq!(d["rcptTo"], json!(["ops@in.bank.example"]));
+    assert_eq!(d["attemptsMade"][0]["status"], 200);
+    assert_eq!(d["attemptsMade"][0]["url"], receiver.url.as_str());
+    assert_eq!(d["attemptsMade"][0]["result"], "200 OK: receiver says 200");
+    assert_eq!(d["attachments"][0]["filename"], "statement.pdf");
+
+    let (status, list) = call(&s, reqwest::Method::GET, &format!("{}?domain=in.bank.example", paths::EMAIL_INBOUND_MESSAGES), &t, None).await;
+    assert_eq!(status, 200);
+    assert_eq!(list["data"][0]["id"], id);
+    let (_, routes) = call(&s, reqwest::Method::GET, paths::EMAIL_INBOUND_ROUTES, &t, None).await;
+    assert_eq!(routes["data"][0]["received"], 1);
+    assert_eq!(routes["data"][0]["mxHost"], "mx.moneydesk.test");
+    assert_eq!(routes["data"][0]["secretHint"], &secret[secret.len() - 4..]);
+    assert!(routes["data"][0].get("secret").is_none(), "lists never show the secret");
+}
+
+async fn a_failing_receiver_gets_retries_on_the_documented_schedule(backend: Backend) {
+    let receiver = Receiver::start(&[503, 500]).await;
+    let base = Duration::from_millis(400);
+    let s = start(backend, move |c| {
+        c.email.inbound.retry_base = base;
+        c.email.inbound.retry_max = Duration::from_secs(10);
+    })
+    .await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    route(&s, &t, "in.bank.example", &receiver.url).await;
+    let (status, b) = post_raw(&s, &t, "to=ops@in.bank.example&from=bounce@corp.example", b"From: a@corp.example\r\nSubject: retry me\r\n\r\nhello\r\n").await;
+    assert_eq!(status, 202, "{b}");
+    let id = b["data"]["ids"][0].as_str().unwrap().to_string();
+
+    let hits = receiver.wait_for(3).await;
+    assert_eq!(hits.len(), 3, "503, 500, then 200");
+    // The documented schedule: the base after the first failure, doubled after the second.
+    assert!(hits[1].at - hits[0].at >= base, "{:?}", hits[1].at - hits[0].at);
+    assert!(hits[2].at - hits[1].at >= base * 2, "{:?}", hits[2].at - hits[1].at);
+    let attempts: Vec<&str> = hits.iter().map(|h| h.headers["moneydesk-attempt"].to_str().unwrap()).collect();
+    assert_eq!(attempts, ["1", "2", "3"]);
+    assert!(hits.iter().all(|h| h.headers["moneydesk-delivery"] == id.as_str()), "the same delivery id on every attempt");
+    let envelope: Value = serde_json::from_str(&text(&parts(&hits[0]).await, "envelope")).unwrap();
+    assert_eq!(envelope, json!({"from": "bounce@corp.example", "to": ["ops@in.bank.example"]}));
+
+    let d = wait_state(&s, &t, &id, "delivered").await;
+    let statuses: Vec<Value> = d["attemptsMade"].as_array().unwrap().iter().map(|a| a["status"].clone()).collect();
+    assert_eq!(statuses, [json!(503), json!(500), json!(200)]);
+    assert_eq!(d["attemptsMade"][0]["result"], "503 Service Unavailable: receiver says 503");
+    assert_eq!(d["attempts"], 3);
+
+    // Redelivery posts it once more; a second redelivery while it is pending is refused.
+    let redeliver = paths::EMAIL_INBOUND_REDELIVER.replace("{messageId}", &id);
+    receiver.script.lock().unwrap().push_back(500);
+    let (status, b) = call(&s, reqwest::Method::POST, &redeliver, &t, None).await;
+    assert_eq!(status, 202, "{b}");
+    let (status, _) = call(&s, reqwest::Method::POST, &redeliver, &t, None).await;
+    assert_eq!(status, 409, "still being delivered");
+    receiver.wait_for(5).await;
+    let d = wait_state(&s, &t, &id, "delivered").await;
+    assert_eq!(d["attempts"], 5, "{d}");
+}
+
+on_both_backends!(raw_mime_in_arrives_signed_with_every_part, a_failing_receiver_gets_retries_on_the_documented_schedule);
+
+#[tokio::test]
+async fn a_receiver_that_never_accepts_fails_when_the_retry_window_closes_and_can_be_redelivered() {
+    let receiver = Receiver::start(&[500; 100]).await;
+    let s = start(Backend::Sqlite, |c| {
+        c.email.inbound.retry_base = Duration::from_millis(200);
+        c.email.inbound.retry_for = Duration::from_secs(1);
+    })
+    .await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    route(&s, &t, "in.bank.example", &receiver.url).await;
+    let (_, b) = post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: x\r\n\r\nhello\r\n").await;
+    let id = b["data"]["ids"][0].as_str().unwrap().to_string();
+    let d = wait_state(&s, &t, &id, "failed").await;
+    let made = d["attemptsMade"].as_array().unwrap();
+    assert!(made.len() >= 2, "{d}");
+    assert!(d["lastResult"].as_str().unwrap().contains("gave up after"), "{d}");
+    let (_, routes) = call(&s, reqwest::Method::GET, paths::EMAIL_INBOUND_ROUTES, &t, None).await;
+    assert_eq!(routes["data"][0]["failed"], 1);
+
+    receiver.script.lock().unwrap().clear();
+    let (status, _) = call(&s, reqwest::Method::POST, &paths::EMAIL_INBOUND_REDELIVER.replace("{messageId}", &id), &t, None).await;
+    assert_eq!(status, 202);
+    let d = wait_state(&s, &t, &id, "delivered").await;
+    assert_eq!(d["attemptsMade"].as_array().unwrap().last().unwrap()["status"], 200);
+}
+
+#[tokio::test]
+async fn a_rotated_secret_signs_the_next_posts_and_an_unreachable_receiver_is_recorded() {
+    let receiver = Receiver::start(&[]).await;
+    let s = start(Backend::Sqlite, |c| c.email.inbound.retry_base = Duration::from_millis(200)).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    let old = route(&s, &t, "in.bank.example", &receiver.url).await;
+    let (status, b) = call(&s, reqwest::Method::POST, &paths::EMAIL_INBOUND_ROUTE_SECRET.replace("{domain}", "in.bank.example"), &t, None).await;
+    assert_eq!(status, 200, "{b}");
+    let new = b["data"]["secret"].as_str().unwrap().to_string();
+    assert_ne!(old, new);
+    post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: x\r\n\r\nhello\r\n").await;
+    let hit = receiver.wait_for(1).await[0].clone();
+    assert!(signature_holds(&hit, &new));
+    assert!(!signature_holds(&hit, &old), "the old secret stopped at once");
+
+    // A URL nobody listens on: refused connections are attempts too, retried.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}/inbound", closed.local_addr().unwrap());
+    drop(closed);
+    let (status, b) = call(&s, reqwest::Method::PUT, &paths::EMAIL_INBOUND_ROUTE.replace("{domain}", "in.bank.example"), &t, Some(json!({"url": dead}))).await;
+    assert_eq!(status, 200, "{b}");
+    let (_, b) = post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: y\r\n\r\nhello\r\n").await;
+    let id = b["data"]["ids"][0].as_str().unwrap().to_string();
+    let until = Instant::now() + Duration::from_secs(20);
+    let d = loop {
+        let d = detail(&s, &t, &id).await;
+        if d["attemptsMade"].as_array().unwrap().len() >= 2 || Instant::now() > until {
+            break d;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(d["state"], "pending", "{d}");
+    assert!(d["attemptsMade"][0]["status"].is_null());
+    assert!(d["attemptsMade"][0]["result"].as_str().unwrap().starts_with("could not connect"), "{d}");
+}
+
+#[tokio::test]
+async fn routes_are_checked_and_only_an_administrator_deletes_one() {
+    let s = start(Backend::Sqlite, |_| {}).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    let admin = s.token(&[Scope::Admin]).await;
+    for (body, field) in [
+        (json!({"domain": "not a domain", "url": "https://hooks.bank.example/in"}), "domain"),
+        (json!({"domain": "in.bank.example", "url": "ftp://hooks.bank.example/in"}), "url"),
+        (json!({"domain": "in.bank.example", "url": "https://user:pw@hooks.bank.example/in"}), "url"),
+    ] {
+        let (status, b) = call(&s, reqwest::Method::POST, paths::EMAIL_INBOUND_ROUTES, &t, Some(body)).await;
+        assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some(field)), "{b}");
+    }
+    route(&s, &t, "In.Bank.Example", "https://hooks.bank.example/in").await;
+    let (status, _) = call(&s, reqwest::Method::POST, paths::EMAIL_INBOUND_ROUTES, &t, Some(json!({"domain": "in.bank.example", "url": "https://x.example/"}))).await;
+    assert_eq!(status, 409, "one route a domain");
+    let path = paths::EMAIL_INBOUND_ROUTE.replace("{domain}", "in.bank.example");
+    assert_eq!(call(&s, reqwest::Method::DELETE, &path, &t, None).await.0, 403);
+    assert_eq!(call(&s, reqwest::Method::DELETE, &path, &admin, None).await.0, 204);
+    assert_eq!(call(&s, reqwest::Method::GET, &path, &t, None).await.0, 404);
+}
+
+#[tokio::test]
+async fn a_malformed_message_is_refused_and_damaged_mime_is_taken_as_far_as_it_reads() {
+    let receiver = Receiver::start(&[]).await;
+    let s = start(Backend::Sqlite, |_| {}).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    route(&s, &t, "in.bank.example", &receiver.url).await;
+    let (status, b) = post_raw(&s, &t, "to=ops@in.bank.example", b"no header section here, only words").await;
+    assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("message")), "{b}");
+    assert!(b["errorMessage"].as_str().unwrap().contains("header section"), "{b}");
+    let (status, b) = post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@nowhere.example\r\n\r\nhi\r\n").await;
+    assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("to")), "{b}");
+    assert!(b["errorMessage"].as_str().unwrap().contains("nowhere.example"), "{b}");
+
+    // A multipart whose closing boundary never comes, with a broken base64 attachment.
+    let damaged = b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: damaged\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nthe text\r\n--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"x.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\nAAEC!!!not base64";
+    let (status, b) = post_raw(&s, &t, "", damaged).await;
+    assert_eq!(status, 202, "{b}");
+    let p = parts(&receiver.wait_for(1).await[0]).await;
+    assert_eq!(text(&p, "subject"), "damaged");
+    assert_eq!(text(&p, "text").trim_end(), "the text");
+    assert_eq!(text(&p, "attachments"), "1");
+}
+
+/// Sends `raw` to the listener with lettre's SMTP client; the server's reply code on failure.
+async fn smtp_send(addr: SocketAddr, from: &str, to: &str, raw: &[u8]) -> Result<(), Option<u16>> {
+    use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+    let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(addr.ip().to_string()).port(addr.port()).build();
+    let envelope = lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()]).unwrap();
+    match transport.send_raw(&envelope, raw).await {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e.status().map(|c| u16::from(c))),
+    }
+}
+
+#[tokio::test]
+async fn smtp_into_the_listener_is_delivered_and_unknown_domains_and_oversize_mail_are_refused() {
+    let receiver = Receiver::start(&[]).await;
+    let s = start(Backend::Sqlite, |c| c.email.inbound.max_size = 16 * 1024).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    let secret = route(&s, &t, "in.bank.example", &receiver.url).await;
+    let smtp = s.running.inbound_smtp_addr().expect("the listener runs");
+
+    // Dot-stuffing: a body line that starts with a dot arrives with its dot. (lettre ends
+    // the data with CRLF . CRLF itself, so the last line has no CRLF of its own here.)
+    let raw = b"From: Sender <sender@corp.example>\r\nTo: ops@in.bank.example\r\nSubject: over SMTP\r\n\r\n.leading dot\r\nlast line";
+    smtp_send(smtp, "sender@corp.example", "ops@in.bank.example", raw).await.expect("250");
+    let hit = receiver.wait_for(1).await[0].clone();
+    assert!(signature_holds(&hit, &secret));
+    let p = parts(&hit).await;
+    assert_eq!(text(&p, "subject"), "over SMTP");
+    assert_eq!(text(&p, "text"), ".leading dot\r\nlast line\r\n");
+    assert!(text(&p, "headers").starts_with("Received: from "), "a trace field first: {}", text(&p, "headers"));
+    let envelope: Value = serde_json::from_str(&text(&p, "envelope")).unwrap();
+    assert_eq!(envelope, json!({"from": "sender@corp.example", "to": ["ops@in.bank.example"]}));
+
+    assert_eq!(smtp_send(smtp, "sender@corp.example", "ops@unknown.example", raw).await, Err(Some(550)), "unknown domain refused at RCPT");
+    let big = [&raw[..], &vec![b'x'; 20 * 1024][..], b"\r\n"].concat();
+    assert_eq!(smtp_send(smtp, "sender@corp.example", "ops@in.bank.example", &big).await, Err(Some(552)), "oversize refused after DATA");
+
+    // SIZE= announced in MAIL is refused before the message is sent.
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let stream = tokio::net::TcpStream::connect(smtp).await.unwrap();
+    let (r, mut w) = stream.into_split();
+    let mut lines = BufReader::new(r).lines();
+    assert!(lines.next_line().await.unwrap().unwrap().starts_with("220 "));
+    w.write_all(b"EHLO test.example\r\n").await.unwrap();
+    let mut ehlo = Vec::new();
+    loop {
+        let l = lines.next_line().await.unwrap().unwrap();
+        let last = l.starts_with("250 ");
+        ehlo.push(l);
+        if last {
+            break;
+        }
+    }
+    assert!(ehlo.iter().any(|l| l == "250-SIZE 16384"), "{ehlo:?}");
+    w.write_all(b"MAIL FROM:<sender@corp.example> SIZE=999999\r\n").await.unwrap();
+    assert!(lines.next_line().await.unwrap().unwrap().starts_with("552 5.3.4"));
+    w.write_all(b"RCPT TO:<ops@in.bank.example>\r\n").await.unwrap();
+    assert!(lines.next_line().await.unwrap().unwrap().starts_with("503 "), "no MAIL was taken");
+    w.write_all(b"QUIT\r\n").await.unwrap();
+    assert!(lines.next_line().await.unwrap().unwrap().starts_with("221 "));
+
+    assert_eq!(receiver.hits().len(), 1, "only the first message was taken");
+    let (_, list) = call(&s, reqwest::Method::GET, paths::EMAIL_INBOUND_MESSAGES, &t, None).await;
+    assert_eq!(list["data"].as_array().unwrap().len(), 1);
+    assert_eq!(list["data"][0]["receivedBy"], "smtp");
+}
