@@ -436,8 +436,10 @@ async fn a_malformed_message_is_refused_and_damaged_mime_is_taken_as_far_as_it_r
     assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("message")), "{b}");
     assert!(b["errorMessage"].as_str().unwrap().contains("header section"), "{b}");
     let (status, b) = post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@nowhere.example\r\n\r\nhi\r\n").await;
+    assert_eq!(status, 404, "{b}");
+    assert!(b["errorMessage"].as_str().unwrap().contains("No inbound route for nowhere.example"), "{b}");
+    let (status, b) = post_raw(&s, &t, "", b"From: a@corp.example\r\nSubject: to nobody\r\n\r\nhi\r\n").await;
     assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("to")), "{b}");
-    assert!(b["errorMessage"].as_str().unwrap().contains("nowhere.example"), "{b}");
 
     // A multipart whose closing boundary never comes, with a broken base64 attachment.
     let damaged = b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: damaged\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nthe text\r\n--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"x.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\nAAEC!!!not base64";

@@ -42,6 +42,15 @@ def _fix_query(query):
 
 @schemathesis.hook
 def map_query(ctx, query):
+    path = ctx.operation.path if ctx.operation is not None else ""
+    if path.endswith("/email/inbound/messages") and query:
+        # Inbound messages: a domain filter is a domain name; a cursor is one an answer gave
+        # (none here); envelope addresses are addresses (the data's rules, not the shapes').
+        if isinstance(query.get("domain"), str):
+            query["domain"] = f"unrouted-{uuid.uuid4().hex[:8]}.example"
+        query.pop("before", None)
+        for k in ("from", "to"):
+            query.pop(k, None)
     return _fix_query(query)
 
 
@@ -225,6 +234,11 @@ def _fix_body(path, body):
             body.pop("html", None)
         if path.endswith("/templates"):
             body["name"] = f"fuzzed-{uuid.uuid4().hex[:12]}"
+    if path.endswith("/email/inbound/routes") and isinstance(body, dict) and isinstance(body.get("domain"), str):
+        # A route: a fresh domain name each time (one route a domain), an http(s) URL.
+        body["domain"] = f"fuzzed-{uuid.uuid4().hex[:12]}.example"
+    if "/email/inbound/routes" in path and isinstance(body, dict) and isinstance(body.get("url"), str):
+        body["url"] = "https://hooks.example/inbound"
     if path.endswith("/message/email/domains") and isinstance(body, dict) and isinstance(body.get("domain"), str):
         # A domain name's rules (labels, hyphens, IDNA) are the data's, not the document's
         # shapes: a fresh one each time (a domain is registered once).
@@ -256,10 +270,19 @@ def map_headers(ctx, headers):
 def map_path_parameters(ctx, path_parameters):
     # A sending domain in the path: a domain name (its rules are the data's); one not
     # registered, so the answer is the documented 404.
-    if ctx.operation is not None and "/message/email/domains/" in ctx.operation.path and isinstance(path_parameters, dict):
+    if ctx.operation is not None and ("/message/email/domains/" in ctx.operation.path or "/email/inbound/routes/" in ctx.operation.path) and isinstance(path_parameters, dict):
         if isinstance(path_parameters.get("domain"), str):
             path_parameters["domain"] = f"unregistered-{uuid.uuid4().hex[:12]}.example"
     return path_parameters
+
+
+@schemathesis.serializer("message/rfc822")
+def rfc822_serializer(ctx, value):
+    """A raw inbound message: a header section (the rules of RFC 5322 are the data's), the
+    generated value as its subject, to a domain with no route (the documented 404)."""
+    subject = str(value).replace("\r", " ").replace("\n", " ")[:200]
+    return (f"From: fuzz@corp.example\r\nTo: ops@unrouted-{uuid.uuid4().hex[:8]}.example\r\n"
+            f"Subject: {subject}\r\n\r\nbody\r\n").encode("utf-8", "surrogatepass")
 
 
 @schemathesis.serializer("application/toml")

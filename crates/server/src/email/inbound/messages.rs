@@ -56,7 +56,8 @@ pub(super) async fn list(State(state): State<AppState>, _caller: Caller, RawQuer
     extensions(("x-extension" = json!(true))),
     description = "Takes a raw message as the SMTP listener would (for a mail server that pipes to HTTP, or to replay one): parsed, stored, and one inbound message made per recipient domain that has a route (recipients of other domains are dropped), each posted to its route's URL. A message without a header section is a 400 naming why; damaged MIME is taken as far as it can be read.",
     responses((status = 202, description = "Received; the ids of the messages made, one per routed domain", body = Envelope<InboundReceipt>),
-        (status = 400, description = "Not a message (`message`), or no recipient at a routed domain (`to`)", body = ErrorEnvelopeDoc),
+        (status = 400, description = "Not a message (`message`), or no recipient at all (`to`)", body = ErrorEnvelopeDoc),
+        (status = 404, description = "No recipient is at a domain with a route; the message names the domains", body = ErrorEnvelopeDoc),
         (status = 413, description = "Larger than inbound mail may be (`MONEYDESK_INBOUND_MAX_SIZE`)", body = ErrorEnvelopeDoc)))]
 pub(super) async fn post_raw(State(state): State<AppState>, _caller: Caller, req: Request) -> Result<(StatusCode, Json<Envelope<InboundReceipt>>), Error> {
     let q = query_pairs(req.uri().query());

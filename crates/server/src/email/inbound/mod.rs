@@ -138,7 +138,7 @@ pub fn domain_of(address: &str) -> Option<String> {
 /// envelope given (SMTP) or read from the headers (`To`, `Cc`, `From`), one message per routed
 /// domain among the recipients. The bytes are stored before the rows, the rows in one
 /// transaction: answered only once durable. Unrouted recipients are dropped (SMTP refused them
-/// already); none routed is a 400 naming the domains.
+/// already); no recipient is a 400, none at a routed domain a 404 naming the domains.
 pub async fn receive(state: &AppState, raw: Vec<u8>, envelope: Option<Envelope>, by: &'static str) -> Result<Vec<String>, Error> {
     let max = state.config.email.inbound.max_size;
     if raw.len() > max {
@@ -157,9 +157,11 @@ pub async fn receive(state: &AppState, raw: Vec<u8>, envelope: Option<Envelope>,
     }
     let domains: Vec<String> = by_domain.keys().cloned().collect();
     let routed = state.inbound.store.routed(&domains).await?;
+    if domains.is_empty() {
+        return Err(Error::field("to", "the message names no recipient: give the envelope's with `to`, or a To or Cc header"));
+    }
     if routed.is_empty() {
-        let named = if domains.is_empty() { "the message names no recipient".to_string() } else { format!("no inbound route for {}", domains.join(", ")) };
-        return Err(Error::field("to", format!("{named}: create a route for the recipients' domain first")));
+        return Err(Error::not_found(format!("No inbound route for {}: create one for the recipients' domain first", domains.join(", "))));
     }
     let sha256 = hex::encode(Sha256::digest(&raw));
     let size = raw.len() as u64;
