@@ -1,5 +1,6 @@
 //! The email group: send, the outbox (list, one message, its raw MIME and attachments), the
-//! sender identities, stored templates with their previews, and address verification.
+//! sender identities, stored templates with their previews, address verification, sending
+//! domains, and inbound mail (routes, their secrets, the messages received and redelivery).
 
 use std::future::Future;
 
@@ -9,6 +10,7 @@ use moneydesk_model::email::{
     TemplateDetail, TemplatePreview, TemplateSummary,
 };
 use moneydesk_model::email::domains::{NewSendingDomain, SendingDomain};
+use moneydesk_model::email::inbound::{InboundDetail, InboundMessage, InboundRoute, InboundRouteUpdate, InboundSecret, NewInboundRoute};
 use moneydesk_model::email::validation::{BulkValidationRequest, BulkValidationResult, ValidationRequest, ValidationResult};
 use moneydesk_model::{paths, Envelope, Page};
 use serde::de::DeserializeOwned;
@@ -123,4 +125,47 @@ pub fn verify_domain(client: &Client, domain: &str) -> impl Future<Output = Resu
 /// An administrator's approval.
 pub fn activate_domain(client: &Client, domain: &str) -> impl Future<Output = Result<SendingDomain, ApiError>> + 'static {
     post(client, domain_path(paths::EMAIL_DOMAIN_ACTIVATE, domain), &serde_json::json!({}))
+}
+
+/// The inbound routes, by domain.
+pub fn inbound_routes(client: &Client) -> impl Future<Output = Result<Vec<InboundRoute>, ApiError>> + 'static {
+    client.get_data(paths::EMAIL_INBOUND_ROUTES, &[])
+}
+
+/// Routes a domain's mail to `url`.
+pub fn create_inbound_route(client: &Client, domain: &str, url: &str) -> impl Future<Output = Result<InboundRoute, ApiError>> + 'static {
+    post(client, paths::EMAIL_INBOUND_ROUTES.to_string(), &NewInboundRoute { domain: domain.to_string(), url: url.to_string() })
+}
+
+/// Changes where a domain's mail is posted.
+pub fn update_inbound_route(client: &Client, domain: &str, url: &str) -> impl Future<Output = Result<InboundRoute, ApiError>> + 'static {
+    let body = Body::json(&InboundRouteUpdate { url: url.to_string() });
+    let (client, path) = (client.clone(), domain_path(paths::EMAIL_INBOUND_ROUTE, domain));
+    async move { envelope_data(client.send::<Envelope<InboundRoute>>(Method::PUT, &path, &[], Some(body?)).await?) }
+}
+
+/// A route's signing secret (asked for on purpose).
+pub fn inbound_secret(client: &Client, domain: &str) -> impl Future<Output = Result<InboundSecret, ApiError>> + 'static {
+    client.get_data(&domain_path(paths::EMAIL_INBOUND_ROUTE_SECRET, domain), &[])
+}
+
+/// Replaces a route's secret; the answer holds the new one.
+pub fn rotate_inbound_secret(client: &Client, domain: &str) -> impl Future<Output = Result<InboundSecret, ApiError>> + 'static {
+    post(client, domain_path(paths::EMAIL_INBOUND_ROUTE_SECRET, domain), &serde_json::json!({}))
+}
+
+/// The messages received, newest first; `domain` empty for every domain.
+pub fn inbound_messages(client: &Client, domain: &str) -> impl Future<Output = Result<Vec<InboundMessage>, ApiError>> + 'static {
+    let query: Vec<(&str, &str)> = if domain.is_empty() { vec![] } else { vec![("domain", domain)] };
+    client.get_data(paths::EMAIL_INBOUND_MESSAGES, &query)
+}
+
+/// One inbound message with its attempts.
+pub fn inbound_message(client: &Client, id: &str) -> impl Future<Output = Result<InboundDetail, ApiError>> + 'static {
+    client.get_data(&message_path(paths::EMAIL_INBOUND_MESSAGE, id), &[])
+}
+
+/// Posts a delivered or failed message again.
+pub fn redeliver_inbound(client: &Client, id: &str) -> impl Future<Output = Result<InboundMessage, ApiError>> + 'static {
+    post(client, message_path(paths::EMAIL_INBOUND_REDELIVER, id), &serde_json::json!({}))
 }

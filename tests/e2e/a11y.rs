@@ -23,6 +23,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/email?tab=templates", ".email-template-list .muted"),
     ("/email?tab=verify&address=support@gmial.com", "#verification .badge.verdict-risky"),
     ("/email?tab=domains", "#domains-empty"),
+    ("/email?tab=inbound", "#inbound-routes-empty"),
     ("/no-such-page", "[data-testid=not-found]"),
 ];
 

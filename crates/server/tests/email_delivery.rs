@@ -181,3 +181,24 @@ async fn three_instances_on_one_database_deliver_each_message_once() {
     assert_eq!(ids.len(), 300);
     drop(instances);
 }
+
+/// A message from an active sending domain leaves with the envelope sender on the domain's
+/// return-path host (which its CNAME points at the service's bounce host), DKIM-signed.
+#[tokio::test]
+async fn mail_from_an_active_sending_domain_bounces_to_its_return_path_host() {
+    let sink = SmtpSink::start();
+    let s = start(Backend::Sqlite, &sink, |_| {}).await;
+    let domains = &s.running.state.domains.store;
+    let keys = moneydesk_server::email::domains::dkim::DomainKeys::generate().unwrap();
+    domains.insert("notices.bank.example", &keys, "test").await.unwrap();
+    domains.activate("notices.bank.example").await.unwrap();
+    let t = s.token(&[Scope::EmailSend]).await;
+    let mut body = simple("zoe@client.example");
+    body["from"] = json!({"email": "ops@notices.bank.example"});
+    let ids = send(&s, &t, &body).await;
+    wait_state(&s, &t, &ids[0], "sent").await;
+    let got = sink.wait_for(1, 10).await;
+    assert_eq!(got[0].mail_from, format!("bounces+{}@mdbounce.notices.bank.example", ids[0]));
+    assert_eq!(got[0].rcpt_tos, ["zoe@client.example"]);
+    assert!(String::from_utf8_lossy(&got[0].raw).contains("DKIM-Signature:"), "signed");
+}

@@ -19,7 +19,7 @@ fn state_badge(s: DomainState) -> impl IntoView {
 }
 
 /// Copies `text`; says so in `said` (or why it could not).
-fn copy(text: String, said: RwSignal<Option<String>>) {
+pub(super) fn copy(text: String, said: RwSignal<Option<String>>) {
     let clipboard = window().navigator().clipboard();
     let promise = clipboard.write_text(&text);
     leptos::task::spawn_local(async move {

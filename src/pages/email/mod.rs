@@ -3,13 +3,17 @@
 //! each message's state and attempts, filterable; message.rs reads one, the development
 //! mailbox's included), Templates (templates.rs: list, edit with a live preview) and Verify
 //! (verify.rs: one address with every check explained, or a list in bulk) and Domains
-//! (domains.rs: sending domains, their records and verification). The tab, the
-//! Outbox's filters and page, the message open and the verified address live in the URL.
+//! (domains.rs: sending domains, their records and verification) and Inbound (inbound.rs:
+//! routes with their URL and secret, the messages received; inbound_message.rs: one with its
+//! deliveries). The tab, the Outbox's filters and page, the message open, the verified
+//! address and the inbound domain and message live in the URL.
 
 mod attachments;
 mod bulk;
 mod compose;
 mod domains;
+mod inbound;
+mod inbound_message;
 mod message;
 mod outbox;
 mod recipients;
@@ -29,10 +33,11 @@ pub enum Tab {
     Templates,
     Verify,
     Domains,
+    Inbound,
 }
 
 impl Tab {
-    const ALL: [Tab; 5] = [Tab::Compose, Tab::Outbox, Tab::Templates, Tab::Verify, Tab::Domains];
+    const ALL: [Tab; 6] = [Tab::Compose, Tab::Outbox, Tab::Templates, Tab::Verify, Tab::Domains, Tab::Inbound];
 
     fn slug(self) -> &'static str {
         match self {
@@ -41,6 +46,7 @@ impl Tab {
             Tab::Templates => "templates",
             Tab::Verify => "verify",
             Tab::Domains => "domains",
+            Tab::Inbound => "inbound",
         }
     }
 
@@ -51,6 +57,7 @@ impl Tab {
             Tab::Templates => "Templates",
             Tab::Verify => "Verify",
             Tab::Domains => "Domains",
+            Tab::Inbound => "Inbound",
         }
     }
 }
@@ -90,6 +97,7 @@ pub fn EmailPage() -> impl IntoView {
             Some("templates") => Tab::Templates,
             Some("verify") => Tab::Verify,
             Some("domains") => Tab::Domains,
+            Some("inbound") => Tab::Inbound,
             _ => Tab::Compose,
         })
     });
@@ -110,6 +118,7 @@ pub fn EmailPage() -> impl IntoView {
                     Tab::Templates => view! { <templates::Templates/> }.into_any(),
                     Tab::Verify => view! { <verify::Verify/> }.into_any(),
                     Tab::Domains => view! { <domains::Domains/> }.into_any(),
+                    Tab::Inbound => view! { <inbound::Inbound/> }.into_any(),
                 }}
             </div>
         </section>

@@ -125,34 +125,49 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
 /// One attempt of one message, its outcome recorded.
 async fn deliver(state: &AppState, relay: Option<&Relay>, lane: &mut Option<Lane>, worker: &str, recording: &tokio::sync::Mutex<()>, m: Claimed) {
     let c = &state.config.email;
-    let built = match mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await {
-        // From an active sending domain: DKIM-signed with its keys.
-        Ok((raw, message)) => match state.domains.signers_for(from_domain(&m.message.from.email)).await {
-            Ok(Some(signers)) => signers.sign(&raw).map(|signed| (signed, message)).map_err(crate::error::Error::internal),
-            Ok(None) => Ok((raw, message)),
-            Err(e) => Err(e),
-        },
-        Err(e) => Err(e),
+    let domain = from_domain(&m.message.from.email);
+    // Whether the sender's domain is an active sending domain: a failure to read it is
+    // temporary (the message is deferred), never a reason to send unsigned or to give up.
+    let signers = state.domains.signers_for(domain).await;
+    let built = match (&signers, mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await) {
+        (Err(_), _) => None,
+        (_, Err(e)) => Some(Err(e)),
+        (Ok(None), Ok((raw, message))) => Some(Ok((raw, message.envelope().clone()))),
+        // From an active sending domain: DKIM-signed with its keys, and the envelope sender on
+        // the domain's return-path host (`mdbounce.<domain>`, which its CNAME points at the
+        // service's bounce host), so bounces come back to the service and SPF aligns.
+        (Ok(Some(s)), Ok((raw, message))) => Some(s.sign(&raw).map_err(crate::error::Error::internal).map(|signed| {
+            let envelope = return_path(message.envelope(), &m.message.id, domain);
+            (signed, envelope)
+        })),
     };
     let sent = match (&built, relay) {
-        (Ok((raw, message)), Some(r)) => Some(r.send(lane, message.envelope(), raw).await),
+        (Some(Ok((raw, envelope))), Some(r)) => Some(r.send(lane, envelope, raw).await),
         _ => None,
     };
     let _turn = recording.lock().await;
     let recorded = match (built, sent) {
-        (Err(e), _) => state.email.finish(worker, &m, MessageState::Failed, &format!("the message could not be built: {}", e.message), None).await,
+        (None, _) => {
+            let why = format!("the sending domain {domain} could not be read: {}", signers.err().map(|e| e.message).unwrap_or_default());
+            if m.attempt >= c.max_attempts {
+                state.email.finish(worker, &m, MessageState::Failed, &format!("{why} (gave up after {} attempts)", m.attempt), None).await
+            } else {
+                state.email.finish(worker, &m, MessageState::Deferred, &why, Some(Utc::now() + backoff(c, m.attempt))).await
+            }
+        }
+        (Some(Err(e)), _) => state.email.finish(worker, &m, MessageState::Failed, &format!("the message could not be built: {}", e.message), None).await,
         // No relay: the development mailbox.
-        (Ok((raw, _)), None) => state.email.deliver_to_mailbox(worker, &m, &String::from_utf8_lossy(&raw)).await,
-        (Ok(_), Some(Ok(reply))) => {
+        (Some(Ok((raw, _))), None) => state.email.deliver_to_mailbox(worker, &m, &String::from_utf8_lossy(&raw)).await,
+        (Some(Ok(_)), Some(Ok(reply))) => {
             let text = format!("{} {}", reply.code(), reply.message().collect::<Vec<_>>().join(" "));
             state.email.finish(worker, &m, MessageState::Sent, &text, None).await
         }
-        (Ok(_), Some(Err(e))) if e.is_permanent() => state.email.finish(worker, &m, MessageState::Failed, &e.reply_text(), None).await,
-        (Ok(_), Some(Err(e))) if m.attempt >= c.max_attempts => {
+        (Some(Ok(_)), Some(Err(e))) if e.is_permanent() => state.email.finish(worker, &m, MessageState::Failed, &e.reply_text(), None).await,
+        (Some(Ok(_)), Some(Err(e))) if m.attempt >= c.max_attempts => {
             let text = format!("{} (gave up after {} attempts)", e.reply_text(), m.attempt);
             state.email.finish(worker, &m, MessageState::Failed, &text, None).await
         }
-        (Ok(_), Some(Err(e))) => {
+        (Some(Ok(_)), Some(Err(e))) => {
             let next = Utc::now() + backoff(c, m.attempt);
             state.email.finish(worker, &m, MessageState::Deferred, &e.reply_text(), Some(next)).await
         }
@@ -161,6 +176,17 @@ async fn deliver(state: &AppState, relay: Option<&Relay>, lane: &mut Option<Lane
         Ok(true) => {}
         Ok(false) => tracing::warn!(id = %m.message.id, "an email's claim was taken over before its outcome was recorded"),
         Err(e) => tracing::error!(id = %m.message.id, error = %e, "recording an email's outcome"),
+    }
+}
+
+/// The envelope of a message from an active sending domain: the same recipients, the sender
+/// `bounces+<message id>@mdbounce.<domain>` (the id tells which message bounced).
+fn return_path(envelope: &lettre::address::Envelope, id: &str, domain: &str) -> lettre::address::Envelope {
+    let local: String = id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').collect();
+    let from = format!("bounces+{local}@{}.{domain}", moneydesk_model::email::domains::RETURN_PATH_LABEL).parse().ok();
+    match from {
+        Some(from) => lettre::address::Envelope::new(Some(from), envelope.to().to_vec()).unwrap_or_else(|_| envelope.clone()),
+        None => envelope.clone(),
     }
 }
 

@@ -1,0 +1,108 @@
+//! One inbound message: its envelope, its attachments, and every delivery attempt with the
+//! receiver's status and the start of its answer (or why it could not be reached);
+//! "Redeliver" posts a delivered or failed one again.
+
+use leptos::prelude::*;
+use moneydesk_model::email::inbound::{InboundDetail, InboundMessage, InboundState};
+
+use super::bytes;
+use super::inbound::{state_badge, when};
+use crate::api::email as api;
+use crate::api::request::{submit, Answer};
+use crate::api::ApiError;
+use crate::components::error_view::ApiErrorView;
+use crate::session::use_auth;
+
+#[component]
+pub fn InboundView(id: String, on_change: Callback<()>, close: Callback<()>) -> impl IntoView {
+    let auth = use_auth();
+    let owner = Owner::current();
+    let answer = Answer::<InboundDetail>::new();
+    let id = StoredValue::new(id);
+    let tick = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        tick.track();
+        answer.load(api::inbound_message(&auth.client(), &id.get_value()));
+    });
+    // Follows a delivery under way.
+    Effect::new(move |_| {
+        if answer.with(|a| matches!(a, Some(Ok(d)) if matches!(d.message.state, InboundState::Pending | InboundState::Delivering))) {
+            set_timeout(move || { tick.try_update(|t| *t += 1); }, std::time::Duration::from_secs(2));
+        }
+    });
+    let busy = RwSignal::new(false);
+    let said = RwSignal::new(None::<String>);
+    let redeliver = Callback::new(move |()| {
+        submit(busy, &owner, || api::redeliver_inbound(&auth.client(), &id.get_value()), move |r: Result<InboundMessage, ApiError>| match r {
+            Ok(_) => {
+                said.set(Some("Posting it again now".into()));
+                tick.update(|t| *t += 1);
+                on_change.run(());
+            }
+            Err(e) => said.set(Some(e.to_string())),
+        });
+    });
+    view! {
+        <section class="email-message email-inbound-message" id="inbound-message" aria-labelledby="inbound-message-title">
+            {move || answer.with(|a| match a {
+                None => view! { <p class="muted" role="status">"Loading…"</p> }.into_any(),
+                Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
+                Some(Ok(d)) => {
+                    let m = &d.message;
+                    view! {
+                        <h3 id="inbound-message-title">{if m.subject.is_empty() { "(no subject)".to_string() } else { m.subject.clone() }}" "{state_badge(m.state)}</h3>
+                        <dl class="verification-facts">
+                            <dt>"From"</dt><dd>{m.from.clone()}</dd>
+                            <dt>"Envelope"</dt><dd class="mono">{format!("MAIL FROM <{}> → {}", m.mail_from, m.rcpt_to.join(", "))}</dd>
+                            <dt>"Received"</dt><dd>{format!("{} by {}, {}", when(&m.received_at), if m.received_by == "smtp" { "SMTP" } else { "the API" }, bytes(m.size))}</dd>
+                            {m.next_attempt_at.clone().map(|n| view! { <dt>"Next attempt"</dt><dd>{when(&n)}</dd> })}
+                        </dl>
+                        {(!d.attachments.is_empty()).then(|| view! {
+                            <h4>"Attachments"</h4>
+                            <ul class="email-attachments">{d.attachments.iter().map(|a| view! {
+                                <li>{format!("{} ({}, {})", a.filename, a.content_type, bytes(a.size))}</li>
+                            }).collect_view()}</ul>
+                        })}
+                        <h4>"Deliveries"</h4>
+                        {if d.attempts_made.is_empty() {
+                            view! { <p class="muted">"Not posted yet."</p> }.into_any()
+                        } else {
+                            view! {
+                                <table class="email-table" id="inbound-attempts">
+                                    <caption class="sr-only">"Delivery attempts"</caption>
+                                    <thead><tr>
+                                        <th scope="col">"#"</th><th scope="col">"Started"</th><th scope="col">"URL"</th>
+                                        <th scope="col">"Status"</th><th scope="col">"Took"</th><th scope="col">"Result"</th>
+                                    </tr></thead>
+                                    <tbody>{d.attempts_made.iter().map(|a| {
+                                        let ok = a.status.is_some_and(|s| (200..300).contains(&s));
+                                        view! {
+                                            <tr>
+                                                <td>{a.number}</td>
+                                                <td>{when(&a.started_at)}</td>
+                                                <td class="mono">{a.url.clone()}</td>
+                                                <td>{match a.status {
+                                                    Some(s) => view! { <span class=if ok { "badge inbound-delivered" } else { "badge inbound-failed" }>{s}</span> }.into_any(),
+                                                    None => view! { <span class="muted">"no answer"</span> }.into_any(),
+                                                }}</td>
+                                                <td>{a.duration_ms.map(|ms| format!("{ms} ms")).unwrap_or_default()}</td>
+                                                <td class="muted">{a.result.clone()}</td>
+                                            </tr>
+                                        }
+                                    }).collect_view()}</tbody>
+                                </table>
+                            }.into_any()
+                        }}
+                    }.into_any()
+                }
+            })}
+            <div class="email-verify-row">
+                <Show when=move || answer.with(|a| matches!(a, Some(Ok(d)) if matches!(d.message.state, InboundState::Delivered | InboundState::Failed)))>
+                    <button type="button" class="primary" id="inbound-redeliver" disabled=move || busy.get() on:click=move |_| redeliver.run(())>"Redeliver"</button>
+                </Show>
+                <button type="button" class="secondary" on:click=move |_| close.run(())>"Close"</button>
+            </div>
+            <p role="status" id="inbound-said">{move || said.get()}</p>
+        </section>
+    }
+}
