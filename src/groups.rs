@@ -100,7 +100,7 @@ groups! {
     email {
         title: "Email",
         scope: EmailSend,
-        summary: "Compose and send messages, from templates and in bulk; follow each message in the outbox; manage templates.",
+        summary: "Compose and send messages, from templates and in bulk; follow each message in the outbox; manage templates; verify addresses; authenticate sending domains; receive inbound mail at a webhook.",
         arrives_with: "the email feature (…/utility/message/email)",
         page: split(crate::pages::email::EmailPage),
         stylesheets: ["table", "email"],

@@ -73,6 +73,9 @@ pub struct Config {
     /// The relay, senders, retries and the rest of the email group's settings
     /// (`MONEYDESK_SMTP_URL`, `MONEYDESK_EMAIL_*`; see `email::config`).
     pub email: crate::email::config::EmailConfig,
+    /// Where blobs live: `<data dir>/blobs`, or an S3-compatible bucket (`MONEYDESK_S3_*`;
+    /// see `storage::blobs`).
+    pub blobs: crate::storage::blobs::BlobConfig,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -201,8 +204,10 @@ impl Config {
                 .unwrap_or(DEFAULT_VAULT_SWEEP_GRACE),
         };
         let email = crate::email::config::EmailConfig::from_env(&var)?;
+        let blobs = crate::storage::blobs::BlobConfig::from_env(&var)?;
         Ok(Config {
             email,
+            blobs,
             vault_upload_limit,
             vault_sweep_grace,
             idempotency_hours,
@@ -247,6 +252,7 @@ impl Config {
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,
             vault_sweep_grace: DEFAULT_VAULT_SWEEP_GRACE,
             email: crate::email::config::EmailConfig { worker: false, ..Default::default() },
+            blobs: Default::default(),
         }
     }
 }

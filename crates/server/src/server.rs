@@ -27,7 +27,12 @@ pub fn app(
 ) -> anyhow::Result<impl Service<Request, Response = Response, Error = Infallible, Future: Send> + Clone + Send + 'static>
 {
     let api = http::api(&state)?;
-    let router = api.fallback(static_files::serve).with_state(state.clone());
+    // Health outside /api, without a token: for load balancers (`http::health`).
+    let router = api
+        .route("/healthz", axum::routing::get(http::health::healthz))
+        .route("/readyz", axum::routing::get(http::health::readyz))
+        .fallback(static_files::serve)
+        .with_state(state.clone());
 
     let origins: Vec<HeaderValue> = state
         .config
@@ -139,7 +144,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let limits = config.limits;
     let state = AppState::new(config, stores).await?;
     let app = app(state.clone())?;
-    let blob_root = Some(state.config.data_dir.join("blobs"));
+    let blob_root = state.blob_dir.clone();
     crate::vault::blobs::spawn_sweeper(state.blobs.clone(), state.vault.clone(), state.config.vault_sweep_grace, blob_root);
     if seed_demo {
         seed::seed_demo(&state, addr).await?;

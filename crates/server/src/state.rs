@@ -34,6 +34,9 @@ pub struct Shared {
     pub permissions: PermissionStore,
     /// Files of the groups that keep them (`object_store`; local under the data dir).
     pub blobs: Blobs,
+    /// The local blob store's directory (`None` on S3): the vault sweeper also removes
+    /// half-written parts there, which the store's listing hides.
+    pub blob_dir: Option<std::path::PathBuf>,
     pub config: Arc<Config>,
     /// The built portal's derived headers and embed.js.
     pub portal: Arc<Portal>,
@@ -60,7 +63,7 @@ impl AppState {
     pub async fn new(config: Config, stores: Stores) -> anyhow::Result<AppState> {
         let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
-        let blobs = crate::storage::blobs::local(&config.data_dir)?;
+        let (blobs, blob_dir) = crate::storage::blobs::open(&config.blobs, &config.data_dir)?;
         let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault, email, templates, domains, inbound } = stores;
         let fees = fees::State::load(&config, fees).await?;
         let verifier = Verifier::new(&config.email.verify);
@@ -73,6 +76,7 @@ impl AppState {
             accounts,
             permissions,
             blobs,
+            blob_dir,
             config: Arc::new(config),
             portal,
             routing,

@@ -17,6 +17,7 @@ use crate::AppState;
 pub mod compress;
 pub mod extract;
 pub mod finish;
+pub mod health;
 pub mod openapi;
 pub mod params;
 

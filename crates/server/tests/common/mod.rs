@@ -1,9 +1,12 @@
-//! Shared harness: a real server on an ephemeral port with a temporary SQLite file, or
-//! (`Backend::Postgres`) a fresh database on the tests' own PostgreSQL cluster.
+//! Shared harness: a real server on an ephemeral port with a temporary SQLite file and its
+//! blobs on the local filesystem, or (`Backend::Postgres`) the scale-out arrangement: a fresh
+//! database on the tests' own PostgreSQL cluster and a fresh bucket on the tests' own S3
+//! server (`s3`), so every test run on both backends runs on both blob stores too.
 #![allow(dead_code)]
 
 pub mod dns;
 pub mod postgres;
+pub mod s3;
 pub mod smtp;
 
 use moneydesk_model::Scope;
@@ -77,6 +80,10 @@ impl Server {
     async fn start_in(dir: TempDir, tweak: impl FnOnce(&mut Config)) -> Server {
         let mut config = Config::for_tests(dir.path());
         tweak(&mut config);
+        // PostgreSQL goes with an S3 bucket (unless the test chose a blob store itself).
+        if config.database_url.starts_with("postgres") && config.blobs == moneydesk_server::storage::blobs::BlobConfig::Local {
+            config.blobs = moneydesk_server::storage::blobs::BlobConfig::S3(s3::fresh_bucket());
+        }
         let running = start(config).await.expect("server starts");
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
         Server { running, client, dir }
