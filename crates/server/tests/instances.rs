@@ -186,3 +186,22 @@ async fn inbound_mail_taken_by_one_instance_is_delivered_once_by_the_two_workers
     assert_eq!(seen.len(), 40, "every message delivered");
     assert!(seen.values().all(|n| *n == 1), "none twice: {seen:?}");
 }
+
+#[tokio::test]
+async fn a_scheduled_job_is_claimed_by_one_instance_per_interval() {
+    use moneydesk_server::storage::jobs::claim;
+    let (a, b) = pair(false).await;
+    let (da, db) = (&a.running.state.database, &b.running.state.database);
+    let hour = Duration::from_secs(3600);
+    // Both instances started; the first claimed the hourly vault sweep: neither may now.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let now = chrono::Utc::now();
+    assert!(!claim(da, "vault-sweep", "a", now, hour).await.unwrap());
+    assert!(!claim(db, "vault-sweep", "b", now, hour).await.unwrap());
+    // A job asked for by both at once runs once; an hour later, once again.
+    let (x, y) = tokio::join!(claim(da, "report", "a", now, hour), claim(db, "report", "b", now, hour));
+    assert_eq!(u8::from(x.unwrap()) + u8::from(y.unwrap()), 1);
+    let later = now + chrono::Duration::minutes(61);
+    let (x, y) = tokio::join!(claim(da, "report", "a", later, hour), claim(db, "report", "b", later, hour));
+    assert_eq!(u8::from(x.unwrap()) + u8::from(y.unwrap()), 1);
+}

@@ -14,6 +14,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{PgPool, SqlitePool};
 
 pub mod blobs;
+pub mod jobs;
 pub mod settings;
 pub mod sql;
 pub mod tokens;

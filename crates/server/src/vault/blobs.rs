@@ -153,12 +153,27 @@ pub async fn sweep_all(blobs: &Blobs, store: &VaultStore, grace: Duration, local
     Ok(removed)
 }
 
-/// The hourly sweep, started with the server (the first pass at once).
+/// The sweep: a first pass as soon as the instance starts (what a crash of this instance left
+/// behind), then once an hour across all instances sharing the database (`storage::jobs`: each
+/// asks every minute whether it is due; the first to claim it runs it).
 pub fn spawn_sweeper(blobs: Blobs, store: VaultStore, grace: Duration, local_root: Option<std::path::PathBuf>) {
+    const EVERY: Duration = Duration::from_secs(3600);
+    let instance = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
     tokio::spawn(async move {
-        let mut every = tokio::time::interval(Duration::from_secs(3600));
+        let mut ask = tokio::time::interval(Duration::from_secs(60));
+        let mut first = true;
         loop {
-            every.tick().await;
+            ask.tick().await;
+            let due = std::mem::take(&mut first);
+            match crate::storage::jobs::claim(&store.db, "vault-sweep", &instance, chrono::Utc::now(), EVERY).await {
+                Ok(true) => {}
+                Ok(false) if due => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    tracing::warn!(error = %e, "vault sweeper: claiming its hourly run");
+                    continue;
+                }
+            }
             match sweep_all(&blobs, &store, grace, local_root.as_deref()).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(removed = n, "vault sweeper removed unreferenced blobs"),

@@ -99,7 +99,7 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
 
 #[derive(Clone, Debug)]
 pub struct VaultStore {
-    db: Database,
+    pub(crate) db: Database,
 }
 
 impl VaultStore {
