@@ -261,13 +261,25 @@ where
 {
     type Response = Response;
     type Error = Infallible;
-    type Future = Either<S::Future, Answer>;
+    type Future = crate::metrics::Tagged<Either<S::Future, Answer>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, mut req: Request) -> Self::Future {
+    fn call(&mut self, req: Request) -> Self::Future {
+        // The operation, for the request metrics (when they are on).
+        let route = crate::metrics::enabled().then(|| req.extensions().get::<MatchedPath>().cloned()).flatten();
+        crate::metrics::Tagged::new(self.decide(req), route)
+    }
+}
+
+impl<S> GuardedRoute<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    fn decide(&mut self, mut req: Request) -> Either<S::Future, Answer> {
         let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str()).unwrap_or_default();
         let Some(requirement) = self.guard.requirement(req.method(), route) else {
             return Either::Right(refuse(self.guard.undocumented(req.method(), route)));

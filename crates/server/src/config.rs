@@ -76,6 +76,9 @@ pub struct Config {
     /// Where blobs live: `<data dir>/blobs`, or an S3-compatible bucket (`MONEYDESK_S3_*`;
     /// see `storage::blobs`).
     pub blobs: crate::storage::blobs::BlobConfig,
+    /// Where Prometheus metrics are served (`MONEYDESK_METRICS_ADDR`, e.g. `127.0.0.1:9464`);
+    /// off by default (see `metrics`).
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -205,7 +208,12 @@ impl Config {
         };
         let email = crate::email::config::EmailConfig::from_env(&var)?;
         let blobs = crate::storage::blobs::BlobConfig::from_env(&var)?;
+        let metrics_addr = match var("MONEYDESK_METRICS_ADDR").map(|v| v.trim().to_string()).filter(|v| !v.is_empty() && v != "off") {
+            Some(v) => Some(v.parse().with_context(|| format!("MONEYDESK_METRICS_ADDR must be an address and port like 127.0.0.1:9464; got {v:?}"))?),
+            None => None,
+        };
         Ok(Config {
+            metrics_addr,
             email,
             blobs,
             vault_upload_limit,
@@ -253,6 +261,7 @@ impl Config {
             vault_sweep_grace: DEFAULT_VAULT_SWEEP_GRACE,
             email: crate::email::config::EmailConfig { worker: false, ..Default::default() },
             blobs: Default::default(),
+            metrics_addr: None,
         }
     }
 }

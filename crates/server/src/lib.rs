@@ -17,6 +17,7 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod import;
+pub mod metrics;
 pub mod rate_limit;
 pub mod seed;
 pub mod serve;

@@ -113,8 +113,17 @@ fn init_logs(filter: &str) {
         eprintln!("moneydesk-server: MONEYDESK_LOG {filter:?} is not a tracing filter ({e}); using \"info\"");
         tracing_subscriber::EnvFilter::new("info")
     });
-    // Logs go to stderr; stdout is kept for what the user asked for (tokens, lists).
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    // Logs go to stderr; stdout is kept for what the user asked for (tokens, lists). One JSON
+    // object a line with MONEYDESK_LOG_FORMAT=json (for a log collector), text otherwise.
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match std::env::var("MONEYDESK_LOG_FORMAT").as_deref().map(str::trim) {
+        Ok("json") => builder.json().flatten_event(true).with_current_span(false).init(),
+        Ok("text") | Ok("") | Err(_) => builder.init(),
+        Ok(other) => {
+            builder.init();
+            tracing::warn!("MONEYDESK_LOG_FORMAT {other:?} is neither json nor text; writing text");
+        }
+    }
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {

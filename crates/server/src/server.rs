@@ -87,11 +87,17 @@ pub struct Running {
     /// `MONEYDESK_INBOUND_SMTP` is set.
     inbound_worker: Option<crate::email::inbound::webhook::Worker>,
     inbound_smtp: Option<crate::email::inbound::smtp::Listener>,
+    metrics: Option<crate::metrics::Exporter>,
 }
 
 impl Running {
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// Where `/metrics` is served, when it is.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().map(|m| m.addr)
     }
 
     /// Where the inbound SMTP listener listens, when there is one.
@@ -116,6 +122,9 @@ impl Running {
         }
         if let Some(listener) = self.inbound_smtp.take() {
             listener.stop().await;
+        }
+        if let Some(m) = self.metrics.take() {
+            m.stop();
         }
         if let Some(worker) = self.email_worker.take() {
             worker.stop().await;
@@ -151,6 +160,10 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     }
     let email_worker = if state.config.email.worker { Some(crate::email::delivery::spawn(state.clone())?) } else { None };
     let inbound_worker = if state.config.email.worker { Some(crate::email::inbound::webhook::spawn(state.clone())?) } else { None };
+    let metrics = match state.config.metrics_addr {
+        Some(at) => Some(crate::metrics::start(state.clone(), at).await?),
+        None => None,
+    };
     let inbound_smtp = match state.config.email.inbound.smtp {
         Some(at) => Some(crate::email::inbound::smtp::start(state.clone(), at).await?),
         None => None,
@@ -164,5 +177,5 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         .await
     });
     tracing::info!(%addr, "moneydesk server listening");
-    Ok(Running { addr, state, shutdown: Some(tx), task, email_worker, inbound_worker, inbound_smtp })
+    Ok(Running { addr, state, shutdown: Some(tx), task, email_worker, inbound_worker, inbound_smtp, metrics })
 }

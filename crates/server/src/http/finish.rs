@@ -71,12 +71,13 @@ where
         let shape = is_api(req.uri().path()).then(|| Shape::for_path(req.uri().path()));
         let span = tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),
             request_id = id.to_str().unwrap_or("(not text)"));
-        let started = (!span.is_disabled()).then(Instant::now);
+        let started = (!span.is_disabled() || crate::metrics::enabled()).then(Instant::now);
+        let method = crate::metrics::enabled().then(|| (req.method().clone(), shape.is_some()));
         let answer = {
             let _entered = span.enter();
             self.0.call(req)
         };
-        FrameFuture { answer, quoting: None, id: Some(id), shape, span, started }
+        FrameFuture { answer, quoting: None, id: Some(id), shape, span, started, method, label: None }
     }
 }
 
@@ -91,6 +92,10 @@ pin_project! {
         shape: Option<Shape>,
         span: Span,
         started: Option<Instant>,
+        // Set when metrics are on: the method, and whether the path is under /api.
+        method: Option<(axum::http::Method, bool)>,
+        // The operation answered (before an error is re-rendered into a new response).
+        label: Option<crate::metrics::RouteLabel>,
     }
 }
 
@@ -110,6 +115,9 @@ where
             None => {
                 let Ok(resp) = ready!(this.answer.poll(cx));
                 let resp = resp.map(Body::new);
+                if this.method.is_some() {
+                    *this.label = resp.extensions().get::<crate::metrics::RouteLabel>().cloned();
+                }
                 match this.shape.take() {
                     None => resp,
                     Some(shape) => match finish(resp, shape, this.id.as_ref()) {
@@ -127,7 +135,15 @@ where
         headers.entry(X_REQUEST_ID).or_insert(id);
         headers.entry(header::REFERRER_POLICY).or_insert(HeaderValue::from_static("no-referrer"));
         headers.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
-        if let Some(started) = this.started {
+        if let (Some((method, api)), Some(started)) = (this.method.take(), this.started.as_ref()) {
+            let route = match this.label.as_ref() {
+                Some(r) => r.0.as_str(),
+                None if api => "unmatched",
+                None => "portal",
+            };
+            crate::metrics::request(&method, route, resp.status().as_u16(), started.elapsed());
+        }
+        if let Some(started) = this.started.filter(|_| !this.span.is_disabled()) {
             let (status, latency) = (resp.status().as_u16(), started.elapsed());
             if resp.status().is_server_error() {
                 tracing::error!(status, ?latency, "request failed");

@@ -157,6 +157,7 @@ async fn attempt(state: &AppState, client: &reqwest::Client, worker: &str, m: Cl
         Err(Failure::Final(result)) => Outcome { state: InboundState::Failed, status: None, duration_ms: None, result, next: None },
         Err(Failure::Again(result)) => retry(c, &m, None, None, result),
     };
+    crate::metrics::attempt("inbound", outcome.state.as_str());
     match state.inbound.store.finish(worker, &m, &outcome).await {
         Ok(true) => {}
         Ok(false) => tracing::warn!(id = %m.message.id, "an inbound message's claim was taken over before its outcome was recorded"),

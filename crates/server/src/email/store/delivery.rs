@@ -75,6 +75,7 @@ impl EmailStore {
     }
 
     async fn finish_in(&self, tx: &mut crate::storage::Tx, worker: &str, c: &Claimed, outcome: MessageState, reply: &str, next: Option<DateTime<Utc>>) -> Result<bool, EmailError> {
+        crate::metrics::attempt("email", outcome.as_str());
         let now = time_text(Utc::now());
         let sent_at = (outcome == MessageState::Sent).then(|| now.clone());
         let mut q = self.db.sql("UPDATE email_messages SET state = ?, last_reply = ?, sent_at = ?, claimed_by = NULL, claim_until = NULL");
