@@ -19,6 +19,9 @@ pub struct Group {
     pub slug: &'static str,
     pub title: &'static str,
     pub scope: Scope,
+    /// Another scope that opens the page too (the email page's Verify tab with
+    /// `email:verify` alone); the page shows what each scope allows.
+    pub or_scope: Option<Scope>,
     /// What the page does, for the dashboard and the placeholder.
     pub summary: &'static str,
     /// Which feature brings it (shown while the page is a placeholder).
@@ -42,6 +45,11 @@ impl Group {
     pub fn path(&self) -> String {
         format!("/{}", self.slug)
     }
+
+    /// Whether a holder of what `can` grants may open the page.
+    pub fn opens(&self, can: impl Fn(Scope) -> bool) -> bool {
+        can(self.scope) || self.or_scope.is_some_and(can)
+    }
 }
 
 /// The list, in the navigation's order. `page: split(Component)` makes the page its own chunk;
@@ -49,7 +57,7 @@ impl Group {
 macro_rules! groups {
     ($( $slug:ident {
         title: $title:literal,
-        scope: $scope:ident,
+        scope: $scope:ident $(| $or:ident)?,
         summary: $summary:literal,
         arrives_with: $arrives:literal,
         page: $kind:ident $(($component:path))?,
@@ -65,6 +73,7 @@ macro_rules! groups {
                 slug: stringify!($slug),
                 title: $title,
                 scope: Scope::$scope,
+                or_scope: groups!(@or $($or)?),
                 summary: $summary,
                 arrives_with: $arrives,
                 page: groups!(@code $slug $kind),
@@ -76,6 +85,8 @@ macro_rules! groups {
         crate::pages::lazy::split_page!($slug, $component, [$($css),*]);
     };
     (@chunk $slug:ident placeholder [$($css:literal),*]) => {};
+    (@or) => { None };
+    (@or $or:ident) => { Some(Scope::$or) };
     (@code $slug:ident split) => { PageCode::Split(chunks::$slug::load) };
     (@code $slug:ident placeholder) => { PageCode::Placeholder };
 }
@@ -99,7 +110,7 @@ groups! {
     }
     email {
         title: "Email",
-        scope: EmailSend,
+        scope: EmailSend | EmailVerify,
         summary: "Compose and send messages, from templates and in bulk; follow each message in the outbox; manage templates; verify addresses; authenticate sending domains; receive inbound mail at a webhook.",
         arrives_with: "the email feature (…/utility/message/email)",
         page: split(crate::pages::email::EmailPage),

@@ -152,7 +152,7 @@ fn Header() -> impl IntoView {
             let Some(a) = links.item(i as u32) else { continue };
             let current = here == g.path() || here.starts_with(&format!("{}/", g.path()));
             let _ = if current { a.set_attribute("aria-current", "page") } else { a.remove_attribute("aria-current") };
-            let locked = !session.as_ref().is_some_and(|s| s.can(g.scope));
+            let locked = !session.as_ref().is_some_and(|s| g.opens(|sc| s.can(sc)));
             let _ = a.class_list().toggle_with_force("locked", locked);
             let _ = if locked {
                 a.set_attribute("title", &format!("Needs the {} scope", g.scope.as_str()))

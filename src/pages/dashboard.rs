@@ -15,7 +15,7 @@ pub fn Dashboard() -> impl IntoView {
 }
 
 fn dashboard(session: Option<moneydesk_model::auth::Session>, config: &AppConfig) -> impl IntoView {
-    let can = |g: &crate::groups::Group| session.as_ref().is_some_and(|s| s.can(g.scope));
+    let can = |g: &crate::groups::Group| session.as_ref().is_some_and(|s| g.opens(|sc| s.can(sc)));
 
     let intro = session.as_ref().map(|s| {
         let expires = match &s.expires_at {

@@ -31,7 +31,7 @@ pub fn page_for(relative_path: &str) -> AnyView {
     let Some(group) = groups::find(first) else {
         return view! { <NotFound/> }.into_any();
     };
-    view! { <RequireScope scope=group.scope>{group_page(group)}</RequireScope> }.into_any()
+    view! { <RequireScope scope=group.scope or_scope=group.or_scope>{group_page(group)}</RequireScope> }.into_any()
 }
 
 fn group_page(group: &'static groups::Group) -> AnyView {

@@ -243,3 +243,21 @@ async fn an_inbound_message_is_received_by_smtp_and_its_deliveries_are_shown() {
     assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 3);
     h.finish().await;
 }
+
+/// A token with `email:verify` alone opens the Email page on its Verify tab and sees no other.
+#[tokio::test]
+async fn a_verify_only_token_opens_the_page_on_the_verify_tab_alone() {
+    let dns = moneydesk_e2e::dns::DnsServer::start().await;
+    dns.mx("bank.example", 10, "mx.bank.example");
+    let h = Harness::start_with(|c| c.email.verify.dns_server = Some(dns.addr)).await;
+    let token = h.token(&[Scope::EmailVerify]).await;
+    h.sign_in(&token).await;
+    h.goto("/email").await;
+    h.wait_for("#verify-address").await;
+    assert_eq!(h.count(".email-tab").await, 1, "only the Verify tab");
+    h.wait_for_text("#email-tab-verify", "Verify").await;
+    h.type_into("#verify-address", "ops@bank.example").await;
+    h.click(".email-verify-one button[type=submit]").await;
+    h.wait_for_text("#verification .badge", "Valid").await;
+    h.finish().await;
+}

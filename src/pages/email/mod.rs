@@ -50,6 +50,15 @@ impl Tab {
         }
     }
 
+    /// The scope the tab's requests need: Verify asks with `email:verify`, the rest with
+    /// `email:send` (a token with one of them sees its tabs only).
+    fn scope(self) -> moneydesk_model::Scope {
+        match self {
+            Tab::Verify => moneydesk_model::Scope::EmailVerify,
+            _ => moneydesk_model::Scope::EmailSend,
+        }
+    }
+
     fn label(self) -> &'static str {
         match self {
             Tab::Compose => "Compose",
@@ -91,21 +100,18 @@ pub fn bytes(n: u64) -> String {
 pub fn EmailPage() -> impl IntoView {
     let query = use_query_map();
     let go = use_go();
+    let auth = crate::session::use_auth();
+    let shown = Memo::new(move |_| Tab::ALL.into_iter().filter(|t| auth.may(t.scope()) == Some(true)).collect::<Vec<_>>());
+    // The tab the URL names when this token may use it, else the first it may.
     let tab = Memo::new(move |_| {
-        query.with(|q| match q.get_str("tab") {
-            Some("outbox") => Tab::Outbox,
-            Some("templates") => Tab::Templates,
-            Some("verify") => Tab::Verify,
-            Some("domains") => Tab::Domains,
-            Some("inbound") => Tab::Inbound,
-            _ => Tab::Compose,
-        })
+        let asked = query.with(|q| Tab::ALL.into_iter().find(|t| q.get_str("tab") == Some(t.slug())));
+        shown.with(|s| asked.filter(|t| s.contains(t)).or_else(|| s.first().copied()).unwrap_or(Tab::Compose))
     });
     view! {
         <section class="page email-page">
             <div class="page-head"><h1>"Email"</h1></div>
             <div class="email-tabs" role="tablist" aria-label="Email">
-                {Tab::ALL.into_iter().map(|t| view! {
+                {move || shown.get().into_iter().map(|t| view! {
                     <button type="button" role="tab" class="email-tab" id=format!("email-tab-{}", t.slug())
                         aria-selected=move || (tab.get() == t).to_string()
                         on:click=move |_| go.run(vec![("tab".into(), t.slug().into())])>{t.label()}</button>
