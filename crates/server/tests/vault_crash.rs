@@ -1,6 +1,7 @@
 //! `kill -9` of the server binary during a vault upload and during folder moves, then a
 //! restart on the same data: nothing half-done is visible, and the sweeper (grace 0 here)
-//! leaves no unfinished upload and no unreferenced content behind.
+//! leaves no unfinished upload and no unreferenced content behind. The upload also on the
+//! scale-out arrangement (PostgreSQL and an S3 bucket).
 
 mod common;
 
@@ -18,9 +19,30 @@ struct Process {
 
 /// The server binary on `data_dir` (SQLite there), on a free loopback port; ready when it answers.
 async fn start(data_dir: &Path) -> Process {
+    start_with(data_dir, &[]).await
+}
+
+/// The variables that put a server on PostgreSQL `url` and the S3 bucket `b`.
+fn scaled(url: &str, b: &moneydesk_server::storage::blobs::S3Config) -> Vec<(String, String)> {
+    let (id, secret) = b.access_key.clone().unwrap();
+    [
+        ("MONEYDESK_DATABASE_URL", url.to_string()),
+        ("MONEYDESK_S3_BUCKET", b.bucket.clone()),
+        ("MONEYDESK_S3_PREFIX", b.prefix.clone().unwrap()),
+        ("MONEYDESK_S3_ENDPOINT", b.endpoint.clone().unwrap()),
+        ("AWS_ACCESS_KEY_ID", id),
+        ("AWS_SECRET_ACCESS_KEY", secret),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+async fn start_with(data_dir: &Path, env: &[(String, String)]) -> Process {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
         .env_clear()
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .env("MONEYDESK_DATA_DIR", data_dir)
         .env("MONEYDESK_ADDR", format!("127.0.0.1:{port}"))
         .env("MONEYDESK_SEED_DEMO", "false")
@@ -109,6 +131,63 @@ async fn a_kill_during_an_upload_leaves_no_file_and_the_sweeper_no_blob() {
         assert!(Instant::now() < deadline, "the sweeper left {:?} behind", blobs(dir.path()));
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    server.kill_9();
+}
+
+/// The same on PostgreSQL and S3, killed once the upload's first part is in the bucket (an S3
+/// multipart upload is invisible until completed): after the restart no file is visible and
+/// the bucket holds no object of the upload (its parts are the bucket's lifecycle rule's to
+/// abort, as on any S3 store).
+#[tokio::test]
+async fn a_kill_during_an_upload_to_s3_leaves_no_file_and_no_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = common::postgres::fresh_database().await;
+    let bucket = common::s3::fresh_bucket();
+    let env = scaled(&url, &bucket);
+    let out = Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
+        .args(["token", "create", "--name", "alice", "--scope", "vault:read", "--scope", "vault:write"])
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .env("MONEYDESK_DATA_DIR", dir.path())
+        .env("MONEYDESK_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let server = start_with(dir.path(), &env).await;
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(1);
+    let boundary = "moneydesk-crash-test";
+    let body = reqwest::Body::wrap_stream(tokio_stream_from(rx));
+    let upload = tokio::spawn(
+        reqwest::Client::new()
+            .post(format!("{}{}?path=", server.base, paths::VAULT_FILE.replace("{userId}", "alice")))
+            .bearer_auth(&token)
+            .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+            .body(body)
+            .send(),
+    );
+    tx.send(Ok(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n").into_bytes())).await.unwrap();
+    for _ in 0..11 {
+        tx.send(Ok(vec![42u8; 1 << 20])).await.unwrap();
+    }
+    // Past the 10 MiB buffered, the first part goes to the bucket: the kill comes mid-upload.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while common::s3::multipart_parts() == 0 {
+        assert!(Instant::now() < deadline, "the upload never reached the bucket");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.kill_9();
+    let _ = upload.await;
+    drop(tx);
+
+    let server = start_with(dir.path(), &env).await;
+    assert_eq!(names(&server.base, &token, "").await, Some(vec![]), "no half-uploaded file is visible");
+    let objects = |sub: &str| {
+        let d = common::s3::bucket_dir(&bucket).join("moneydesk/vault").join(sub);
+        std::fs::read_dir(d).map(|d| d.filter_map(Result::ok).filter(|e| e.path().is_file()).count()).unwrap_or(0)
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!((objects("incoming"), objects("sha256")), (0, 0), "no object of the upload in the bucket");
     server.kill_9();
 }
 

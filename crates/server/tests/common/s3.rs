@@ -105,3 +105,12 @@ pub fn fresh_bucket() -> S3Config {
 pub fn bucket_dir(c: &S3Config) -> PathBuf {
     SERVER.get().expect("the S3 server runs").root.join(&c.bucket)
 }
+
+/// Whether a multipart upload has parts on the server now (s3s-fs keeps them at its root as
+/// `.upload_id-<id>.part-<n>`, whatever the bucket).
+pub fn multipart_parts() -> usize {
+    let Some(server) = SERVER.get() else { return 0 };
+    std::fs::read_dir(&server.root)
+        .map(|d| d.filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().starts_with(".upload_id-")).count())
+        .unwrap_or(0)
+}
