@@ -3,10 +3,8 @@
 //! dimensions and memory before any pixel is decoded (400), so a decompression bomb costs
 //! nothing. Stored in the blob store under their SHA-256, so the same image is kept once.
 
-use std::io::Cursor;
-
 use base64::Engine;
-use image::{ImageFormat, ImageReader, Limits};
+use image::ImageFormat;
 use object_store::path::Path;
 use object_store::PutPayload;
 use sha2::{Digest, Sha256};
@@ -52,26 +50,14 @@ pub fn check(field: &str, text: &str) -> Result<CheckImage, Error> {
     if bytes.len() > MAX_IMAGE_BYTES {
         return Err(too_large(field));
     }
-    let format = image::guess_format(&bytes)
-        .ok()
-        .filter(|f| matches!(f, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::Tiff))
-        .ok_or_else(|| Error::field(field, "is not a JPEG, PNG or TIFF image"))?;
-    let mut reader = ImageReader::with_format(Cursor::new(&bytes), format);
-    let mut limits = Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
-    limits.max_alloc = Some(MAX_ALLOC);
-    reader.limits(limits);
-    let decoded = reader.decode().map_err(|e| match e {
-        image::ImageError::Limits(_) => {
-            Error::field(field, format!("is too large in pixels: at most {MAX_SIDE} × {MAX_SIDE}"))
-        }
-        e => Error::field(field, format!("does not decode as {format:?}: {e}")),
+    // Decoded within the limits by the check-image crate (the scanning issue's too).
+    let limits = moneydesk_checkimage::Limits { max_bytes: MAX_IMAGE_BYTES, max_side: MAX_SIDE, max_alloc: MAX_ALLOC, ..Default::default() };
+    let decoded = moneydesk_checkimage::decode(&bytes, limits).map_err(|e| match e {
+        moneydesk_checkimage::DecodeError::TooManyBytes(_) => too_large(field),
+        e => Error::field(field, e.to_string()),
     })?;
-    let (width, height) = (decoded.width(), decoded.height());
-    if width < 200 || height < 80 {
-        return Err(Error::field(field, format!("is {width} × {height} pixels: too small to show a check")));
-    }
+    let (format, width, height) = (decoded.format, decoded.image.width(), decoded.image.height());
+    drop(decoded);
     let sha256 = hex::encode(Sha256::digest(&bytes));
     Ok(CheckImage { bytes, format, width, height, sha256 })
 }
