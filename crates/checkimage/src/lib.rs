@@ -14,6 +14,7 @@
 pub mod bitonal;
 pub mod decode;
 pub mod g4;
+pub mod quality;
 
 pub use bitonal::Bitonal;
 pub use decode::{decode, Decoded, DecodeError, Limits};
