@@ -219,6 +219,10 @@ pub struct DirectoryPart {
     pub file: Option<String>,
     /// YYYY-MM-DD.
     pub newest_change_date: Option<String>,
+    /// The first 16 hex digits of the SHA-256 of the bytes loaded (the file, or the demo
+    /// directory's text); null when there is none. Instances behind one load balancer that
+    /// serve the same directory show the same.
+    pub sha256: Option<String>,
 }
 
 /// A refresh that failed (the previous directory stayed in service).
@@ -352,7 +356,7 @@ mod tests {
         assert_eq!(SearchDirectory::parse(""), Some(SearchDirectory::Both));
         assert_eq!(SearchDirectory::parse("fed"), None);
         let part =
-            DirectoryPart { records: 1, format: DirectoryFormat::FixedWidth, file: None, newest_change_date: None };
+            DirectoryPart { records: 1, format: DirectoryFormat::FixedWidth, file: None, newest_change_date: None, sha256: None };
         let status = DirectoryStatus {
             source: DirectorySource::Demo,
             as_of: None,

@@ -88,6 +88,11 @@ async fn requests_alternating_between_two_instances_see_one_state() {
     let (status, list) = call(&b, reqwest::Method::GET, paths::DEPOSITS, &ops, None).await;
     assert_eq!((status, list["data"]["totalElements"].as_i64()), (200, Some(1)), "{list}");
     let actions = paths::DEPOSIT_ACTIONS.replace("{id}", &id.to_string());
+    // Both serve the same routing directory, and say so.
+    let (_, da) = call(&a, reqwest::Method::GET, paths::ROUTING_DIRECTORY, &ops, None).await;
+    let (_, db) = call(&b, reqwest::Method::GET, paths::ROUTING_DIRECTORY, &ops, None).await;
+    assert!(da["data"]["ach"]["sha256"].is_string(), "{da}");
+    assert_eq!(da["data"]["ach"]["sha256"], db["data"]["ach"]["sha256"]);
     let (status, moved) = call(&b, reqwest::Method::POST, &actions, &ops, Some(&json!({"action": "confirm"}))).await;
     assert_eq!(status, 200, "{moved}");
     let (_, detail) = call(&a, reqwest::Method::GET, &paths::DEPOSIT.replace("{id}", &id.to_string()), &ops, None).await;

@@ -108,6 +108,11 @@ async fn real_files_over_http() {
         (d["ach"]["records"].as_u64(), d["wire"]["records"].as_u64(), d["institutions"].as_u64()),
         (Some(18_198), Some(7_693), Some(19_010))
     );
+    // Which directory this instance serves: the file's SHA-256, its first 16 hex digits.
+    use sha2::Digest;
+    let file_digest = |name: &str| hex::encode(&sha2::Sha256::digest(std::fs::read(data(name)).unwrap())[..8]);
+    assert_eq!(d["ach"]["sha256"], file_digest("FedACHdir.txt"));
+    assert_eq!(d["wire"]["sha256"], file_digest("fpddir.txt"));
     assert_eq!((d["ach"]["file"].as_str(), d["ach"]["format"].as_str()), (Some("FedACHdir.txt"), Some("fixedWidth")));
     assert_eq!(d["stale"], false);
     assert_eq!(d["refreshSchedule"], "06:30 America/New_York");

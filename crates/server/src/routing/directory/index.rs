@@ -41,6 +41,8 @@ pub struct PartInfo {
     pub format: DirectoryFormat,
     pub file: Option<String>,
     pub modified: Option<SystemTime>,
+    /// 16 hex digits of the SHA-256 of the bytes loaded.
+    pub sha256: Option<String>,
 }
 
 /// One routing number and its records in either directory.
@@ -212,6 +214,7 @@ impl Directory {
             format: info.format,
             file: info.file.clone(),
             newest_change_date: newest.map(|d| d.to_string()),
+            sha256: info.sha256.clone(),
         };
         (
             part(self.ach.len(), &self.ach_info, self.ach_newest),

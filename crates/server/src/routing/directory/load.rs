@@ -60,11 +60,11 @@ fn read<T>(
         let r = rn(&parsed.records[again]);
         return Err(err(None, format!("routing number {r} appears twice (records {} and {})", first + 1, again + 1)));
     }
-    Ok((parsed.records, PartInfo { format: parsed.format, file: Some(file), modified }))
+    Ok((parsed.records, PartInfo { format: parsed.format, file: Some(file), modified, sha256: Some(digest(&bytes)) }))
 }
 
 fn none() -> PartInfo {
-    PartInfo { format: DirectoryFormat::None, file: None, modified: None }
+    PartInfo { format: DirectoryFormat::None, file: None, modified: None, sha256: None }
 }
 
 fn ach_rn(r: &AchParticipant) -> &str {
@@ -93,8 +93,15 @@ pub fn load(sources: &Sources) -> Result<Directory, LoadError> {
 
 /// The embedded demo directory (generated, parsed like a real file).
 pub fn load_demo() -> Directory {
-    let ach = parse_ach(demo::fedach().as_bytes()).expect("the demo FedACH directory parses").records;
-    let wire = parse_wire(demo::fedwire().as_bytes()).expect("the demo Fedwire directory parses").records;
-    let info = || PartInfo { format: DirectoryFormat::Demo, file: None, modified: None };
-    Directory::build(DirectorySource::Demo, ach, wire, info(), info())
+    let (ach_text, wire_text) = (demo::fedach(), demo::fedwire());
+    let ach = parse_ach(ach_text.as_bytes()).expect("the demo FedACH directory parses").records;
+    let wire = parse_wire(wire_text.as_bytes()).expect("the demo Fedwire directory parses").records;
+    let info = |text: &str| PartInfo { format: DirectoryFormat::Demo, file: None, modified: None, sha256: Some(digest(text.as_bytes())) };
+    Directory::build(DirectorySource::Demo, ach, wire, info(&ach_text), info(&wire_text))
+}
+
+/// 16 hex digits of the SHA-256 of `bytes`: which directory an instance serves.
+fn digest(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(&sha2::Sha256::digest(bytes)[..8])
 }
