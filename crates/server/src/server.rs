@@ -156,8 +156,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     if seed_demo {
         seed::seed_demo(&state, addr).await?;
     }
-    // After the seed: the sweeper's first claim is a write, and the seed's transactions read
-    // before they write (SQLite refuses such an upgrade after another connection's write).
+    // After the seed, whose transactions read before they write (see `spawn_sweeper`).
     let blob_root = state.blob_dir.clone();
     crate::vault::blobs::spawn_sweeper(state.blobs.clone(), state.vault.clone(), state.config.vault_sweep_grace, blob_root);
     let email_worker = if state.config.email.worker { Some(crate::email::delivery::spawn(state.clone())?) } else { None };

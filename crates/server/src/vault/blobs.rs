@@ -154,30 +154,31 @@ pub async fn sweep_all(blobs: &Blobs, store: &VaultStore, grace: Duration, local
 }
 
 /// The sweep: a first pass as soon as the instance starts (what a crash of this instance left
-/// behind), then once an hour across all instances sharing the database (`storage::jobs`: each
-/// asks every minute whether it is due; the first to claim it runs it).
+/// behind; it only reads the database), then once an hour across all instances sharing the
+/// database (`storage::jobs`: each asks every minute whether it is due; the first to claim it
+/// runs it). The first claim waits a minute: a claim is a write, and on SQLite a write landing
+/// between another transaction's read and its first write makes that one fail
+/// (`SQLITE_BUSY_SNAPSHOT`), which at startup is when seeds and imports run.
 pub fn spawn_sweeper(blobs: Blobs, store: VaultStore, grace: Duration, local_root: Option<std::path::PathBuf>) {
     const EVERY: Duration = Duration::from_secs(3600);
+    const ASK: Duration = Duration::from_secs(60);
     let instance = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
     tokio::spawn(async move {
-        let mut ask = tokio::time::interval(Duration::from_secs(60));
-        let mut first = true;
-        loop {
-            ask.tick().await;
-            let due = std::mem::take(&mut first);
-            match crate::storage::jobs::claim(&store.db, "vault-sweep", &instance, chrono::Utc::now(), EVERY).await {
-                Ok(true) => {}
-                Ok(false) if due => {}
-                Ok(false) => continue,
-                Err(e) => {
-                    tracing::warn!(error = %e, "vault sweeper: claiming its hourly run");
-                    continue;
-                }
-            }
+        let sweep = || async {
             match sweep_all(&blobs, &store, grace, local_root.as_deref()).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(removed = n, "vault sweeper removed unreferenced blobs"),
                 Err(e) => tracing::warn!(error = %e, "vault sweeper failed; it runs again in an hour"),
+            }
+        };
+        sweep().await;
+        let mut ask = tokio::time::interval_at(tokio::time::Instant::now() + ASK, ASK);
+        loop {
+            ask.tick().await;
+            match crate::storage::jobs::claim(&store.db, "vault-sweep", &instance, chrono::Utc::now(), EVERY).await {
+                Ok(true) => sweep().await,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "vault sweeper: claiming its hourly run"),
             }
         }
     });
