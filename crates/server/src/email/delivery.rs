@@ -193,9 +193,16 @@ fn return_path(envelope: &lettre::address::Envelope, id: &str, domain: &str) -> 
 /// The wait before attempt `attempt + 1`: the base doubled per attempt made, at most the
 /// maximum, plus up to a tenth of jitter.
 fn backoff(c: &EmailConfig, attempt: u32) -> chrono::Duration {
-    let base = c.retry_base.saturating_mul(1u32 << attempt.saturating_sub(1).min(20)).min(c.retry_max);
+    chrono::Duration::from_std(retry_delay(c.retry_base, c.retry_max, attempt)).unwrap_or(chrono::Duration::hours(1))
+}
+
+/// The wait after failed attempt `attempt`: `base` doubled per attempt made, at most `max`,
+/// plus up to a tenth of jitter (so a receiver coming back is not hit by everything at once).
+/// The outbox's and the inbound webhook's schedule.
+pub fn retry_delay(base: Duration, max: Duration, attempt: u32) -> Duration {
+    let base = base.saturating_mul(1u32 << attempt.saturating_sub(1).min(20)).min(max);
     let jitter = rand::thread_rng().gen_range(0..=base.as_millis() as u64 / 10);
-    chrono::Duration::from_std(base + Duration::from_millis(jitter)).unwrap_or(chrono::Duration::hours(1))
+    base + Duration::from_millis(jitter)
 }
 
 /// The domain of a stored sender address (ASCII already).

@@ -152,7 +152,7 @@ impl Domains {
 }
 
 /// The domain named in the path (or a body), as stored: ASCII, lowercase.
-fn domain_name(field: &str, given: &str) -> Result<String, Error> {
+pub(crate) fn domain_name(field: &str, given: &str) -> Result<String, Error> {
     EmailAddress::domain_name(given).ok_or_else(|| Error::field(field, format!("{given:?} is not a domain name (like notices.bank.example)")))
 }
 

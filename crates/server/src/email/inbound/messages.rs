@@ -4,6 +4,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, RawQuery, Request, State};
 use axum::http::{header, StatusCode};
 use moneydesk_model::email::inbound::{InboundDetail, InboundMessage, InboundReceipt, InboundState};
+use moneydesk_model::email::EmailAddress;
 use moneydesk_model::{paths, Envelope};
 
 use super::parse::Envelope as MailEnvelope;
@@ -34,7 +35,7 @@ pub(super) async fn list(State(state): State<AppState>, _caller: Caller, RawQuer
     let (mut domain, mut st, mut before, mut limit) = (None, None, None, 50u32);
     for (k, v) in query_pairs(q.as_deref()) {
         match k.as_str() {
-            "domain" => domain = Some(super::domain_of(&format!("x@{v}")).ok_or_else(|| Error::field("domain", format!("{v:?} is not a domain name")))?),
+            "domain" => domain = Some(EmailAddress::domain_name(&v).ok_or_else(|| Error::field("domain", format!("{v:?} is not a domain name")))?),
             "state" => st = Some(v.parse::<InboundState>().map_err(|e| Error::field("state", e))?),
             "before" => {
                 let (at, id) = v.split_once('|').filter(|(at, id)| crate::email::store::parse_time(at).is_some() && !id.is_empty() && id.len() <= 100).ok_or_else(|| Error::field("before", "is not a cursor from an earlier answer (receivedAt|id)"))?;

@@ -3,7 +3,6 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use moneydesk_model::email::inbound::{check_url, InboundRoute, InboundRouteUpdate, InboundSecret, NewInboundRoute};
-use moneydesk_model::email::EmailAddress;
 use moneydesk_model::{paths, Envelope, Scope};
 
 use super::store::StoredRoute;
@@ -28,7 +27,7 @@ fn answer(state: &AppState, r: StoredRoute) -> InboundRoute {
 }
 
 fn domain_name(given: &str) -> Result<String, Error> {
-    EmailAddress::domain_name(given).ok_or_else(|| Error::field("domain", format!("{given:?} is not a domain name (like in.bank.example)")))
+    crate::email::domains::domain_name("domain", given)
 }
 
 fn url(given: &str) -> Result<String, Error> {

@@ -22,7 +22,7 @@ use base64::Engine;
 use chrono::Utc;
 use hmac::{Hmac, Mac};
 use moneydesk_model::email::inbound::{InboundState, ATTEMPT_HEADER, DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER};
-use rand::{Rng, RngCore};
+use rand::RngCore;
 use sha2::Sha256;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -65,8 +65,8 @@ pub fn new_secret() -> String {
     format!("whsec_{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// The wait after attempt `attempt` failed: the base doubled per attempt made, at most the
-/// maximum, plus up to a tenth of jitter.
+/// The wait after attempt `attempt` failed: the outbox's schedule (`delivery::retry_delay`)
+/// with inbound mail's base and maximum.
 ///
 /// ```
 /// use std::time::Duration;
@@ -77,9 +77,7 @@ pub fn new_secret() -> String {
 /// assert!(backoff(&c, 30) >= Duration::from_secs(7200) && backoff(&c, 30) <= Duration::from_secs(7920));
 /// ```
 pub fn backoff(c: &InboundConfig, attempt: u32) -> Duration {
-    let base = c.retry_base.saturating_mul(1u32 << attempt.saturating_sub(1).min(20)).min(c.retry_max);
-    let jitter = rand::thread_rng().gen_range(0..=base.as_millis() as u64 / 10);
-    base + Duration::from_millis(jitter)
+    crate::email::delivery::retry_delay(c.retry_base, c.retry_max, attempt)
 }
 
 /// The running worker; [`Worker::stop`] ends it gracefully.
