@@ -1,0 +1,1 @@
+//! NACHA ACH files (skeleton; being written).

@@ -1,0 +1,1 @@
+//! X9.100-187 image cash letters (skeleton; being written).
