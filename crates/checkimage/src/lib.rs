@@ -8,13 +8,20 @@
 //!   exchanged in.
 //! - [`g4`]: a bitonal image as a CCITT Group 4 TIFF in the X9.100-181 profile (single strip,
 //!   little-endian, WhiteIsZero, 200 dpi by default), the image format of Check 21 files.
+//! - [`micr`]: the MICR line read from the picture (E-13B characters with a confidence each, the
+//!   routing number checked by its ABA check digit, account, check number, amount), with glyphs
+//!   drawn in this crate from the standard.
+//! - [`side`]: one side made ready for exchange: quality measured, scaled to 200 dpi of the
+//!   check's width, kept as a grayscale JPEG and a G4 TIFF.
 //!
 //! No C library and nothing downloaded at run time.
 
 pub mod bitonal;
 pub mod decode;
 pub mod g4;
+pub mod micr;
 pub mod quality;
+pub mod side;
 
 pub use bitonal::Bitonal;
 pub use decode::{decode, Decoded, DecodeError, Limits};

@@ -1,0 +1,207 @@
+//! MICR reading benchmark (`scripts/bench-micr`): for every real check front and cropped line of
+//! `shared/data/checks`, the expected line, the line read, character accuracy, whether the
+//! routing, account and check number are exact, and the time to read natively (median of 5);
+//! then synthetic lines, and a 12-megapixel JPEG photo of a check taken through the whole
+//! chain (decode, quality, grayscale, bitonal, G4, MICR).
+//!
+//! A plain timing `main` (harness = false). Run by `cargo bench` (which passes `--bench`); under
+//! `cargo test --all-targets` it only says so and stops.
+
+#[path = "../tests/micr_support/mod.rs"]
+mod micr_support;
+
+use std::time::{Duration, Instant};
+
+use micr_support::{accuracy, crops, distance, draw, gray, outlines, random_line, Look, Rng, FRONTS};
+use moneydesk_checkimage::micr::{self, parse, Field, MicrLine};
+use moneydesk_checkimage::{decode, g4, quality, Bitonal, Limits};
+
+fn median(mut t: Vec<Duration>) -> Duration {
+    t.sort();
+    t[t.len() / 2]
+}
+
+fn timed<T>(runs: usize, mut f: impl FnMut() -> T) -> (T, Duration) {
+    let mut times = Vec::new();
+    let mut out = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        out = Some(f());
+        times.push(t.elapsed());
+    }
+    (out.unwrap(), median(times))
+}
+
+fn v(f: &Option<Field>) -> Option<&str> {
+    f.as_ref().map(|f| f.value.as_str())
+}
+
+fn mark(expected: Option<&str>, read: Option<&str>) -> &'static str {
+    match (expected, read) {
+        (None, _) => "–",
+        (Some(e), Some(r)) if e == r => "exact",
+        _ => "WRONG",
+    }
+}
+
+struct Totals {
+    chars: usize,
+    errors: usize,
+    time: Duration,
+    n: usize,
+}
+
+fn row(
+    t: &mut Totals,
+    name: &str,
+    expected: &str,
+    line: &Result<MicrLine, micr::MicrError>,
+    time: Duration,
+    fields: [Option<&str>; 3],
+) {
+    let read = line.as_ref().map(|l| l.raw.clone()).unwrap_or_else(|e| format!("({e})"));
+    let acc = accuracy(expected, &read);
+    t.chars += expected.chars().count();
+    t.errors += distance(expected, &read);
+    t.time += time;
+    t.n += 1;
+    let got = line.as_ref().ok();
+    let routing_ok = match got {
+        Some(l) => format!(
+            "{}{}",
+            mark(fields[0], v(&l.routing)),
+            if fields[0].is_some() {
+                if l.routing_valid {
+                    " (ABA ok)"
+                } else {
+                    " (ABA fails: flagged)"
+                }
+            } else {
+                ""
+            }
+        ),
+        None => "WRONG".into(),
+    };
+    println!("{name}");
+    println!("  expected {expected}");
+    println!("  read     {read}");
+    println!(
+        "  characters {:.1} %   routing {routing_ok}   account {}   check number {}   {:.1} ms",
+        acc * 100.0,
+        mark(fields[1], got.and_then(|l| v(&l.account))),
+        mark(fields[2], got.and_then(|l| v(&l.check_number))),
+        time.as_secs_f64() * 1e3
+    );
+}
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("micr benchmark: run it with `cargo bench` (scripts/bench-micr)");
+        return;
+    }
+    println!("== Check fronts (shared/data/checks/full)");
+    let mut t = Totals { chars: 0, errors: 0, time: Duration::ZERO, n: 0 };
+    for f in &FRONTS {
+        let g = gray(&format!("full/{}", f.file));
+        let (line, time) = timed(5, || micr::read(&g));
+        let note = if f.modern { "" } else { "  [not a modern US line: reported]" };
+        row(
+            &mut t,
+            &format!("{} ({} × {}){note}", f.file, g.width(), g.height()),
+            f.raw,
+            &line,
+            time,
+            [f.routing, f.account, f.check],
+        );
+    }
+    let fronts = (t.chars, t.errors);
+    println!("\n== Cropped lines (shared/data/checks/crops)");
+    for (name, expected) in crops() {
+        let g = gray(&format!("crops/{name}.tif"));
+        let truth = parse(&expected);
+        let (line, time) = timed(5, || micr::read(&g));
+        row(&mut t, &name, &expected, &line, time, [v(&truth.routing), None, None]);
+    }
+    let crops_only = (t.chars - fronts.0, t.errors - fronts.1);
+    println!("\n== Synthetic lines (OFL outlines, 150–300 dpi, ±5°, blur, noise, JPEG)");
+    let outlines = outlines();
+    let mut rng = Rng(20_261_126);
+    let (mut sc, mut se, mut st, mut routing_exact) = (0usize, 0usize, Duration::ZERO, 0usize);
+    let n = 200;
+    for i in 0..n {
+        let text = random_line(&mut rng);
+        let look = Look::random(&mut rng, i % 4 == 3);
+        let picture = draw(&text, &outlines, look, &mut rng);
+        let expected: String = text.chars().filter(|c| *c != ' ').collect();
+        let (line, time) = timed(1, || micr::read(&picture));
+        let read = line.map(|l| l.raw).unwrap_or_default();
+        sc += expected.chars().count();
+        se += distance(&expected, &read);
+        st += time;
+        routing_exact += usize::from(v(&parse(&read).routing) == v(&parse(&expected).routing));
+    }
+    println!(
+        "  {n} lines, {sc} characters: {:.2} % characters, routing exact on {routing_exact}, {:.1} ms a line",
+        100.0 * (1.0 - se as f64 / sc as f64),
+        st.as_secs_f64() * 1e3 / n as f64
+    );
+    println!("\n== Total (real pictures)");
+    println!("  fronts: {:.2} % of {} characters", 100.0 * (1.0 - fronts.1 as f64 / fronts.0 as f64), fronts.0);
+    println!(
+        "  crops:  {:.2} % of {} characters",
+        100.0 * (1.0 - crops_only.1 as f64 / crops_only.0 as f64),
+        crops_only.0
+    );
+    println!(
+        "  all:    {:.2} % of {} characters, {:.1} ms a picture on average",
+        100.0 * (1.0 - t.errors as f64 / t.chars as f64),
+        t.chars,
+        t.time.as_secs_f64() * 1e3 / t.n as f64
+    );
+    twelve_megapixels();
+}
+
+/// A 4,000 × 3,000 JPEG "photo": check 07 enlarged to 3,300 pixels across on a noisy, unevenly
+/// lit table, then the server's whole chain on it.
+fn twelve_megapixels() {
+    println!("\n== A 12-megapixel JPEG photo of a check, natively");
+    let check = gray("full/07_tmannherz_check1_deluxe_sample.jpg");
+    let big = image::imageops::resize(
+        &check,
+        3300,
+        3300 * check.height() / check.width(),
+        image::imageops::FilterType::Triangle,
+    );
+    let mut rng = Rng(5);
+    let (w, h) = (4000u32, 3000u32);
+    let (ox, oy) = (350u32, 800u32);
+    let photo = image::RgbImage::from_fn(w, h, |x, y| {
+        let inside = x >= ox && y >= oy && x < ox + big.width() && y < oy + big.height();
+        let light = 0.85 + 0.15 * (x as f64 / w as f64);
+        let base = if inside { f64::from(big.get_pixel(x - ox, y - oy).0[0]) } else { 90.0 };
+        let v = (base * light + 4.0 * rng.normal()).clamp(0.0, 255.0) as u8;
+        image::Rgb([v, v, v.saturating_sub(6)])
+    });
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90).encode_image(&photo).unwrap();
+    println!("  {} × {} JPEG, {:.1} MB", w, h, jpeg.len() as f64 / 1e6);
+    let mut stages: Vec<(&str, Duration)> = Vec::new();
+    let mut total = Vec::new();
+    let mut result = String::new();
+    for _ in 0..3 {
+        let start = Instant::now();
+        let (decoded, d) = timed(1, || decode(&jpeg, Limits::default()).unwrap());
+        let (g, gt) = timed(1, || decoded.image.to_luma8());
+        let (_q, qt) = timed(1, || quality::check(&g));
+        let (b, bt) = timed(1, || Bitonal::otsu(&g));
+        let (tiff, tt) = timed(1, || g4::encode_tiff(&b, g4::DPI));
+        let (line, mt) = timed(1, || micr::read(&g));
+        total.push(start.elapsed());
+        stages = vec![("decode", d), ("grayscale", gt), ("quality", qt), ("bitonal", bt), ("G4", tt), ("MICR", mt)];
+        result = format!("{} (G4 {} kB)", line.map(|l| l.raw).unwrap_or_else(|e| e.to_string()), tiff.len() / 1000);
+    }
+    for (name, d) in &stages {
+        println!("  {name:<10} {:>7.1} ms", d.as_secs_f64() * 1e3);
+    }
+    println!("  total      {:>7.1} ms (median of 3)   read {result}", median(total).as_secs_f64() * 1e3);
+}

@@ -1,0 +1,373 @@
+//! Finding the MICR band: candidate lines of characters of one height on one baseline.
+//!
+//! The picture is thresholded locally (Sauvola: a pixel is ink when darker than its
+//! neighbourhood's mean by a share of the neighbourhood's contrast, so a tinted or unevenly lit
+//! check does not matter), cut into connected components, and the components as tall as a
+//! character is wide (digits: 9 units tall, 4 to 7 wide) are chained left to right into lines,
+//! allowing a tilt. Each line gives its baseline, top line and character height; the MICR symbols'
+//! separate bars need not be found here: the reading covers the whole width along the line.
+
+use image::GrayImage;
+
+/// Widest working image: larger pictures are reduced (box filter) to this width first. A 6 in
+/// check then has about 300 dpi, an 8.5 in one 210 dpi: characters of 25 to 35 pixels.
+pub const MAX_WIDTH: u32 = 1800;
+/// How many candidate lines are read, best first.
+pub const MAX_READ: usize = 4;
+
+/// A line of characters found: baseline `y = slope · x + bottom`, top line `y = slope · x + top`
+/// (working pixels), how many character-sized components it joined, and the top and bottom of
+/// each of those of the typical height (`[centre x, top, bottom]`, by x), which the strip
+/// follows where the line bows or a field was printed a little higher or smaller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub slope: f32,
+    pub top: f32,
+    pub bottom: f32,
+    pub height: f32,
+    pub x0: f32,
+    pub x1: f32,
+    pub members: usize,
+    /// Members shaped like E-13B digits (4 to 7 units wide for 9 tall).
+    pub digit_like: usize,
+    /// Width over height of the picture's pixels as the characters show them: their pitch
+    /// (median distance of neighbours) over the standard's 8/9 of their height when that is off
+    /// by more than 20 % (a fax-like 200 × 100 dpi scan gives 2), otherwise 1 (square pixels, or
+    /// printing a little off the standard).
+    pub aspect: f32,
+    pub marks: Vec<[f32; 3]>,
+}
+
+impl Candidate {
+    /// The local top and bottom of the characters at `x`: the straight line, moved by the
+    /// median offset of the nearest marks.
+    pub fn top_bottom_at(&self, x: f32) -> (f32, f32) {
+        let (mut t, mut b) = (self.slope * x + self.top, self.slope * x + self.bottom);
+        if self.marks.len() >= 3 {
+            let i = self.marks.partition_point(|m| m[0] < x);
+            let lo = i.saturating_sub(2).min(self.marks.len() - 3);
+            let near: Vec<&[f32; 3]> = {
+                let mut v: Vec<&[f32; 3]> = self.marks[lo..(lo + 4).min(self.marks.len())].iter().collect();
+                v.sort_by(|a, c| (a[0] - x).abs().total_cmp(&(c[0] - x).abs()));
+                v.truncate(3);
+                v
+            };
+            let mut dt: Vec<f32> = near.iter().map(|m| m[1] - (self.slope * m[0] + self.top)).collect();
+            let mut db: Vec<f32> = near.iter().map(|m| m[2] - (self.slope * m[0] + self.bottom)).collect();
+            dt.sort_by(f32::total_cmp);
+            db.sort_by(f32::total_cmp);
+            t += dt[1];
+            b += db[1];
+        }
+        (t, b)
+    }
+}
+
+/// The picture reduced to at most [`MAX_WIDTH`] wide, and the factor back to its pixels.
+pub fn working_image(gray: &GrayImage) -> (GrayImage, f32) {
+    let w = gray.width();
+    if w <= MAX_WIDTH {
+        return (gray.clone(), 1.0);
+    }
+    let f = w.div_ceil(MAX_WIDTH);
+    (box_reduce(gray, f), f as f32)
+}
+
+/// Averages `f` × `f` blocks.
+pub fn box_reduce(gray: &GrayImage, f: u32) -> GrayImage {
+    let (w, h) = gray.dimensions();
+    let (nw, nh) = ((w / f).max(1), (h / f).max(1));
+    let src = gray.as_raw();
+    let mut out = vec![0u8; (nw * nh) as usize];
+    let mut acc = vec![0u32; nw as usize];
+    for oy in 0..nh {
+        acc.iter_mut().for_each(|a| *a = 0);
+        for y in oy * f..((oy + 1) * f).min(h) {
+            let row = &src[(y * w) as usize..((y + 1) * w) as usize];
+            for (ox, a) in acc.iter_mut().enumerate() {
+                let start = ox * f as usize;
+                *a += row[start..start + f as usize].iter().map(|&p| u32::from(p)).sum::<u32>();
+            }
+        }
+        let n = f * f;
+        for (ox, a) in acc.iter().enumerate() {
+            out[(oy * nw) as usize + ox] = (a / n) as u8;
+        }
+    }
+    GrayImage::from_raw(nw, nh, out).unwrap_or_else(|| GrayImage::new(nw, nh))
+}
+
+/// Ink by Sauvola's local threshold (window `2r+1`, k = 0.25, R = 128), as a row-major mask.
+pub fn sauvola(gray: &GrayImage, r: u32) -> Vec<bool> {
+    let (w, h) = (gray.width() as usize, gray.height() as usize);
+    let src = gray.as_raw();
+    // Integral images of the values and their squares, (w+1) × (h+1).
+    let iw = w + 1;
+    let mut sum = vec![0u64; iw * (h + 1)];
+    let mut sq = vec![0u64; iw * (h + 1)];
+    for y in 0..h {
+        let (mut rs, mut rq) = (0u64, 0u64);
+        for x in 0..w {
+            let v = u64::from(src[y * w + x]);
+            rs += v;
+            rq += v * v;
+            sum[(y + 1) * iw + x + 1] = sum[y * iw + x + 1] + rs;
+            sq[(y + 1) * iw + x + 1] = sq[y * iw + x + 1] + rq;
+        }
+    }
+    let r = r as usize;
+    let mut out = vec![false; w * h];
+    const K: f64 = 0.25;
+    const R: f64 = 128.0;
+    for y in 0..h {
+        let (y0, y1) = (y.saturating_sub(r), (y + r + 1).min(h));
+        for x in 0..w {
+            let v = src[y * w + x];
+            if v > 235 {
+                continue;
+            }
+            let (x0, x1) = (x.saturating_sub(r), (x + r + 1).min(w));
+            let n = ((y1 - y0) * (x1 - x0)) as f64;
+            let s = (sum[y1 * iw + x1] + sum[y0 * iw + x0] - sum[y0 * iw + x1] - sum[y1 * iw + x0]) as f64;
+            let q = (sq[y1 * iw + x1] + sq[y0 * iw + x0] - sq[y0 * iw + x1] - sq[y1 * iw + x0]) as f64;
+            let m = s / n;
+            let var = q / n - m * m;
+            // v < m (1 + K (sd / R − 1)), without the square root: v − m (1 − K) < m K sd / R.
+            let lhs = f64::from(v) - m * (1.0 - K);
+            let k = m * K / R;
+            out[y * w + x] = var > 144.0 && (lhs < 0.0 || lhs * lhs < k * k * var);
+        }
+    }
+    out
+}
+
+/// A connected component's box and pixel count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Component {
+    pub x0: u32,
+    pub y0: u32,
+    pub x1: u32,
+    pub y1: u32,
+    pub pixels: u32,
+}
+
+impl Component {
+    pub fn width(&self) -> u32 {
+        self.x1 - self.x0 + 1
+    }
+    pub fn height(&self) -> u32 {
+        self.y1 - self.y0 + 1
+    }
+}
+
+fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        let p = parent[parent[i as usize] as usize];
+        parent[i as usize] = p;
+        i = p;
+    }
+    i
+}
+
+fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (a, b) = (find(parent, a), find(parent, b));
+    if a != b {
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        parent[hi as usize] = lo;
+    }
+}
+
+/// 8-connected components of `mask` (`w` wide), by runs.
+pub fn components(mask: &[bool], w: usize) -> Vec<Component> {
+    let h = mask.len().checked_div(w).unwrap_or(0);
+    // Runs: (y, x0, x1 inclusive).
+    let mut runs: Vec<(u32, u32, u32)> = Vec::new();
+    let mut row_start = Vec::with_capacity(h + 1);
+    for y in 0..h {
+        row_start.push(runs.len());
+        let row = &mask[y * w..(y + 1) * w];
+        let mut x = 0;
+        while x < w {
+            if row[x] {
+                let s = x;
+                while x < w && row[x] {
+                    x += 1;
+                }
+                runs.push((y as u32, s as u32, x as u32 - 1));
+            } else {
+                x += 1;
+            }
+        }
+    }
+    row_start.push(runs.len());
+    let mut parent: Vec<u32> = (0..runs.len() as u32).collect();
+    for y in 1..h {
+        let (prev, cur) = (row_start[y - 1]..row_start[y], row_start[y]..row_start[y + 1]);
+        let mut j = prev.start;
+        for i in cur {
+            let (_, a0, a1) = runs[i];
+            while j < prev.end && runs[j].2 + 1 < a0 {
+                j += 1;
+            }
+            let mut k = j;
+            while k < prev.end && runs[k].1 <= a1 + 1 {
+                union(&mut parent, i as u32, k as u32);
+                k += 1;
+            }
+        }
+    }
+    let mut index = vec![u32::MAX; runs.len()];
+    let mut out: Vec<Component> = Vec::new();
+    for (i, &(y, a, b)) in runs.iter().enumerate() {
+        let root = find(&mut parent, i as u32) as usize;
+        if index[root] == u32::MAX {
+            index[root] = out.len() as u32;
+            out.push(Component { x0: a, y0: y, x1: b, y1: y, pixels: 0 });
+        }
+        let c = &mut out[index[root] as usize];
+        c.x0 = c.x0.min(a);
+        c.x1 = c.x1.max(b);
+        c.y0 = c.y0.min(y);
+        c.y1 = c.y1.max(y);
+        c.pixels += b - a + 1;
+    }
+    out
+}
+
+/// The candidate lines of `gray` (a working image), most promising first.
+pub fn candidates(gray: &GrayImage) -> Vec<Candidate> {
+    let (w, h) = gray.dimensions();
+    let r = (w / 60).clamp(7, 40);
+    let mask = sauvola(gray, r);
+    let comps = components(&mask, w as usize);
+    // Character-sized: at least 6 pixels tall, at most a third of the picture (or all of a
+    // cropped line), not a rule or a long scrawl.
+    let max_h = if h < 150 { h } else { (h / 3).max(8) };
+    let mut tall: Vec<Component> = comps
+        .into_iter()
+        .filter(|c| {
+            let (cw, ch) = (c.width(), c.height());
+            ch >= 6 && ch <= max_h && cw * 6 >= ch && cw <= ch * 3 && c.pixels * 10 >= cw * ch
+        })
+        .collect();
+    tall.sort_by_key(|c| (c.x0, c.y0));
+    let n = tall.len();
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    for i in 0..n {
+        let a = tall[i];
+        let ha = a.height() as f32;
+        for (j, b) in tall.iter().enumerate().skip(i + 1) {
+            if b.x0 as f32 > a.x1 as f32 + 3.0 * ha {
+                break;
+            }
+            let hb = b.height() as f32;
+            if (hb / ha - 1.0).abs() > 0.25 {
+                continue;
+            }
+            let dx = (b.x0 as f32 - a.x0 as f32).abs();
+            let tol = 0.2 * ha + 0.11 * dx;
+            if (b.y1 as f32 - a.y1 as f32).abs() <= tol && (b.y0 as f32 - a.y0 as f32).abs() <= tol {
+                union(&mut parent, i as u32, j as u32);
+            }
+        }
+    }
+    let mut groups: std::collections::BTreeMap<u32, Vec<Component>> = Default::default();
+    for (i, c) in tall.iter().enumerate() {
+        let root = find(&mut parent, i as u32);
+        groups.entry(root).or_default().push(*c);
+    }
+    let mut lines: Vec<Candidate> = groups.into_values().filter(|g| g.len() >= 3).filter_map(|g| fit(&g)).collect();
+    // Join pieces of one line (fields far apart): same height, each on the other's baseline.
+    lines.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+    let mut joined: Vec<Candidate> = Vec::new();
+    for l in lines {
+        let same = joined.iter_mut().find(|j| {
+            (j.height / l.height - 1.0).abs() < 0.35 && {
+                let mid = (l.x0 + l.x1) / 2.0;
+                let yj = j.slope * mid + j.bottom;
+                let yl = l.slope * mid + l.bottom;
+                (yj - yl).abs() < 0.3 * j.height
+            }
+        });
+        match same {
+            Some(j) => {
+                let (nj, nl) = (j.members as f32, l.members as f32);
+                // Keep the longer piece's line, widened.
+                if nl > nj {
+                    j.slope = l.slope;
+                    j.top = l.top;
+                    j.bottom = l.bottom;
+                    j.height = l.height;
+                }
+                j.x0 = j.x0.min(l.x0);
+                j.x1 = j.x1.max(l.x1);
+                j.members += l.members;
+                j.digit_like += l.digit_like;
+                j.marks.extend(l.marks);
+            }
+            None => joined.push(l),
+        }
+    }
+    for j in &mut joined {
+        j.marks.sort_by(|a, b| a[0].total_cmp(&b[0]));
+        j.aspect = aspect(&j.marks, j.height);
+    }
+    // Most promising first: many digit-shaped characters, low on the picture (the MICR band is
+    // the bottom 5/8 in of a check).
+    let rank = |c: &Candidate| {
+        let y = (c.slope * (c.x0 + c.x1) / 2.0 + c.bottom) / h as f32;
+        c.digit_like as f32 * (0.5 + y.clamp(0.0, 1.0))
+    };
+    joined.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
+    joined
+}
+
+/// The pitch of the marks (neighbours one character apart) over 8/9 of `height`; 1 when it
+/// cannot be told or is implausible.
+fn aspect(marks: &[[f32; 3]], height: f32) -> f32 {
+    let mut d: Vec<f32> =
+        marks.windows(2).map(|w| w[1][0] - w[0][0]).filter(|d| (0.55 * height..1.6 * height).contains(d)).collect();
+    if d.len() < 4 {
+        return 1.0;
+    }
+    d.sort_by(f32::total_cmp);
+    let r = d[d.len() / 2] / (height * 8.0 / 9.0);
+    if (0.8..1.25).contains(&r) || !(0.6..2.2).contains(&r) {
+        1.0
+    } else {
+        r
+    }
+}
+
+/// The straight line through a group's bottoms and tops (least squares on the members of the
+/// typical height).
+fn fit(g: &[Component]) -> Option<Candidate> {
+    let mut heights: Vec<u32> = g.iter().map(|c| c.height()).collect();
+    heights.sort_unstable();
+    let med = heights[heights.len() / 2] as f32;
+    let core: Vec<&Component> = g.iter().filter(|c| (c.height() as f32 / med - 1.0).abs() <= 0.12).collect();
+    if core.len() < 3 {
+        return None;
+    }
+    let n = core.len() as f32;
+    let cx: Vec<f32> = core.iter().map(|c| (c.x0 + c.x1) as f32 / 2.0).collect();
+    let mx = cx.iter().sum::<f32>() / n;
+    let mb = core.iter().map(|c| c.y1 as f32 + 0.5).sum::<f32>() / n;
+    let mt = core.iter().map(|c| c.y0 as f32).sum::<f32>() / n;
+    let sxx: f32 = cx.iter().map(|x| (x - mx) * (x - mx)).sum();
+    let slope = if sxx > 1.0 {
+        let sb: f32 = core.iter().zip(&cx).map(|(c, x)| (x - mx) * (c.y1 as f32 + 0.5 - mb)).sum();
+        let st: f32 = core.iter().zip(&cx).map(|(c, x)| (x - mx) * (c.y0 as f32 - mt)).sum();
+        ((sb + st) / 2.0 / sxx).clamp(-0.11, 0.11)
+    } else {
+        0.0
+    };
+    let bottom = mb - slope * mx;
+    let top = mt - slope * mx;
+    let height = (bottom - top) * (1.0 / (1.0 + slope * slope).sqrt());
+    let x0 = g.iter().map(|c| c.x0).min()? as f32;
+    let x1 = g.iter().map(|c| c.x1).max()? as f32 + 1.0;
+    let digit_like = g.iter().filter(|c| (c.width() * 24..=c.width() * 55).contains(&(c.height() * 20))).count();
+    let marks = core.iter().map(|c| [(c.x0 + c.x1) as f32 / 2.0, c.y0 as f32, c.y1 as f32 + 0.5]).collect();
+    Some(Candidate { slope, top, bottom, height, x0, x1, members: g.len(), digit_like, aspect: 1.0, marks })
+}
