@@ -1,14 +1,14 @@
 //! The deposits group: the list as whole records (the `…/deposits/records` extension, for the
 //! table), one deposit with its history and allowed moves, its check images, a move of its
 //! state machine, and a check deposit's creation (with an `Idempotency-Key`, so a retried
-//! submission makes one deposit).
+//! submission makes one deposit), and a check's scan (its MICR line read by the server).
 
 use std::future::Future;
 
 use gloo_net::http::Method;
 use moneydesk_model::collections::CollectionQuery;
 use moneydesk_model::deposits::{
-    CheckDepositFields, DepositAction, DepositDayTotal, DepositDetail, DepositMove, DepositRecord,
+    CheckDepositFields, CheckScan, CheckScanFields, DepositAction, DepositDayTotal, DepositDetail, DepositMove, DepositRecord,
 };
 use moneydesk_model::paths::{self, DEPOSITS_CHECK, DEPOSIT_RECORDS};
 use moneydesk_model::{Envelope, Page};
@@ -64,6 +64,18 @@ pub fn create(
     let body = Body::json(fields);
     let client = client.clone().with_header("Idempotency-Key", key);
     async move { client.send::<DepositRecord>(Method::POST, DEPOSITS_CHECK, &[], Some(body?)).await }
+}
+
+/// POST `…/deposits/check/smas/{smaSfid}/scan`: both sides measured and stored, the MICR line
+/// read; the answer's `scanId` is what the deposit then names instead of its images.
+pub fn scan(client: &Client, sleeve: &str, fields: &CheckScanFields) -> impl Future<Output = Result<CheckScan, ApiError>> + 'static {
+    let body = Body::json(fields);
+    let path = paths::fill(paths::DEPOSITS_CHECK_SCAN, "smaSfid", sleeve);
+    let client = client.clone();
+    async move {
+        let sent = client.send::<Envelope<CheckScan>>(Method::POST, &path, &[], Some(body?));
+        envelope_data(sent.await?)
+    }
 }
 
 /// GET `…/deposits/daily-totals` with the list's filters: count and sum per day and status.

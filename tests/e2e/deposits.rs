@@ -111,3 +111,40 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     h.wait_for("[data-testid=deposit-chart] rect.status-6").await;
     h.finish().await;
 }
+
+#[tokio::test]
+async fn a_check_read_by_the_scan_fills_its_micr_fields_and_is_deposited_from_the_scan() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::Admin]).await;
+    h.sign_in(&token).await;
+    let (account, _) = an_account(&h).await;
+
+    h.goto("/deposits?new=1").await;
+    h.wait_for("#deposit-form").await;
+    h.type_into("#deposit-payee-account", &account).await;
+    h.type_into("#deposit-payee-user", "usr_0001").await;
+    h.type_into("#deposit-amount", "42.00").await;
+    // The Deluxe sample check: ⑆000067894⑆12345678⑈0101 on its MICR line.
+    let check = shared_data("checks/full/07_tmannherz_check1_deluxe_sample.jpg");
+    h.upload("#deposit-front", &check).await;
+    h.upload("#deposit-back", &check).await;
+    h.type_into("#deposit-sleeve", &account).await;
+    h.wait_js("!document.querySelector('#deposit-scan').disabled", "the scan can start").await;
+    h.click("#deposit-scan").await;
+    h.wait_for_text("#deposit-scan-result", "MICR line").await;
+    let values = h
+        .js("return ['#deposit-routing', '#deposit-account', '#deposit-check-number'].map(s => document.querySelector(s).value)", vec![])
+        .await;
+    assert_eq!(values, json!(["000067894", "12345678", "0101"]), "routing, account and check number read from the MICR line");
+    h.wait_for_text("#deposit-scan-result", "Routing number").await;
+
+    h.click("#deposit-submit").await;
+    h.wait_for_text(".toasts [role=status]", "was created").await;
+    h.wait_gone("#deposit-form").await;
+    h.wait_for("tbody tr[data-id]").await;
+    h.click("tbody tr[data-id]").await;
+    // The drawer shows the scan's grayscale images.
+    h.wait_for("[data-testid=deposit-detail] img[data-side=front]").await;
+    h.wait_for_text("[data-testid=deposit-detail]", "Check scan").await;
+    h.finish().await;
+}

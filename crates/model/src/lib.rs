@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod cash_letters;
 pub mod collections;
 pub mod deposits;
 pub mod email;

@@ -79,6 +79,12 @@ pub const DEPOSIT: &str = "/api/v2/services/money-movements/deposits/{id}";
 pub const DEPOSIT_IMAGE: &str = "/api/v2/services/money-movements/deposits/{id}/images/{side}";
 pub const DEPOSIT_ACTIONS: &str = "/api/v2/services/money-movements/deposits/{id}/actions";
 
+/// Extensions: image cash letters (X9.100-187) made of confirmed check deposits — list and
+/// create, one with its items, its file.
+pub const CASH_LETTERS: &str = "/api/v2/services/money-movements/cash-letters";
+pub const CASH_LETTER: &str = "/api/v2/services/money-movements/cash-letters/{id}";
+pub const CASH_LETTER_FILE: &str = "/api/v2/services/money-movements/cash-letters/{id}/file";
+
 pub const ACCOUNTS: &str = "/api/v1/cores/unifi/accounts";
 pub const PERMISSIONS: &str = "/api/v2/services/company/users/permissions";
 

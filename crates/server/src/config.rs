@@ -57,6 +57,8 @@ pub struct Config {
     /// How long a deposit's `Idempotency-Key` is remembered (`MONEYDESK_IDEMPOTENCY_HOURS`,
     /// default 24): a retry within it answers the first deposit; after it the key is new.
     pub idempotency_hours: u32,
+    /// Who cash letters are from and to, and their bundle size (`MONEYDESK_CASH_LETTER_*`).
+    pub cash_letters: crate::cash_letters::config::CashLetterConfig,
     /// Header-read timeout, idle keep-alive timeout and connection cap
     /// (`MONEYDESK_HEADER_READ_TIMEOUT`, `MONEYDESK_KEEP_ALIVE_TIMEOUT`, `MONEYDESK_MAX_CONNECTIONS`).
     pub limits: crate::serve::Limits,
@@ -212,7 +214,9 @@ impl Config {
             Some(v) => Some(v.parse().with_context(|| format!("MONEYDESK_METRICS_ADDR must be an address and port like 127.0.0.1:9464; got {v:?}"))?),
             None => None,
         };
+        let cash_letters = crate::cash_letters::config::CashLetterConfig::from_env(&var)?;
         Ok(Config {
+            cash_letters,
             metrics_addr,
             email,
             blobs,
@@ -255,6 +259,7 @@ impl Config {
             fees_rate: crate::rate_limit::Quota::DEFAULT,
             business_time_zone: DEFAULT_BUSINESS_TIME_ZONE,
             idempotency_hours: 24,
+            cash_letters: Default::default(),
             limits: crate::serve::Limits::default(),
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,

@@ -4,6 +4,7 @@
 
 // API groups (each a folder: router and handlers, its store); listed in `http::GROUPS`.
 pub mod accounts;
+pub mod cash_letters;
 pub mod deposits;
 pub mod email;
 pub mod fees;

@@ -45,6 +45,8 @@ pub struct Shared {
     /// The fee schedule versions, their store and the rate limiter (fees group).
     pub fees: fees::State,
     pub deposits: DepositStore,
+    /// Image cash letters made of confirmed check deposits (cash_letters group).
+    pub cash_letters: crate::cash_letters::store::CashLetterStore,
     /// Folders, files and versions (vault group); contents are in `blobs`.
     pub vault: VaultStore,
     /// The outbox (email group); attachment contents are in `blobs`.
@@ -64,7 +66,7 @@ impl AppState {
         let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
         let (blobs, blob_dir) = crate::storage::blobs::open(&config.blobs, &config.data_dir)?;
-        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, vault, email, templates, domains, inbound } = stores;
+        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, cash_letters, vault, email, templates, domains, inbound } = stores;
         let fees = fees::State::load(&config, fees).await?;
         let verifier = Verifier::new(&config.email.verify);
         let domains = Domains::new(domains, &config.email);
@@ -82,6 +84,7 @@ impl AppState {
             routing,
             fees,
             deposits,
+            cash_letters,
             vault,
             email,
             templates,

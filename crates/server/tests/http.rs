@@ -252,35 +252,6 @@ async fn large_answers_are_compressed_small_ones_are_not() {
     s.running.stop().await;
 }
 
-/// Until each group lands, its operations answer 501 with exactly these bodies.
-#[tokio::test]
-async fn the_stub_groups_answer_501_with_their_exact_bodies() {
-    let s = Server::start().await;
-    let token = s.token(&[moneydesk_model::Scope::Admin]).await;
-    let envelope = |what: &str| {
-        serde_json::json!({"code": 501, "errorMessage": format!("{what} is not implemented on this server yet"),
-            "error": {"reason": "not_implemented"}, "data": null})
-    };
-    let cases = [
-        (reqwest::Method::POST, paths::fill(paths::DEPOSITS_CHECK_SCAN, "smaSfid", "sma-1"), envelope("Check scanning")),
-    ];
-    for (method, path, want) in cases {
-        let mut req = s.client.request(method.clone(), s.url(&path)).bearer_auth(&token);
-        if method == reqwest::Method::POST {
-            req = req.header("content-type", "application/json").body("{}");
-        }
-        let resp = req.send().await.unwrap();
-        assert_eq!(resp.status(), StatusCode::NOT_IMPLEMENTED, "{method} {path}");
-        let mut body = json(resp).await;
-        // The request id differs per request; everything else is exact.
-        if let Some(error) = body.get_mut("error").and_then(|e| e.as_object_mut()) {
-            assert!(error.remove("requestId").is_some_and(|id| id.is_string()), "{method} {path}: {error:?}");
-        }
-        assert_eq!(body, want, "{method} {path}");
-    }
-    s.running.stop().await;
-}
-
 /// The accounts' vocabularies are documented as the JSON carries them (the description's
 /// spelling, `API_Customer`), not as Rust names them.
 #[tokio::test]

@@ -110,7 +110,8 @@ fn DepositPanel(id: i64) -> impl IntoView {
                     .collect_view();
                 let r = &d.record;
                 let summary = format!(
-                    "{} · fee {} · {}",
+                    "{} · {} · fee {} · {}",
+                    d.service_type.label(),
                     format_money(&r.amount.to_string()).unwrap_or_else(|| r.amount.to_string()),
                     format_money(&r.fee_applied.to_string()).unwrap_or_else(|| r.fee_applied.to_string()),
                     r.status.label()

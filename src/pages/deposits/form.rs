@@ -1,7 +1,9 @@
 //! A new check deposit: the payee, the check's MICR fields, its amount and date, and both
 //! sides' images (JPEG, PNG or TIFF, read in the browser and sent base64). Every field the
 //! server refuses is named under the form. The submission carries an `Idempotency-Key` kept
-//! until an answer arrives, so resubmitting after a lost answer never deposits twice.
+//! until an answer arrives, so resubmitting after a lost answer never deposits twice. "Read
+//! the check" (scan.rs) reads the MICR line into the form first; the deposit then names the
+//! scan.
 
 use base64::Engine;
 use leptos::prelude::*;
@@ -16,6 +18,7 @@ use crate::components::toasts::{use_toasts, ToastKind};
 use crate::session::use_auth;
 
 use super::lookups;
+use super::scan::{ReadCheck, ScanTargets};
 
 /// The server takes at most 10 MiB an image; refuse larger files before reading them.
 const MAX_IMAGE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
@@ -170,6 +173,9 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
     let memo = RwSignal::new(String::new());
     let front = RwSignal::new(None::<(String, String)>);
     let back = RwSignal::new(None::<(String, String)>);
+    let sleeve = RwSignal::new(String::new());
+    let scan = RwSignal::new(None);
+    let targets = ScanTargets { amount, routing, account, check_number, front, back, sleeve, scan };
     let key = StoredValue::new(new_key());
     let busy = RwSignal::new(false);
     let failed = RwSignal::new(None::<ApiError>);
@@ -187,14 +193,19 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
             return;
         }
         let text = |s: RwSignal<String>| Some(s.get_untracked().trim().to_string()).filter(|t| !t.is_empty());
+        // A scan's images were stored by the scan: the deposit names it instead of sending them.
+        let scanned = scan.with_untracked(|s: &Option<moneydesk_model::deposits::CheckScan>| s.as_ref().map(|s| s.scan_id.clone()));
+        let images = |side: RwSignal<Option<(String, String)>>| if scanned.is_some() { None } else { side.get_untracked().map(|(_, b)| b) };
         let fields = CheckDepositFields {
             amount: text(amount).map(|a| a.replace([',', '$'], "")),
             bank_account_number: text(account),
             bank_routing_number: text(routing),
             check_number: text(check_number),
             check_date: text(check_date),
-            check_front_image: front.get_untracked().map(|(_, b)| b),
-            check_back_image: back.get_untracked().map(|(_, b)| b),
+            check_front_image: images(front),
+            check_back_image: images(back),
+            payer_id: scanned.as_ref().and_then(|_| text(sleeve)),
+            scan_id: scanned,
             memo: text(memo),
             payee_account_id: text(payee_account),
             payee_user_id: text(payee_user),
@@ -256,6 +267,7 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
                 <legend>"Images"</legend>
                 <ImageField id="deposit-front" label="Front of the check" api="checkFrontImage" value=front/>
                 <ImageField id="deposit-back" label="Back of the check" api="checkBackImage" value=back/>
+                <ReadCheck targets/>
             </fieldset>
             <div id="deposit-form-error" tabindex="-1">
                 {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}

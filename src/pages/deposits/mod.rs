@@ -7,6 +7,7 @@ mod chart;
 mod detail;
 mod form;
 mod lookups;
+mod scan;
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};

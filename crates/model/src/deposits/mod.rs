@@ -10,11 +10,13 @@ use crate::Money;
 mod date;
 mod record;
 mod request;
+mod scan;
 mod state;
 
 pub use date::Date;
 pub use record::{created_date_text, list_created_date_text, DepositRecord};
-pub use request::{CheckDeposit, CheckDepositFields, STALE_AFTER_DAYS};
+pub use request::{CheckDeposit, CheckDepositFields, CheckImages, STALE_AFTER_DAYS};
+pub use scan::{CheckScan, CheckScanFields, CheckScanRequest, MicrField, MicrRead, QualityFinding, ScanSide};
 pub use state::{DepositAction, DepositStatus, IllegalMove};
 
 /// One deposit with what the detail view shows (extension): the record, its kind, its history,

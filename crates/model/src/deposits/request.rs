@@ -29,14 +29,14 @@ pub struct CheckDepositFields {
     /// Nine digits with a valid ABA checksum, in the FedACH directory.
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{9}$"))]
     pub bank_routing_number: Option<String>,
-    /// Base64 JPEG, PNG or TIFF, at least 200 × 80 pixels.
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, min_length = 1))]
+    /// Base64 JPEG, PNG or TIFF, at least 200 × 80 pixels. Required unless `scanId` is given.
+    #[cfg_attr(feature = "openapi", schema(min_length = 1))]
     pub check_back_image: Option<String>,
     /// The date written on the check: not in the future, at most 180 days ago.
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Date, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
     pub check_date: Option<String>,
-    /// Base64 JPEG, PNG or TIFF, at least 200 × 80 pixels.
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, min_length = 1))]
+    /// Base64 JPEG, PNG or TIFF, at least 200 × 80 pixels. Required unless `scanId` is given.
+    #[cfg_attr(feature = "openapi", schema(min_length = 1))]
     pub check_front_image: Option<String>,
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{1,15}$"))]
     pub check_number: Option<String>,
@@ -71,12 +71,17 @@ pub struct CheckDepositFields {
     #[serde(alias = "payeeBankId")]
     #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub bank_info_id: Option<String>,
+    /// Extension: a scan of this check (`POST …/smas/{smaSfid}/scan`) whose images the deposit
+    /// takes instead of `checkFrontImage` and `checkBackImage` (give one or the other); the
+    /// deposit is then a `Check_Scan` and keeps the scan's MICR line and G4 images.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^scn_[0-9a-f]{32}$"))]
+    pub scan_id: Option<String>,
     /// Stored as given (the example's field; not in the field table).
     #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub transfer_type: Option<String>,
 }
 
-fn raw_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub(super) fn raw_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     let raw: Option<Box<RawValue>> = Option::deserialize(d)?;
     Ok(raw.and_then(|r| {
         let t = r.get().trim();
@@ -94,9 +99,9 @@ pub struct CheckDeposit {
     pub bank_account_number: String,
     pub bank_name: Option<String>,
     pub bank_routing_number: RoutingNumber,
-    /// Base64 (a `data:image/...;base64,` prefix allowed), decoded by the server.
-    pub check_front_image: String,
-    pub check_back_image: String,
+    /// The images: base64 (a `data:image/...;base64,` prefix allowed), decoded by the
+    /// server, or a scan's.
+    pub images: CheckImages,
     pub check_date: Option<Date>,
     pub check_number: String,
     /// The fee the client expects; the server charges the schedule's and says so when they differ.
@@ -111,6 +116,15 @@ pub struct CheckDeposit {
     pub source: Option<String>,
     pub bank_info_id: Option<String>,
     pub transfer_type: Option<String>,
+}
+
+/// Where a deposit's images come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckImages {
+    /// Sent with the request (base64).
+    Sent { front: String, back: String },
+    /// A scan's, by its id.
+    Scan(String),
 }
 
 /// A check older than this many days is stale (UCC 4-404: a bank need not pay it).
@@ -143,8 +157,24 @@ impl CheckDepositFields {
         let check_number = required(&self.check_number, "checkNumber", &mut err)
             .filter(|n| digits(n, 1, 15, "checkNumber", &mut err))
             .map(str::to_string);
-        let front = required(&self.check_front_image, "checkFrontImage", &mut err).map(str::to_string);
-        let back = required(&self.check_back_image, "checkBackImage", &mut err).map(str::to_string);
+        let images = match (&self.scan_id, &self.check_front_image, &self.check_back_image) {
+            (Some(id), None, None) => {
+                let ok = id.len() == 36 && id.starts_with("scn_") && id[4..].bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+                if !ok {
+                    err("scanId", format!("scanId must be a scan's id like scn_ and 32 hex digits, got {id:?}"));
+                }
+                ok.then(|| CheckImages::Scan(id.clone()))
+            }
+            (Some(_), _, _) => {
+                err("scanId", "give scanId or checkFrontImage and checkBackImage, not both".into());
+                None
+            }
+            (None, _, _) => {
+                let front = required(&self.check_front_image, "checkFrontImage", &mut err).map(str::to_string);
+                let back = required(&self.check_back_image, "checkBackImage", &mut err).map(str::to_string);
+                front.zip(back).map(|(front, back)| CheckImages::Sent { front, back })
+            }
+        };
         let payee_account = required(&self.payee_account_id, "payeeAccountId", &mut err).map(str::to_string);
         let payee_user = required(&self.payee_user_id, "payeeUserId", &mut err).map(str::to_string);
 
@@ -204,8 +234,7 @@ impl CheckDepositFields {
         else {
             return Err(errors);
         };
-        let (Some(check_front_image), Some(check_back_image), Some(payee_account_id), Some(payee_user_id)) =
-            (front, back, payee_account, payee_user)
+        let (Some(images), Some(payee_account_id), Some(payee_user_id)) = (images, payee_account, payee_user)
         else {
             return Err(errors);
         };
@@ -214,8 +243,7 @@ impl CheckDepositFields {
             bank_account_number,
             bank_name: self.bank_name.clone(),
             bank_routing_number,
-            check_front_image,
-            check_back_image,
+            images,
             check_date,
             check_number,
             fee,
@@ -257,7 +285,7 @@ fn digits(v: &str, min: usize, max: usize, field: &str, err: &mut impl FnMut(&st
 
 /// A positive (or, for the fee, non-negative) amount with at most 2 decimals and at most 10
 /// integer digits, exactly as written.
-fn money(text: &str, field: &str, positive: bool) -> Result<Money, String> {
+pub(super) fn money(text: &str, field: &str, positive: bool) -> Result<Money, String> {
     if text.contains(['e', 'E']) {
         return Err(format!("{field} must be a plain decimal like 125.00, got {text}"));
     }

@@ -5,7 +5,7 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode};
 use chrono::{Duration, NaiveDate, TimeZone, Utc};
 use moneydesk_model::deposits::{
-    CheckDeposit, CheckDepositFields, Date, DepositDayTotal, DepositDetail, DepositMove, DepositRecord, DepositStatus,
+    CheckDeposit, CheckDepositFields, CheckImages, Date, DepositDayTotal, DepositDetail, DepositMove, DepositRecord, DepositStatus,
     ServiceType,
 };
 use moneydesk_model::fees::{FeeAmount, TransferType};
@@ -41,11 +41,16 @@ pub async fn create(
         row.presentment = None;
         row.override_reason = Some(reason.clone());
     }
-    // Images last among the checks (the costliest); stored before the row that names them.
-    let front = images::check("checkFrontImage", &d.check_front_image)?;
-    let back = images::check("checkBackImage", &d.check_back_image)?;
-    row.front_image = Some(images::store(&state.blobs, front).await?);
-    row.back_image = Some(images::store(&state.blobs, back).await?);
+    match &d.images {
+        // Images last among the checks (the costliest); stored before the row that names them.
+        CheckImages::Sent { front, back } => {
+            let front = images::check("checkFrontImage", front)?;
+            let back = images::check("checkBackImage", back)?;
+            row.front_image = Some(images::store(&state.blobs, front).await?);
+            row.back_image = Some(images::store(&state.blobs, back).await?);
+        }
+        CheckImages::Scan(id) => take_scan(state, &d, id, &mut row).await?,
+    }
     match state.deposits.create(&row, key.as_ref()).await {
         Ok(CreateOutcome::Created(r)) => Ok((StatusCode::CREATED, record::record(&r, tz))),
         Ok(CreateOutcome::Repeated(r)) => Ok((StatusCode::OK, record::record(&r, tz))),
@@ -62,8 +67,33 @@ pub async fn create(
             e.reason = "duplicate_presentment".into();
             Err(e)
         }
+        Err(CreateError::ScanUsed(first)) => {
+            let mut e = Error::conflict(format!("This scan was already deposited as deposit {first}; scan the check again only if that deposit was cancelled or rejected"));
+            e.reason = "scan_already_deposited".into();
+            Err(e)
+        }
         Err(CreateError::Db(e)) => Err(e.into()),
     }
+}
+
+/// A deposit from a scan: the scan's grayscale images, its sleeve account as the payer, and
+/// the amount the scan was made for.
+async fn take_scan(state: &AppState, d: &CheckDeposit, id: &str, row: &mut DepositRow) -> Result<(), Error> {
+    let scan = state.deposits.scan(id).await?.ok_or_else(|| Error::field("scanId", format!("no scan {id:?}")))?;
+    if scan.amount_cents != row.amount_cents {
+        return Err(Error::field("amount", format!("the scan {id} was made for {}, not {}", Money::new(rust_decimal::Decimal::new(scan.amount_cents, 2)), d.amount)));
+    }
+    match &d.payer_id {
+        Some(p) if *p != scan.sma_sfid => {
+            return Err(Error::field("payerId", format!("the scan {id} was made for the managed sleeve account {:?}", scan.sma_sfid)))
+        }
+        _ => row.payer_id = Some(scan.sma_sfid.clone()),
+    }
+    row.service_type = ServiceType::CheckScan.as_str().into();
+    row.front_image = Some(scan.front_gray);
+    row.back_image = Some(scan.rear_gray);
+    row.scan_id = Some(scan.id);
+    Ok(())
 }
 
 /// The row of a new check deposit: the payee (and the sleeve account) from the accounts
@@ -115,13 +145,18 @@ async fn new_row(state: &AppState, caller: &Caller, d: &CheckDeposit) -> Result<
         presentment: Some(format!("{}|{}|{}|{}", d.bank_routing_number, d.bank_account_number, d.check_number, cents(d.amount))),
         duplicate_of: None,
         override_reason: None,
+        scan_id: None,
     })
 }
 
 /// The directory's name for the routing number (FedACH first), when it lists it.
 pub fn directory_name(state: &AppState, d: &CheckDeposit) -> Option<String> {
+    directory_name_of(state, &d.bank_routing_number)
+}
+
+/// The directory's name for a routing number (FedACH first), when it lists it.
+pub fn directory_name_of(state: &AppState, rn: &moneydesk_model::RoutingNumber) -> Option<String> {
     let dir = state.routing.current();
-    let rn = &d.bank_routing_number;
     dir.ach(rn).map(|a| a.customer_name.trim().to_string()).or_else(|| dir.wire(rn).map(|w| w.customer_name.trim().to_string()))
 }
 

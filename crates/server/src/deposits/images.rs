@@ -32,6 +32,11 @@ pub struct CheckImage {
 
 /// Decodes and checks the image of `field`.
 pub fn check(field: &str, text: &str) -> Result<CheckImage, Error> {
+    decode(field, text).map(|(image, _)| image)
+}
+
+/// Decodes and checks the image of `field`, keeping the picture.
+pub fn decode(field: &str, text: &str) -> Result<(CheckImage, image::DynamicImage), Error> {
     let b64 = match text.strip_prefix("data:") {
         Some(rest) => match rest.split_once(',') {
             Some((meta, data)) if meta.starts_with("image/") && meta.ends_with(";base64") => data,
@@ -57,9 +62,8 @@ pub fn check(field: &str, text: &str) -> Result<CheckImage, Error> {
         e => Error::field(field, e.to_string()),
     })?;
     let (format, width, height) = (decoded.format, decoded.image.width(), decoded.image.height());
-    drop(decoded);
     let sha256 = hex::encode(Sha256::digest(&bytes));
-    Ok(CheckImage { bytes, format, width, height, sha256 })
+    Ok((CheckImage { bytes, format, width, height, sha256 }, decoded.image))
 }
 
 fn too_large(field: &str) -> Error {

@@ -1,16 +1,16 @@
 //! Deposits (description 2.4, 2.5, 3, 4.5; CONTRACT.md points 6, 10, 11, 14): the list,
 //! check deposit creation, and the extensions a back office needs — one deposit with its
 //! history, its images, and moves of its state machine (`moneydesk_model::deposits::state`).
-//! Scanning (`…/smas/{smaSfid}/scan`) answers 501 until the check scanning issue lands.
+//! Scanning (`…/smas/{smaSfid}/scan`, `scan.rs`): both sides measured and stored as grayscale
+//! and G4, the MICR line read; a check deposit then names the scan instead of sending images.
 
 use axum::body::Bytes;
 use axum::extract::{Path as UrlPath, RawQuery, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::extract::FromRequest;
-use moneydesk_model::deposits::{CheckDepositFields, DepositDayTotal, DepositDetail, DepositMove, DepositRecord};
+use moneydesk_model::deposits::{CheckDepositFields, CheckScan, CheckScanFields, DepositDayTotal, DepositDetail, DepositMove, DepositRecord};
 use moneydesk_model::{paths, DepositListItem, Envelope, Page};
-use serde_json::Value;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -23,6 +23,8 @@ use crate::AppState;
 mod handlers;
 pub mod images;
 mod record;
+pub use record::{money, today};
+mod scan;
 pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -156,14 +158,33 @@ async fn create_check_deposit(State(state): State<AppState>, caller: Caller, req
     }
 }
 
+/// Scans a check: decodes both pictures (the limits of the check deposit's images: 413 over
+/// 10 MiB, 400 for what does not decode or is too small), measures each side's quality, keeps
+/// each as a grayscale JPEG and a bitonal G4 TIFF (X9.100-181) at 200 dpi of the check's width,
+/// reads the MICR line of the front with a confidence per field, and stores the scan. The
+/// answer's `scanId` is what a check deposit names (`scanId`) instead of sending images; its
+/// `problems` say what would stop that deposit. The description shows no response: this one
+/// is ours (200, the envelope).
 #[utoipa::path(post, path = paths::DEPOSITS_CHECK_SCAN, tag = "deposits",
-    params(("smaSfid" = String, Path, description = "The account the check is deposited to")),
-    request_body(content = Value, description = "frontimage and rearimage, base64"),
+    params(("smaSfid" = String, Path, description = "The managed sleeve account the check is deposited to (an account of the accounts collection)")),
+    request_body(content = CheckScanFields, description = "amount, frontimage and rearimage (base64 JPEG, PNG or TIFF; a data: URL prefix is accepted)"),
     security(("bearer" = ["deposits:write"])),
-    responses((status = 200, description = "The scan's result", body = Envelope<Value>),
-        (status = 501, description = "Not implemented on this server yet", body = ErrorEnvelopeDoc)))]
-async fn scan_check(_caller: Caller) -> Result<(), Error> {
-    Err(Error::not_implemented("Check scanning"))
+    responses((status = 200, description = "What was read and stored", body = Envelope<CheckScan>),
+        (status = 400, description = "A field is missing or wrong, or an image does not decode", body = ErrorEnvelopeDoc),
+        (status = 404, description = "No such managed sleeve account", body = ErrorEnvelopeDoc),
+        (status = 413, description = "An image is larger than 10 MiB", body = ErrorEnvelopeDoc)))]
+async fn scan_check(State(state): State<AppState>, caller: Caller, UrlPath(sma_sfid): UrlPath<String>, req: Request) -> Response {
+    let body = match Bytes::from_request(req, &state).await {
+        Ok(b) => b,
+        Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return Error::payload_too_large("Request body is too large").into_response()
+        }
+        Err(r) => return Error::bad_request(r.body_text()).into_response(),
+    };
+    match scan::scan(&state, &caller, &sma_sfid, &body).await {
+        Ok(scan) => axum::Json(Envelope::ok(scan)).into_response(),
+        Err(e) => e.into_response(),
+    }
 }
 
 #[utoipa::path(get, path = paths::DEPOSIT, tag = "deposits",

@@ -4,6 +4,14 @@
 
 use moneydesk_model::deposits::{DepositAction, DepositStatus};
 
+mod buckets;
+mod list;
+mod scans;
+
+pub use buckets::BUCKET_ROWS;
+pub use list::HourTotal;
+pub use scans::ScanRow;
+
 use crate::storage::sql::Arg;
 use crate::storage::{now_text, Database, Sql, Tx};
 
@@ -42,12 +50,14 @@ pub struct DepositRow {
     pub presentment: Option<String>,
     pub duplicate_of: Option<i64>,
     pub override_reason: Option<String>,
+    /// The scan whose images the deposit took (a `Check_Scan`).
+    pub scan_id: Option<String>,
 }
 
 const COLUMNS: &str = "id, service_type, status, is_confirmed, amount_cents, fee_cents, created_at, completed_at, \
     schedule_date, check_date, check_number, bank_routing_number, bank_account_number, bank_name, memo, payee_account_id, \
     payee_user_id, payee_name, payee_account_number, payee_record_type_id, payer_id, payer_type, payment_type, source, \
-    bank_info_id, transfer_type, submitter, front_image, back_image, presentment, duplicate_of, override_reason";
+    bank_info_id, transfer_type, submitter, front_image, back_image, presentment, duplicate_of, override_reason, scan_id";
 
 /// One move in a deposit's history.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -83,6 +93,8 @@ pub enum CreateError {
     KeyReused(i64),
     #[error("this check was already deposited as deposit {0}")]
     Duplicate(i64),
+    #[error("this scan was already deposited as deposit {0}")]
+    ScanUsed(i64),
     #[error(transparent)]
     Db(#[from] sqlx::Error),
 }
@@ -116,19 +128,29 @@ pub struct ListFilter {
 #[derive(Clone, Debug)]
 pub struct DepositStore {
     db: Database,
+    /// Rows per bucket of the list's index (`buckets`): `BUCKET_ROWS`, smaller in tests so
+    /// that a few hundred deposits split buckets many times.
+    bucket_rows: i64,
 }
 
 impl DepositStore {
     pub fn new(db: Database) -> DepositStore {
-        DepositStore { db }
+        DepositStore { db, bucket_rows: BUCKET_ROWS }
+    }
+
+    /// The same store with buckets of `rows` (at least 2) rows.
+    pub fn with_bucket_rows(mut self, rows: i64) -> DepositStore {
+        self.bucket_rows = rows.max(2);
+        self
     }
 
     /// Stores a new deposit (its `id` is ignored) with its first history entry. With a key:
     /// a key seen before answers its deposit (same body) or `KeyReused`. The transaction's
-    /// first statement is a write (the key's claim, else the deposit itself), so SQLite takes
-    /// its write lock at once, waiting for another writer rather than failing later; concurrent
-    /// requests with one key wait on the key's row and make one deposit. A second deposit of a
-    /// presented check breaks the unique `presentment` index: `Duplicate` names the first.
+    /// first statement is a write (the key's claim, else the deposit writers' turn), so SQLite
+    /// takes its write lock at once, waiting for another writer rather than failing later;
+    /// concurrent requests with one key wait on the key's row and make one deposit. A second
+    /// deposit of a presented check breaks the unique `presentment` index: `Duplicate` names
+    /// the first. The list's bucket counts are kept in the same transaction.
     pub async fn create(&self, row: &DepositRow, key: Option<&IdempotencyKey>) -> Result<CreateOutcome, CreateError> {
         let mut tx = self.db.begin().await?;
         if let Some(k) = key {
@@ -152,6 +174,7 @@ impl DepositStore {
                 return self.after_race(row, key).await;
             }
         }
+        let counted = buckets::take_turn(&mut tx).await?;
         let id = match insert(&mut tx, row).await {
             Ok(id) => id,
             Err(e) if is_unique_violation(&e) => {
@@ -160,6 +183,16 @@ impl DepositStore {
             }
             Err(e) => return Err(e.into()),
         };
+        if counted {
+            let c = buckets::Counted {
+                id,
+                created_at: &row.created_at,
+                amount_cents: row.amount_cents,
+                status: &row.status,
+                service_type: &row.service_type,
+            };
+            buckets::added(&mut tx, &c, self.bucket_rows).await?;
+        }
         event(&mut tx, id, &row.submitter, "create", None, &row.status, None).await?;
         if let Some(k) = key {
             let q = Sql::new(tx.dialect(), "UPDATE deposit_idempotency SET deposit_id = ? WHERE token_id = ? AND key = ?")
@@ -192,6 +225,12 @@ impl DepositStore {
                     "the request with this Idempotency-Key was refused; send it again".into(),
                 ))),
             };
+        }
+        if let Some(scan) = &row.scan_id {
+            let q = self.db.sql("SELECT id FROM deposits WHERE scan_id = ?").arg(scan.as_str());
+            if let Some(first) = conn.exec().ints(&q).await?.pop() {
+                return Err(CreateError::ScanUsed(first));
+            }
         }
         if let Some(p) = &row.presentment {
             let q = self.db.sql("SELECT id FROM deposits WHERE presentment = ?").arg(p.as_str());
@@ -227,14 +266,12 @@ impl DepositStore {
     /// Moves a deposit; the move and its history entry commit together.
     pub async fn apply(&self, id: i64, action: DepositAction, actor: &str, reason: Option<&str>) -> Result<DepositRow, MoveError> {
         let mut tx = self.db.begin().await?;
-        // A write first: SQLite's write lock (or PostgreSQL's row lock) before the state is read,
-        // so two moves of one deposit take turns.
-        let lock = Sql::new(tx.dialect(), "UPDATE deposits SET status = status WHERE id = ?").arg(id);
-        if tx.exec().execute(&lock).await? == 0 {
-            return Err(MoveError::NotFound(id));
-        }
-        let q = Sql::new(tx.dialect(), "SELECT status FROM deposits WHERE id = ?").arg(id);
-        let status = tx.exec().texts(&q).await?.pop().ok_or(MoveError::NotFound(id))?;
+        // A write first: the deposit writers' turn (SQLite's write lock, a row lock in
+        // PostgreSQL) before the state is read, so two moves of one deposit take turns.
+        let counted = buckets::take_turn(&mut tx).await?;
+        let q = Sql::new(tx.dialect(), "SELECT status, service_type, created_at, amount_cents FROM deposits WHERE id = ?").arg(id);
+        let (status, service_type, created_at, amount_cents): (String, String, String, i64) =
+            tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
         let from = DepositStatus::parse(&status).ok_or(MoveError::NotFound(id))?;
         let to = from.apply(action).map_err(MoveError::Illegal)?;
         let now = now_text();
@@ -256,83 +293,40 @@ impl DepositStore {
         q.push(" WHERE id = ").bind(id);
         tx.exec().execute(&q).await?;
         event(&mut tx, id, actor, action.as_str(), Some(from.as_str()), to.as_str(), reason).await?;
+        if counted {
+            let c = buckets::Counted { id, created_at: &created_at, amount_cents, status: to.as_str(), service_type: &service_type };
+            buckets::moved(&mut tx, &c, from.as_str()).await?;
+        }
         tx.commit().await?;
         self.get(id).await?.ok_or(MoveError::NotFound(id))
     }
-
-    /// One page of the filtered list and the filter's total, in one snapshot.
-    pub async fn list(&self, f: &ListFilter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<DepositRow>)> {
-        let mut tx = self.db.begin_snapshot().await?;
-        let mut count = Sql::new(tx.dialect(), "SELECT count(*) FROM deposits");
-        filter(&mut count, f);
-        let total = tx.exec().int(&count).await?;
-        let mut q = Sql::new(tx.dialect(), &format!("SELECT {COLUMNS} FROM deposits"));
-        filter(&mut q, f);
-        let dir = if f.desc { "DESC" } else { "ASC" };
-        let key = if f.sort_amount { "amount_cents" } else { "created_at" };
-        q.push(format!(" ORDER BY {key} {dir}, id {dir} LIMIT ")).bind(limit).push(" OFFSET ").bind(offset);
-        let rows = tx.exec().rows(&q).await?;
-        tx.commit().await?;
-        Ok((total, rows))
-    }
 }
 
-/// Deposits of one UTC hour in one status: how many, and their sum.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct HourTotal {
-    /// `YYYY-MM-DDTHH` of `created_at` (UTC).
-    pub hour: String,
-    pub status: String,
-    pub count: i64,
-    pub amount_cents: i64,
+/// Takes the deposit writers' turn in `tx` (another group's transaction that moves deposits,
+/// the cash letter's); answers whether the list's bucket counts are kept.
+pub(crate) async fn take_writers_turn(tx: &mut Tx) -> sqlx::Result<bool> {
+    buckets::take_turn(tx).await
 }
 
-impl DepositStore {
-    /// The filtered deposits summed per UTC hour and status (the caller folds hours into the
-    /// business time zone's days: an hour lies in one day for every whole-hour offset). Sums
-    /// are exact integers of cents (CAST: PostgreSQL sums BIGINT as NUMERIC).
-    pub async fn hourly_totals(&self, f: &ListFilter) -> sqlx::Result<Vec<HourTotal>> {
-        let mut tx = self.db.begin_snapshot().await?;
-        let mut q = Sql::new(
-            tx.dialect(),
-            "SELECT substr(created_at, 1, 13) AS hour, status, count(*) AS count, \
-             CAST(sum(amount_cents) AS BIGINT) AS amount_cents FROM deposits",
-        );
-        filter(&mut q, f);
-        q.push(" GROUP BY substr(created_at, 1, 13), status ORDER BY 1, 2");
-        let rows = tx.exec().rows(&q).await?;
-        tx.commit().await?;
-        Ok(rows)
+/// Moves each of `ids` from Confirmed_2 to Sent_3 in `tx` (which took the writers' turn), with
+/// its history entry and the list's counts: all of them, or an error naming the first that
+/// cannot move.
+pub(crate) async fn send_all(tx: &mut Tx, ids: &[i64], counted: bool, actor: &str, reason: &str) -> Result<(), MoveError> {
+    for &id in ids {
+        let q = Sql::new(tx.dialect(), "SELECT status, service_type, created_at, amount_cents FROM deposits WHERE id = ?").arg(id);
+        let (status, service_type, created_at, amount_cents): (String, String, String, i64) =
+            tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
+        let from = DepositStatus::parse(&status).ok_or(MoveError::NotFound(id))?;
+        let to = from.apply(DepositAction::Send).map_err(MoveError::Illegal)?;
+        let q = Sql::new(tx.dialect(), "UPDATE deposits SET status = ? WHERE id = ?").arg(to.as_str()).arg(id);
+        tx.exec().execute(&q).await?;
+        event(tx, id, actor, DepositAction::Send.as_str(), Some(from.as_str()), to.as_str(), Some(reason)).await?;
+        if counted {
+            let c = buckets::Counted { id, created_at: &created_at, amount_cents, status: to.as_str(), service_type: &service_type };
+            buckets::moved(tx, &c, from.as_str()).await?;
+        }
     }
-}
-
-fn filter(q: &mut Sql, f: &ListFilter) {
-    let mut first = true;
-    let mut and = |q: &mut Sql, clause: &str, v: Arg| {
-        q.push(if first { " WHERE " } else { " AND " }).push(clause).bind(v);
-        first = false;
-    };
-    if let Some(v) = &f.status {
-        and(q, "status = ", v.clone().into());
-    }
-    if let Some(v) = &f.service_type {
-        and(q, "service_type = ", v.clone().into());
-    }
-    if let Some(v) = &f.created_from {
-        and(q, "created_at >= ", v.clone().into());
-    }
-    if let Some(v) = &f.created_to {
-        and(q, "created_at < ", v.clone().into());
-    }
-    if let Some(v) = &f.payee_account_id {
-        and(q, "payee_account_id = ", v.clone().into());
-    }
-    if let Some(v) = f.amount_min_cents {
-        and(q, "amount_cents >= ", v.into());
-    }
-    if let Some(v) = f.amount_max_cents {
-        and(q, "amount_cents <= ", v.into());
-    }
+    Ok(())
 }
 
 async fn insert(tx: &mut Tx, r: &DepositRow) -> sqlx::Result<i64> {
@@ -342,9 +336,9 @@ async fn insert(tx: &mut Tx, r: &DepositRow) -> sqlx::Result<i64> {
          schedule_date, check_date, check_number, bank_routing_number, bank_account_number, bank_name, memo, \
          payee_account_id, payee_user_id, payee_name, payee_account_number, payee_record_type_id, payer_id, payer_type, \
          payment_type, source, bank_info_id, transfer_type, submitter, front_image, back_image, presentment, \
-         duplicate_of, override_reason) VALUES ",
+         duplicate_of, override_reason, scan_id) VALUES ",
     );
-    let values: [Arg; 31] = [
+    let values: [Arg; 32] = [
         r.service_type.clone().into(),
         r.status.clone().into(),
         r.is_confirmed.into(),
@@ -376,6 +370,7 @@ async fn insert(tx: &mut Tx, r: &DepositRow) -> sqlx::Result<i64> {
         r.presentment.clone().into(),
         r.duplicate_of.into(),
         r.override_reason.clone().into(),
+        r.scan_id.clone().into(),
     ];
     q.bind_row(values).push(" RETURNING id");
     tx.exec().ints(&q).await?.pop().ok_or(sqlx::Error::RowNotFound)

@@ -1,0 +1,206 @@
+//! Making a cash letter: the deposits chosen and checked, each check's G4 sides found or made,
+//! the file written and stored, then the letter recorded (and its deposits sent) at once.
+
+use axum::http::StatusCode;
+use moneydesk_model::cash_letters::{CashLetter, CashLetterItem, CashLetterRequest, CashLetterSelection};
+use moneydesk_model::deposits::Date;
+use object_store::path::Path;
+use object_store::PutPayload;
+use rand::Rng;
+use sha2::{Digest, Sha256};
+
+use super::file::{self, Check, Letter};
+use super::store::{Candidate, ItemRow, LetterRow};
+use crate::auth::Caller;
+use crate::deposits::images;
+use crate::deposits::store::MoveError;
+use crate::error::Error;
+use crate::AppState;
+
+pub async fn make(state: &AppState, caller: &Caller, req: &CashLetterRequest) -> Result<(StatusCode, CashLetter), Error> {
+    let tz = state.config.business_time_zone;
+    let selection = req.check().map_err(Error::fields)?;
+    let today = crate::deposits::today(tz);
+    let (business_date, candidates) = match &selection {
+        CashLetterSelection::DueBy(day) => (*day, state.cash_letters.due_by(&day.to_string()).await?),
+        CashLetterSelection::Deposits(ids) => {
+            let found = state.cash_letters.named(ids).await?;
+            if let Some(missing) = ids.iter().find(|id| !found.iter().any(|c| c.id == **id)) {
+                return Err(Error::not_found(format!("No deposit {missing}")));
+            }
+            (today, found)
+        }
+    };
+    if candidates.is_empty() {
+        let mut e = Error::conflict(format!("No confirmed check deposits are due by {business_date}: nothing to send"));
+        e.reason = "nothing_to_send".into();
+        return Err(e);
+    }
+    let refusals: Vec<String> = candidates.iter().filter_map(file::refusal).collect();
+    if !refusals.is_empty() {
+        let mut e = Error::conflict(format!("These deposits cannot go in a cash letter: {}", refusals.join("; ")));
+        e.reason = "deposits_refused".into();
+        return Err(e);
+    }
+    let cash_letter_id = new_cash_letter_id();
+    if req.preview {
+        let items = preview_items(state, &candidates);
+        let letter = LetterRow {
+            id: 0,
+            cash_letter_id,
+            business_date: business_date.to_string(),
+            created_at: String::new(),
+            created_by: caller.token_name().to_string(),
+            item_count: items.len() as i64,
+            bundle_count: items.last().map_or(0, |i| i.bundle),
+            total_cents: items.iter().map(|i| i.amount_cents).sum(),
+            file_path: String::new(),
+            file_bytes: 0,
+            file_sha256: String::new(),
+        };
+        let mut answer = answer(&letter, &items);
+        answer.created_at = None;
+        (answer.file_bytes, answer.file_sha256) = (None, None);
+        return Ok((StatusCode::OK, answer));
+    }
+    let mut checks = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        checks.push(check_of(state, c).await?);
+    }
+    let now = chrono::Utc::now();
+    let created_at = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let local = now.with_timezone(&tz);
+    let (x9_date, creation_date, creation_time) =
+        (compact(business_date), local.format("%Y%m%d").to_string(), local.format("%H%M").to_string());
+    let config = state.config.cash_letters.clone();
+    let id_for_file = cash_letter_id.clone();
+    let (bytes, items, bundles) = tokio::task::spawn_blocking(move || {
+        let letter = Letter {
+            config: &config,
+            cash_letter_id: &id_for_file,
+            business_date: &x9_date,
+            creation_date: &creation_date,
+            creation_time: &creation_time,
+        };
+        file::write(&letter, &checks)
+    })
+    .await
+    .map_err(|e| Error::internal(format_args!("writing the cash letter stopped: {e}")))?
+    .map_err(|e| Error::internal(format_args!("the cash letter does not write: {e}")))?;
+    let sha256 = hex::encode(Sha256::digest(&bytes));
+    let file_path = format!("cash-letters/{sha256}.x937");
+    let file_bytes = bytes.len() as i64;
+    state
+        .blobs
+        .put(&Path::from(file_path.as_str()), PutPayload::from(bytes))
+        .await
+        .map_err(|e| Error::internal(format_args!("storing the cash letter file: {e}")))?;
+    let mut letter = LetterRow {
+        id: 0,
+        cash_letter_id,
+        business_date: business_date.to_string(),
+        created_at,
+        created_by: caller.token_name().to_string(),
+        item_count: items.len() as i64,
+        bundle_count: i64::from(bundles),
+        total_cents: items.iter().map(|i| i.amount_cents).sum(),
+        file_path,
+        file_bytes,
+        file_sha256: sha256,
+    };
+    letter.id = state.cash_letters.record(&letter, &items).await.map_err(|e| match e {
+        MoveError::Db(e) => Error::from(e),
+        other => {
+            let mut e = Error::conflict(format!("A deposit changed while the cash letter was made ({other}); nothing was sent — make it again"));
+            e.reason = "deposits_changed".into();
+            e
+        }
+    })?;
+    Ok((StatusCode::CREATED, answer(&letter, &items)))
+}
+
+/// The items a letter would have, without their images.
+fn preview_items(state: &AppState, candidates: &[Candidate]) -> Vec<ItemRow> {
+    let per_bundle = state.config.cash_letters.bundle_items.max(1) as usize;
+    candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ItemRow {
+            deposit_id: c.id,
+            bundle: (i / per_bundle + 1) as i64,
+            sequence_number: c.id.to_string(),
+            routing_number: c.bank_routing_number.clone().unwrap_or_default(),
+            on_us: file::on_us(c),
+            amount_cents: c.amount_cents,
+        })
+        .collect()
+}
+
+/// A deposit with both sides as G4 TIFFs: its scan's, or made from its stored pictures.
+async fn check_of(state: &AppState, c: Candidate) -> Result<Check, Error> {
+    let (front_g4, back_g4) = match (&c.front_g4, &c.rear_g4) {
+        (Some(f), Some(r)) => (images::load(&state.blobs, f).await?.0, images::load(&state.blobs, r).await?.0),
+        _ => {
+            let front = images::load(&state.blobs, c.front_image.as_deref().unwrap_or_default()).await?.0;
+            let back = images::load(&state.blobs, c.back_image.as_deref().unwrap_or_default()).await?.0;
+            let id = c.id;
+            tokio::task::spawn_blocking(move || Ok::<_, Error>((g4_of(id, &front)?, g4_of(id, &back)?)))
+                .await
+                .map_err(|e| Error::internal(format_args!("converting deposit {id}'s images stopped: {e}")))??
+        }
+    };
+    Ok(Check { routing_number: c.bank_routing_number.clone().unwrap_or_default(), on_us: file::on_us(&c), deposit: c, front_g4, back_g4 })
+}
+
+fn g4_of(id: i64, stored: &[u8]) -> Result<Vec<u8>, Error> {
+    let limits = moneydesk_checkimage::Limits {
+        max_bytes: images::MAX_IMAGE_BYTES,
+        max_side: images::MAX_SIDE,
+        ..Default::default()
+    };
+    let decoded = moneydesk_checkimage::decode(stored, limits).map_err(|e| {
+        let mut err = Error::conflict(format!("deposit {id}'s stored image does not decode ({e}); it cannot go in a cash letter"));
+        err.reason = "deposits_refused".into();
+        err
+    })?;
+    Ok(moneydesk_checkimage::side::prepare(&decoded.image).g4_tiff)
+}
+
+/// 8 characters from A-Z and 0-9: the X9 cash letter id.
+fn new_cash_letter_id() -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut rng = rand::thread_rng();
+    (0..8).map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char).collect()
+}
+
+/// `YYYYMMDD` of a date.
+fn compact(d: Date) -> String {
+    d.to_string().replace('-', "")
+}
+
+pub fn answer(letter: &LetterRow, items: &[ItemRow]) -> CashLetter {
+    let money = crate::deposits::money;
+    CashLetter {
+        id: letter.id,
+        cash_letter_id: letter.cash_letter_id.clone(),
+        business_date: letter.business_date.clone(),
+        created_at: Some(letter.created_at.clone()),
+        created_by: Some(letter.created_by.clone()),
+        item_count: letter.item_count.max(0) as u64,
+        bundle_count: letter.bundle_count.max(0) as u64,
+        total_amount: money(letter.total_cents),
+        file_bytes: Some(letter.file_bytes.max(0) as u64),
+        file_sha256: Some(letter.file_sha256.clone()),
+        items: items
+            .iter()
+            .map(|i| CashLetterItem {
+                deposit_id: i.deposit_id,
+                bundle: i.bundle.max(0) as u32,
+                sequence_number: i.sequence_number.clone(),
+                routing_number: i.routing_number.clone(),
+                on_us: i.on_us.clone(),
+                amount: money(i.amount_cents),
+            })
+            .collect(),
+    }
+}

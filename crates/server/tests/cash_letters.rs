@@ -1,0 +1,178 @@
+//! Image cash letters over real HTTP on both backends: confirmed check deposits become one
+//! X9.100-187 file that our own reader (moneydesk-x9) reads back without a problem, with both
+//! G4 sides of every check; the deposits are sent in the same step; two requests at once never
+//! put a deposit in two letters; and every refusal names what was wrong.
+
+mod common;
+
+use std::io::Cursor;
+
+use base64::Engine;
+use common::{json, Backend, Server};
+use moneydesk_model::accounts::Account;
+use moneydesk_model::{paths, Scope};
+use moneydesk_server::accounts::seed::Accounts;
+use serde_json::{json, Value};
+
+struct Desk {
+    server: Server,
+    writer: String,
+    admin: String,
+    payee: Account,
+}
+
+async fn desk(backend: Backend) -> Desk {
+    let server = Server::start_on(backend).await;
+    let accounts: Vec<Account> = Accounts::new(2, 5).collect();
+    let mut w = server.running.state.accounts.writer().await.unwrap();
+    w.insert(&accounts).await.unwrap();
+    w.commit().await.unwrap();
+    let writer = server.token(&[Scope::DepositsRead, Scope::DepositsWrite]).await;
+    let admin = server.token(&[Scope::Admin]).await;
+    Desk { server, writer, admin, payee: accounts[0].clone() }
+}
+
+/// A check-shaped 1200 × 550 PNG with some ink, different for each `seed`.
+fn check_png(seed: u32) -> String {
+    let img = image::GrayImage::from_fn(1200, 550, |x, y| {
+        let ink = (x / 7 + y / 5 + seed) % 9 == 0 || (y > 480 && y < 510 && x % 40 < 25);
+        image::Luma([if ink { 20 } else { 235 }])
+    });
+    let mut bytes = Vec::new();
+    img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png).unwrap();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+async fn post(d: &Desk, token: &str, path: &str, body: &Value) -> (u16, Value) {
+    let r = d.server.client.post(d.server.url(path)).bearer_auth(token).json(body).send().await.unwrap();
+    (r.status().as_u16(), json(r).await)
+}
+
+/// A check deposit of `cents`, confirmed (unless `confirm` is false); its id.
+async fn deposit(d: &Desk, n: u32, cents: u32, confirm: bool) -> i64 {
+    let body = json!({
+        "amount": format!("{}.{:02}", cents / 100, cents % 100),
+        "bankRoutingNumber": "021090028", "bankAccountNumber": format!("4820{n:04}"), "checkNumber": format!("{}", 1000 + n),
+        "payeeAccountId": d.payee.id, "payeeUserId": "usr-1",
+        "checkFrontImage": check_png(n), "checkBackImage": check_png(n + 100),
+    });
+    let (status, record) = post(d, &d.writer, paths::DEPOSITS_CHECK, &body).await;
+    assert_eq!(status, 201, "{record}");
+    let id = record["id"].as_i64().unwrap();
+    if confirm {
+        let (status, moved) = post(d, &d.writer, &paths::DEPOSIT_ACTIONS.replace("{id}", &id.to_string()), &json!({"action": "confirm"})).await;
+        assert_eq!(status, 200, "{moved}");
+    }
+    id
+}
+
+fn today() -> String {
+    chrono::Utc::now().with_timezone(&chrono_tz::America::New_York).date_naive().to_string()
+}
+
+async fn status_of(d: &Desk, id: i64) -> String {
+    let detail = json(d.server.get_auth(&paths::DEPOSIT.replace("{id}", &id.to_string()), &d.writer).await).await;
+    detail["data"]["record"]["status"].as_str().unwrap().to_string()
+}
+
+on_both_backends!(
+    confirmed_checks_become_one_file_that_reads_back_with_both_sides_of_each,
+    two_requests_at_once_never_put_a_deposit_in_two_letters,
+    a_cash_letter_refuses_what_it_cannot_send_and_names_it,
+);
+
+async fn confirmed_checks_become_one_file_that_reads_back_with_both_sides_of_each(backend: Backend) {
+    let d = desk(backend).await;
+    let first = deposit(&d, 1, 12_550, true).await;
+    let second = deposit(&d, 2, 99_999_999, true).await;
+    let waiting = deposit(&d, 3, 700, false).await;
+
+    let (status, preview) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": today(), "preview": true})).await;
+    assert_eq!(status, 200, "{preview}");
+    assert_eq!(preview["data"]["id"], 0, "a preview makes nothing");
+    assert_eq!(preview["data"]["itemCount"], 2, "only the confirmed deposits: {preview}");
+    assert_eq!(status_of(&d, first).await, "Confirmed_2", "a preview sends nothing");
+
+    let (status, made) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": today()})).await;
+    assert_eq!(status, 201, "{made}");
+    let letter = &made["data"];
+    assert_eq!((letter["itemCount"].as_u64(), letter["bundleCount"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(letter["totalAmount"].to_string(), "1000125.49");
+    let items: Vec<i64> = letter["items"].as_array().unwrap().iter().map(|i| i["depositId"].as_i64().unwrap()).collect();
+    assert_eq!(items, vec![first, second]);
+    assert_eq!(letter["items"][0]["onUs"], "48200001/1001", "account, the on-us symbol, the check number");
+    assert_eq!(status_of(&d, first).await, "Sent_3");
+    assert_eq!(status_of(&d, second).await, "Sent_3");
+    assert_eq!(status_of(&d, waiting).await, "In_Progress_1", "not confirmed: not sent");
+
+    let id = letter["id"].as_i64().unwrap();
+    let r = d.server.get_auth(&paths::CASH_LETTER_FILE.replace("{id}", &id.to_string()), &d.writer).await;
+    assert_eq!(r.status(), 200);
+    assert!(r.headers()["content-disposition"].to_str().unwrap().ends_with(".x937\""));
+    let bytes = r.bytes().await.unwrap();
+    let (file, problems) = moneydesk_x9::read_file(&bytes);
+    let errors: Vec<_> = problems.iter().filter(|p| p.severity == moneydesk_x9::Severity::Error).collect();
+    assert!(errors.is_empty(), "our file reads back without a problem: {errors:#?}");
+    let read: Vec<_> = file.items().collect();
+    assert_eq!(read.len(), 2);
+    assert_eq!(read[0].detail.item_amount, 12_550);
+    assert_eq!(read[1].detail.item_amount, 99_999_999);
+    assert_eq!(read[0].detail.payor_bank_routing(), "021090028");
+    for item in &read {
+        assert_eq!(item.images.len(), 2, "front and back");
+        for image in &item.images {
+            let tiff = image.bytes().unwrap();
+            assert_eq!(&tiff[..4], b"II*\0", "a little-endian TIFF");
+        }
+        assert!(item.images[1].is_back());
+    }
+
+    let listed = json(d.server.get_auth(paths::CASH_LETTERS, &d.writer).await).await;
+    assert_eq!(listed["data"]["totalElements"], 1, "{listed}");
+    let one = json(d.server.get_auth(&paths::CASH_LETTER.replace("{id}", &id.to_string()), &d.writer).await).await;
+    assert_eq!(one["data"]["items"].as_array().unwrap().len(), 2);
+}
+
+async fn two_requests_at_once_never_put_a_deposit_in_two_letters(backend: Backend) {
+    let d = desk(backend).await;
+    let mut ids = Vec::new();
+    for n in 0..4 {
+        ids.push(deposit(&d, n, 1_000 + n, true).await);
+    }
+    let body = json!({"businessDate": today()});
+    let (a, b) = tokio::join!(post(&d, &d.admin, paths::CASH_LETTERS, &body), post(&d, &d.admin, paths::CASH_LETTERS, &body));
+    let made: Vec<&Value> = [&a, &b].into_iter().filter(|(s, _)| *s == 201).map(|(_, v)| v).collect();
+    let refused: Vec<&Value> = [&a, &b].into_iter().filter(|(s, _)| *s == 409).map(|(_, v)| v).collect();
+    assert_eq!((made.len(), refused.len()), (1, 1), "one letter, one refusal: {a:?} {b:?}");
+    let mut sent: Vec<i64> =
+        made[0]["data"]["items"].as_array().unwrap().iter().map(|i| i["depositId"].as_i64().unwrap()).collect();
+    sent.sort();
+    assert_eq!(sent, ids, "every deposit in the one letter");
+    let listed = json(d.server.get_auth(paths::CASH_LETTERS, &d.writer).await).await;
+    assert_eq!(listed["data"]["totalElements"], 1, "{listed}");
+}
+
+async fn a_cash_letter_refuses_what_it_cannot_send_and_names_it(backend: Backend) {
+    let d = desk(backend).await;
+    let (status, body) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": today()})).await;
+    assert_eq!(status, 409, "{body}");
+    assert!(body.to_string().contains("nothing to send"), "{body}");
+
+    let waiting = deposit(&d, 7, 500, false).await;
+    let (status, body) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"depositIds": [waiting]})).await;
+    assert_eq!(status, 409, "{body}");
+    assert!(body.to_string().contains(&format!("deposit {waiting} is In_Progress_1, not Confirmed_2")), "{body}");
+
+    let (status, body) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"depositIds": [987654]})).await;
+    assert_eq!(status, 404, "{body}");
+    assert!(body.to_string().contains("987654"), "{body}");
+
+    let (status, body) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"depositIds": [waiting], "businessDate": today()})).await;
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": "2026-02-30"})).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.to_string().contains("businessDate"), "{body}");
+
+    let (status, _) = post(&d, &d.writer, paths::CASH_LETTERS, &json!({"businessDate": today()})).await;
+    assert_eq!(status, 403, "making a cash letter sends deposits: admin only");
+}
