@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod cash_letters;
 pub mod client;
 pub mod deposits;
 pub mod email;

@@ -3,6 +3,7 @@
 //! the portal: `trunk build --release` (scripts/test builds it first).
 
 mod a11y;
+mod cash_letters;
 mod collections;
 mod deposits;
 mod email;

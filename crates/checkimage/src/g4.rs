@@ -99,3 +99,96 @@ fn wrap(data: &[u8], width: u32, height: u32, dpi: u32) -> Vec<u8> {
     out.extend_from_slice(data);
     out
 }
+
+/// Why a TIFF could not be read as a G4 check image.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    #[error("is not a TIFF file")]
+    NotTiff,
+    #[error("is cut short or points outside itself")]
+    Truncated,
+    #[error("is not CCITT Group 4 (compression {0})")]
+    NotG4(u32),
+    #[error("has {0} strips; a check image has one")]
+    Strips(usize),
+    #[error("is {0} × {1} pixels, outside 1 to 12,000 a side")]
+    Size(u32, u32),
+    #[error("holds G4 data that does not decode")]
+    Corrupt,
+}
+
+/// Reads a single-strip CCITT G4 TIFF (the X9.100-181 profile; either byte order, WhiteIsZero or
+/// BlackIsZero) back into black and white pixels: what an X9 viewer shows of a check.
+///
+/// ```
+/// use moneydesk_checkimage::{g4, Bitonal};
+/// let mut b = Bitonal::new(40, 6);
+/// b.set(3, 2, true);
+/// let back = g4::decode_tiff(&g4::encode_tiff(&b, g4::DPI)).unwrap();
+/// assert!(back.is_black(3, 2) && !back.is_black(4, 2));
+/// assert_eq!(g4::decode_tiff(b"GIF89a").unwrap_err(), g4::ReadError::NotTiff);
+/// ```
+pub fn decode_tiff(bytes: &[u8]) -> Result<Bitonal, ReadError> {
+    let little = match bytes.get(..4) {
+        Some(b"II*\0") => true,
+        Some(b"MM\0*") => false,
+        _ => return Err(ReadError::NotTiff),
+    };
+    let u16_at = |at: usize| -> Result<u32, ReadError> {
+        let b: [u8; 2] = bytes.get(at..at + 2).and_then(|s| s.try_into().ok()).ok_or(ReadError::Truncated)?;
+        Ok(u32::from(if little { u16::from_le_bytes(b) } else { u16::from_be_bytes(b) }))
+    };
+    let u32_at = |at: usize| -> Result<u32, ReadError> {
+        let b: [u8; 4] = bytes.get(at..at + 4).and_then(|s| s.try_into().ok()).ok_or(ReadError::Truncated)?;
+        Ok(if little { u32::from_le_bytes(b) } else { u32::from_be_bytes(b) })
+    };
+    let ifd = u32_at(4)? as usize;
+    let count = u16_at(ifd)? as usize;
+    let (mut width, mut height, mut compression, mut black_is_zero) = (0, 0, 1, false);
+    let (mut offsets, mut counts) = (Vec::new(), Vec::new());
+    for i in 0..count {
+        let entry = ifd + 2 + 12 * i;
+        let (tag, kind, n) = (u16_at(entry)?, u16_at(entry + 2)?, u32_at(entry + 4)? as usize);
+        // One value: in the entry itself (a SHORT in its first two bytes); several: at the offset.
+        let value = |k: usize| -> Result<u32, ReadError> {
+            let size = if kind == 3 { 2 } else { 4 };
+            let at = if n * size <= 4 { entry + 8 } else { u32_at(entry + 8)? as usize };
+            if kind == 3 { u16_at(at + 2 * k) } else { u32_at(at + 4 * k) }
+        };
+        match tag {
+            256 => width = value(0)?,
+            257 => height = value(0)?,
+            259 => compression = value(0)?,
+            262 => black_is_zero = value(0)? == 1,
+            273 => offsets = (0..n.min(64)).map(value).collect::<Result<_, _>>()?,
+            279 => counts = (0..n.min(64)).map(value).collect::<Result<_, _>>()?,
+            _ => {}
+        }
+    }
+    if compression != 4 {
+        return Err(ReadError::NotG4(compression));
+    }
+    if offsets.len() != 1 || counts.len() != 1 {
+        return Err(ReadError::Strips(offsets.len()));
+    }
+    if !(1..=12_000).contains(&width) || !(1..=12_000).contains(&height) {
+        return Err(ReadError::Size(width, height));
+    }
+    let (at, len) = (offsets[0] as usize, counts[0] as usize);
+    let data = bytes.get(at..at.saturating_add(len)).ok_or(ReadError::Truncated)?;
+    let mut image = Bitonal::new(width, height);
+    let mut y = 0;
+    fax::decoder::decode_g4(data.iter().copied(), width, Some(height), |transitions| {
+        if y < height {
+            for (x, color) in fax::decoder::pels(transitions, width).enumerate() {
+                image.set(x as u32, y, (color == Color::Black) != black_is_zero);
+            }
+        }
+        y += 1;
+    })
+    .ok_or(ReadError::Corrupt)?;
+    if y < height {
+        return Err(ReadError::Corrupt);
+    }
+    Ok(image)
+}

@@ -135,3 +135,21 @@ fn bad_images_are_refused_with_the_reason_before_any_pixel_is_decoded() {
     assert_eq!(decode(&one, l).unwrap_err(), DecodeError::TooSmall(1, 1));
     assert_eq!(decode(&jpeg, Limits { max_bytes: 100, ..l }).unwrap_err(), DecodeError::TooManyBytes(100));
 }
+
+#[test]
+fn moovs_front_decodes_to_a_check_and_our_own_reads_back_pixel_for_pixel() {
+    let path = format!("{}/../../../shared/data/checks/full/01_moov_x9_check_front.tif", env!("CARGO_MANIFEST_DIR"));
+    let moov = moneydesk_checkimage::g4::decode_tiff(&std::fs::read(path).unwrap()).expect("moov's front decodes");
+    let ratio = f64::from(moov.width) / f64::from(moov.height);
+    assert!((1.9..=2.9).contains(&ratio), "check-shaped: {} × {}", moov.width, moov.height);
+    assert!((0.01..0.3).contains(&moov.ink()), "some ink, mostly paper: {}", moov.ink());
+    let again = moneydesk_checkimage::g4::decode_tiff(&moneydesk_checkimage::g4::encode_tiff(&moov, 200)).unwrap();
+    assert_eq!((again.width, again.height), (moov.width, moov.height));
+    for y in 0..moov.height {
+        assert_eq!(again.row(y), moov.row(y), "row {y}");
+    }
+    assert_eq!(
+        moneydesk_checkimage::g4::decode_tiff(&moneydesk_checkimage::g4::encode_tiff(&moov, 200)[..200]).unwrap_err(),
+        moneydesk_checkimage::g4::ReadError::Truncated
+    );
+}

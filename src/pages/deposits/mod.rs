@@ -1,13 +1,17 @@
 //! Check deposits: every deposit in the data table (the records extension, so each row carries
 //! its id, amount, fee and status), filtered by status, kind, dates and amounts; a row's drawer
 //! shows its check images, its history and the moves allowed now (detail.rs); "New check
-//! deposit" opens the form (form.rs), kept in the URL (`?new=1`) so Back closes it.
+//! deposit" opens the form (form.rs), kept in the URL (`?new=1`) so Back closes it. Below the
+//! table, cash letters (cash_letters.rs): the confirmed checks of a day previewed, sent as one
+//! X9 file, and the files made.
 
+mod cash_letters;
 mod chart;
 mod detail;
 mod form;
 mod lookups;
 mod scan;
+mod x9_viewer;
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -113,6 +117,7 @@ pub fn DepositsPage() -> impl IntoView {
                 detail=detail::panel
                 reload=changed
             />
+            <cash_letters::CashLetters/>
         </section>
     }
 }
