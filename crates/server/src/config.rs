@@ -59,6 +59,8 @@ pub struct Config {
     pub idempotency_hours: u32,
     /// Who cash letters are from and to, and their bundle size (`MONEYDESK_CASH_LETTER_*`).
     pub cash_letters: crate::cash_letters::config::CashLetterConfig,
+    /// Who the day's ACH file of electronic deposits is from and to (`MONEYDESK_ACH_*`).
+    pub ach: crate::deposits::electronic::AchConfig,
     /// Header-read timeout, idle keep-alive timeout and connection cap
     /// (`MONEYDESK_HEADER_READ_TIMEOUT`, `MONEYDESK_KEEP_ALIVE_TIMEOUT`, `MONEYDESK_MAX_CONNECTIONS`).
     pub limits: crate::serve::Limits,
@@ -215,7 +217,9 @@ impl Config {
             None => None,
         };
         let cash_letters = crate::cash_letters::config::CashLetterConfig::from_env(&var)?;
+        let ach = crate::deposits::electronic::AchConfig::from_env(&var)?;
         Ok(Config {
+            ach,
             cash_letters,
             metrics_addr,
             email,
@@ -260,6 +264,7 @@ impl Config {
             business_time_zone: DEFAULT_BUSINESS_TIME_ZONE,
             idempotency_hours: 24,
             cash_letters: Default::default(),
+            ach: Default::default(),
             limits: crate::serve::Limits::default(),
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,

@@ -64,6 +64,9 @@ fn deposit(second: u32, amount: i64, service_type: ServiceType) -> DepositRow {
         duplicate_of: None,
         override_reason: None,
         scan_id: None,
+        ach_account_type: None,
+        ach_vendor_name: None,
+        ach_entry_description: None,
     }
 }
 

@@ -8,12 +8,14 @@ use serde::{Deserialize, Serialize};
 use crate::Money;
 
 mod date;
+mod electronic;
 mod record;
 mod request;
 mod scan;
 mod state;
 
 pub use date::Date;
+pub use electronic::{AchAccountType, ElectronicDeposit, ElectronicDepositFields};
 pub use record::{created_date_text, list_created_date_text, DepositRecord};
 pub use request::{CheckDeposit, CheckDepositFields, CheckImages, STALE_AFTER_DAYS};
 pub use scan::{CheckScan, CheckScanFields, CheckScanRequest, MicrField, MicrRead, QualityFinding, ScanSide};

@@ -146,6 +146,9 @@ async fn new_row(state: &AppState, caller: &Caller, d: &CheckDeposit) -> Result<
         duplicate_of: None,
         override_reason: None,
         scan_id: None,
+        ach_account_type: None,
+        ach_vendor_name: None,
+        ach_entry_description: None,
     })
 }
 
@@ -164,7 +167,17 @@ pub fn directory_name_of(state: &AppState, rn: &moneydesk_model::RoutingNumber) 
 /// when it names one of the schedule's, else standard ACH (EFT), how a deposited check clears.
 fn fee_for(state: &AppState, d: &CheckDeposit) -> Money {
     let transfer_type = d.transfer_type.as_deref().and_then(TransferType::parse).unwrap_or(TransferType::Eft);
-    let Ok(amount) = FeeAmount::parse(&d.amount.to_string()) else { return Money::ZERO };
+    standard_fee(state, d.amount, transfer_type)
+}
+
+/// Money as integer cents (amounts are checked to two decimals first).
+pub(super) fn cents_of(m: Money) -> i64 {
+    (m.with_cents().decimal() * rust_decimal::Decimal::ONE_HUNDRED).trunc().to_string().parse::<i64>().unwrap_or(0)
+}
+
+/// The standard fee of the schedule in force for `amount` and `transfer_type`.
+pub(super) fn standard_fee(state: &AppState, amount: Money, transfer_type: TransferType) -> Money {
+    let Ok(amount) = FeeAmount::parse(&amount.to_string()) else { return Money::ZERO };
     let Some(version) = state.fees.versions.in_force(Utc::now()) else { return Money::ZERO };
     let quotes = version.schedule.quote(transfer_type, amount);
     let standard = quotes.iter().find(|q| q.entry.fee_type == "standard").or(quotes.first());
@@ -172,7 +185,7 @@ fn fee_for(state: &AppState, d: &CheckDeposit) -> Money {
 }
 
 /// The request's `Idempotency-Key`, remembered for `hours`.
-fn idempotency_key(caller: &Caller, headers: &HeaderMap, body: &[u8], hours: u32) -> Result<Option<IdempotencyKey>, Error> {
+pub(super) fn idempotency_key(caller: &Caller, headers: &HeaderMap, body: &[u8], hours: u32) -> Result<Option<IdempotencyKey>, Error> {
     let Some(v) = headers.get("idempotency-key") else { return Ok(None) };
     let key = v.to_str().map_err(|_| Error::field("Idempotency-Key", "must be visible ASCII"))?.trim();
     if key.is_empty() || key.len() > KEY_MAX {

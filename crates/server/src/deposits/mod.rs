@@ -9,7 +9,7 @@ use axum::extract::{Path as UrlPath, RawQuery, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::extract::FromRequest;
-use moneydesk_model::deposits::{CheckDepositFields, CheckScan, CheckScanFields, DepositDayTotal, DepositDetail, DepositMove, DepositRecord};
+use moneydesk_model::deposits::{CheckDepositFields, CheckScan, CheckScanFields, ElectronicDepositFields, DepositDayTotal, DepositDetail, DepositMove, DepositRecord};
 use moneydesk_model::{paths, DepositListItem, Envelope, Page};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -20,6 +20,7 @@ use crate::http::extract::Json;
 use crate::http::openapi::PageParams;
 use crate::AppState;
 
+pub mod electronic;
 mod handlers;
 pub mod images;
 mod record;
@@ -34,6 +35,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(deposit_daily_totals))
         .routes(routes!(create_check_deposit))
         .routes(routes!(scan_check))
+        .routes(routes!(create_electronic_deposit))
+        .routes(routes!(day_ach_file))
         .routes(routes!(get_deposit))
         .routes(routes!(deposit_image))
         .routes(routes!(move_deposit))
@@ -185,6 +188,61 @@ async fn scan_check(State(state): State<AppState>, caller: Caller, UrlPath(sma_s
         Ok(scan) => axum::Json(Envelope::ok(scan)).into_response(),
         Err(e) => e.into_response(),
     }
+}
+
+/// Creates an electronic deposit: an ACH debit of the vendor's account (its bank must be in the
+/// FedACH directory) into the managed sleeve account `payeeAccountId`, effective on
+/// `effectiveDate`. The check deposit's `Idempotency-Key`, state machine and duplicate rule (the
+/// same vendor account, amount and effective date twice is a 409 naming the first) apply.
+#[utoipa::path(post, path = paths::DEPOSITS_ELECTRONIC, tag = "deposits",
+    request_body(content = ElectronicDepositFields, description = "The pull: the vendor's routing and account numbers, account type, name, amount, effective date; the sleeve account"),
+    security(("bearer" = ["deposits:write"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 201, description = "The deposit record (2.5), serviceType Electronic_Deposit in the list", body = DepositRecord),
+        (status = 200, description = "An idempotent retry: the existing deposit record", body = DepositRecord),
+        (status = 400, description = "Every wrong field, each named", body = ErrorEnvelopeDoc),
+        (status = 404, description = "The vendor's bank is not in the FedACH directory (CONTRACT.md point 9)", body = ErrorEnvelopeDoc),
+        (status = 409, description = "The same pull was already made; the message names the first deposit", body = ErrorEnvelopeDoc),
+        (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
+async fn create_electronic_deposit(State(state): State<AppState>, caller: Caller, headers: axum::http::HeaderMap, body: Bytes) -> Response {
+    match electronic::create(&state, &caller, &headers, &body).await {
+        Ok((status, record)) => (status, axum::Json(record)).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code, non_snake_case)]
+struct AchFileQuery {
+    /// The pulls effective on this day (`YYYY-MM-DD`).
+    #[param(value_type = String, format = Date)]
+    effectiveDate: String,
+}
+
+/// The NACHA file of the electronic deposits effective on a day (in progress, confirmed or
+/// sent): CCD batches by entry description, debits 27 (checking) or 37 (savings), blocked to
+/// tens, lines ending in LF.
+#[utoipa::path(get, path = paths::DEPOSITS_ACH_FILE, tag = "deposits", params(AchFileQuery),
+    security(("bearer" = ["deposits:read"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "The NACHA file", content_type = "text/plain"),
+        (status = 400, description = "effectiveDate is missing or not a date", body = ErrorEnvelopeDoc),
+        (status = 404, description = "No electronic deposit is effective that day", body = ErrorEnvelopeDoc)))]
+async fn day_ach_file(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Response, Error> {
+    let pairs = pairs(&q);
+    let day = pairs
+        .iter()
+        .find(|(k, _)| k == "effectiveDate")
+        .map(|(_, v)| v.trim().to_string())
+        .ok_or_else(|| Error::field("effectiveDate", "effectiveDate is required, like 2026-11-27"))?;
+    let text = electronic::ach_file(&state, &day).await?;
+    let mut r = text.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=us-ascii"));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"ach-{day}.txt\"")) {
+        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(r)
 }
 
 #[utoipa::path(get, path = paths::DEPOSIT, tag = "deposits",

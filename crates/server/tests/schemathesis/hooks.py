@@ -195,6 +195,8 @@ def _fix_body(path, body):
         # account of the collection are rules of the data, not of the document's shapes.
         body["checkFrontImage"] = CHECK_IMAGE
         body["checkBackImage"] = CHECK_IMAGE
+        # The images are sent, so no scan is named (one or the other; no scan exists anyway).
+        body.pop("scanId", None)
         number = body.get("bankRoutingNumber")
         if isinstance(number, str) and len(number) == 9 and number.isdigit():
             body["bankRoutingNumber"] = _aba_checked(number)
@@ -208,6 +210,17 @@ def _fix_body(path, body):
             body["payeeAccountId"] = account
         if account and body.get("payerId") is not None:
             body["payerId"] = account
+    if path.endswith("/deposits/electronic") and isinstance(body, dict):
+        # The routing checksum, the effective day against today and the sleeve account are
+        # rules of the data (a bank the directory lacks is a documented 404).
+        number = body.get("bankRoutingNumber")
+        if isinstance(number, str) and len(number) == 9 and number.isdigit():
+            body["bankRoutingNumber"] = _aba_checked(number)
+        if isinstance(body.get("effectiveDate"), str):
+            body["effectiveDate"] = datetime.datetime.now(BUSINESS_TIME_ZONE).date().isoformat()
+        account = os.environ.get("MONEYDESK_ST_ACCOUNT_ID")
+        if account and body.get("payeeAccountId") is not None:
+            body["payeeAccountId"] = account
     if path.endswith("/fee-schedules/versions") and isinstance(body, str):
         # The body is a schedule file, whose tiers must cover each amount exactly once and
         # take effect in the future: rules across the file that a generated string never

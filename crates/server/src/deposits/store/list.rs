@@ -160,6 +160,21 @@ async fn scan(tx: &mut Tx, f: &ListFilter, offset: i64, limit: i64) -> sqlx::Res
     Ok((total, rows))
 }
 
+impl DepositStore {
+    /// The electronic deposits (ACH pulls) effective on `day` that are still to be collected
+    /// (in progress, confirmed or sent), oldest first: the day's NACHA file.
+    pub async fn electronic_on(&self, day: &str) -> sqlx::Result<Vec<DepositRow>> {
+        let q = self
+            .db
+            .sql(&format!(
+                "SELECT {COLUMNS} FROM deposits WHERE service_type = 'Electronic_Deposit' AND schedule_date = ? \
+                 AND status IN ('In_Progress_1', 'Confirmed_2', 'Sent_3') ORDER BY id"
+            ))
+            .arg(day);
+        self.db.acquire().await?.exec().rows(&q).await
+    }
+}
+
 /// Deposits of one UTC hour in one status: how many, and their sum.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct HourTotal {

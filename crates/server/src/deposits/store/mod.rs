@@ -52,12 +52,18 @@ pub struct DepositRow {
     pub override_reason: Option<String>,
     /// The scan whose images the deposit took (a `Check_Scan`).
     pub scan_id: Option<String>,
+    /// An electronic deposit's account type (`checking`, `savings`), vendor name and entry
+    /// description.
+    pub ach_account_type: Option<String>,
+    pub ach_vendor_name: Option<String>,
+    pub ach_entry_description: Option<String>,
 }
 
 const COLUMNS: &str = "id, service_type, status, is_confirmed, amount_cents, fee_cents, created_at, completed_at, \
     schedule_date, check_date, check_number, bank_routing_number, bank_account_number, bank_name, memo, payee_account_id, \
     payee_user_id, payee_name, payee_account_number, payee_record_type_id, payer_id, payer_type, payment_type, source, \
-    bank_info_id, transfer_type, submitter, front_image, back_image, presentment, duplicate_of, override_reason, scan_id";
+    bank_info_id, transfer_type, submitter, front_image, back_image, presentment, duplicate_of, override_reason, scan_id, \
+    ach_account_type, ach_vendor_name, ach_entry_description";
 
 /// One move in a deposit's history.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -336,9 +342,9 @@ async fn insert(tx: &mut Tx, r: &DepositRow) -> sqlx::Result<i64> {
          schedule_date, check_date, check_number, bank_routing_number, bank_account_number, bank_name, memo, \
          payee_account_id, payee_user_id, payee_name, payee_account_number, payee_record_type_id, payer_id, payer_type, \
          payment_type, source, bank_info_id, transfer_type, submitter, front_image, back_image, presentment, \
-         duplicate_of, override_reason, scan_id) VALUES ",
+         duplicate_of, override_reason, scan_id, ach_account_type, ach_vendor_name, ach_entry_description) VALUES ",
     );
-    let values: [Arg; 32] = [
+    let values: [Arg; 35] = [
         r.service_type.clone().into(),
         r.status.clone().into(),
         r.is_confirmed.into(),
@@ -371,6 +377,9 @@ async fn insert(tx: &mut Tx, r: &DepositRow) -> sqlx::Result<i64> {
         r.duplicate_of.into(),
         r.override_reason.clone().into(),
         r.scan_id.clone().into(),
+        r.ach_account_type.clone().into(),
+        r.ach_vendor_name.clone().into(),
+        r.ach_entry_description.clone().into(),
     ];
     q.bind_row(values).push(" RETURNING id");
     tx.exec().ints(&q).await?.pop().ok_or(sqlx::Error::RowNotFound)

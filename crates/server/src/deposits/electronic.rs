@@ -1,0 +1,198 @@
+//! Electronic deposits (ACH pulls, extension): created with the check deposit's idempotency
+//! and duplicate rules and state machine, the vendor's bank checked against the FedACH
+//! directory; and the NACHA file of a day's pulls (`moneydesk_nacha`): one CCD batch per entry
+//! description, each pull a debit of the vendor's account (27 checking, 37 savings).
+
+use axum::http::{HeaderMap, StatusCode};
+use chrono::{Timelike, Utc};
+use moneydesk_model::deposits::{AchAccountType, Date, DepositRecord, DepositStatus, ElectronicDepositFields, ServiceType};
+use moneydesk_model::fees::TransferType;
+use moneydesk_model::Money;
+use moneydesk_nacha::{BatchInfo, EntryInfo, FileBuilder, FileInfo, Sec, TransactionCode};
+
+use super::handlers::{directory_name_of, idempotency_key, standard_fee};
+use super::record::{self, today};
+use super::store::{CreateError, CreateOutcome, DepositRow};
+use crate::auth::Caller;
+use crate::error::Error;
+use crate::AppState;
+
+/// Who the day's ACH file is from and to (environment only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AchConfig {
+    /// `MONEYDESK_ACH_DESTINATION` (default `011000015`): the ACH operator or ODFI receiving it.
+    pub destination: String,
+    /// `MONEYDESK_ACH_ODFI` (default `021090028`): our bank, which originates the pulls.
+    pub odfi: String,
+    /// `MONEYDESK_ACH_COMPANY_ID` (default `1234567890`) and `MONEYDESK_ACH_COMPANY_NAME`
+    /// (default `MONEYDESK`): the originator as the vendors' statements show it.
+    pub company_id: String,
+    pub company_name: String,
+}
+
+impl Default for AchConfig {
+    fn default() -> Self {
+        AchConfig {
+            destination: "011000015".into(),
+            odfi: "021090028".into(),
+            company_id: "1234567890".into(),
+            company_name: "MONEYDESK".into(),
+        }
+    }
+}
+
+impl AchConfig {
+    pub fn from_env(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AchConfig> {
+        let mut c = AchConfig::default();
+        for (name, slot) in [("MONEYDESK_ACH_DESTINATION", &mut c.destination), ("MONEYDESK_ACH_ODFI", &mut c.odfi)] {
+            if let Some(v) = var(name) {
+                let v = v.trim().to_string();
+                if moneydesk_model::RoutingNumber::parse(&v).is_err() {
+                    anyhow::bail!("{name} must be a nine-digit routing number with its ABA check digit, got {v:?}");
+                }
+                *slot = v;
+            }
+        }
+        if let Some(v) = var("MONEYDESK_ACH_COMPANY_ID") {
+            anyhow::ensure!((1..=10).contains(&v.trim().len()), "MONEYDESK_ACH_COMPANY_ID must be 1 to 10 characters");
+            c.company_id = v.trim().into();
+        }
+        if let Some(v) = var("MONEYDESK_ACH_COMPANY_NAME") {
+            anyhow::ensure!((1..=16).contains(&v.trim().len()), "MONEYDESK_ACH_COMPANY_NAME must be 1 to 16 characters");
+            c.company_name = v.trim().into();
+        }
+        Ok(c)
+    }
+}
+
+/// Creates an electronic deposit: 201 with the record, or 200 with the existing one for a retry.
+pub async fn create(state: &AppState, caller: &Caller, headers: &HeaderMap, body: &[u8]) -> Result<(StatusCode, DepositRecord), Error> {
+    let key = idempotency_key(caller, headers, body, state.config.idempotency_hours)?;
+    let fields: ElectronicDepositFields =
+        serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
+    let tz = state.config.business_time_zone;
+    let d = fields.check(today(tz)).map_err(Error::fields)?;
+    let rn = &d.bank_routing_number;
+    if state.routing.current().ach(rn).is_none() {
+        // CONTRACT.md point 9: a routing number the directory does not list is a 404.
+        let why = format!("{rn} is not a bank in the FedACH directory: an ACH pull cannot reach it");
+        let mut e = Error::not_found(format!("bankRoutingNumber: {why}"));
+        e.fields.push(moneydesk_model::FieldError::new("bankRoutingNumber", why));
+        return Err(e);
+    }
+    let payee = state
+        .accounts
+        .get(&d.payee_account_id)
+        .await?
+        .ok_or_else(|| Error::field("payeeAccountId", format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id)))?;
+    let cents = cents(d.amount);
+    let row = DepositRow {
+        id: 0,
+        service_type: ServiceType::ElectronicDeposit.as_str().into(),
+        status: DepositStatus::InProgress.as_str().into(),
+        is_confirmed: 0,
+        amount_cents: cents,
+        fee_cents: super::handlers::cents_of(standard_fee(state, d.amount, TransferType::Eft)),
+        created_at: crate::storage::now_text(),
+        completed_at: None,
+        schedule_date: d.effective_date.to_string(),
+        check_date: None,
+        check_number: None,
+        bank_routing_number: Some(rn.to_string()),
+        bank_account_number: Some(d.bank_account_number.clone()),
+        bank_name: directory_name_of(state, rn),
+        memo: d.memo.clone(),
+        payee_account_id: payee.id.clone(),
+        payee_user_id: Some(d.payee_user_id.clone()),
+        payee_name: Some(payee.account_name.clone()),
+        payee_account_number: payee.account_number.clone(),
+        payee_record_type_id: payee.record_type_id.clone(),
+        payer_id: Some(payee.id.clone()),
+        payer_type: None,
+        payment_type: Some("ACH".into()),
+        source: Some("ach-pull".into()),
+        bank_info_id: None,
+        transfer_type: Some(TransferType::Eft.to_string()),
+        submitter: caller.token_name().to_string(),
+        front_image: None,
+        back_image: None,
+        // The same pull twice (vendor account, amount, day) is the electronic duplicate.
+        presentment: Some(format!("ach|{rn}|{}|{cents}|{}", d.bank_account_number, d.effective_date)),
+        duplicate_of: None,
+        override_reason: None,
+        scan_id: None,
+        ach_account_type: Some(d.account_type.as_str().into()),
+        ach_vendor_name: Some(d.vendor_name.clone()),
+        ach_entry_description: Some(d.company_entry_description.clone()),
+    };
+    match state.deposits.create(&row, key.as_ref()).await {
+        Ok(CreateOutcome::Created(r)) => Ok((StatusCode::CREATED, record::record(&r, tz))),
+        Ok(CreateOutcome::Repeated(r)) => Ok((StatusCode::OK, record::record(&r, tz))),
+        Err(CreateError::KeyReused(id)) => Err(Error::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "idempotency_key_reused",
+            format!("This Idempotency-Key was used for a different request (deposit {id}); use a new key for a new deposit"),
+        )),
+        Err(CreateError::Duplicate(first)) => {
+            let mut e = Error::conflict(format!(
+                "This pull (routing {rn}, account {}, amount {}, effective {}) was already made as deposit {first}",
+                d.bank_account_number, d.amount, d.effective_date
+            ));
+            e.reason = "duplicate_presentment".into();
+            Err(e)
+        }
+        Err(CreateError::ScanUsed(id)) => Err(Error::conflict(format!("deposit {id} holds this scan"))),
+        Err(CreateError::Db(e)) => Err(e.into()),
+    }
+}
+
+fn cents(m: Money) -> i64 {
+    super::handlers::cents_of(m)
+}
+
+/// The NACHA file of the pulls effective on `day` (`YYYY-MM-DD`), as text.
+pub async fn ach_file(state: &AppState, day: &str) -> Result<String, Error> {
+    let effective = Date::parse(day).map_err(|m| Error::field("effectiveDate", format!("effectiveDate {m}")))?;
+    let rows = state.deposits.electronic_on(&effective.to_string()).await?;
+    if rows.is_empty() {
+        return Err(Error::not_found(format!("No electronic deposits are effective on {effective}")));
+    }
+    let cfg = &state.config.ach;
+    let nacha_date = |d: Date| {
+        moneydesk_nacha::Date::from_ymd(d.year(), d.month(), d.day())
+            .map_err(|e| Error::field("effectiveDate", format!("{d} cannot be written in an ACH file: {e}")))
+    };
+    let now = Utc::now().with_timezone(&state.config.business_time_zone);
+    let mut info = FileInfo::new(&cfg.destination, &cfg.odfi, nacha_date(today(state.config.business_time_zone))?);
+    info.immediate_origin_name = cfg.company_name.clone();
+    info.creation_time = moneydesk_nacha::Time::new(now.hour() as u8, now.minute() as u8).ok();
+    let mut builder = FileBuilder::new(info);
+    let mut descriptions: Vec<String> = rows.iter().filter_map(|r| r.ach_entry_description.clone()).collect();
+    descriptions.sort();
+    descriptions.dedup();
+    for description in descriptions {
+        let batch = BatchInfo::new(Sec::Ccd, &cfg.company_name, &cfg.company_id, &description, nacha_date(effective)?, &cfg.odfi);
+        let entries = rows
+            .iter()
+            .filter(|r| r.ach_entry_description.as_deref() == Some(description.as_str()))
+            .map(|r| {
+                let code = match r.ach_account_type.as_deref().and_then(AchAccountType::parse) {
+                    Some(AchAccountType::Savings) => TransactionCode::SavingsDebit,
+                    _ => TransactionCode::CheckingDebit,
+                };
+                let mut entry = EntryInfo::new(
+                    code,
+                    r.bank_routing_number.as_deref().unwrap_or_default(),
+                    r.bank_account_number.as_deref().unwrap_or_default(),
+                    r.amount_cents.max(0) as u64,
+                    r.ach_vendor_name.as_deref().unwrap_or_default(),
+                );
+                entry.individual_id = format!("DEPOSIT{}", r.id);
+                entry
+            })
+            .collect();
+        builder.batch(batch, entries);
+    }
+    let file = builder.build().map_err(|e| Error::internal(format_args!("the day's ACH file does not build: {e}")))?;
+    moneydesk_nacha::write(&file).map_err(|e| Error::internal(format_args!("the day's ACH file does not write: {e}")))
+}
