@@ -72,6 +72,8 @@ pub const DEPOSITS_CHECK: &str = "/api/v2/services/money-movements/deposits/chec
 /// Extensions: an electronic deposit (an ACH pull), and the NACHA file of a day's pulls.
 pub const DEPOSITS_ELECTRONIC: &str = "/api/v2/services/money-movements/deposits/electronic";
 pub const DEPOSITS_ACH_FILE: &str = "/api/v2/services/money-movements/deposits/ach-file";
+/// Extension: a cash deposit.
+pub const DEPOSITS_CASH: &str = "/api/v2/services/money-movements/deposits/cash";
 pub const DEPOSITS_CHECK_SCAN: &str = "/api/v2/services/money-movements/deposits/check/smas/{smaSfid}/scan";
 /// Extensions: one deposit with its history, its images, and a move of its state machine.
 /// Extension: the deposit list with each deposit as its whole record (2.5: id, amount, status).

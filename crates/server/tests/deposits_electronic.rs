@@ -1,7 +1,7 @@
 //! Electronic deposits (ACH pulls) over real HTTP on both backends: a pull made, retried with
 //! its key, refused as a duplicate, listed as an electronic deposit, and found in the day's
 //! NACHA file, which our own reader (moneydesk-nacha) reads back without a problem; and every
-//! refusal naming its field.
+//! refusal naming its field; and cash deposits recorded once.
 
 mod common;
 
@@ -112,4 +112,28 @@ async fn a_pull_refuses_what_it_cannot_collect_and_names_the_field(backend: Back
     assert_eq!(r.status(), 404, "no pulls that day");
     let r = d.server.get_auth(paths::DEPOSITS_ACH_FILE, &d.writer).await;
     assert_eq!(r.status(), 400, "the day is required");
+}
+
+on_both_backends!(cash_is_recorded_once_with_its_amount_and_listed_as_cash);
+
+async fn cash_is_recorded_once_with_its_amount_and_listed_as_cash(backend: Backend) {
+    let d = desk(backend).await;
+    let body = json!({"amount": 0.1, "payeeAccountId": d.sleeve.id, "payeeUserId": "usr-1", "memo": "Till, Friday"});
+    let send = |key: &'static str, body: Value| {
+        let req = d.server.client.post(d.server.url(paths::DEPOSITS_CASH)).bearer_auth(&d.writer).header("Idempotency-Key", key).json(&body);
+        async move {
+            let r = req.send().await.unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        }
+    };
+    let (status, text) = send("cash-1", body.clone()).await;
+    assert_eq!(status, 201, "{text}");
+    assert!(text.contains(r#""amount":0.10"#), "exactly two decimals: {text}");
+    let (status, _) = send("cash-1", body.clone()).await;
+    assert_eq!(status, 200, "a retry answers the same deposit");
+    let listed = json(d.server.get_auth(&format!("{}?serviceType=Cash", paths::DEPOSIT_RECORDS), &d.writer).await).await;
+    assert_eq!(listed["data"]["totalElements"], 1, "{listed}");
+    let (status, text) = send("cash-2", json!({"amount": "-5", "payeeAccountId": "nobody"})).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("amount") && text.contains("payeeUserId is required"), "{text}");
 }

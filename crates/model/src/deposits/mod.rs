@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Money;
 
+mod cash;
 mod date;
 mod electronic;
 mod record;
@@ -14,6 +15,7 @@ mod request;
 mod scan;
 mod state;
 
+pub use cash::{CashDeposit, CashDepositFields};
 pub use date::Date;
 pub use electronic::{AchAccountType, ElectronicDeposit, ElectronicDepositFields};
 pub use record::{created_date_text, list_created_date_text, DepositRecord};

@@ -9,7 +9,7 @@ use axum::extract::{Path as UrlPath, RawQuery, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::extract::FromRequest;
-use moneydesk_model::deposits::{CheckDepositFields, CheckScan, CheckScanFields, ElectronicDepositFields, DepositDayTotal, DepositDetail, DepositMove, DepositRecord};
+use moneydesk_model::deposits::{CashDepositFields, CheckDepositFields, CheckScan, CheckScanFields, ElectronicDepositFields, DepositDayTotal, DepositDetail, DepositMove, DepositRecord};
 use moneydesk_model::{paths, DepositListItem, Envelope, Page};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -20,6 +20,7 @@ use crate::http::extract::Json;
 use crate::http::openapi::PageParams;
 use crate::AppState;
 
+mod cash;
 pub mod electronic;
 mod handlers;
 pub mod images;
@@ -36,6 +37,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(create_check_deposit))
         .routes(routes!(scan_check))
         .routes(routes!(create_electronic_deposit))
+        .routes(routes!(create_cash_deposit))
         .routes(routes!(day_ach_file))
         .routes(routes!(get_deposit))
         .routes(routes!(deposit_image))
@@ -206,6 +208,23 @@ async fn scan_check(State(state): State<AppState>, caller: Caller, UrlPath(sma_s
         (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
 async fn create_electronic_deposit(State(state): State<AppState>, caller: Caller, headers: axum::http::HeaderMap, body: Bytes) -> Response {
     match electronic::create(&state, &caller, &headers, &body).await {
+        Ok((status, record)) => (status, axum::Json(record)).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// Records a cash deposit into the managed sleeve account `payeeAccountId` (serviceType `Cash`
+/// in the list), with the check deposit's `Idempotency-Key` and state machine.
+#[utoipa::path(post, path = paths::DEPOSITS_CASH, tag = "deposits",
+    request_body(content = CashDepositFields, description = "The amount, the sleeve account, the day it applies"),
+    security(("bearer" = ["deposits:write"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 201, description = "The deposit record (2.5)", body = DepositRecord),
+        (status = 200, description = "An idempotent retry: the existing deposit record", body = DepositRecord),
+        (status = 400, description = "Every wrong field, each named", body = ErrorEnvelopeDoc),
+        (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
+async fn create_cash_deposit(State(state): State<AppState>, caller: Caller, headers: axum::http::HeaderMap, body: Bytes) -> Response {
+    match cash::create(&state, &caller, &headers, &body).await {
         Ok((status, record)) => (status, axum::Json(record)).into_response(),
         Err(e) => e.into_response(),
     }

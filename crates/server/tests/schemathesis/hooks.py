@@ -210,6 +210,12 @@ def _fix_body(path, body):
             body["payeeAccountId"] = account
         if account and body.get("payerId") is not None:
             body["payerId"] = account
+    if path.endswith("/deposits/cash") and isinstance(body, dict):
+        if isinstance(body.get("scheduleDate"), str):
+            body["scheduleDate"] = datetime.datetime.now(BUSINESS_TIME_ZONE).date().isoformat()
+        account = os.environ.get("MONEYDESK_ST_ACCOUNT_ID")
+        if account and body.get("payeeAccountId") is not None:
+            body["payeeAccountId"] = account
     if path.endswith("/deposits/electronic") and isinstance(body, dict):
         # The routing checksum, the effective day against today and the sleeve account are
         # rules of the data (a bank the directory lacks is a documented 404).
