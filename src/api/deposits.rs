@@ -8,7 +8,7 @@ use std::future::Future;
 use gloo_net::http::Method;
 use moneydesk_model::collections::CollectionQuery;
 use moneydesk_model::deposits::{
-    CheckDepositFields, CheckScan, CheckScanFields, DepositAction, DepositDayTotal, DepositDetail, DepositMove, DepositRecord,
+    CheckDepositFields, ElectronicDepositFields, CheckScan, CheckScanFields, DepositAction, DepositDayTotal, DepositDetail, DepositMove, DepositRecord,
 };
 use moneydesk_model::paths::{self, DEPOSITS_CHECK, DEPOSIT_RECORDS};
 use moneydesk_model::{Envelope, Page};
@@ -75,6 +75,27 @@ pub fn scan(client: &Client, sleeve: &str, fields: &CheckScanFields) -> impl Fut
     async move {
         let sent = client.send::<Envelope<CheckScan>>(Method::POST, &path, &[], Some(body?));
         envelope_data(sent.await?)
+    }
+}
+
+/// POST `…/deposits/electronic` with `key` as its `Idempotency-Key`: an ACH pull recorded once.
+pub fn create_electronic(
+    client: &Client,
+    fields: &ElectronicDepositFields,
+    key: &str,
+) -> impl Future<Output = Result<DepositRecord, ApiError>> + 'static {
+    let body = Body::json(fields);
+    let client = client.clone().with_header("Idempotency-Key", key);
+    async move { client.send::<DepositRecord>(Method::POST, paths::DEPOSITS_ELECTRONIC, &[], Some(body?)).await }
+}
+
+/// GET `…/deposits/ach-file?effectiveDate=`: the NACHA file of that day's pulls, as text.
+pub fn ach_file(client: &Client, day: &str) -> impl Future<Output = Result<String, ApiError>> + 'static {
+    let sent = client.send_raw(Method::GET, paths::DEPOSITS_ACH_FILE, &[("effectiveDate", day)], None);
+    async move {
+        let resp = sent.await?;
+        let url = resp.url();
+        resp.text().await.map_err(|e| super::error::network_error(&url, e))
     }
 }
 

@@ -15,6 +15,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/fees", "[data-testid=fee-schedule]"),
     ("/routing", "[data-testid=routing-directory]"),
     ("/deposits?new=1", "[data-testid=deposit-chart] .muted, [data-testid=deposit-chart] svg"),
+    ("/deposits?new=pull", "#pull-form"),
     ("/accounts", "tbody tr[data-id]"),
     ("/permissions", "tbody tr[data-id]"),
     ("/vault", "#vault-table"),

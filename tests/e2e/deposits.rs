@@ -148,3 +148,38 @@ async fn a_check_read_by_the_scan_fills_its_micr_fields_and_is_deposited_from_th
     h.wait_for_text("[data-testid=deposit-detail]", "Check scan").await;
     h.finish().await;
 }
+
+#[tokio::test]
+async fn an_electronic_deposit_is_recorded_and_found_in_the_days_ach_file() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::Admin]).await;
+    h.sign_in(&token).await;
+    let (account, _) = an_account(&h).await;
+
+    h.goto("/deposits").await;
+    h.click("#pull-new").await;
+    assert!(h.url().await.query().unwrap_or("").contains("new=pull"), "the open form is in the URL");
+    h.type_into("#pull-sleeve", &account).await;
+    h.type_into("#pull-user", "usr_0001").await;
+    h.type_into("#pull-routing", "021090028").await;
+    h.wait_for_text("#pull-routing-note", "Bank: ACME COMMUNITY BANK").await;
+    h.type_into("#pull-account", "744567899").await;
+    h.select("#pull-account-type", "savings").await;
+    h.type_into("#pull-vendor", "Acme Supplies").await;
+    h.type_into("#pull-amount", "2,500.00").await;
+    h.click("#pull-submit").await;
+    h.wait_for_text(".toasts [role=status]", "was recorded").await;
+    h.wait_gone("#pull-form").await;
+    h.wait_for_text("tbody tr[data-id] td[data-key=amount]", "$2,500.00").await;
+
+    // The day's file (the form's default effective day is tomorrow, as is the file's).
+    h.click("#ach-file-show").await;
+    h.wait_for_text(".ach-file", "1 pull in NACHA format.").await;
+    let file = h.text("#ach-file-text").await;
+    let entry = file.lines().find(|l| l.starts_with('6')).expect("an entry detail record");
+    assert_eq!(&entry[1..3], "37", "a savings debit: {entry}");
+    assert_eq!(&entry[3..12], "021090028", "the vendor's bank and its check digit: {entry}");
+    assert_eq!(&entry[29..39], "0000250000", "the amount in cents: {entry}");
+    assert!(entry.contains("ACME SUPPLIES"), "{entry}");
+    h.finish().await;
+}

@@ -23,7 +23,7 @@ use super::scan::{ReadCheck, ScanTargets};
 /// The server takes at most 10 MiB an image; refuse larger files before reading them.
 const MAX_IMAGE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
 
-fn new_key() -> String {
+pub(super) fn new_key() -> String {
     let now = js_sys::Date::now() as u64;
     let salt = (js_sys::Math::random() * 1e12) as u64;
     format!("portal-{now:x}-{salt:x}")
@@ -31,7 +31,7 @@ fn new_key() -> String {
 
 /// The server's complaints, by the API's field name: each shows on its field.
 #[derive(Clone, Copy)]
-struct Complaints(RwSignal<Vec<FieldError>>);
+pub(super) struct Complaints(pub(super) RwSignal<Vec<FieldError>>);
 
 impl Complaints {
     fn about(&self, field: &'static str) -> Option<String> {
@@ -44,7 +44,7 @@ impl Complaints {
 
 /// One text field of the form; `api` is the request field it fills (its complaints show here).
 #[component]
-fn Field(
+pub(super) fn Field(
     id: &'static str,
     label: &'static str,
     api: &'static str,

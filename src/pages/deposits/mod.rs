@@ -8,6 +8,7 @@
 mod cash_letters;
 mod chart;
 mod detail;
+mod electronic;
 mod form;
 mod lookups;
 mod scan;
@@ -64,13 +65,15 @@ pub fn DepositsPage() -> impl IntoView {
     let location = leptos_router::hooks::use_location();
     let writer = Memo::new(move |_| auth.can(Scope::DepositsWrite));
     let form_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("1")));
+    let pull_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("pull")));
     // Bumped by a new deposit or a move: the table fetches its view again.
     let changed = RwSignal::new(0u32);
 
-    let set_form = move |open: bool| {
+    // Which form is open (`?new=1` a check, `?new=pull` an ACH pull), or none.
+    let set_form = move |open: Option<&'static str>| {
         let mut q = query.get_untracked();
-        if open {
-            q.replace("new", "1".to_string());
+        if let Some(which) = open {
+            q.replace("new", which.to_string());
         } else {
             q.remove("new");
         }
@@ -86,10 +89,15 @@ pub fn DepositsPage() -> impl IntoView {
         <section class="page collections-page deposits-page">
             <div class="page-head">
                 <h1>"Check deposits"</h1>
-                <Show when=move || writer.get() && !form_open.get()>
-                    <button type="button" class="button primary" id="deposit-new" on:click=move |_| set_form.with_value(|f| f(true))>
-                        "New check deposit"
-                    </button>
+                <Show when=move || writer.get() && !form_open.get() && !pull_open.get()>
+                    <div class="page-actions">
+                        <button type="button" class="button" id="pull-new" on:click=move |_| set_form.with_value(|f| f(Some("pull")))>
+                            "New electronic deposit"
+                        </button>
+                        <button type="button" class="button primary" id="deposit-new" on:click=move |_| set_form.with_value(|f| f(Some("1")))>
+                            "New check deposit"
+                        </button>
+                    </div>
                 </Show>
             </div>
             <p class="muted page-intro">
@@ -101,7 +109,17 @@ pub fn DepositsPage() -> impl IntoView {
                         if made {
                             changed.update(|n| *n += 1);
                         }
-                        set_form.with_value(|f| f(false));
+                        set_form.with_value(|f| f(None));
+                    })
+                />
+            </Show>
+            <Show when=move || writer.get() && pull_open.get()>
+                <electronic::NewPull
+                    on_done=Callback::new(move |made: bool| {
+                        if made {
+                            changed.update(|n| *n += 1);
+                        }
+                        set_form.with_value(|f| f(None));
                     })
                 />
             </Show>
@@ -118,6 +136,7 @@ pub fn DepositsPage() -> impl IntoView {
                 reload=changed
             />
             <cash_letters::CashLetters/>
+            <electronic::AchFile/>
         </section>
     }
 }
