@@ -29,10 +29,11 @@ fn whole_numbers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<i6
 pub struct CashLetterRequest {
     /// Every confirmed `Check` and `Check_Scan` deposit scheduled on or before this day
     /// (`YYYY-MM-DD`, the business time zone) and not yet sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub business_date: Option<String>,
     /// These deposits only (1 to 10,000 ids, each a confirmed check deposit). JSON numbers
     /// with a zero fraction (`7.0`) are integers too, as JSON Schema counts them.
-    #[serde(default, deserialize_with = "whole_numbers")]
+    #[serde(default, deserialize_with = "whole_numbers", skip_serializing_if = "Option::is_none")]
     pub deposit_ids: Option<Vec<i64>>,
     /// Only say what the cash letter would hold (items and totals); nothing is written.
     #[serde(default)]

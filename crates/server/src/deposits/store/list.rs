@@ -83,11 +83,16 @@ impl DepositStore {
     }
 
     fn rebuild_in_background(&self) {
+        use std::sync::atomic::Ordering;
+        if self.rebuilding.swap(true, Ordering::AcqRel) {
+            return;
+        }
         let store = self.clone();
         tokio::spawn(async move {
             if let Err(e) = store.rebuild_index().await {
                 tracing::warn!(error = %e, "rebuilding the deposit list's index failed; pages are answered by scanning");
             }
+            store.rebuilding.store(false, Ordering::Release);
         });
     }
 }

@@ -137,11 +137,14 @@ pub struct DepositStore {
     /// Rows per bucket of the list's index (`buckets`): `BUCKET_ROWS`, smaller in tests so
     /// that a few hundred deposits split buckets many times.
     bucket_rows: i64,
+    /// Set while a background rebuild of the buckets runs: lists that find the index unbuilt
+    /// meanwhile start no second one (each would recount every deposit).
+    rebuilding: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl DepositStore {
     pub fn new(db: Database) -> DepositStore {
-        DepositStore { db, bucket_rows: BUCKET_ROWS }
+        DepositStore { db, bucket_rows: BUCKET_ROWS, rebuilding: Default::default() }
     }
 
     /// The same store with buckets of `rows` (at least 2) rows.
