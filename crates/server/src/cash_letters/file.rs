@@ -115,7 +115,8 @@ pub fn write(letter: &Letter<'_>, checks: &[Check]) -> Result<(Vec<u8>, Vec<Item
                 bofd_routing_number: cfg.origin.clone(),
                 bofd_business_date: letter.business_date.into(),
                 bofd_item_sequence_number: sequence.clone(),
-                payee_name: d.payee_name.clone().unwrap_or_default().chars().take(15).collect(),
+                // The field takes printable ASCII: other letters (an accent) are left out, not refused.
+                payee_name: d.payee_name.as_deref().unwrap_or_default().chars().filter(|c| c.is_ascii_graphic() || *c == ' ').take(15).collect(),
                 truncation_indicator: 'Y',
                 ..CheckDetailAddendumA::default()
             };
