@@ -8,6 +8,8 @@ use moneydesk_x9::{
     Image, ImageViewData, ImageViewDetail, Item, Writer,
 };
 
+use moneydesk_model::deposits::{DepositStatus, ServiceType};
+
 use super::config::CashLetterConfig;
 use super::store::{Candidate, ItemRow};
 
@@ -23,10 +25,11 @@ pub struct Check {
 /// Why a deposit cannot go in a cash letter, as a sentence naming it.
 pub fn refusal(c: &Candidate) -> Option<String> {
     let id = c.id;
-    if c.status != "Confirmed_2" {
-        return Some(format!("deposit {id} is {}, not Confirmed_2", c.status));
+    let confirmed = DepositStatus::Confirmed.as_str();
+    if c.status != confirmed {
+        return Some(format!("deposit {id} is {}, not {confirmed}", c.status));
     }
-    if c.service_type != "Check" && c.service_type != "Check_Scan" {
+    if c.service_type != ServiceType::Check.as_str() && c.service_type != ServiceType::CheckScan.as_str() {
         return Some(format!("deposit {id} is a {} deposit, not a check", c.service_type));
     }
     match c.bank_routing_number.as_deref() {

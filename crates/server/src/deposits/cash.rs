@@ -6,9 +6,9 @@ use axum::http::{HeaderMap, StatusCode};
 use moneydesk_model::deposits::{CashDepositFields, DepositRecord, DepositStatus, ServiceType};
 use moneydesk_model::fees::TransferType;
 
-use super::handlers::{cents_of, idempotency_key, standard_fee};
-use super::record::{self, today};
-use super::store::{CreateError, CreateOutcome, DepositRow};
+use super::handlers::{cents_of, created, idempotency_key, standard_fee};
+use super::record::today;
+use super::store::DepositRow;
 use crate::auth::Caller;
 use crate::error::Error;
 use crate::AppState;
@@ -63,15 +63,6 @@ pub async fn create(state: &AppState, caller: &Caller, headers: &HeaderMap, body
         ach_vendor_name: None,
         ach_entry_description: None,
     };
-    match state.deposits.create(&row, key.as_ref()).await {
-        Ok(CreateOutcome::Created(r)) => Ok((StatusCode::CREATED, record::record(&r, tz))),
-        Ok(CreateOutcome::Repeated(r)) => Ok((StatusCode::OK, record::record(&r, tz))),
-        Err(CreateError::KeyReused(id)) => Err(Error::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "idempotency_key_reused",
-            format!("This Idempotency-Key was used for a different request (deposit {id}); use a new key for a new deposit"),
-        )),
-        Err(CreateError::Duplicate(id) | CreateError::ScanUsed(id)) => Err(Error::conflict(format!("deposit {id} conflicts with this one"))),
-        Err(CreateError::Db(e)) => Err(e.into()),
-    }
+    // Cash has no presentment: a duplicate cannot arise.
+    created(state.deposits.create(&row, key.as_ref()).await, tz, |id| Error::conflict(format!("deposit {id} conflicts with this one")))
 }

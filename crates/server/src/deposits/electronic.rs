@@ -7,12 +7,11 @@ use axum::http::{HeaderMap, StatusCode};
 use chrono::{Timelike, Utc};
 use moneydesk_model::deposits::{AchAccountType, Date, DepositRecord, DepositStatus, ElectronicDepositFields, ServiceType};
 use moneydesk_model::fees::TransferType;
-use moneydesk_model::Money;
 use moneydesk_nacha::{BatchInfo, EntryInfo, FileBuilder, FileInfo, Sec, TransactionCode};
 
-use super::handlers::{directory_name_of, idempotency_key, standard_fee};
-use super::record::{self, today};
-use super::store::{CreateError, CreateOutcome, DepositRow};
+use super::handlers::{cents_of, created, directory_name_of, idempotency_key, standard_fee};
+use super::record::today;
+use super::store::DepositRow;
 use crate::auth::Caller;
 use crate::error::Error;
 use crate::AppState;
@@ -85,14 +84,14 @@ pub async fn create(state: &AppState, caller: &Caller, headers: &HeaderMap, body
         .get(&d.payee_account_id)
         .await?
         .ok_or_else(|| Error::field("payeeAccountId", format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id)))?;
-    let cents = cents(d.amount);
+    let cents = cents_of(d.amount);
     let row = DepositRow {
         id: 0,
         service_type: ServiceType::ElectronicDeposit.as_str().into(),
         status: DepositStatus::InProgress.as_str().into(),
         is_confirmed: 0,
         amount_cents: cents,
-        fee_cents: super::handlers::cents_of(standard_fee(state, d.amount, TransferType::Eft)),
+        fee_cents: cents_of(standard_fee(state, d.amount, TransferType::Eft)),
         created_at: crate::storage::now_text(),
         completed_at: None,
         schedule_date: d.effective_date.to_string(),
@@ -125,29 +124,15 @@ pub async fn create(state: &AppState, caller: &Caller, headers: &HeaderMap, body
         ach_vendor_name: Some(d.vendor_name.clone()),
         ach_entry_description: Some(d.company_entry_description.clone()),
     };
-    match state.deposits.create(&row, key.as_ref()).await {
-        Ok(CreateOutcome::Created(r)) => Ok((StatusCode::CREATED, record::record(&r, tz))),
-        Ok(CreateOutcome::Repeated(r)) => Ok((StatusCode::OK, record::record(&r, tz))),
-        Err(CreateError::KeyReused(id)) => Err(Error::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "idempotency_key_reused",
-            format!("This Idempotency-Key was used for a different request (deposit {id}); use a new key for a new deposit"),
-        )),
-        Err(CreateError::Duplicate(first)) => {
-            let mut e = Error::conflict(format!(
-                "This pull (routing {rn}, account {}, amount {}, effective {}) was already made as deposit {first}",
-                d.bank_account_number, d.amount, d.effective_date
-            ));
-            e.reason = "duplicate_presentment".into();
-            Err(e)
-        }
-        Err(CreateError::ScanUsed(id)) => Err(Error::conflict(format!("deposit {id} holds this scan"))),
-        Err(CreateError::Db(e)) => Err(e.into()),
-    }
-}
-
-fn cents(m: Money) -> i64 {
-    super::handlers::cents_of(m)
+    let duplicate = |first: i64| {
+        let mut e = Error::conflict(format!(
+            "This pull (routing {rn}, account {}, amount {}, effective {}) was already made as deposit {first}",
+            d.bank_account_number, d.amount, d.effective_date
+        ));
+        e.reason = "duplicate_presentment".into();
+        e
+    };
+    created(state.deposits.create(&row, key.as_ref()).await, tz, duplicate)
 }
 
 /// The NACHA file of the pulls effective on `day` (`YYYY-MM-DD`), as text.

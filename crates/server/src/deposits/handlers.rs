@@ -51,7 +51,26 @@ pub async fn create(
         }
         CheckImages::Scan(id) => take_scan(state, &d, id, &mut row).await?,
     }
-    match state.deposits.create(&row, key.as_ref()).await {
+    let duplicate = |first: i64| {
+        let mut e = Error::conflict(format!(
+            "This check (routing {}, account {}, check {}, amount {}) was already deposited as deposit {first}; an admin may override with overrideDuplicate=true and overrideReason",
+            d.bank_routing_number, d.bank_account_number, d.check_number, d.amount
+        ));
+        e.reason = "duplicate_presentment".into();
+        e
+    };
+    created(state.deposits.create(&row, key.as_ref()).await, tz, duplicate)
+}
+
+/// What a deposit's creation answers, whatever its kind: 201 with the record, 200 with the
+/// existing one for a retry, 422 for a key reused with another body, `duplicate` (the kind's own
+/// sentence) for a second presentment, 409 for a scan already deposited.
+pub(super) fn created(
+    result: Result<CreateOutcome, CreateError>,
+    tz: chrono_tz::Tz,
+    duplicate: impl FnOnce(i64) -> Error,
+) -> Result<(StatusCode, DepositRecord), Error> {
+    match result {
         Ok(CreateOutcome::Created(r)) => Ok((StatusCode::CREATED, record::record(&r, tz))),
         Ok(CreateOutcome::Repeated(r)) => Ok((StatusCode::OK, record::record(&r, tz))),
         Err(CreateError::KeyReused(id)) => Err(Error::new(
@@ -59,14 +78,7 @@ pub async fn create(
             "idempotency_key_reused",
             format!("This Idempotency-Key was used for a different request (deposit {id}); use a new key for a new deposit"),
         )),
-        Err(CreateError::Duplicate(first)) => {
-            let mut e = Error::conflict(format!(
-                "This check (routing {}, account {}, check {}, amount {}) was already deposited as deposit {first}; an admin may override with overrideDuplicate=true and overrideReason",
-                d.bank_routing_number, d.bank_account_number, d.check_number, d.amount
-            ));
-            e.reason = "duplicate_presentment".into();
-            Err(e)
-        }
+        Err(CreateError::Duplicate(first)) => Err(duplicate(first)),
         Err(CreateError::ScanUsed(first)) => {
             let mut e = Error::conflict(format!("This scan was already deposited as deposit {first}; scan the check again only if that deposit was cancelled or rejected"));
             e.reason = "scan_already_deposited".into();
@@ -111,7 +123,7 @@ async fn new_row(state: &AppState, caller: &Caller, d: &CheckDeposit) -> Result<
     }
     let directory_name = directory_name(state, d);
     let tz = state.config.business_time_zone;
-    let cents = |m: Money| (m.with_cents().decimal() * rust_decimal::Decimal::ONE_HUNDRED).trunc().to_string().parse::<i64>().unwrap_or(0);
+    let cents = cents_of;
     Ok(DepositRow {
         id: 0,
         service_type: ServiceType::Check.as_str().into(),
@@ -171,7 +183,7 @@ fn fee_for(state: &AppState, d: &CheckDeposit) -> Money {
 }
 
 /// Money as integer cents (amounts are checked to two decimals first).
-pub(super) fn cents_of(m: Money) -> i64 {
+pub(crate) fn cents_of(m: Money) -> i64 {
     (m.with_cents().decimal() * rust_decimal::Decimal::ONE_HUNDRED).trunc().to_string().parse::<i64>().unwrap_or(0)
 }
 

@@ -56,7 +56,7 @@ pub async fn scan(state: &AppState, caller: &Caller, sma_sfid: &str, body: &[u8]
     let row = ScanRow {
         id,
         sma_sfid: sma_sfid.to_string(),
-        amount_cents: cents(amount),
+        amount_cents: super::handlers::cents_of(amount),
         created_at: crate::storage::now_text(),
         submitter: caller.token_name().to_string(),
         front_gray: images::store(&state.blobs, front_gray).await?,
@@ -68,10 +68,6 @@ pub async fn scan(state: &AppState, caller: &Caller, sma_sfid: &str, body: &[u8]
     };
     state.deposits.insert_scan(&row).await?;
     Ok(answer)
-}
-
-fn cents(m: Money) -> i64 {
-    (m.with_cents().decimal() * rust_decimal::Decimal::ONE_HUNDRED).trunc().to_string().parse().unwrap_or(0)
 }
 
 /// An encoded image ready for the content-addressed store.
