@@ -14,8 +14,12 @@
 //! - [`side`]: one side made ready for exchange: quality measured, scaled to 200 dpi of the
 //!   check's width, kept as a grayscale JPEG and a G4 TIFF.
 //!
+//! - [`answer`] (feature `model`): what was found in the API's words.
+//!
 //! No C library and nothing downloaded at run time.
 
+#[cfg(feature = "model")]
+pub mod answer;
 pub mod bitonal;
 pub mod decode;
 pub mod g4;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Money;
 
+mod capture;
 mod cash;
 mod date;
 mod electronic;
@@ -15,6 +16,7 @@ mod request;
 mod scan;
 mod state;
 
+pub use capture::{CaptureHint, Corners, FrameCheck, SideMillis, SideRead};
 pub use cash::{CashDeposit, CashDepositFields};
 pub use date::Date;
 pub use electronic::{AchAccountType, ElectronicDeposit, ElectronicDepositFields};

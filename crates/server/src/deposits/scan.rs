@@ -4,8 +4,9 @@
 //! front (`moneydesk_checkimage::micr`, the same reader the portal's scanning worker runs), and
 //! the scan stored so that a check deposit can name it (`scanId`) instead of sending images.
 
+use moneydesk_checkimage::answer;
 use moneydesk_checkimage::side::{self, Side};
-use moneydesk_model::deposits::{CheckScan, CheckScanFields, MicrField, MicrRead, QualityFinding, ScanSide};
+use moneydesk_model::deposits::{CheckScan, CheckScanFields, MicrRead, ScanSide};
 use moneydesk_model::Money;
 
 use super::images::{self, CheckImage};
@@ -13,9 +14,6 @@ use super::store::ScanRow;
 use crate::auth::Caller;
 use crate::error::Error;
 use crate::AppState;
-
-/// A character read with less confidence than this marks its field uncertain.
-pub const UNCERTAIN_BELOW: f32 = 0.6;
 
 /// Scans a check for the managed sleeve account `sma_sfid`.
 pub async fn scan(state: &AppState, caller: &Caller, sma_sfid: &str, body: &[u8]) -> Result<CheckScan, Error> {
@@ -78,19 +76,13 @@ fn blob(bytes: Vec<u8>, format: image::ImageFormat, of: &image::GrayImage) -> Ch
 }
 
 fn scan_side(id: &str, name: &str, s: &Side) -> ScanSide {
-    let mut findings: Vec<QualityFinding> = s
-        .findings
-        .iter()
-        .map(|f| QualityFinding { code: f.code().into(), advice: f.advice(), blocking: f.is_blocking() })
-        .collect();
-    findings.sort_by_key(|f| !f.blocking);
     ScanSide {
         image_id: format!("{id}-{name}"),
         width: s.gray.width(),
         height: s.gray.height(),
         grayscale_bytes: s.jpeg.len() as u64,
         bitonal_bytes: s.g4_tiff.len() as u64,
-        findings,
+        findings: answer::quality_findings(&s.findings),
     }
 }
 
@@ -128,33 +120,7 @@ fn problems(front: &Side, rear: &Side, micr: Option<&MicrRead>, amount: Money) -
 /// The MICR line of the front, with the directory's name for its routing number.
 fn read_micr(state: &AppState, front: &Side) -> Option<MicrRead> {
     let line = moneydesk_checkimage::micr::read(&front.gray).ok()?;
-    let field = |f: &moneydesk_checkimage::micr::Field| MicrField {
-        value: f.value.clone(),
-        confidence: f.confidence,
-        uncertain: f.uncertain || f.confidence < UNCERTAIN_BELOW,
-    };
-    let routing_number = line.routing.as_ref().map(field);
     let bank_name = line.routing.as_ref().filter(|_| line.routing_valid).and_then(|r| moneydesk_model::RoutingNumber::parse(&r.value).ok())
         .and_then(|rn| super::handlers::directory_name_of(state, &rn));
-    Some(MicrRead {
-        line: line.raw.clone(),
-        confidence: line.confidence,
-        routing_valid: line.routing_valid,
-        routing_number,
-        bank_name,
-        account_number: line.account.as_ref().map(field),
-        check_number: line.check_number.as_ref().map(field),
-        aux_on_us: line.aux_on_us.as_ref().map(field),
-        amount: line.amount.as_ref().map(|a| MicrField { value: dollars(&a.value), ..field(a) }),
-        epc: line.epc.as_ref().map(field),
-    })
-}
-
-/// The amount field's ten digits of cents as dollars (`0000012500` → `125.00`); a field with
-/// an unread character stays as read.
-fn dollars(digits: &str) -> String {
-    match digits.parse::<u64>() {
-        Ok(c) => format!("{}.{:02}", c / 100, c % 100),
-        Err(_) => digits.to_string(),
-    }
+    Some(MicrRead { bank_name, ..answer::micr_read(&line) })
 }
