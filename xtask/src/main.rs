@@ -35,6 +35,7 @@ mod compress;
 mod css;
 mod groups;
 mod index;
+mod js;
 mod relocs;
 
 use index::Asset;
@@ -160,6 +161,15 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     // wasm-bindgen's inline snippets (the stylesheet loader), imported by the main module's
     // JS: preloaded with it, so they cost no round trip of their own.
     let snippets = files_under(&build_dir.join("snippets"))?;
+    let scripts = std::iter::once(format!("{bin}.js"))
+        .chain(std::iter::once("__wasm_split.js".to_string()))
+        .chain(snippets.iter().map(|s| format!("snippets/{s}")));
+    for script in scripts {
+        let path = build_dir.join(script);
+        if path.is_file() {
+            fs::write(&path, js::strip(&fs::read_to_string(&path)?))?;
+        }
+    }
 
     // 4. the page and the rest of the assets
     let mut preloads: BTreeMap<String, Vec<String>> = BTreeMap::new();
