@@ -22,7 +22,10 @@ struct Desk {
 }
 
 async fn desk(backend: Backend) -> Desk {
-    let server = Server::start_on(backend).await;
+    desk_on(Server::start_on(backend).await).await
+}
+
+async fn desk_on(server: Server) -> Desk {
     let accounts: Vec<Account> = Accounts::new(2, 5).collect();
     let mut w = server.running.state.accounts.writer().await.unwrap();
     w.insert(&accounts).await.unwrap();
@@ -175,4 +178,24 @@ async fn a_cash_letter_refuses_what_it_cannot_send_and_names_it(backend: Backend
 
     let (status, _) = post(&d, &d.writer, paths::CASH_LETTERS, &json!({"businessDate": today()})).await;
     assert_eq!(status, 403, "making a cash letter sends deposits: admin only");
+}
+
+#[tokio::test]
+async fn a_bank_asking_for_ebcdic_gets_the_letter_in_code_page_037() {
+    let d = desk_on(Server::start_with(|c| c.cash_letters.encoding = moneydesk_x9::Encoding::Ebcdic).await).await;
+    let first = deposit(&d, 1, 4_200, true).await;
+    let (status, made) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"depositIds": [first]})).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["data"]["id"].as_i64().unwrap();
+    let bytes = d.server.get_auth(&paths::CASH_LETTER_FILE.replace("{id}", &id.to_string()), &d.writer).await.bytes().await.unwrap();
+    // Each record starts with its 4-byte length, then the type: "01" is F0 F1 in EBCDIC.
+    assert_eq!(&bytes[4..6], &[0xF0, 0xF1], "the file header's type in EBCDIC");
+    let (file, problems) = moneydesk_x9::read_file(&bytes);
+    assert!(problems.iter().all(|p| p.severity != moneydesk_x9::Severity::Error), "{problems:#?}");
+    assert_eq!(file.encoding, Some(moneydesk_x9::Encoding::Ebcdic));
+    let items: Vec<_> = file.items().collect();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0].detail.item_amount, 4_200);
+    assert_eq!(items[0].detail.payor_bank_routing(), "021090028", "fields read back from EBCDIC");
+    assert_eq!(items[0].images.len(), 2);
 }

@@ -1,6 +1,7 @@
 //! Who a cash letter is from and to, and how it is bundled (environment only).
 
 use anyhow::Context;
+use moneydesk_x9::Encoding;
 
 /// The cash letters' settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,6 +17,10 @@ pub struct CashLetterConfig {
     /// Items per bundle at most: `MONEYDESK_CASH_LETTER_BUNDLE_ITEMS`, default 200 (banks
     /// commonly accept up to 300).
     pub bundle_items: u32,
+    /// The files' character set: `MONEYDESK_CASH_LETTER_ENCODING`, `ascii` (default) or `ebcdic`
+    /// (code page 037, which the Federal Reserve and many banks still ask for). Images are
+    /// binary either way.
+    pub encoding: Encoding,
 }
 
 impl Default for CashLetterConfig {
@@ -26,6 +31,7 @@ impl Default for CashLetterConfig {
             origin: "021090028".into(),
             origin_name: "MONEYDESK".into(),
             bundle_items: 200,
+            encoding: Encoding::Ascii,
         }
     }
 }
@@ -50,6 +56,30 @@ impl CashLetterConfig {
                 .filter(|n| (1..=9999).contains(n))
                 .with_context(|| format!("MONEYDESK_CASH_LETTER_BUNDLE_ITEMS must be 1 to 9999 items, got {v:?}"))?;
         }
+        if let Some(v) = var("MONEYDESK_CASH_LETTER_ENCODING") {
+            c.encoding = match v.trim().to_ascii_lowercase().as_str() {
+                "ascii" => Encoding::Ascii,
+                "ebcdic" => Encoding::Ebcdic,
+                _ => anyhow::bail!("MONEYDESK_CASH_LETTER_ENCODING must be ascii or ebcdic, got {v:?}"),
+            };
+        }
         Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(pairs: &[(&str, &str)]) -> anyhow::Result<CashLetterConfig> {
+        CashLetterConfig::from_env(&|name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
+    }
+
+    #[test]
+    fn the_encoding_is_ascii_unless_ebcdic_is_asked_for_and_anything_else_is_refused_by_name() {
+        assert_eq!(from(&[]).unwrap().encoding, Encoding::Ascii);
+        assert_eq!(from(&[("MONEYDESK_CASH_LETTER_ENCODING", " EBCDIC ")]).unwrap().encoding, Encoding::Ebcdic);
+        let e = from(&[("MONEYDESK_CASH_LETTER_ENCODING", "utf-8")]).unwrap_err().to_string();
+        assert!(e.contains("MONEYDESK_CASH_LETTER_ENCODING must be ascii or ebcdic"), "{e}");
     }
 }

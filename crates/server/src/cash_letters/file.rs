@@ -4,7 +4,7 @@
 //! pictures (`moneydesk_checkimage::side`, the same conversion a scan does).
 
 use moneydesk_x9::{
-    BundleHeader, CashLetterControl, CashLetterHeader, CheckDetail, CheckDetailAddendumA, Encoding, FileControl, FileHeader,
+    BundleHeader, CashLetterControl, CashLetterHeader, CheckDetail, CheckDetailAddendumA, FileControl, FileHeader,
     Image, ImageViewData, ImageViewDetail, Item, Writer,
 };
 
@@ -79,7 +79,7 @@ pub fn write(letter: &Letter<'_>, checks: &[Check]) -> Result<(Vec<u8>, Vec<Item
         immediate_origin_name: cfg.origin_name.clone(),
         ..FileHeader::default()
     };
-    let mut w = Writer::new(Vec::new(), Encoding::Ascii, &header)?;
+    let mut w = Writer::new(Vec::new(), cfg.encoding, &header)?;
     w.start_cash_letter(&CashLetterHeader {
         destination_routing_number: cfg.destination.clone(),
         ece_institution_routing_number: cfg.origin.clone(),
