@@ -9,20 +9,16 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::json;
+use common::process::Process;
 use common::smtp::SmtpSink;
 use moneydesk_model::paths;
 use serde_json::json;
 
 const CONNECTIONS: usize = 4;
-
-struct Process {
-    child: Child,
-    base: String,
-}
 
 async fn start(data_dir: &Path, relay: &str) -> Process {
     start_on(data_dir, relay, None).await
@@ -30,28 +26,14 @@ async fn start(data_dir: &Path, relay: &str) -> Process {
 
 /// `database`: a PostgreSQL URL several instances share (SQLite in `data_dir` otherwise).
 async fn start_on(data_dir: &Path, relay: &str, database: Option<&str>) -> Process {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .env_clear()
-        .envs(database.map(|url| ("MONEYDESK_DATABASE_URL", url)))
-        .env("MONEYDESK_DATA_DIR", data_dir)
-        .env("MONEYDESK_ADDR", format!("127.0.0.1:{port}"))
-        .env("MONEYDESK_SEED_DEMO", "false")
-        .env("MONEYDESK_LOG", "warn")
-        .env("MONEYDESK_SMTP_URL", relay)
-        .env("MONEYDESK_EMAIL_CONNECTIONS", CONNECTIONS.to_string())
+    let mut env = vec![
+        ("MONEYDESK_SMTP_URL", relay.to_string()),
+        ("MONEYDESK_EMAIL_CONNECTIONS", CONNECTIONS.to_string()),
         // A claim left by the killed process runs out quickly, so the test need not wait.
-        .env("MONEYDESK_EMAIL_CLAIM", "2s")
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("start moneydesk-server");
-    let base = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while reqwest::get(format!("{base}{}", paths::OPENAPI)).await.is_err() {
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Process { child, base }
+        ("MONEYDESK_EMAIL_CLAIM", "2s".to_string()),
+    ];
+    env.extend(database.map(|url| ("MONEYDESK_DATABASE_URL", url.to_string())));
+    common::process::start(data_dir, &env).await
 }
 
 #[tokio::test]

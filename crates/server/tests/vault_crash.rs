@@ -6,26 +6,22 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::json;
+use common::process::Process;
 use moneydesk_model::paths;
 
-struct Process {
-    child: Child,
-    base: String,
-}
-
-/// The server binary on `data_dir` (SQLite there), on a free loopback port; ready when it answers.
+/// The server binary on `data_dir` (SQLite there), the sweeper's grace 0.
 async fn start(data_dir: &Path) -> Process {
     start_with(data_dir, &[]).await
 }
 
 /// The variables that put a server on PostgreSQL `url` and the S3 bucket `b`.
-fn scaled(url: &str, b: &moneydesk_server::storage::blobs::S3Config) -> Vec<(String, String)> {
+fn scaled(url: &str, b: &moneydesk_server::storage::blobs::S3Config) -> Vec<(&'static str, String)> {
     let (id, secret) = b.access_key.clone().unwrap();
-    [
+    vec![
         ("MONEYDESK_DATABASE_URL", url.to_string()),
         ("MONEYDESK_S3_BUCKET", b.bucket.clone()),
         ("MONEYDESK_S3_PREFIX", b.prefix.clone().unwrap()),
@@ -33,39 +29,12 @@ fn scaled(url: &str, b: &moneydesk_server::storage::blobs::S3Config) -> Vec<(Str
         ("AWS_ACCESS_KEY_ID", id),
         ("AWS_SECRET_ACCESS_KEY", secret),
     ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect()
 }
 
-async fn start_with(data_dir: &Path, env: &[(String, String)]) -> Process {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .env("MONEYDESK_DATA_DIR", data_dir)
-        .env("MONEYDESK_ADDR", format!("127.0.0.1:{port}"))
-        .env("MONEYDESK_SEED_DEMO", "false")
-        .env("MONEYDESK_VAULT_SWEEP_GRACE", "0")
-        .env("MONEYDESK_LOG", "warn")
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("start moneydesk-server");
-    let base = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while reqwest::get(format!("{base}{}", paths::OPENAPI)).await.is_err() {
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Process { child, base }
-}
-
-impl Process {
-    fn kill_9(mut self) {
-        // SIGKILL: no shutdown code runs, as in a power cut.
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
+async fn start_with(data_dir: &Path, env: &[(&'static str, String)]) -> Process {
+    let mut env = env.to_vec();
+    env.push(("MONEYDESK_VAULT_SWEEP_GRACE", "0".into()));
+    common::process::start(data_dir, &env).await
 }
 
 fn token(data_dir: &Path) -> String {
@@ -147,7 +116,7 @@ async fn a_kill_during_an_upload_to_s3_leaves_no_file_and_no_object() {
     let out = Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
         .args(["token", "create", "--name", "alice", "--scope", "vault:read", "--scope", "vault:write"])
         .env_clear()
-        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .env("MONEYDESK_DATA_DIR", dir.path())
         .env("MONEYDESK_LOG", "warn")
         .output()

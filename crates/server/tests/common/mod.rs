@@ -6,6 +6,7 @@
 
 pub mod dns;
 pub mod postgres;
+pub mod process;
 pub mod s3;
 pub mod smtp;
 
