@@ -1,8 +1,8 @@
 //! MICR reading benchmark (`scripts/bench-micr`): for every real check front and cropped line of
 //! `shared/data/checks`, the expected line, the line read, character accuracy, whether the
 //! routing, account and check number are exact, and the time to read natively (median of 5);
-//! then synthetic lines, and a 12-megapixel JPEG photo of a check taken through the whole
-//! chain (decode, quality, grayscale, bitonal, G4, MICR).
+//! then synthetic lines, and a 12-megapixel JPEG photo of a check on a table, at an angle, taken
+//! through the whole chain (decode, grayscale, find, straighten, quality, bitonal, G4, MICR).
 //!
 //! A plain timing `main` (harness = false). Run by `cargo bench` (which passes `--bench`); under
 //! `cargo test --all-targets` it only says so and stops.
@@ -12,8 +12,11 @@ mod micr_support;
 
 use std::time::{Duration, Instant};
 
+use micr_support::photo::{corner_error, photograph, Shot};
 use micr_support::{accuracy, crops, distance, draw, gray, outlines, random_line, Look, Rng, FRONTS};
+use moneydesk_checkimage::find::{find_check, straighten};
 use moneydesk_checkimage::micr::{self, parse, Field, MicrLine};
+use moneydesk_checkimage::side::STRAIGHT_MAX_WIDTH;
 use moneydesk_checkimage::{decode, g4, quality, Bitonal, Limits};
 
 fn median(mut t: Vec<Duration>) -> Duration {
@@ -161,30 +164,44 @@ fn main() {
     twelve_megapixels();
 }
 
-/// A 4,000 × 3,000 JPEG "photo": check 07 enlarged to 3,300 pixels across on a noisy, unevenly
-/// lit table, then the server's whole chain on it.
+/// A 4,000 × 3,000 JPEG photo: check 07 on a grainy, unevenly lit table, turned 12°, tilted
+/// (its left side 12 % shorter than its right), covering 80 % of the frame's width; then the
+/// server's whole chain on it: decode, grayscale, find the check, straighten it, quality,
+/// bitonal, G4, MICR. And the finder alone on the same photo reduced to a 640 × 480 live frame.
 fn twelve_megapixels() {
     println!("\n== A 12-megapixel JPEG photo of a check, natively");
     let check = gray("full/07_tmannherz_check1_deluxe_sample.jpg");
-    let big = image::imageops::resize(
-        &check,
-        3300,
-        3300 * check.height() / check.width(),
-        image::imageops::FilterType::Triangle,
-    );
     let mut rng = Rng(5);
-    let (w, h) = (4000u32, 3000u32);
-    let (ox, oy) = (350u32, 800u32);
-    let photo = image::RgbImage::from_fn(w, h, |x, y| {
-        let inside = x >= ox && y >= oy && x < ox + big.width() && y < oy + big.height();
-        let light = 0.85 + 0.15 * (x as f64 / w as f64);
-        let base = if inside { f64::from(big.get_pixel(x - ox, y - oy).0[0]) } else { 90.0 };
-        let v = (base * light + 4.0 * rng.normal()).clamp(0.0, 255.0) as u8;
+    let shot = Shot {
+        width: 4000,
+        height: 3000,
+        rotation: 12.0,
+        tilt: 0.12,
+        tilt_side: 3,
+        fill: 0.8,
+        place: (0.4, 0.55),
+        light: 0.2,
+        noise: 4.0,
+        blur: 0.8,
+        jpeg_quality: 95,
+        table: 90.0,
+        grain: 15.0,
+        business: false,
+    };
+    let photo = photograph(&check, &shot, &mut rng);
+    // A phone's JPEG is in colour: a warm cast on the gray.
+    let rgb = image::RgbImage::from_fn(shot.width, shot.height, |x, y| {
+        let v = photo.image.get_pixel(x, y).0[0];
         image::Rgb([v, v, v.saturating_sub(6)])
     });
     let mut jpeg = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90).encode_image(&photo).unwrap();
-    println!("  {} × {} JPEG, {:.1} MB", w, h, jpeg.len() as f64 / 1e6);
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90).encode_image(&rgb).unwrap();
+    println!(
+        "  {} × {} JPEG, {:.1} MB, the check turned 12°, tilted 12 %, 80 % of the width",
+        shot.width,
+        shot.height,
+        jpeg.len() as f64 / 1e6
+    );
     let mut stages: Vec<(&str, Duration)> = Vec::new();
     let mut total = Vec::new();
     let mut result = String::new();
@@ -192,16 +209,44 @@ fn twelve_megapixels() {
         let start = Instant::now();
         let (decoded, d) = timed(1, || decode(&jpeg, Limits::default()).unwrap());
         let (g, gt) = timed(1, || decoded.image.to_luma8());
-        let (_q, qt) = timed(1, || quality::check(&g));
-        let (b, bt) = timed(1, || Bitonal::otsu(&g));
+        let (found, ft) = timed(1, || find_check(&g));
+        let found = found.expect("the check is found");
+        let (flat, st) = timed(1, || straighten(&g, &found.corners, STRAIGHT_MAX_WIDTH));
+        let (_q, qt) = timed(1, || quality::check(&flat));
+        let (b, bt) = timed(1, || Bitonal::otsu(&flat));
         let (tiff, tt) = timed(1, || g4::encode_tiff(&b, g4::DPI));
-        let (line, mt) = timed(1, || micr::read(&g));
+        let (line, mt) = timed(1, || micr::read(&flat));
         total.push(start.elapsed());
-        stages = vec![("decode", d), ("grayscale", gt), ("quality", qt), ("bitonal", bt), ("G4", tt), ("MICR", mt)];
-        result = format!("{} (G4 {} kB)", line.map(|l| l.raw).unwrap_or_else(|e| e.to_string()), tiff.len() / 1000);
+        stages = vec![
+            ("decode", d),
+            ("grayscale", gt),
+            ("find", ft),
+            ("straighten", st),
+            ("quality", qt),
+            ("bitonal", bt),
+            ("G4", tt),
+            ("MICR", mt),
+        ];
+        result = format!(
+            "{} (corner error {:.2} % of the diagonal, straightened {} × {}, G4 {} kB)",
+            line.map(|l| l.raw).unwrap_or_else(|e| e.to_string()),
+            100.0 * corner_error(&found.corners, &photo.corners),
+            flat.width(),
+            flat.height(),
+            tiff.len() / 1000
+        );
     }
     for (name, d) in &stages {
         println!("  {name:<10} {:>7.1} ms", d.as_secs_f64() * 1e3);
     }
     println!("  total      {:>7.1} ms (median of 3)   read {result}", median(total).as_secs_f64() * 1e3);
+    // A live frame: the same photo at 640 × 480.
+    let frame = image::imageops::resize(&photo.image, 640, 480, image::imageops::FilterType::Triangle);
+    let (found, t) = timed(21, || find_check(&frame));
+    let truth = photo.corners.map(|[x, y]| [x * 0.16, y * 0.16]);
+    println!(
+        "  find on a 640 × 480 frame: {:.1} ms (median of 21), corner error {:.2} % of the diagonal",
+        t.as_secs_f64() * 1e3,
+        found.map_or(100.0, |f| 100.0 * corner_error(&f.corners, &truth))
+    );
 }

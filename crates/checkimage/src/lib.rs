@@ -8,6 +8,7 @@
 //!   exchanged in.
 //! - [`g4`]: a bitonal image as a CCITT Group 4 TIFF in the X9.100-181 profile (single strip,
 //!   little-endian, WhiteIsZero, 200 dpi by default), the image format of Check 21 files.
+//! - [`find`]: the check found in a photo (its four corners) and straightened to a rectangle.
 //! - [`micr`]: the MICR line read from the picture (E-13B characters with a confidence each, the
 //!   routing number checked by its ABA check digit, account, check number, amount), with glyphs
 //!   drawn in this crate from the standard.
@@ -22,6 +23,7 @@
 pub mod answer;
 pub mod bitonal;
 pub mod decode;
+pub mod find;
 pub mod g4;
 pub mod micr;
 pub mod quality;

@@ -10,6 +10,7 @@ use image::codecs::jpeg::JpegEncoder;
 use image::imageops::FilterType;
 use image::{DynamicImage, GrayImage};
 
+use crate::find;
 use crate::quality::{self, Finding, Measures};
 use crate::{g4, Bitonal};
 
@@ -72,4 +73,45 @@ pub fn prepare(picture: &DynamicImage) -> Side {
     let _ = JpegEncoder::new_with_quality(&mut jpeg, JPEG_QUALITY).encode_image(&gray);
     let g4_tiff = g4::encode_tiff(&Bitonal::otsu(&gray), dpi);
     Side { gray, dpi, jpeg, g4_tiff, measures, findings }
+}
+
+/// Widest straightened check: the MICR reader works at up to 1,800 pixels across (300 dpi of a
+/// personal check) and [`prepare`] keeps 200 dpi, so more would only cost time.
+pub const STRAIGHT_MAX_WIDTH: u32 = 1800;
+
+/// A photo made into the check edge to edge: the check found and straightened when the picture
+/// shows it on a background; a picture that already is the check (a scan, a crop — the quad
+/// covers ~all of it, or nothing check-shaped is found) comes back as it is, with None, and so
+/// does one whose check the frame cuts off (`find_check` tells it is not `whole`). At most
+/// [`STRAIGHT_MAX_WIDTH`] wide.
+///
+/// ```
+/// use moneydesk_checkimage::side::straightened;
+/// let photo = image::GrayImage::from_fn(800, 600, |x, y| {
+///     image::Luma([if (100..700).contains(&x) && (200..450).contains(&y) { 220 } else { 50 }])
+/// });
+/// let (check, found) = straightened(&photo);
+/// assert_eq!(check.dimensions(), (600, 250));
+/// assert!(found.unwrap().whole);
+/// // A scan is the check already.
+/// let scan = image::GrayImage::from_pixel(1200, 550, image::Luma([230]));
+/// assert_eq!(straightened(&scan), (scan.clone(), None));
+/// ```
+pub fn straightened(gray: &GrayImage) -> (GrayImage, Option<find::Found>) {
+    // A check the frame cuts off is left as it is too: what is straightened must be all of it
+    // (and a scan's printed band along one side is not mistaken for a check cut off there).
+    let Some(found) = find::find_check(gray).filter(|f| f.whole) else { return (gray.clone(), None) };
+    let c = found.corners;
+    let area = 0.5 * (0..4).map(|i| c[i][0] * c[(i + 1) % 4][1] - c[(i + 1) % 4][0] * c[i][1]).sum::<f32>().abs();
+    // A quad on (nearly) the whole picture is the picture: a scan or a crop of the check.
+    if area >= 0.85 * gray.width() as f32 * gray.height() as f32 {
+        return (gray.clone(), None);
+    }
+    (find::straighten(gray, &c, STRAIGHT_MAX_WIDTH), Some(found))
+}
+
+/// Like [`prepare`], for a photo: [`straightened`] first.
+pub fn prepare_photo(picture: &DynamicImage) -> (Side, Option<find::Found>) {
+    let (gray, found) = straightened(&picture.to_luma8());
+    (prepare(&DynamicImage::ImageLuma8(gray)), found)
 }

@@ -75,12 +75,13 @@ fn every_routing_number_on_the_crops_is_read_exactly_and_passes_aba() {
     }
 }
 
-/// Measured: 97.4 % (186 of 191 characters; five of the errors are on one crop, an eroded print
-/// stretched 1.4 times across, where a 3 reads as 1 and the tail 6⑈ as unreadable).
-const CROP_ACCURACY: f64 = 0.97;
+/// Measured: 98.95 % (189 of 191 characters, since the character pitch is measured along the
+/// line rather than once for it: both errors are on one crop, an eroded print stretched 1.4
+/// times across, where a 3 reads as 1 and a 6 as 4). The target is 98 %.
+const CROP_ACCURACY: f64 = 0.985;
 
 #[test]
-fn characters_on_the_crops_are_read_at_least_97_percent_right() {
+fn characters_on_the_crops_are_read_at_least_98_percent_right() {
     let (mut errors, mut total) = (0usize, 0usize);
     for (name, expected) in crops() {
         let line = read(&gray(&format!("crops/{name}.tif"))).unwrap();

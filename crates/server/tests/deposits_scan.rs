@@ -53,6 +53,18 @@ async fn deposit(d: &Desk, body: &Value) -> (u16, Value) {
     (r.status().as_u16(), json(r).await)
 }
 
+/// The sample check photographed on a dark table: 1,000 × 459 pixels of check in the middle of
+/// a 1,600 × 1,000 picture, as a JPEG.
+fn on_a_table(name: &str) -> String {
+    let path = format!("{}/../../../shared/data/checks/full/{name}", env!("CARGO_MANIFEST_DIR"));
+    let check = image::open(&path).unwrap().to_rgb8();
+    let mut photo = image::RgbImage::from_fn(1600, 1000, |x, y| image::Rgb([40 + ((x * 7 + y * 13) % 11) as u8, 36, 33]));
+    image::imageops::overlay(&mut photo, &check, 300, 270);
+    let mut bytes = Vec::new();
+    image::DynamicImage::ImageRgb8(photo).write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Jpeg).unwrap();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
 on_both_backends!(
     a_scanned_check_is_measured_stored_and_its_micr_line_read,
     a_deposit_names_its_scan_once_and_becomes_a_check_scan,
@@ -84,6 +96,21 @@ async fn a_scanned_check_is_measured_stored_and_its_micr_line_read(backend: Back
     assert_eq!(micr["accountNumber"]["value"], "12345678", "{micr}");
     assert_eq!(micr["checkNumber"]["value"], "0101", "{micr}");
     assert!(micr["line"].as_str().unwrap().contains('⑆'), "{micr}");
+}
+
+#[tokio::test]
+async fn a_photo_of_the_check_on_a_table_is_cropped_to_the_check_before_it_is_kept_and_read() {
+    let d = desk(Backend::Sqlite).await;
+    let photo = on_a_table("07_tmannherz_check1_deluxe_sample.jpg");
+    let (status, body) = scan(&d, &d.sleeve.id, &json!({"amount": "12.50", "frontimage": photo, "rearimage": photo})).await;
+    assert_eq!(status, 200, "{body}");
+    let front = &body["data"]["front"];
+    let (w, h) = (front["width"].as_f64().unwrap(), front["height"].as_f64().unwrap());
+    // The table is gone: the check's own 1,000 × 459 (2.18:1), not the photo's 1.6:1.
+    assert!((w - 1000.0).abs() <= 12.0 && (w / h - 1000.0 / 459.0).abs() < 0.05, "the stored side is the check alone: {front}");
+    let codes: Vec<&str> = front["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect();
+    assert!(!codes.contains(&"not_check_shaped"), "{codes:?}");
+    assert_eq!(body["data"]["micr"]["routingNumber"]["value"], "000067894", "{body}");
 }
 
 async fn a_deposit_names_its_scan_once_and_becomes_a_check_scan(backend: Backend) {

@@ -325,17 +325,52 @@ pub fn candidates(gray: &GrayImage) -> Vec<Candidate> {
 /// The pitch of the marks (neighbours one character apart) over 8/9 of `height`; 1 when it
 /// cannot be told or is implausible.
 fn aspect(marks: &[[f32; 3]], height: f32) -> f32 {
-    let mut d: Vec<f32> =
-        marks.windows(2).map(|w| w[1][0] - w[0][0]).filter(|d| (0.55 * height..1.6 * height).contains(d)).collect();
+    let mut d: Vec<f32> = pitches(marks, height).map(|(_, d)| d).collect();
     if d.len() < 4 {
         return 1.0;
     }
     d.sort_by(f32::total_cmp);
-    let r = d[d.len() / 2] / (height * 8.0 / 9.0);
+    aspect_of(d[d.len() / 2], height)
+}
+
+/// Distances between neighbouring marks one character apart, with where they are (the middle).
+fn pitches(marks: &[[f32; 3]], height: f32) -> impl Iterator<Item = (f32, f32)> + '_ {
+    marks
+        .windows(2)
+        .map(|w| ((w[0][0] + w[1][0]) / 2.0, w[1][0] - w[0][0]))
+        .filter(move |(_, d)| (0.55 * height..1.6 * height).contains(d))
+}
+
+/// A pitch over 8/9 of `height`, 1 when near it (printing a little off the standard) or
+/// implausible.
+fn aspect_of(pitch: f32, height: f32) -> f32 {
+    let r = pitch / (height * 8.0 / 9.0);
     if (0.8..1.25).contains(&r) || !(0.6..2.2).contains(&r) {
         1.0
     } else {
         r
+    }
+}
+
+impl Candidate {
+    /// The aspect at `x`: from the pitch of the 5 character pairs around `x` when they agree
+    /// (a crop stretched unevenly, 0.9 times at one end and 1.4 at the other, is read with the
+    /// pitch each field has), otherwise the line's.
+    pub fn aspect_at(&self, x: f32) -> f32 {
+        let near: Vec<(f32, f32)> = pitches(&self.marks, self.height).collect();
+        if near.len() < 8 {
+            return self.aspect;
+        }
+        // In order along the line: the five nearest `x` are five in a row.
+        let i = near.partition_point(|p| p.0 < x);
+        let lo = i.saturating_sub(2).min(near.len() - 5);
+        let mut d: Vec<f32> = near[lo..lo + 5].iter().map(|p| p.1).collect();
+        d.sort_by(f32::total_cmp);
+        // Five neighbours within 10 % of one another: one field, printed at one pitch.
+        if d[4] > 1.1 * d[0] {
+            return self.aspect;
+        }
+        aspect_of(d[2], self.height)
     }
 }
 

@@ -22,8 +22,8 @@ pub struct Strip {
     /// For each column: the working-image point where it crosses the characters' top line, and
     /// the working pixels a strip pixel there.
     columns: Vec<(f32, f32, f32)>,
-    /// Working pixels along the line a strip pixel, over those across.
-    aspect: f32,
+    /// For each column: working pixels along the line a strip pixel, over those across.
+    aspects: Vec<f32>,
     /// Unit vectors along the line and across it (downwards).
     along: (f32, f32),
     across: (f32, f32),
@@ -45,7 +45,7 @@ impl Strip {
     pub fn source(&self, u: f32, v: f32) -> (f32, f32) {
         let i = (u.floor().max(0.0) as usize).min(self.columns.len().saturating_sub(1));
         let (x, y, step) = self.columns[i];
-        let (du, dv) = ((u - i as f32) * step * self.aspect, (v - (ABOVE * P) as f32) * step);
+        let (du, dv) = ((u - i as f32) * step * self.aspects[i], (v - (ABOVE * P) as f32) * step);
         (x + du * self.along.0 + dv * self.across.0, y + du * self.along.1 + dv * self.across.1)
     }
 
@@ -92,6 +92,7 @@ pub fn extract(gray: &GrayImage, c: &Candidate) -> Option<Strip> {
     // Columns: from the left edge to the right edge of the picture, each a local unit / P
     // further along the line.
     let mut columns = Vec::new();
+    let mut aspects = Vec::new();
     let mut x = 0.0f32;
     let wmax = gray.width() as f32;
     while x < wmax && columns.len() < 20_000 {
@@ -99,22 +100,24 @@ pub fn extract(gray: &GrayImage, c: &Candidate) -> Option<Strip> {
         // Local height, bounded to ±30 % of the line's.
         let h = ((b - t) / norm).clamp(0.7 * c.height, 1.3 * c.height);
         let step = h / 9.0 / P as f32;
+        let aspect = c.aspect_at(x);
         columns.push((x, t, step));
-        x += step * c.aspect * along.0;
+        aspects.push(aspect);
+        x += step * aspect * along.0;
     }
     let width = columns.len();
     if width < 4 * P {
         return None;
     }
     let mut gray_strip = vec![0f32; width * ROWS];
-    for (u, &(x, y, step)) in columns.iter().enumerate() {
+    for (u, (&(x, y, step), &aspect)) in columns.iter().zip(&aspects).enumerate() {
         // n × n bilinear samples a strip pixel when the strip is coarser than the picture.
         let n = step.ceil().clamp(1.0, 4.0) as usize;
         for v in 0..ROWS {
             let mut acc = 0.0;
             for sy in 0..n {
                 for sx in 0..n {
-                    let du = (sx as f32 + 0.5) / n as f32 * step * c.aspect;
+                    let du = (sx as f32 + 0.5) / n as f32 * step * aspect;
                     let dv = (v as f32 + (sy as f32 + 0.5) / n as f32 - (ABOVE * P) as f32) * step;
                     acc += bilinear(gray, x + du * along.0 + dv * across.0, y + du * along.1 + dv * across.1);
                 }
@@ -136,7 +139,7 @@ pub fn extract(gray: &GrayImage, c: &Candidate) -> Option<Strip> {
     }
     // Darkness, with anything lighter than a fifth of the way to the ink taken as paper.
     let dark: Vec<f32> = gray_strip.iter().map(|g| (((paper - g) / range - 0.2) / 0.6).clamp(0.0, 1.0)).collect();
-    Some(Strip { width, dark: blur(&dark, width), columns, aspect: c.aspect, along, across })
+    Some(Strip { width, dark: blur(&dark, width), columns, aspects, along, across })
 }
 
 /// A [1 2 1]/4 blur across and along.

@@ -3,6 +3,7 @@
 //! outlines in `fonts/e13b-ofl-svgs` (test material; the reader's own glyphs are in the crate).
 #![allow(dead_code)]
 
+pub mod photo;
 pub mod svg;
 
 use std::path::PathBuf;
@@ -279,11 +280,29 @@ impl Look {
     }
 }
 
+/// `line`'s E-13B characters inked into `ink` (`w` pixels a row), 8 an inch (`unit` pixels a
+/// unit of the standard), each right-aligned in its cell, the first cell starting at `x0` and
+/// the characters standing on `base`.
+pub fn ink_line(line: &str, outlines: &[(char, svg::Outline)], ink: &mut [f32], w: usize, (x0, base): (f64, f64), unit: f64) {
+    let scale = unit * 9.0 / 8.42; // pixels an SVG unit (the outlines are 8.42 tall for 9 units)
+    for (i, c) in line.chars().enumerate() {
+        let Some((_, o)) = outlines.iter().find(|(k, _)| *k == c) else { continue };
+        let right = x0 + (i as f64 + 1.0) * 8.0 * unit;
+        // Vertical place in the 9-unit cell: on-us from ½ unit, dash from 2½, the others full.
+        let top = base - 9.0 * unit
+            + match c {
+                '⑈' => 0.5 * unit,
+                '⑉' => 2.5 * unit,
+                _ => 0.0,
+            };
+        svg::fill(o, ink, w, right - o.width * scale, top, scale);
+    }
+}
+
 /// `line` drawn in E-13B from the outlines at `look`: 8 characters an inch, each right-aligned
 /// in its cell, then turned, blurred, noised and JPEG-compressed.
 pub fn draw(line: &str, outlines: &[(char, svg::Outline)], look: Look, rng: &mut Rng) -> GrayImage {
     let unit = look.dpi * 0.013; // pixels a unit
-    let scale = unit * 9.0 / 8.42; // pixels an SVG unit (the outlines are 8.42 tall for 9 units)
     let cells = line.chars().count() as f64;
     let (w, h, x0, base) = if look.full_check {
         // 6 in wide, or wider for a long line (business checks are up to 8.75 in).
@@ -302,18 +321,7 @@ pub fn draw(line: &str, outlines: &[(char, svg::Outline)], look: Look, rng: &mut
         (w, h, 3.0 * 8.0 * unit, h as f64 / 2.0 + 4.5 * unit)
     };
     let mut ink = vec![0f32; w * h];
-    for (i, c) in line.chars().enumerate() {
-        let Some((_, o)) = outlines.iter().find(|(k, _)| *k == c) else { continue };
-        let right = x0 + (i as f64 + 1.0) * 8.0 * unit;
-        // Vertical place in the 9-unit cell: on-us from ½ unit, dash from 2½, the others full.
-        let top = base - 9.0 * unit
-            + match c {
-                '⑈' => 0.5 * unit,
-                '⑉' => 2.5 * unit,
-                _ => 0.0,
-            };
-        svg::fill(o, &mut ink, w, right - o.width * scale, top, scale);
-    }
+    ink_line(line, outlines, &mut ink, w, (x0, base), unit);
     if look.full_check {
         // Other marks: rules and blocks of "text" well above the band.
         for _ in 0..12 {
@@ -362,7 +370,7 @@ pub fn draw(line: &str, outlines: &[(char, svg::Outline)], look: Look, rng: &mut
     image::load_from_memory(&jpeg).unwrap().to_luma8()
 }
 
-fn gaussian(d: &[f32], w: usize, sigma: f64) -> Vec<f32> {
+pub fn gaussian(d: &[f32], w: usize, sigma: f64) -> Vec<f32> {
     let r = (3.0 * sigma).ceil() as isize;
     let k: Vec<f32> = (-r..=r).map(|i| (-(i * i) as f64 / (2.0 * sigma * sigma)).exp() as f32).collect();
     let ks: f32 = k.iter().sum();

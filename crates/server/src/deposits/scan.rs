@@ -1,5 +1,5 @@
 //! Scanning a check (description 4.5 "Scan a check"; CONTRACT.md points 7, 8, 11): both
-//! pictures decoded within limits, each side measured for quality and kept as a grayscale JPEG
+//! pictures decoded within limits, a photo's check found and straightened, each side measured for quality and kept as a grayscale JPEG
 //! and a bitonal G4 TIFF at 200 dpi (`moneydesk_checkimage::side`), the MICR line read from the
 //! front (`moneydesk_checkimage::micr`, the same reader the portal's scanning worker runs), and
 //! the scan stored so that a check deposit can name it (`scanId`) instead of sending images.
@@ -26,8 +26,10 @@ pub async fn scan(state: &AppState, caller: &Caller, sma_sfid: &str, body: &[u8]
     // Decoding (within the limits of contract point 11) and the image work are CPU-bound: off
     // the async workers.
     let (front, rear) = tokio::task::spawn_blocking(move || {
-        let front = images::decode("frontimage", &req.frontimage).map(|(_, picture)| side::prepare(&picture))?;
-        let rear = images::decode("rearimage", &req.rearimage).map(|(_, picture)| side::prepare(&picture))?;
+        // A photo of the check on a table is found and straightened first; a scan or a picture
+        // already cropped to the check is kept as it is.
+        let front = images::decode("frontimage", &req.frontimage).map(|(_, picture)| side::prepare_photo(&picture).0)?;
+        let rear = images::decode("rearimage", &req.rearimage).map(|(_, picture)| side::prepare_photo(&picture).0)?;
         Ok::<_, Error>((front, rear))
     })
     .await
