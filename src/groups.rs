@@ -132,6 +132,14 @@ groups! {
         page: split(crate::pages::deposits::DepositsPage),
         stylesheets: ["table", "deposits"],
     }
+    cash_letters {
+        title: "Cash letters",
+        scope: DepositsRead,
+        summary: "Send the day's confirmed checks as an X9 image cash letter and look inside any X9 file.",
+        arrives_with: "the cash letters feature (…/money-movements/cash-letters)",
+        page: split(crate::pages::cash_letters::CashLettersPage),
+        stylesheets: ["table", "cash_letters"],
+    }
     accounts {
         title: "Accounts",
         scope: AccountsRead,

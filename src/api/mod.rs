@@ -12,6 +12,7 @@ pub mod page;
 pub mod request;
 pub mod permissions;
 pub mod routing;
+pub mod scan_worker;
 pub mod vault;
 
 pub use client::Client;

@@ -2,6 +2,7 @@
 //! `src/groups.rs`; a group without its page yet shows the placeholder.
 
 pub mod accounts;
+pub mod cash_letters;
 pub mod dashboard;
 pub mod deposits;
 pub mod email;

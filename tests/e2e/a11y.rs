@@ -16,6 +16,8 @@ const PAGES: &[(&str, &str)] = &[
     ("/routing", "[data-testid=routing-directory]"),
     ("/deposits?new=1", "[data-testid=deposit-chart] .muted, [data-testid=deposit-chart] svg"),
     ("/deposits?new=pull", "#pull-form"),
+    ("/deposits?new=scan", "#scan-sleeve"),
+    ("/cash_letters", "#cash-letters-none"),
     ("/accounts", "tbody tr[data-id]"),
     ("/permissions", "tbody tr[data-id]"),
     ("/vault", "#vault-table"),

@@ -185,3 +185,105 @@ async fn an_electronic_deposit_is_recorded_and_found_in_the_days_ach_file() {
     assert!(entry.contains("ACME SUPPLIES"), "{entry}");
     h.finish().await;
 }
+
+/// Chromium flags for a fake camera filming `video`, its permission granted.
+fn fake_camera(video: &std::path::Path) -> Vec<String> {
+    vec![
+        "--use-fake-device-for-media-stream".into(),
+        "--use-fake-ui-for-media-stream".into(),
+        format!("--use-file-for-fake-video-capture={}", video.display()),
+    ]
+}
+
+/// The wizard's first step filled with the first account, then Next.
+async fn scan_for(h: &Harness, account: &str) {
+    h.goto("/deposits").await;
+    h.click("#scan-new").await;
+    assert!(h.url().await.query().unwrap_or("").contains("new=scan"), "the open wizard is in the URL");
+    h.type_into("#scan-sleeve", account).await;
+    h.type_into("#scan-payee-account", account).await;
+    h.type_into("#scan-payee-user", "usr_0001").await;
+    h.click("#scan-next").await;
+}
+
+/// The review step's MICR fields as prefilled.
+async fn micr_fields(h: &Harness) -> Value {
+    h.wait_for("#scan-review").await;
+    h.js("return ['#scan-routing', '#scan-account', '#scan-check-number'].map(s => document.querySelector(s).value)", vec![]).await
+}
+
+#[tokio::test]
+async fn a_check_held_to_the_camera_is_taken_by_itself_read_in_the_browser_and_deposited() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let check = shared_data("checks/full/07_tmannherz_check1_deluxe_sample.jpg");
+    let video = moneydesk_e2e::camera::check_on_a_table(&check, &dir.path().join("check.y4m"));
+    let h = Harness::start_with_flags(&fake_camera(&video), |c| c.seed_demo = true).await;
+    // The sample check's routing number names no bank: the directory lookups answer 404.
+    h.allow_console_error("routing/ach/validate?routingNumber=000067894 - Failed to load resource: the server responded with a status of 404");
+    let token = h.token(&[Scope::Admin]).await;
+    h.sign_in(&token).await;
+    let (account, _) = an_account(&h).await;
+    scan_for(&h, &account).await;
+
+    // The front: the camera films the check on the table; the worker finds it, and once it is
+    // still for a few frames the picture is taken without a click.
+    h.wait_for("video[aria-label='Camera: the front of the check']").await;
+    h.wait_for("#scan-front-found img.straightened").await;
+    assert_eq!(h.count("#camera-take").await, 0, "the camera is closed once the picture is taken");
+    let corners: Value = h.js("return [...document.querySelectorAll('.corner-handle')].map(c => [+c.getAttribute('cx'), +c.getAttribute('cy')])", vec![]).await;
+    let corners = corners.as_array().expect("four corners").clone();
+    assert_eq!(corners.len(), 4, "{corners:?}");
+    // The check is turned 3° in the frame: its top-left corner is not the frame's.
+    assert!(corners[0][0].as_f64().unwrap() > 60.0 && corners[0][1].as_f64().unwrap() > 60.0, "corners found on the check: {corners:?}");
+    h.click("#scan-next").await;
+
+    // The back, from the camera too (the same video).
+    h.wait_for("#scan-back-found img.straightened").await;
+    h.click("#scan-next").await;
+
+    assert_eq!(micr_fields(&h).await, json!(["000067894", "12345678", "0101"]), "routing, account and check number read in the browser");
+    h.wait_for_text("#scan-micr-line", "⑆000067894⑆").await;
+    h.type_into("#scan-amount", "42.00").await;
+    h.click("#scan-submit").await;
+    h.wait_for_text("#scan-made", "was created").await;
+    h.click("#scan-finish").await;
+    h.wait_gone("#scan-wizard").await;
+    h.click("tbody tr[data-id]").await;
+    h.wait_for_text("[data-testid=deposit-detail]", "Check scan").await;
+    h.wait_for("[data-testid=deposit-detail] img[data-side=front]").await;
+    h.finish().await;
+}
+
+#[tokio::test]
+async fn without_a_camera_the_wizard_says_so_and_reads_files_with_corners_moved_by_keyboard() {
+    // Permission prompts refused: getUserMedia fails as when a person says no.
+    let h = Harness::start_with_flags(&["--deny-permission-prompts".to_string()], |c| c.seed_demo = true).await;
+    h.allow_console_error("routing/ach/validate?routingNumber=000067894 - Failed to load resource: the server responded with a status of 404");
+    let token = h.token(&[Scope::Admin]).await;
+    h.sign_in(&token).await;
+    let (account, _) = an_account(&h).await;
+    scan_for(&h, &account).await;
+
+    h.wait_for_text(".scan-side .notice", "Choose a picture of the check instead").await;
+    let check = shared_data("checks/full/07_tmannherz_check1_deluxe_sample.jpg");
+    h.upload("#scan-front-file", &check).await;
+    h.wait_for("#scan-front-found img.straightened").await;
+    // A corner moved with the arrow keys: the side is straightened again from it.
+    let before = h.js("return document.querySelector('.corner-handle').getAttribute('aria-valuetext')", vec![]).await;
+    let handle = h.client().find(fantoccini::Locator::Css(".corner-handle")).await.expect("a corner handle");
+    handle.send_keys("\u{E014}\u{E015}").await.expect("arrow keys on the corner"); // right, down
+    let after = h.js("return document.querySelector('.corner-handle').getAttribute('aria-valuetext')", vec![]).await;
+    assert_ne!(before, after, "the arrow keys move the corner");
+    h.wait_for("#scan-front-found img.straightened").await;
+    h.click("#scan-next").await;
+
+    h.upload("#scan-back-file", &check).await;
+    h.wait_for("#scan-back-found").await;
+    h.click("#scan-next").await;
+    assert_eq!(micr_fields(&h).await, json!(["000067894", "12345678", "0101"]), "read from the file");
+    // Back goes to the previous step, kept in the URL.
+    h.click("#scan-back").await;
+    assert!(h.url().await.query().unwrap_or("").contains("step=back"), "the step is in the URL");
+    h.wait_for("#scan-back-found").await;
+    h.finish().await;
+}

@@ -120,3 +120,30 @@ async fn a_host_origin_that_is_not_allowed_cannot_use_the_api() {
     assert_eq!(h.count(".moneydesk").await, 0, "the portal did not run on a host it does not allow");
     h.finish().await;
 }
+
+/// The deposits page embedded in another site's page starts its check-scanning worker from the
+/// portal's server (a worker must be of the page's origin: the portal makes a small one of the
+/// host's that loads the worker's code from its server) and reads a check with it.
+#[tokio::test]
+async fn the_embedded_scan_wizard_reads_a_check_with_the_worker_from_the_portals_server() {
+    let host = StaticHost::serve(host_html()).await;
+    let h = Harness::start_with_flags(&["--deny-permission-prompts".to_string()], |c| {
+        c.cors_origins = vec![host.origin.clone()];
+    })
+    .await;
+    let token = h.token(&[Scope::Admin]).await;
+    h.open(&format!("{}/portal/deposits?new=scan&api={}#token={token}", host.origin, h.api_url())).await;
+    h.wait_for("#moneydesk #scan-wizard").await;
+    for field in ["#scan-sleeve", "#scan-payee-account", "#scan-payee-user"] {
+        h.type_into(field, "acct-1").await;
+    }
+    h.click("#scan-next").await;
+    // The step goes in the URL under the host's base path (once, not twice).
+    h.wait_for_path("/portal/deposits").await;
+    assert!(h.url().await.query().unwrap_or("").contains("step=front"), "{}", h.url().await);
+    let check = moneydesk_e2e::shared_data("checks/full/07_tmannherz_check1_deluxe_sample.jpg");
+    h.upload("#scan-front-file", &check).await;
+    h.wait_for("#moneydesk #scan-front-found img.straightened").await;
+    assert_eq!(h.count("#scan-wizard [role=alert]").await, 0, "the worker started and answered");
+    h.finish().await;
+}

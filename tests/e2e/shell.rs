@@ -4,12 +4,13 @@
 use moneydesk_e2e::{Harness, Scope};
 
 /// Each page's route and a word its h1 must contain.
-const PAGES: [(&str, &str); 7] = [
+const PAGES: [(&str, &str); 8] = [
     ("fees", "fee"),
     ("vault", "vault"),
     ("email", "email"),
     ("routing", "routing"),
     ("deposits", "deposit"),
+    ("cash_letters", "cash letter"),
     ("accounts", "account"),
     ("permissions", "permission"),
 ];

@@ -71,6 +71,11 @@ fn intercepted(e: &CmdError) -> bool {
 impl Browser {
     /// Starts chromedriver and a fresh headless Chromium (its profile in `dir`).
     pub async fn start(dir: &Path, name: String) -> Browser {
+        Self::start_with_flags(dir, name, &[]).await
+    }
+
+    /// Like [`Browser::start`], with Chromium flags added (e.g. a fake camera).
+    pub async fn start_with_flags(dir: &Path, name: String, flags: &[String]) -> Browser {
         let profile = dir.join("chromium-profile");
         std::fs::create_dir_all(&profile).expect("creating the browser profile dir");
         let log = dir.join("chromedriver.log");
@@ -78,6 +83,7 @@ impl Browser {
 
         let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
         args.push(format!("--user-data-dir={}", profile.display()));
+        args.extend(flags.iter().cloned());
         let mut chrome = json!({ "args": args });
         let binary = std::env::var_os("MONEYDESK_CHROMIUM")
             .map(PathBuf::from)

@@ -48,6 +48,11 @@ impl Harness {
     /// Like [`Harness::start`], with the server's configuration adjusted first
     /// (e.g. `cors_origins` for an embedding test).
     pub async fn start_with(configure: impl FnOnce(&mut Config)) -> Harness {
+        Self::start_with_flags(&[], configure).await
+    }
+
+    /// Like [`Harness::start_with`], the browser started with these Chromium flags.
+    pub async fn start_with_flags(flags: &[String], configure: impl FnOnce(&mut Config)) -> Harness {
         let slot = slots()
             .acquire()
             .await
@@ -59,7 +64,7 @@ impl Harness {
         let server = start_server(&config).await;
         // Restarts reuse the port the first start got.
         config.addr = server.addr;
-        let browser = Browser::start(tmp.path(), paths::test_name()).await;
+        let browser = Browser::start_with_flags(tmp.path(), paths::test_name(), flags).await;
         Harness {
             browser: Some(browser),
             server: Some(server),

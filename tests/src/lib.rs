@@ -20,6 +20,7 @@
 //! `<target dir>/e2e-artifacts/`.
 
 mod browser;
+pub mod camera;
 mod chromedriver;
 mod console;
 /// The tests' DNS server (address verification): the server tests' own, one copy.

@@ -1,7 +1,9 @@
 //! `index.html` is written for trunk (which builds the development portal, `trunk serve`): its
 //! `<link data-trunk rel=...>` tags name the Rust binary, the stylesheets and the files to copy.
 //! The release build reads the same tags, so index.html stays the one list of the portal's
-//! assets, and writes the page the browser gets in their place.
+//! assets, and writes the page the browser gets in their place. A Web Worker's rust link
+//! (`data-type="worker"`) is built beside the portal and only named in the page (a `<meta>`),
+//! never loaded by it: the page that needs the worker starts it.
 
 use anyhow::{bail, Result};
 
@@ -17,6 +19,9 @@ pub struct TrunkLink {
 pub enum Asset {
     /// `rel="rust"`: the portal's binary (`data-bin`), optimised with `data-wasm-opt`.
     Rust { bin: String, wasm_opt: Option<String> },
+    /// `rel="rust" data-type="worker"`: a Web Worker's binary (`data-bin`) of the package whose
+    /// directory is `href` (relative to the checkout; the portal's own package without one).
+    Worker { bin: String, package_dir: Option<String>, wasm_opt: Option<String> },
     /// `rel="css"`: a stylesheet, `href` relative to the checkout.
     Css { href: String },
     /// `rel="copy-file"`: copied into dist under its file name.
@@ -41,11 +46,16 @@ pub fn trunk_links(html: &str) -> Result<Vec<TrunkLink>> {
         let get = |name: &str| attrs.iter().find(|(k, _)| k == name).and_then(|(_, v)| v.clone());
         let asset = match get("rel").as_deref() {
             Some("rust") => {
-                if let Some(kind) = get("data-type").filter(|t| t != "main") {
-                    bail!("index.html: a rust link of data-type={kind:?}: the release build (xtask) makes only the main binary");
-                }
                 let Some(bin) = get("data-bin") else { bail!("index.html: the rust link names no data-bin") };
-                Asset::Rust { bin, wasm_opt: get("data-wasm-opt") }
+                let wasm_opt = get("data-wasm-opt");
+                match get("data-type").as_deref() {
+                    None | Some("main") => Asset::Rust { bin, wasm_opt },
+                    Some("worker") => {
+                        let package_dir = if get("href").is_some() { Some(href(&get, tag)?) } else { None };
+                        Asset::Worker { bin, package_dir, wasm_opt }
+                    }
+                    Some(kind) => bail!("index.html: a rust link of data-type={kind:?}: the release build (xtask) makes main and worker binaries"),
+                }
             }
             Some("css") => Asset::Css { href: href(&get, tag)? },
             Some("copy-file") => Asset::CopyFile { href: href(&get, tag)? },
@@ -126,6 +136,16 @@ mod tests {
     }
 
     #[test]
+    fn a_worker_link_names_its_binary_and_package() {
+        let html = r#"<link data-trunk rel="rust" href="crates/scan-worker" data-bin="scan_worker" data-type="worker" data-loader-shim data-wasm-opt="z" />"#;
+        let links = trunk_links(html).unwrap();
+        let worker = Asset::Worker { bin: "scan_worker".into(), package_dir: Some("crates/scan-worker".into()), wasm_opt: Some("z".into()) };
+        assert_eq!(links[0].asset, worker);
+        let e = trunk_links(r#"<link data-trunk rel="rust" data-bin="x" data-type="service">"#).unwrap_err().to_string();
+        assert!(e.contains("data-type=\"service\""), "{e}");
+    }
+
+    #[test]
     fn an_asset_this_build_does_not_make_is_refused_by_name() {
         let e = trunk_links(r#"<link data-trunk rel="sass" href="a.scss">"#).unwrap_err().to_string();
         assert!(e.contains("rel=Some(\"sass\")"), "{e}");
@@ -139,5 +159,6 @@ mod tests {
         let links = trunk_links(&std::fs::read_to_string(root).unwrap()).unwrap();
         assert!(links.iter().any(|l| matches!(&l.asset, Asset::Rust { bin, .. } if bin == "moneydesk")));
         assert!(links.iter().any(|l| l.asset == Asset::Css { href: "style/main.css".into() }));
+        assert!(links.iter().any(|l| matches!(&l.asset, Asset::Worker { bin, .. } if bin == "scan_worker")));
     }
 }

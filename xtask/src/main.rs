@@ -15,8 +15,13 @@
 //!    module, one module per chunk and the loader `__wasm_split.js`;
 //! 3. `wasm-bindgen --target web --keep-lld-exports` on the main module (the chunks import the
 //!    linker's function table) and `wasm-opt` on every module;
-//! 4. index.html with its trunk links replaced, the stylesheets and copied files, and a
+//! 4. the Web Workers index.html links (`data-type="worker"`, src/worker.rs) built into the same
+//!    directory and named in the page by a `<meta>`, not loaded by it;
+//! 5. index.html with its trunk links replaced, the stylesheets and copied files, and a
 //!    precompressed (brotli, gzip) copy of every text asset and module.
+//!
+//! `cargo xtask worker DIR` builds only the workers, into DIR (the scanning benchmark,
+//! scripts/bench-scan).
 //!
 //! Every file the build makes from the wasm is in one directory named by the linked module's
 //! hash (`build-<16 hex>/`), where they find each other by relative names: nothing generated is
@@ -37,6 +42,7 @@ mod groups;
 mod index;
 mod js;
 mod relocs;
+mod worker;
 
 use index::Asset;
 
@@ -63,8 +69,22 @@ fn run() -> Result<()> {
             };
             dist(&root, &out)
         }
+        Some("worker") if args.len() == 2 => {
+            let root = checkout()?;
+            let html = fs::read_to_string(root.join("index.html")).context("reading index.html")?;
+            let out = PathBuf::from(&args[1]);
+            fs::create_dir_all(&out)?;
+            for link in index::trunk_links(&html)? {
+                if let Some(w) = worker::Worker::of(&link.asset) {
+                    let loader = worker::build(&root, &out, &w)?;
+                    println!("{}", out.join(loader).display());
+                }
+            }
+            Ok(())
+        }
         _ => {
             eprintln!("usage: cargo xtask dist [DIR]   the portal's release build (split into page chunks) into DIR (./dist)");
+            eprintln!("       cargo xtask worker DIR   only index.html's Web Workers, into DIR (prints each loader's path)");
             std::process::exit(2)
         }
     }
@@ -122,7 +142,7 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     let rust: Vec<_> = rust.collect();
     let [(bin, wasm_opt)] = rust.as_slice() else { bail!("index.html must have exactly one rust link") };
 
-    let linked = cargo_build(root, bin, &page_css.join(";"))?;
+    let linked = cargo_build(root, None, bin, &page_css.join(";"))?;
     let (wasm, undefined) = relocs::undefine_bss_symbols(&fs::read(&linked)?)?;
     say(format_args!("{undefined} data symbols outside the data section marked undefined for wasm-split"));
     let build = format!("build-{}", short_hash(&wasm));
@@ -158,6 +178,15 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
         run_tool(Command::new("wasm-opt").arg(&level).args(["--strip-producers", "--strip-target-features"]).arg(module).arg("-o").arg(module))?;
     }
 
+    // 4. the workers, beside the modules; the page gets each one's loader URL
+    let mut workers = BTreeMap::new(); // bin -> meta tag
+    for link in &links {
+        if let Some(w) = worker::Worker::of(&link.asset) {
+            let loader = worker::build(root, &build_dir, &w)?;
+            workers.insert(w.bin.to_string(), worker::meta(w.bin, &format!("/{build}/{loader}")));
+        }
+    }
+
     // wasm-bindgen's inline snippets (the stylesheet loader), imported by the main module's
     // JS: preloaded with it, so they cost no round trip of their own.
     let snippets = files_under(&build_dir.join("snippets"))?;
@@ -167,11 +196,11 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     for script in scripts {
         let path = build_dir.join(script);
         if path.is_file() {
-            fs::write(&path, js::strip(&fs::read_to_string(&path)?))?;
+            js::minify(&path, js::Kind::Module)?;
         }
     }
 
-    // 4. the page and the rest of the assets
+    // 5. the page and the rest of the assets
     let mut preloads: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (split_name, stems) in &split.prefetch_map {
         let route = if split_name == SIGN_IN.0 { SIGN_IN.1.to_string() } else { split_name.clone() };
@@ -185,6 +214,7 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     for link in links.iter().rev() {
         let replacement = match &link.asset {
             Asset::Rust { .. } => start_tags(&build, bin, &snippets),
+            Asset::Worker { bin, .. } => workers[bin].clone(),
             Asset::Css { href } => {
                 let stem = Path::new(href).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
                 if page_sheets.contains(&stem) {
@@ -275,8 +305,10 @@ fn with_preloader(html: &str, pages: &BTreeMap<String, Vec<String>>) -> Result<S
     Ok(format!("{}\n    {}{}", &html[..at], script, &html[at..]))
 }
 
-/// Builds the portal's binary for the browser and gives the linked module's path.
-fn cargo_build(root: &Path, bin: &str, page_css: &str) -> Result<PathBuf> {
+/// Builds the portal's binary (or with `manifest`, another package's: a worker) for the
+/// browser and gives the linked module's path. Every build gets the same flags, so the
+/// dependencies the worker and the portal share are built once.
+fn cargo_build(root: &Path, manifest: Option<&Path>, bin: &str, page_css: &str) -> Result<PathBuf> {
     let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
     for f in ["--cfg moneydesk_split", "-Clink-args=--emit-relocs"] {
         flags = format!("{flags} {f}");
@@ -285,9 +317,14 @@ fn cargo_build(root: &Path, bin: &str, page_css: &str) -> Result<PathBuf> {
         flags = format!("{flags} {extra}");
     }
     say(format_args!("cargo build --release --target {TARGET} --bin {bin} (RUSTFLAGS:{flags})"));
-    let output = Command::new("cargo")
+    let mut cargo = Command::new("cargo");
+    cargo.arg("build");
+    if let Some(m) = manifest {
+        cargo.arg("--manifest-path").arg(m);
+    }
+    let output = cargo
         .current_dir(root)
-        .args(["build", "--release", "--target", TARGET, "--bin", bin, "--message-format=json-render-diagnostics"])
+        .args(["--release", "--target", TARGET, "--bin", bin, "--message-format=json-render-diagnostics"])
         .env("RUSTFLAGS", flags.trim())
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env("MONEYDESK_PAGE_STYLESHEETS", page_css)

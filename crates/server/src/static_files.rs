@@ -318,14 +318,38 @@ for (const href of [{css}]) {{
     document.head.appendChild(link);
   }}
 }}
+// Web Workers the pages start (src/api/scan_worker.rs finds each by its meta tag): named
+// here with this server's URL, as index.html names them for the portal's own page.
+for (const [name, path] of [{workers}]) {{
+  if (!document.querySelector(`meta[name="${{name}}"]`)) {{
+    const meta = document.createElement("meta");
+    meta.name = name;
+    meta.content = assetUrl(path);
+    document.head.appendChild(meta);
+  }}
+}}
 const bindings = await import(assetUrl({js}));
 await bindings.default({{ module_or_path: assetUrl({wasm}) }});
 export default bindings;
 "#,
         css = css_list.join(", "),
+        workers = worker_metas(index_html).iter().map(|(n, p)| format!("[{}, {}]", q(n), q(p))).collect::<Vec<_>>().join(", "),
         js = q(js),
         wasm = q(wasm),
     ))
+}
+
+/// The workers index.html names (`<meta name="scan_worker" content="/build-…/…_loader.js">`,
+/// written by the release build): their names and loaders.
+fn worker_metas(html: &str) -> Vec<(&str, &str)> {
+    html.split("<meta name=\"")
+        .skip(1)
+        .filter_map(|rest| {
+            let (name, rest) = rest.split_once('"')?;
+            let content = rest.trim_start().strip_prefix("content=\"")?.split('"').next()?;
+            content.ends_with("_loader.js").then_some((name, content))
+        })
+        .collect()
 }
 
 /// No build in the dist dir: say how to make one instead of failing.
@@ -403,11 +427,15 @@ window.wasmBindings = bindings;
         assert!(js.contains(r#"for (const href of ["/style-1a2b3c4d5e6f7a8b.css"])"#));
         assert!(embed_js("<html></html>").is_none());
         // The release build preloads wasm-bindgen's snippets before the module: not them.
-        let split = r#"<link rel="modulepreload" href="/build-0123456789abcdef/snippets/moneydesk-1/inline0.js">
+        let split = r#"<meta name="scan_worker" content="/build-0123456789abcdef/scan_worker-fedcba9876543210_loader.js">
+<link rel="modulepreload" href="/build-0123456789abcdef/snippets/moneydesk-1/inline0.js">
 <link rel="modulepreload" href="/build-0123456789abcdef/moneydesk.js">
 <script type="module">import init, * as bindings from '/build-0123456789abcdef/moneydesk.js';
 const wasm = await init({ module_or_path: '/build-0123456789abcdef/moneydesk_bg.wasm' });</script>"#;
         let js = embed_js(split).unwrap();
         assert!(js.contains(r#"await import(assetUrl("/build-0123456789abcdef/moneydesk.js"))"#), "{js}");
+        // The worker the deposits page starts is named in the host page with this server's URL.
+        assert!(js.contains(r#"for (const [name, path] of [["scan_worker", "/build-0123456789abcdef/scan_worker-fedcba9876543210_loader.js"]])"#), "{js}");
+        assert!(embed_js(TRUNK_INDEX).unwrap().contains("for (const [name, path] of [])"), "no worker, none named");
     }
 }

@@ -1,4 +1,4 @@
-//! Cash letters on the Deposits page: the confirmed checks due by a business day previewed
+//! Cash letters (a group of the registry, its own page): the confirmed checks due by a business day previewed
 //! (items, bundles, total), then made into one X9.100-187 file (admins: it sends the deposits),
 //! and the letters made, newest first, each downloadable and viewable in the X9 viewer
 //! (x9_viewer.rs), which also opens any X9 file the user has.
@@ -15,8 +15,9 @@ use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::session::use_auth;
 
-use super::detail::Changed;
-use super::x9_viewer::X9Viewer;
+mod x9_viewer;
+
+use x9_viewer::X9Viewer;
 
 /// How many letters the list shows.
 const SHOWN: u32 = 20;
@@ -31,12 +32,27 @@ fn today() -> String {
     format!("{:04}-{:02}-{:02}", now.get_full_year(), now.get_month() + 1, now.get_date())
 }
 
+/// The page: its title and what it does, then the letters.
 #[component]
-pub fn CashLetters() -> impl IntoView {
+pub fn CashLettersPage() -> impl IntoView {
+    view! {
+        <section class="page cash-letters-page">
+            <div class="page-head"><h1>"Cash letters"</h1></div>
+            <p class="muted page-intro">
+                "Confirmed check deposits go to the bank as one X9.100-187 image cash letter a business day. Look inside any X9 file with the viewer."
+            </p>
+            <CashLetters/>
+        </section>
+    }
+}
+
+#[component]
+fn CashLetters() -> impl IntoView {
     let auth = use_auth();
     let toasts = use_toasts();
     let admin = Memo::new(move |_| auth.can(Scope::Admin));
-    let Changed(changed) = expect_context::<Changed>();
+    // Bumped by a letter made: the list is fetched again.
+    let changed = RwSignal::new(0u32);
     let day = RwSignal::new(today());
     let preview = RwSignal::new(None::<CashLetter>);
     let busy = RwSignal::new(false);
@@ -103,7 +119,7 @@ pub fn CashLetters() -> impl IntoView {
 
     view! {
         <section class="panel cash-letters" aria-labelledby="cash-letters-title" data-testid="cash-letters">
-            <h2 id="cash-letters-title">"Cash letters"</h2>
+            <h2 id="cash-letters-title">"Send a cash letter"</h2>
             <p class="muted">
                 "Confirmed checks go to the bank as one X9.100-187 image cash letter: both sides of each check as G4 images, with its MICR fields."
             </p>

@@ -4,9 +4,8 @@
 
 use leptos::prelude::*;
 use moneydesk_model::deposits::ElectronicDepositFields;
-use wasm_bindgen::JsCast;
 
-use super::form::{new_key, Complaints, Field};
+use super::form::{new_key, refused, Complaints, Field};
 use super::lookups;
 use crate::api::request::submit;
 use crate::api::{self, ApiError};
@@ -72,16 +71,7 @@ pub fn NewPull(on_done: Callback<bool>) -> impl IntoView {
                 toasts.show(ToastKind::Success, format!("Pull {} was recorded: {} to confirm.", record.id, record.amount));
                 on_done.run(true);
             }
-            Err(e) => {
-                if !matches!(e, ApiError::Network { .. }) {
-                    key.set_value(new_key());
-                }
-                if let ApiError::Validation { fields, .. } = &e {
-                    complaints.0.set(fields.clone());
-                }
-                failed.set(Some(e));
-                focus_error();
-            }
+            Err(e) => refused(e, key, complaints, failed, "pull-form-error"),
         });
     };
 
@@ -153,7 +143,7 @@ pub fn AchFile() -> impl IntoView {
     view! {
         <section class="panel ach-file" aria-labelledby="ach-file-title">
             <h2 id="ach-file-title">"ACH file"</h2>
-            <form class="cash-letter-form" on:submit=show>
+            <form class="ach-file-form" on:submit=show>
                 <div class="field">
                     <label for="ach-file-date">"Pulls effective on"</label>
                     <input id="ach-file-date" type="date" prop:value=move || day.get() on:input=move |ev| day.set(event_target_value(&ev))/>
@@ -173,12 +163,5 @@ pub fn AchFile() -> impl IntoView {
                 Err(e) => view! { <ApiErrorView error=e/> }.into_any(),
             })}
         </section>
-    }
-}
-
-/// Moves focus to the refusal, so a screen reader reads it.
-fn focus_error() {
-    if let Some(el) = document().get_element_by_id("pull-form-error") {
-        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
     }
 }

@@ -29,12 +29,28 @@ pub(super) fn new_key() -> String {
     format!("portal-{now:x}-{salt:x}")
 }
 
+/// A submission the server refused (or whose answer was lost): the fields it named show their
+/// complaints, and the next submission gets a new `Idempotency-Key` — unless no answer came
+/// (the network), when the same key makes the retry safe. Shown in `failed`, focused at `error_id`.
+pub(super) fn refused(e: ApiError, key: StoredValue<String>, complaints: Complaints, failed: RwSignal<Option<ApiError>>, error_id: &str) {
+    if !matches!(e, ApiError::Network { .. }) {
+        key.set_value(new_key());
+    }
+    if let ApiError::Validation { fields, .. } = &e {
+        complaints.0.set(fields.clone());
+    }
+    failed.set(Some(e));
+    if let Some(el) = leptos::prelude::document().get_element_by_id(error_id) {
+        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+    }
+}
+
 /// The server's complaints, by the API's field name: each shows on its field.
 #[derive(Clone, Copy)]
 pub(super) struct Complaints(pub(super) RwSignal<Vec<FieldError>>);
 
 impl Complaints {
-    fn about(&self, field: &'static str) -> Option<String> {
+    pub(super) fn about(&self, field: &'static str) -> Option<String> {
         self.0.with(|all| {
             let mine: Vec<&str> = all.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect();
             (!mine.is_empty()).then(|| mine.join("; "))
@@ -221,20 +237,7 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
                     toasts.show(ToastKind::Success, format!("Deposit {} was created: {} to confirm.", record.id, record.amount));
                     on_done.run(true);
                 }
-                Err(e) => {
-                    // An answer means the server decided: the next submission is a new one.
-                    // Without one (the network), the same key makes a retry safe.
-                    if !matches!(e, ApiError::Network { .. }) {
-                        key.set_value(new_key());
-                    }
-                    if let ApiError::Validation { fields, .. } = &e {
-                        complaints.0.set(fields.clone());
-                    }
-                    failed.set(Some(e));
-                    if let Some(el) = leptos::prelude::document().get_element_by_id("deposit-form-error") {
-                        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
-                    }
-                }
+                Err(e) => refused(e, key, complaints, failed, "deposit-form-error"),
             }
         });
     };

@@ -1,18 +1,17 @@
 //! Check deposits: every deposit in the data table (the records extension, so each row carries
 //! its id, amount, fee and status), filtered by status, kind, dates and amounts; a row's drawer
 //! shows its check images, its history and the moves allowed now (detail.rs); "New check
-//! deposit" opens the form (form.rs), kept in the URL (`?new=1`) so Back closes it. Below the
-//! table, cash letters (cash_letters.rs): the confirmed checks of a day previewed, sent as one
-//! X9 file, and the files made.
+//! deposit" opens the form (form.rs), kept in the URL (`?new=1`) so Back closes it; "Scan a
+//! check" the scanning wizard (scan_wizard/, `?new=scan`). Below the table, the day's ACH file
+//! of electronic deposits (electronic.rs). Cash letters have their own page (pages/cash_letters).
 
-mod cash_letters;
 mod chart;
 mod detail;
 mod electronic;
 mod form;
 mod lookups;
 mod scan;
-mod x9_viewer;
+mod scan_wizard;
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -63,9 +62,12 @@ pub fn DepositsPage() -> impl IntoView {
     let navigate = use_navigate();
     // Read here: the form closes from an async task, where no router context is at hand.
     let location = leptos_router::hooks::use_location();
+    // Embedded, the browser path starts with the host's base path, which navigate adds itself.
+    let config = use_context::<crate::config::AppConfig>().unwrap_or_default();
     let writer = Memo::new(move |_| auth.can(Scope::DepositsWrite));
     let form_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("1")));
     let pull_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("pull")));
+    let scan_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("scan")));
     // Bumped by a new deposit or a move: the table fetches its view again.
     let changed = RwSignal::new(0u32);
 
@@ -76,9 +78,10 @@ pub fn DepositsPage() -> impl IntoView {
             q.replace("new", which.to_string());
         } else {
             q.remove("new");
+            q.remove("step");
         }
         let search = q.to_query_string();
-        let path = location.pathname.get_untracked();
+        let path = config.relative(&location.pathname.get_untracked()).to_string();
         navigate(&format!("{path}{search}"), NavigateOptions { scroll: false, ..Default::default() });
     };
     let set_form = StoredValue::new(set_form);
@@ -89,8 +92,11 @@ pub fn DepositsPage() -> impl IntoView {
         <section class="page collections-page deposits-page">
             <div class="page-head">
                 <h1>"Check deposits"</h1>
-                <Show when=move || writer.get() && !form_open.get() && !pull_open.get()>
+                <Show when=move || writer.get() && !form_open.get() && !pull_open.get() && !scan_open.get()>
                     <div class="page-actions">
+                        <button type="button" class="button" id="scan-new" on:click=move |_| set_form.with_value(|f| f(Some("scan")))>
+                            "Scan a check"
+                        </button>
                         <button type="button" class="button" id="pull-new" on:click=move |_| set_form.with_value(|f| f(Some("pull")))>
                             "New electronic deposit"
                         </button>
@@ -123,6 +129,16 @@ pub fn DepositsPage() -> impl IntoView {
                     })
                 />
             </Show>
+            <Show when=move || writer.get() && scan_open.get()>
+                <scan_wizard::ScanWizard
+                    on_done=Callback::new(move |made: bool| {
+                        if made {
+                            changed.update(|n| *n += 1);
+                        }
+                        set_form.with_value(|f| f(None));
+                    })
+                />
+            </Show>
             <chart::DepositsChart changed/>
             <DataTable
                 id="deposits"
@@ -135,7 +151,6 @@ pub fn DepositsPage() -> impl IntoView {
                 detail=detail::panel
                 reload=changed
             />
-            <cash_letters::CashLetters/>
             <electronic::AchFile/>
         </section>
     }

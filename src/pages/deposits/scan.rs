@@ -35,7 +35,7 @@ fn fill(target: RwSignal<String>, field: &Option<MicrField>) {
     }
 }
 
-fn percent(confidence: f32) -> String {
+pub(super) fn percent(confidence: f32) -> String {
     format!("{:.0} %", (confidence * 100.0).clamp(0.0, 100.0))
 }
 
@@ -110,7 +110,7 @@ pub fn ReadCheck(targets: ScanTargets) -> impl IntoView {
 
 /// What the scan found: the MICR line and its fields, each side's findings, the problems.
 #[component]
-fn ScanResult(scan: CheckScan) -> impl IntoView {
+pub(super) fn ScanResult(scan: CheckScan) -> impl IntoView {
     let micr = scan.micr.clone();
     let row = |label: &'static str, f: &Option<MicrField>| {
         f.as_ref().map(|f| {

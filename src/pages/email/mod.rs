@@ -75,13 +75,15 @@ impl Tab {
 pub fn use_go() -> Callback<Vec<(String, String)>> {
     let navigate = use_navigate();
     let location = use_location();
+    // Embedded, the browser path starts with the host's base path, which navigate adds itself.
+    let config = use_context::<crate::config::AppConfig>().unwrap_or_default();
     Callback::new(move |pairs: Vec<(String, String)>| {
         let search: Vec<String> = pairs
             .iter()
             .filter(|(_, v)| !v.is_empty())
             .map(|(k, v)| format!("{k}={}", String::from(js_sys::encode_uri_component(v))))
             .collect();
-        let path = location.pathname.get_untracked();
+        let path = config.relative(&location.pathname.get_untracked()).to_string();
         let to = if search.is_empty() { path } else { format!("{path}?{}", search.join("&")) };
         navigate(&to, NavigateOptions { scroll: false, ..Default::default() });
     })

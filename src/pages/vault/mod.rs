@@ -73,6 +73,8 @@ pub fn VaultPage() -> impl IntoView {
     let query = use_query_map();
     let navigate = use_navigate();
     let location = use_location();
+    // Embedded, the browser path starts with the host's base path, which navigate adds itself.
+    let config = use_context::<crate::config::AppConfig>().unwrap_or_default();
     let toasts = use_toasts();
     let admin = Memo::new(move |_| auth.can(Scope::Admin));
     let own = Memo::new(move |_| auth.session.with(|s| s.as_ref().and_then(|s| s.user_id.clone())).unwrap_or_default());
@@ -121,7 +123,7 @@ pub fn VaultPage() -> impl IntoView {
         let search: Vec<String> =
             pairs.iter().map(|(k, v)| format!("{k}={}", String::from(js_sys::encode_uri_component(v)))).collect();
         let search = search.join("&");
-        let path = location.pathname.get_untracked();
+        let path = config.relative(&location.pathname.get_untracked()).to_string();
         let to = if search.is_empty() { path } else { format!("{path}?{search}") };
         navigate(&to, NavigateOptions { scroll: false, ..Default::default() });
     });

@@ -1,0 +1,267 @@
+//! What the portal's scanning worker computes, as plain functions over bytes and pixels: the
+//! worker's message loop (src/main.rs, wasm32 only) calls them, and the benchmark
+//! (benches/scan.rs) calls the very same ones natively, so "native versus wasm" compares one
+//! pipeline compiled twice.
+//!
+//! - [`frame`]: one downscaled frame of the live camera → where the check is and what to tell
+//!   the person holding it ([`FrameCheck`]).
+//! - [`side`]: an encoded picture of one side (a file, or a full-resolution capture) → decoded
+//!   within the server's limits, the check found and straightened, its quality, its MICR line
+//!   when asked, and the straightened side as a grayscale JPEG ([`SideRead`]).
+
+use image::codecs::jpeg::JpegEncoder;
+use image::imageops::FilterType;
+use image::{DynamicImage, GrayImage, RgbaImage};
+use moneydesk_checkimage::answer::{micr_read, quality_findings};
+use moneydesk_checkimage::quality::{self, Finding};
+use moneydesk_checkimage::{decode, find, g4, micr, side, Bitonal, Limits};
+use moneydesk_model::deposits::{CaptureHint, Corners, FrameCheck, SideMillis, SideRead};
+
+/// A check covering less of the frame's width than this is too far to read at 200 dpi once
+/// captured (a 6-inch check at 1,200 pixels needs ~60 % of a 2,000-pixel-wide photo).
+pub const TOO_FAR_BELOW: f32 = 0.6;
+/// A corner that moved more than this share of the frame's width since the last frame: the
+/// check is not held still.
+pub const MOVED_OVER: f32 = 0.02;
+/// Widest straightened side kept: 8.5 inches at about 280 dpi, more than the 200 dpi the scan
+/// endpoint and the cash letters need.
+pub const MAX_WIDTH: u32 = 2400;
+/// JPEG quality of the straightened side sent to the scan endpoint (read again there).
+pub const JPEG_QUALITY: u8 = 90;
+
+/// The server's limits (crates/server/src/deposits/images.rs), so the worker refuses exactly
+/// what the scan endpoint would refuse.
+pub fn limits() -> Limits {
+    Limits { max_bytes: 10 * 1024 * 1024, max_side: 12_000, max_alloc: 256 * 1024 * 1024, ..Limits::default() }
+}
+
+/// One frame of the live camera, RGBA `width` × `height`. `previous` is the check's corners in
+/// the frame before (the worker keeps them): with none, or when they moved, the answer is at
+/// best [`CaptureHint::HoldStill`], so `Ready` always means two steady frames in a row.
+pub fn frame(rgba: Vec<u8>, width: u32, height: u32, previous: Option<&Corners>) -> Result<FrameCheck, String> {
+    let pixels = RgbaImage::from_raw(width, height, rgba)
+        .ok_or_else(|| format!("The frame's pixels are not {width} × {height} × 4 bytes."))?;
+    Ok(frame_check(&DynamicImage::ImageRgba8(pixels).to_luma8(), previous))
+}
+
+/// [`frame`] on a grayscale frame.
+pub fn frame_check(gray: &GrayImage, previous: Option<&Corners>) -> FrameCheck {
+    let Some(found) = find::find_check(gray) else {
+        return FrameCheck { corners: None, fill: 0.0, sharpness: 0.0, hint: CaptureHint::NoCheck };
+    };
+    // Judged on the check alone: the table around it would count as dark or sharp.
+    let check = find::straighten(gray, &found.corners, gray.width());
+    let (measures, findings) = quality::check(&check);
+    let has = |wanted: fn(&Finding) -> bool| findings.iter().any(wanted);
+    let steady = previous.is_some_and(|p| moved(p, &found.corners) <= MOVED_OVER * gray.width() as f32);
+    let hint = if !found.whole {
+        CaptureHint::NotWhole
+    } else if found.fill < TOO_FAR_BELOW {
+        CaptureHint::TooFar
+    } else if has(|f| matches!(f, Finding::TooDark { .. })) {
+        CaptureHint::TooDark
+    } else if has(|f| matches!(f, Finding::Glare { .. })) {
+        CaptureHint::Glare
+    } else if has(|f| matches!(f, Finding::Blurred { .. })) {
+        CaptureHint::Blurred
+    } else if !steady {
+        CaptureHint::HoldStill
+    } else {
+        CaptureHint::Ready
+    };
+    FrameCheck { corners: Some(found.corners), fill: found.fill, sharpness: measures.sharpness as f32, hint }
+}
+
+/// The farthest any corner moved, in pixels.
+fn moved(a: &Corners, b: &Corners) -> f32 {
+    a.iter().zip(b).map(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1])).fold(0.0, f32::max)
+}
+
+/// What [`side`] gives: the answer, the straightened side as a grayscale JPEG and, when asked
+/// (the benchmark, which times the server's whole chain), its bitonal G4 TIFF at 200 dpi.
+pub struct Side {
+    pub read: SideRead,
+    pub jpeg: Vec<u8>,
+    pub g4_tiff: Option<Vec<u8>>,
+}
+
+/// One side from its encoded picture. `corners` (in the picture's pixels, e.g. the live
+/// frame's scaled up) say where the check is; without them it is looked for. `now` is a clock
+/// in milliseconds (`performance.now()` in the worker).
+pub fn side(bytes: &[u8], want_micr: bool, corners: Option<&Corners>, want_g4: bool, now: &dyn Fn() -> f64) -> Result<Side, String> {
+    let start = now();
+    let decoded = decode(bytes, limits()).map_err(|e| format!("The picture {e}."))?;
+    let gray = decoded.image.to_luma8();
+    drop(decoded); // a 12-megapixel RGB picture is 36 MB the rest does not need
+    let (width, height) = gray.dimensions();
+    let decoded_at = now();
+
+    let (straight, corners) = match corners {
+        Some(c) => {
+            let c = inside(c, width, height)?;
+            (find::straighten(&gray, &c, MAX_WIDTH), Some(c))
+        }
+        None => {
+            let (s, found) = side::straightened(&gray);
+            (s, found.map(|f| f.corners))
+        }
+    };
+    drop(gray);
+    let straight = at_most(straight, MAX_WIDTH);
+    let straightened_at = now();
+
+    let (_, findings) = quality::check(&straight);
+    let measured_at = now();
+    let micr = if want_micr { micr::read(&straight).ok().map(|line| micr_read(&line)) } else { None };
+    let read_at = now();
+
+    let mut jpeg = Vec::new();
+    JpegEncoder::new_with_quality(&mut jpeg, JPEG_QUALITY)
+        .encode_image(&straight)
+        .map_err(|e| format!("The straightened side could not be encoded as JPEG: {e}."))?;
+    let g4_tiff = want_g4.then(|| g4_tiff(&straight));
+    let millis = SideMillis {
+        decode: decoded_at - start,
+        straighten: straightened_at - decoded_at,
+        quality: measured_at - straightened_at,
+        micr: read_at - measured_at,
+        total: now() - start,
+    };
+    let read = SideRead {
+        width,
+        height,
+        corners,
+        straightened_width: straight.width(),
+        straightened_height: straight.height(),
+        findings: quality_findings(&findings),
+        micr,
+        millis,
+    };
+    Ok(Side { read, jpeg, g4_tiff })
+}
+
+/// Corners given by the page, checked: finite, and pulled into the picture (the frame's corners
+/// scaled up can land a pixel outside it).
+fn inside(c: &Corners, width: u32, height: u32) -> Result<Corners, String> {
+    if c.iter().flatten().any(|v| !v.is_finite()) {
+        return Err("The corners given are not numbers.".into());
+    }
+    let (w, h) = ((width - 1) as f32, (height - 1) as f32);
+    Ok(c.map(|[x, y]| [x.clamp(0.0, w), y.clamp(0.0, h)]))
+}
+
+fn at_most(gray: GrayImage, max_width: u32) -> GrayImage {
+    let (w, h) = gray.dimensions();
+    if w <= max_width {
+        return gray;
+    }
+    let height = (u64::from(h) * u64::from(max_width) / u64::from(w)).max(1) as u32;
+    image::imageops::resize(&gray, max_width, height, FilterType::Triangle)
+}
+
+/// The side as cash letters carry it: 200 dpi of the check's width, Otsu's threshold, G4 (as
+/// `side::prepare` on the server).
+fn g4_tiff(gray: &GrayImage) -> Vec<u8> {
+    let (w, h) = gray.dimensions();
+    let inches = side::check_width_inches(w, h);
+    let target = (inches * f64::from(g4::DPI)).round() as u32;
+    let (scaled, dpi) = if w > target {
+        (at_most(gray.clone(), target), g4::DPI)
+    } else {
+        (gray.clone(), (f64::from(w) / inches).round().max(1.0) as u32)
+    };
+    g4::encode_tiff(&Bitonal::otsu(&scaled), dpi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock() -> f64 {
+        0.0
+    }
+
+    fn png(gray: &GrayImage) -> Vec<u8> {
+        let mut out = Vec::new();
+        gray.write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png).unwrap();
+        out
+    }
+
+    #[test]
+    fn a_frame_of_the_wrong_size_is_refused_in_words() {
+        let e = frame(vec![0; 10], 4, 4, None).unwrap_err();
+        assert_eq!(e, "The frame's pixels are not 4 × 4 × 4 bytes.");
+    }
+
+    #[test]
+    fn an_empty_frame_shows_no_check() {
+        let answer = frame(vec![40; 64 * 48 * 4], 64, 48, None).unwrap();
+        assert_eq!((answer.corners, answer.hint), (None, CaptureHint::NoCheck));
+    }
+
+    /// A 640 × 480 frame: a light card of a check's proportions on a dark table.
+    fn card(fill: f32) -> Vec<u8> {
+        let (w, h) = (640.0, 480.0);
+        let (cw, ch) = (w * fill, w * fill / 2.4);
+        let (x0, y0) = ((w - cw) / 2.0, (h - ch) / 2.0);
+        let frame = RgbaImage::from_fn(640, 480, |x, y| {
+            let (x, y) = (x as f32, y as f32);
+            let on = x >= x0 && x < x0 + cw && y >= y0 && y < y0 + ch;
+            let ink = on && (y - y0 - 20.0).abs() < 2.0 && x > x0 + 30.0 && x < x0 + cw - 30.0;
+            let g = if ink { 30 } else if on { 225 } else { 50 };
+            image::Rgba([g, g, g, 255])
+        });
+        frame.into_raw()
+    }
+
+    #[test]
+    fn a_check_held_still_is_ready_on_the_second_frame_and_a_far_one_is_too_far() {
+        let first = frame(card(0.8), 640, 480, None).unwrap();
+        let corners = first.corners.expect("the card is found");
+        assert_eq!(first.hint, CaptureHint::HoldStill, "one frame cannot tell steady: {first:?}");
+        let second = frame(card(0.8), 640, 480, Some(&corners)).unwrap();
+        assert_eq!(second.hint, CaptureHint::Ready, "{second:?}");
+        assert!((second.fill - 0.8).abs() < 0.05, "{second:?}");
+        let far = frame(card(0.4), 640, 480, None).unwrap();
+        assert_eq!(far.hint, CaptureHint::TooFar, "{far:?}");
+    }
+
+    #[test]
+    fn bytes_that_are_no_picture_say_so() {
+        let e = side(b"hello", true, None, false, &clock).err().unwrap();
+        assert_eq!(e, "The picture is not a JPEG, PNG or TIFF image.");
+    }
+
+    #[test]
+    fn a_scan_of_a_side_comes_back_straightened_as_a_jpeg_with_its_findings() {
+        let blank = GrayImage::from_pixel(1200, 540, image::Luma([230]));
+        let out = side(&png(&blank), true, None, true, &clock).unwrap();
+        assert_eq!((out.read.width, out.read.height), (1200, 540));
+        assert_eq!(&out.jpeg[..2], [0xFF, 0xD8]);
+        assert!(out.read.findings.iter().any(|f| f.code == "blank"), "{:?}", out.read.findings);
+        assert_eq!(out.read.micr, None, "a blank side has no MICR line");
+        assert_eq!(&out.g4_tiff.unwrap()[..4], b"II*\0");
+    }
+
+    #[test]
+    fn corners_from_the_page_are_kept_inside_the_picture_and_nan_is_refused() {
+        let c = [[-3.0, 0.0], [1210.0, 2.0], [1199.0, 541.0], [0.0, 539.0]];
+        assert_eq!(inside(&c, 1200, 540).unwrap(), [[0.0, 0.0], [1199.0, 2.0], [1199.0, 539.0], [0.0, 539.0]]);
+        let nan = [[f32::NAN, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        assert_eq!(inside(&nan, 10, 10).unwrap_err(), "The corners given are not numbers.");
+    }
+
+    #[test]
+    fn a_side_wider_than_the_limit_is_scaled_down_to_it() {
+        let wide = at_most(GrayImage::new(4800, 2000), MAX_WIDTH);
+        assert_eq!(wide.dimensions(), (2400, 1000));
+    }
+
+    #[test]
+    fn a_check_is_steady_only_when_no_corner_moved_more_than_two_percent() {
+        let a: Corners = [[10.0, 10.0], [600.0, 10.0], [600.0, 280.0], [10.0, 280.0]];
+        let mut b = a;
+        b[2] = [603.0, 284.0];
+        assert_eq!(moved(&a, &b), 5.0);
+    }
+}
