@@ -29,12 +29,6 @@ pub const MAX_WIDTH: u32 = 2400;
 /// JPEG quality of the straightened side sent to the scan endpoint (read again there).
 pub const JPEG_QUALITY: u8 = 90;
 
-/// The server's limits (crates/server/src/deposits/images.rs), so the worker refuses exactly
-/// what the scan endpoint would refuse.
-pub fn limits() -> Limits {
-    Limits { max_bytes: 10 * 1024 * 1024, max_side: 12_000, max_alloc: 256 * 1024 * 1024, ..Limits::default() }
-}
-
 /// One frame of the live camera, RGBA `width` × `height`. `previous` is the check's corners in
 /// the frame before (the worker keeps them): with none, or when they moved, the answer is at
 /// best [`CaptureHint::HoldStill`], so `Ready` always means two steady frames in a row.
@@ -90,7 +84,7 @@ pub struct Side {
 /// in milliseconds (`performance.now()` in the worker).
 pub fn side(bytes: &[u8], want_micr: bool, corners: Option<&Corners>, want_g4: bool, now: &dyn Fn() -> f64) -> Result<Side, String> {
     let start = now();
-    let decoded = decode(bytes, limits()).map_err(|e| format!("The picture {e}."))?;
+    let decoded = decode(bytes, Limits::DEPOSIT).map_err(|e| format!("The picture {e}."))?;
     let gray = decoded.image.to_luma8();
     drop(decoded); // a 12-megapixel RGB picture is 36 MB the rest does not need
     let (width, height) = gray.dimensions();

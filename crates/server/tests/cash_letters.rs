@@ -5,10 +5,7 @@
 
 mod common;
 
-use std::io::Cursor;
-
-use base64::Engine;
-use common::{json, Backend, Server};
+use common::{check_png, json, Backend, Server};
 use moneydesk_model::accounts::Account;
 use moneydesk_model::{paths, Scope};
 use moneydesk_server::accounts::seed::Accounts;
@@ -35,16 +32,6 @@ async fn desk_on(server: Server) -> Desk {
     Desk { server, writer, admin, payee: accounts[0].clone() }
 }
 
-/// A check-shaped 1200 × 550 PNG with some ink, different for each `seed`.
-fn check_png(seed: u32) -> String {
-    let img = image::GrayImage::from_fn(1200, 550, |x, y| {
-        let ink = (x / 7 + y / 5 + seed) % 9 == 0 || (y > 480 && y < 510 && x % 40 < 25);
-        image::Luma([if ink { 20 } else { 235 }])
-    });
-    let mut bytes = Vec::new();
-    img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png).unwrap();
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
 
 async fn post(d: &Desk, token: &str, path: &str, body: &Value) -> (u16, Value) {
     let r = d.server.client.post(d.server.url(path)).bearer_auth(token).json(body).send().await.unwrap();

@@ -5,12 +5,9 @@
 
 mod common;
 
-use std::io::Cursor;
 use std::path::Path;
-use std::time::Duration;
 
-use base64::Engine;
-use common::json;
+use common::{check_png, json};
 use common::process::{start, Process};
 use moneydesk_model::paths;
 use serde_json::{json, Value};
@@ -22,16 +19,6 @@ fn admin_token(data_dir: &Path) -> String {
     let out = common::cli(data_dir, &["token", "create", "--name", "ops", "--scope", "admin"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
-
-fn check_png(seed: u32) -> String {
-    let img = image::GrayImage::from_fn(1200, 550, |x, y| {
-        let ink = (x / 7 + y / 5 + seed) % 9 == 0 || (y > 480 && y < 510 && x % 40 < 25);
-        image::Luma([if ink { 20 } else { 235 }])
-    });
-    let mut bytes = Vec::new();
-    img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png).unwrap();
-    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 async fn call(p: &Process, token: &str, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use moneydesk_model::deposits::ElectronicDepositFields;
 
-use super::form::{new_key, refused, Complaints, Field};
+use super::form::{new_key, refused, text, Complaints, Field};
 use super::lookups;
 use crate::api::request::submit;
 use crate::api::{self, ApiError};
@@ -50,7 +50,6 @@ pub fn NewPull(on_done: Callback<bool>) -> impl IntoView {
         if busy.get_untracked() {
             return;
         }
-        let text = |s: RwSignal<String>| Some(s.get_untracked().trim().to_string()).filter(|t| !t.is_empty());
         let fields = ElectronicDepositFields {
             amount: text(amount).map(|a| a.replace([',', '$'], "")),
             bank_routing_number: text(routing),

@@ -21,7 +21,12 @@ use super::lookups;
 use super::scan::{ReadCheck, ScanTargets};
 
 /// The server takes at most 10 MiB an image; refuse larger files before reading them.
-const MAX_IMAGE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
+pub(super) const MAX_IMAGE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
+
+/// A field's text, trimmed; `None` when empty (the request leaves it out).
+pub(super) fn text(s: RwSignal<String>) -> Option<String> {
+    Some(s.get_untracked().trim().to_string()).filter(|t| !t.is_empty())
+}
 
 pub(super) fn new_key() -> String {
     let now = js_sys::Date::now() as u64;
@@ -208,7 +213,6 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
         if busy.get_untracked() {
             return;
         }
-        let text = |s: RwSignal<String>| Some(s.get_untracked().trim().to_string()).filter(|t| !t.is_empty());
         // A scan's images were stored by the scan: the deposit names it instead of sending them.
         let scanned = scan.with_untracked(|s: &Option<moneydesk_model::deposits::CheckScan>| s.as_ref().map(|s| s.scan_id.clone()));
         let images = |side: RwSignal<Option<(String, String)>>| if scanned.is_some() { None } else { side.get_untracked().map(|(_, b)| b) };

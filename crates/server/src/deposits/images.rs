@@ -14,11 +14,9 @@ use crate::storage::blobs::Blobs;
 
 /// Largest decoded image file: 10 MiB (a 200 dpi grayscale check is ~100 KB; a phone photo a
 /// few MB).
-pub const MAX_IMAGE_BYTES: usize = 10 * 1024 * 1024;
+pub const MAX_IMAGE_BYTES: usize = moneydesk_checkimage::Limits::DEPOSIT.max_bytes;
 /// Largest side: 12,000 pixels (a 12-megapixel photo is 4,000 × 3,000).
-pub const MAX_SIDE: u32 = 12_000;
-/// Most memory a decode may take.
-const MAX_ALLOC: u64 = 256 * 1024 * 1024;
+pub const MAX_SIDE: u32 = moneydesk_checkimage::Limits::DEPOSIT.max_side;
 
 /// A checked image, ready to store.
 #[derive(Debug)]
@@ -56,7 +54,7 @@ pub fn decode(field: &str, text: &str) -> Result<(CheckImage, image::DynamicImag
         return Err(too_large(field));
     }
     // Decoded within the limits by the check-image crate (the scanning issue's too).
-    let limits = moneydesk_checkimage::Limits { max_bytes: MAX_IMAGE_BYTES, max_side: MAX_SIDE, max_alloc: MAX_ALLOC, ..Default::default() };
+    let limits = moneydesk_checkimage::Limits::DEPOSIT;
     let decoded = moneydesk_checkimage::decode(&bytes, limits).map_err(|e| match e {
         moneydesk_checkimage::DecodeError::TooManyBytes(_) => too_large(field),
         e => Error::field(field, e.to_string()),

@@ -123,3 +123,17 @@ pub fn cli(data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
         .output()
         .expect("run moneydesk-server")
 }
+
+/// A check-shaped 1200 × 550 PNG with some ink, different for each `seed`, as base64 (a
+/// deposit's image that converts to G4 for a cash letter).
+#[allow(dead_code)] // not every test binary deposits checks
+pub fn check_png(seed: u32) -> String {
+    use base64::Engine;
+    let img = image::GrayImage::from_fn(1200, 550, |x, y| {
+        let ink = (x / 7 + y / 5 + seed) % 9 == 0 || (y > 480 && y < 510 && x % 40 < 25);
+        image::Luma([if ink { 20 } else { 235 }])
+    });
+    let mut bytes = Vec::new();
+    img.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png).unwrap();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}

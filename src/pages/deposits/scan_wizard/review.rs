@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use moneydesk_model::deposits::{CheckDepositFields, CheckScan, CheckScanFields, DepositRecord, MicrField, MicrRead};
 use moneydesk_model::Money;
 
-use super::super::form::{new_key, refused, Complaints, Field};
+use super::super::form::{new_key, refused, text, Complaints, Field};
 use super::super::lookups;
 use super::super::scan::{percent, ScanResult};
 use super::Gathered;
@@ -62,7 +62,6 @@ pub fn Review(gathered: Gathered, on_done: Callback<bool>) -> impl IntoView {
     let scan = RwSignal::new(None::<CheckScan>);
     let made = RwSignal::new(None::<DepositRecord>);
     let owner = Owner::current();
-    let text = |s: RwSignal<String>| Some(s.get_untracked().trim().to_string()).filter(|t| !t.is_empty());
 
     // The deposit, naming a scan for the amount typed.
     let deposit_owner = owner.clone();

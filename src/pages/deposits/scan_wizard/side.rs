@@ -12,9 +12,6 @@ use super::camera::Camera;
 use super::corners::{whole, CornersEditor};
 use crate::api::scan_worker::ScanWorker;
 
-/// The server takes at most 10 MiB an image; larger files are refused before reading them.
-const MAX_FILE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
-
 /// A side ready to send: the straightened JPEG and what the worker found in it.
 #[derive(Clone)]
 pub struct SideDone {
@@ -123,7 +120,7 @@ pub fn SideCapture(
     let on_file = move |ev: web_sys::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-        if file.size() > MAX_FILE_BYTES {
+        if file.size() > super::super::form::MAX_IMAGE_BYTES {
             problem.set(Some(format!("{} is larger than 10 MB.", file.name())));
             return;
         }
