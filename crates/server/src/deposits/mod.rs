@@ -164,7 +164,9 @@ async fn create_check_deposit(State(state): State<AppState>, caller: Caller, req
 }
 
 /// Scans a check: decodes both pictures (the limits of the check deposit's images: 413 over
-/// 10 MiB, 400 for what does not decode or is too small), measures each side's quality, keeps
+/// 10 MiB, 400 for what does not decode or is too small), crops a photo of the check on a
+/// background to the check and straightens it (a scan, or a picture already cropped to the
+/// check, is kept as sent), measures each side's quality, keeps
 /// each as a grayscale JPEG and a bitonal G4 TIFF (X9.100-181) at 200 dpi of the check's width,
 /// reads the MICR line of the front with a confidence per field, and stores the scan. The
 /// answer's `scanId` is what a check deposit names (`scanId`) instead of sending images; its
