@@ -43,9 +43,11 @@ fn main() {
         config.fedwire_file = Some(data("fpddir.txt"));
         config.routing_refresh = None;
         config.log = "warn".into();
+        // Never refuse here: the limiter's check is measured, not its 429s.
+        config.fees_rate = moneydesk_server::rate_limit::Quota { per_second: 1_000_000_000, burst: 1_000_000_000 };
         let stores = Stores::open(&config.database_url).await.expect("database");
         let state = AppState::new(config, stores).await.expect("state");
-        let token = state.tokens.create("bench", &[Scope::RoutingRead], None).await.expect("token").token;
+        let token = state.tokens.create("bench", &[Scope::RoutingRead, Scope::FeesRead], None).await.expect("token").token;
         (moneydesk_server::app(state).expect("app"), token)
     });
     let bare =
@@ -54,8 +56,29 @@ fn main() {
     let authorization = HeaderValue::from_str(&format!("Bearer {token}")).unwrap();
     let lookup =
         || Request::get(uri.clone()).header(header::AUTHORIZATION, authorization.clone()).body(Body::empty()).unwrap();
+    let quote_uri: Uri =
+        format!("{}?transferType=EFT&amount=5000.00&payeeId=p-1", paths::FEES_ACH).parse().unwrap();
+    let quote = || {
+        Request::get(quote_uri.clone()).header(header::AUTHORIZATION, authorization.clone()).body(Body::empty()).unwrap()
+    };
     // The first lookup reads the token table and renders the record; later ones are the hot path.
     rt.block_on(answer(app.clone(), lookup()));
+    rt.block_on(answer(app.clone(), quote()));
+
+    // STACK_PROFILE=lookup|quote|bare n: only that request, n times (for `perf record`).
+    if let Ok(what) = std::env::var("STACK_PROFILE") {
+        let n: u32 = std::env::var("STACK_PROFILE_N").ok().and_then(|n| n.parse().ok()).unwrap_or(1_000_000);
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            match what.as_str() {
+                "quote" => rt.block_on(answer(app.clone(), quote())),
+                "lookup" => rt.block_on(answer(app.clone(), lookup())),
+                _ => rt.block_on(answer(bare.clone(), Request::get("/bare").body(Body::empty()).unwrap())),
+            };
+        }
+        println!("{what}: {:.0} ns a request", t.elapsed().as_secs_f64() * 1e9 / n as f64);
+        return;
+    }
 
     // STACK_ROUNDS=n: n alternating rounds of both; the median round's ratio is the figure
     // least disturbed by a busy machine (for A/B comparisons).

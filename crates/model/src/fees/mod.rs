@@ -172,12 +172,12 @@ impl TransferType {
     /// assert_eq!(err, "transferType EFT is not a wire transfer type; use one of DOMESTIC_WIRE, INTERNATIONAL_WIRE");
     /// ```
     pub fn parse_for(rail: Rail, s: &str) -> Result<TransferType, String> {
-        let allowed = rail.transfer_types();
-        let list = allowed.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
+        // The list is written only for the error (a quote's hot path parses a good one).
+        let list = || rail.transfer_types().iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
         match TransferType::parse(s) {
             Some(t) if t.rail() == rail => Ok(t),
-            Some(_) => Err(format!("transferType {s} is not a{} {} transfer type; use one of {list}", article(rail), rail)),
-            None => Err(format!("transferType {s:?} is not known; use one of {list}")),
+            Some(_) => Err(format!("transferType {s} is not a{} {} transfer type; use one of {}", article(rail), rail, list())),
+            None => Err(format!("transferType {s:?} is not known; use one of {}", list())),
         }
     }
 }

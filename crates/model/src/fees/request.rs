@@ -1,6 +1,8 @@
 //! The fee request (description 4.1): the same fields from a JSON body or from query
 //! parameters (CONTRACT.md point 5), checked at once so that every wrong field is reported.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -15,30 +17,30 @@ pub const ID_MAX_CHARS: usize = 64;
 /// field is refused: a misspelt `ammount` must not turn a quote into a schedule listing.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct FeeRequestFields {
-    pub payee_id: Option<String>,
-    pub payee_bank_id: Option<String>,
-    pub payer_id: Option<String>,
-    pub transfer_type: Option<String>,
+pub struct FeeRequestFields<'a> {
+    pub payee_id: Option<Cow<'a, str>>,
+    pub payee_bank_id: Option<Cow<'a, str>>,
+    pub payer_id: Option<Cow<'a, str>>,
+    pub transfer_type: Option<Cow<'a, str>>,
     #[serde(default, deserialize_with = "amount_text")]
-    pub amount: Option<String>,
-    pub memo: Option<String>,
+    pub amount: Option<Cow<'a, str>>,
+    pub memo: Option<Cow<'a, str>>,
 }
 
-fn amount_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+fn amount_text<'de, 'a, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Cow<'a, str>>, D::Error> {
     let raw: Option<Box<RawValue>> = Option::deserialize(d)?;
     Ok(raw.map(|r| {
         let text = r.get().trim();
         // A JSON string: its contents (a decimal string has no escapes worth decoding; one that
         // has them is not a decimal and is refused by the amount's own check).
         match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-            Some(inner) => inner.to_string(),
-            None => text.to_string(),
+            Some(inner) => Cow::Owned(inner.to_string()),
+            None => Cow::Owned(text.to_string()),
         }
     }))
 }
 
-impl FeeRequestFields {
+impl<'a> FeeRequestFields<'a> {
     /// The fields from query parameters (already percent-decoded): an unknown or repeated
     /// parameter is an error naming it, as a misspelt JSON field is.
     ///
@@ -49,10 +51,10 @@ impl FeeRequestFields {
     /// let twice = [("amount", "5"), ("amount", "6")].map(|(k, v)| (k.to_string(), v.to_string()));
     /// assert_eq!(FeeRequestFields::from_pairs(twice).unwrap_err().message, "amount is given more than once");
     /// ```
-    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Result<Self, FieldError> {
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>)>) -> Result<Self, FieldError> {
         let mut f = FeeRequestFields::default();
         for (k, v) in pairs {
-            let slot = match k.as_str() {
+            let slot = match &*k {
                 "payeeId" => &mut f.payee_id,
                 "payeeBankId" => &mut f.payee_bank_id,
                 "payerId" => &mut f.payer_id,
@@ -61,13 +63,13 @@ impl FeeRequestFields {
                 "memo" => &mut f.memo,
                 _ => {
                     return Err(FieldError::new(
-                        k.clone(),
+                        k.to_string(),
                         format!("unknown parameter {k:?}; the fee request takes {}", FIELDS.join(", ")),
                     ))
                 }
             };
             if slot.replace(v).is_some() {
-                return Err(FieldError::new(k.clone(), format!("{k} is given more than once")));
+                return Err(FieldError::new(k.to_string(), format!("{k} is given more than once")));
             }
         }
         Ok(f)
@@ -79,17 +81,17 @@ pub const FIELDS: [&str; 6] = ["payeeId", "payeeBankId", "payerId", "transferTyp
 
 /// A checked fee request.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FeeRequest {
+pub struct FeeRequest<'a> {
     pub transfer_type: TransferType,
     /// `None`: list the whole schedule of the transfer type.
     pub amount: Option<FeeAmount>,
-    pub payee_id: Option<String>,
-    pub payee_bank_id: Option<String>,
-    pub payer_id: Option<String>,
+    pub payee_id: Option<Cow<'a, str>>,
+    pub payee_bank_id: Option<Cow<'a, str>>,
+    pub payer_id: Option<Cow<'a, str>>,
     pub memo: Option<Memo>,
 }
 
-impl FeeRequestFields {
+impl<'a> FeeRequestFields<'a> {
     /// Checks every field for one rail; every problem is reported, each naming its field.
     ///
     /// `transferType` is required (a quote for a transfer type the caller did not mean would
@@ -105,7 +107,7 @@ impl FeeRequestFields {
     /// assert_eq!(errors[0].field, "transferType");
     /// assert_eq!(errors[1].message, "amount must be greater than zero");
     /// ```
-    pub fn check(&self, rail: Rail) -> Result<FeeRequest, Vec<FieldError>> {
+    pub fn check(&self, rail: Rail) -> Result<FeeRequest<'a>, Vec<FieldError>> {
         let mut errors = Vec::new();
         let transfer_type = match self.transfer_type.as_deref() {
             None | Some("") => {
@@ -182,7 +184,7 @@ pub fn message_of(errors: &[FieldError]) -> String {
 mod tests {
     use super::*;
 
-    fn from_json(body: &str) -> FeeRequestFields {
+    fn from_json(body: &str) -> FeeRequestFields<'_> {
         serde_json::from_str(body).unwrap()
     }
 
@@ -199,7 +201,7 @@ mod tests {
     fn every_wrong_field_is_named_at_once() {
         let fields = FeeRequestFields {
             payee_id: Some("".into()),
-            payee_bank_id: Some("x".repeat(65)),
+            payee_bank_id: Some("x".repeat(65).into()),
             payer_id: Some(" p1".into()),
             transfer_type: Some("SWIFT".into()),
             amount: Some("-5".into()),

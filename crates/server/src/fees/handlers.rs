@@ -7,9 +7,8 @@ use axum::extract::{FromRequest, Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
-use moneydesk_model::fees::{
-    message_of, FeeEntry, FeeRequest, FeeRequestFields, Rail, ScheduleVersion,
-};
+use axum::body::HttpBody as _;
+use moneydesk_model::fees::{message_of, FeeRequest, FeeRequestFields, Rail, ScheduleVersion};
 use moneydesk_model::{FeeSuccess, Scope};
 
 use std::sync::Arc;
@@ -24,10 +23,7 @@ use crate::AppState;
 pub async fn fees(state: AppState, caller: Caller, rail: Rail, req: Request) -> Response {
     let decision = state.fees.limiter.check(caller.token_id());
     let mut response = if decision.allowed {
-        match answer(&state, rail, req).await {
-            Ok(data) => axum::Json(FeeSuccess::new(data)).into_response(),
-            Err(e) => FeeError(e).into_response(),
-        }
+        answer(&state, rail, req).await.unwrap_or_else(|e| FeeError(e).into_response())
     } else {
         let q = state.config.fees_rate;
         let wait = header_seconds(decision.retry_after);
@@ -47,34 +43,36 @@ pub async fn fees(state: AppState, caller: Caller, rail: Rail, req: Request) -> 
     response
 }
 
-async fn answer(state: &AppState, rail: Rail, req: Request) -> Result<Vec<FeeEntry>, Error> {
-    let query = req.uri().query().map(str::to_string);
-    let body = read_body(state, req).await?;
-    let request = fee_request(rail, query, &body)?;
-    state.fees.versions.recheck(&state.fees.store).await;
+async fn answer(state: &AppState, rail: Rail, req: Request) -> Result<Response, Error> {
+    // A request that says it has no body (a GET without Content-Length, the usual quote) is
+    // read from its query in place; one that may have a body has it read first.
+    // (The payee, payer and memo are checked but price nothing: the schedule is by transfer
+    // type and amount.)
+    let (transfer_type, amount) = if req.body().is_end_stream() {
+        let r = fee_request(rail, req.uri().query(), b"")?;
+        (r.transfer_type, r.amount)
+    } else {
+        let query = req.uri().query().map(str::to_string);
+        let body = read_body(state, req).await?;
+        let r = fee_request(rail, query.as_deref(), &body)?;
+        (r.transfer_type, r.amount)
+    };
+    let now = Utc::now();
+    state.fees.versions.recheck(&state.fees.store, now).await;
     let version = state
         .fees
         .versions
-        .in_force(Utc::now())
+        .in_force(now)
         .ok_or_else(|| Error::not_found("No fee schedule is in force yet; load one (moneydesk-server fees load FILE)"))?;
-    Ok(match request.amount {
-        // The tiers are sorted by fee type, then amount, and each fee type has exactly one tier
-        // for any amount (the schedule's validation): one entry per fee type, in order.
-        Some(amount) => version
-            .schedule
-            .tiers
-            .iter()
-            .zip(version.descriptions.iter())
-            .filter(|(t, _)| t.transfer_type == request.transfer_type && t.contains(amount.decimal()))
-            .map(|(t, d)| FeeEntry { fee_type: t.fee_type.clone(), fee_amount: t.fee_for(amount), description: d.clone() })
-            .collect(),
-        None => version.schedule.entries(request.transfer_type),
+    Ok(match amount {
+        Some(amount) => super::answer::quote(&version.schedule, &version.pieces, transfer_type, amount),
+        None => axum::Json(FeeSuccess::new(version.schedule.entries(transfer_type))).into_response(),
     })
 }
 
 /// The fields from the JSON body when one is sent, from the query otherwise (CONTRACT.md 5);
 /// a request with both is refused rather than one silently ignored.
-fn fee_request(rail: Rail, query: Option<String>, body: &[u8]) -> Result<FeeRequest, Error> {
+fn fee_request<'a>(rail: Rail, query: Option<&'a str>, body: &'a [u8]) -> Result<FeeRequest<'a>, Error> {
     let query = query.filter(|q| !q.is_empty());
     let has_body = !body.iter().all(u8::is_ascii_whitespace);
     let fields = match (has_body, query) {
@@ -86,7 +84,8 @@ fn fee_request(rail: Rail, query: Option<String>, body: &[u8]) -> Result<FeeRequ
         (true, None) => serde_json::from_slice::<FeeRequestFields>(body)
             .map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?,
         (false, q) => {
-            let pairs = url::form_urlencoded::parse(q.as_deref().unwrap_or("").as_bytes()).into_owned();
+            // Borrowed from the query unless a value is percent-encoded (no copy per field).
+            let pairs = url::form_urlencoded::parse(q.unwrap_or("").as_bytes());
             FeeRequestFields::from_pairs(pairs).map_err(|e| Error::fields(vec![e]))?
         }
     };
@@ -109,15 +108,29 @@ fn rate_limit_headers(h: &mut HeaderMap, d: &Decision) {
     const LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
     const REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
     const RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
-    h.insert(LIMIT, HeaderValue::from(d.limit));
-    h.insert(REMAINING, HeaderValue::from(d.remaining));
-    h.insert(RESET, HeaderValue::from(header_seconds(d.reset)));
+    h.reserve(3);
+    h.insert(LIMIT, count(u64::from(d.limit)));
+    h.insert(REMAINING, count(u64::from(d.remaining)));
+    h.insert(RESET, count(header_seconds(d.reset)));
+}
+
+/// A count as a header value. Counts below 1,024 (every one with the default quota) come from
+/// a table of static texts: formatting three numbers into three allocated values was a tenth of
+/// the quote handler's time (perf, benches/http_stack.rs `STACK_PROFILE=quote`).
+fn count(n: u64) -> HeaderValue {
+    static SMALL: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+        (0..1024u32).map(|i| &*Box::leak(i.to_string().into_boxed_str())).collect()
+    });
+    match SMALL.get(n as usize) {
+        Some(text) => HeaderValue::from_static(text),
+        None => HeaderValue::from(n),
+    }
 }
 
 /// The version in force and every later one.
 pub async fn list_versions(State(state): State<AppState>, _caller: Caller) -> Response {
-    state.fees.versions.recheck(&state.fees.store).await;
     let now = Utc::now();
+    state.fees.versions.recheck(&state.fees.store, now).await;
     let in_force = state.fees.versions.in_force(now).map(|v| v.id);
     let data: Vec<ScheduleVersion> =
         state.fees.versions.current_and_future(now).into_iter().map(|v| listed(v, in_force)).collect();

@@ -16,6 +16,7 @@ use crate::auth::Caller;
 use crate::rate_limit::RateLimiter;
 use crate::{AppState, Config};
 
+mod answer;
 mod handlers;
 pub mod store;
 pub mod versions;

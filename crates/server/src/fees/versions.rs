@@ -24,6 +24,8 @@ pub struct Version {
     /// Each tier's description, worked out once: a quote copies them instead of formatting
     /// amounts on every request.
     pub descriptions: Arc<[String]>,
+    /// Each tier's JSON around its amount (`super::answer`), rendered once for the same reason.
+    pub pieces: Arc<[super::answer::EntryJson]>,
     pub loaded_at: String,
     pub loaded_by: String,
 }
@@ -66,8 +68,8 @@ impl Versions {
 
     /// Re-reads the versions when another process may have added one (at most once per
     /// `RECHECK_SECS`); a failed check keeps the versions held and is logged.
-    pub async fn recheck(&self, db: &FeeStore) {
-        let now = Utc::now().timestamp();
+    pub async fn recheck(&self, db: &FeeStore, now: DateTime<Utc>) {
+        let now = now.timestamp();
         let last = self.checked_at.load(Ordering::Relaxed);
         if now - last < RECHECK_SECS
             || self.checked_at.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_err()
@@ -102,11 +104,13 @@ fn version(v: StoredVersion) -> anyhow::Result<Arc<Version>> {
     let effective_from = DateTime::parse_from_rfc3339(&v.schedule.effective_from)
         .with_context(|| format!("fee schedule version {}: effective_from", v.id))?
         .with_timezone(&Utc);
-    let descriptions = v.schedule.tiers.iter().map(|t| t.description()).collect();
+    let descriptions: Vec<String> = v.schedule.tiers.iter().map(|t| t.description()).collect();
+    let pieces = super::answer::pieces(&v.schedule, &descriptions).into();
     Ok(Arc::new(Version {
         id: v.id,
         effective_from,
-        descriptions,
+        descriptions: descriptions.into(),
+        pieces,
         schedule: Arc::new(v.schedule),
         loaded_at: v.loaded_at,
         loaded_by: v.loaded_by,
@@ -153,6 +157,7 @@ mod tests {
             .map(|(i, d)| Arc::new(Version {
                 id: i as i64 + 1,
                 descriptions: Arc::from(Vec::new()),
+                pieces: Arc::from(Vec::new()),
                 effective_from: DateTime::parse_from_rfc3339(d).unwrap().with_timezone(&Utc),
                 schedule: Arc::new(FeeSchedule { effective_from: d.to_string(), ..schedule.clone() }),
                 loaded_at: String::new(),
