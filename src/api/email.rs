@@ -51,6 +51,11 @@ pub fn raw(client: &Client, id: &str) -> impl Future<Output = Result<web_sys::Bl
     async move { super::client::blob(sent.await?).await }
 }
 
+/// Queues a failed message again.
+pub fn resend(client: &Client, id: &str) -> impl Future<Output = Result<OutboxMessage, ApiError>> + 'static {
+    post(client, message_path(paths::EMAIL_MESSAGE_RESEND, id), &serde_json::json!({}))
+}
+
 pub fn attachment(client: &Client, id: &str, index: u32) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
     let path = paths::fill(&message_path(paths::EMAIL_MESSAGE_ATTACHMENT, id), "index", &index.to_string());
     let sent = client.send_raw(Method::GET, &path, &[], None);

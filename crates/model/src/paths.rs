@@ -29,12 +29,13 @@ pub const EMAIL_VALIDATION: &str = "/api/v1/cores/utility/message/email/validati
 pub const EMAIL_VALIDATION_BULK: &str = "/api/v1/cores/utility/message/email/validation/bulk";
 /// Extensions (the Email page): the outbox (GET, paged, `state` and `q` filters; `email:send`),
 /// one message with its attempts and parts, its exact MIME (`raw`, `message/rfc822`) and its
-/// attachments; the sender identities this server may send as; stored templates (GET list and
+/// attachments; a failed message resent (POST `resend`, `email:send`); the sender identities this server may send as; stored templates (GET list and
 /// detail with `email:send`; POST create and new versions with `admin`), a stored template's
 /// preview with sample data, and a draft's preview (the editor's, nothing stored).
 pub const EMAIL_MESSAGES: &str = "/api/v1/cores/utility/message/email/messages";
 pub const EMAIL_MESSAGE: &str = "/api/v1/cores/utility/message/email/messages/{messageId}";
 pub const EMAIL_MESSAGE_RAW: &str = "/api/v1/cores/utility/message/email/messages/{messageId}/raw";
+pub const EMAIL_MESSAGE_RESEND: &str = "/api/v1/cores/utility/message/email/messages/{messageId}/resend";
 pub const EMAIL_MESSAGE_ATTACHMENT: &str = "/api/v1/cores/utility/message/email/messages/{messageId}/attachments/{index}";
 pub const EMAIL_SENDERS: &str = "/api/v1/cores/utility/message/email/senders";
 pub const EMAIL_TEMPLATES: &str = "/api/v1/cores/utility/message/email/templates";

@@ -1,9 +1,10 @@
 //! One message as it was sent: headers, each attempt with the relay's reply, the plain text,
 //! the HTML in a sandboxed iframe (no scripts, no same origin), attachments and the raw MIME
-//! to download. The development mailbox's messages read the same.
+//! to download; a failed message can be resent. The development mailbox's messages read the
+//! same.
 
 use leptos::prelude::*;
-use moneydesk_model::email::MessageDetail;
+use moneydesk_model::email::{MessageDetail, MessageState};
 
 use super::bytes;
 use super::compose::HtmlPreview;
@@ -35,6 +36,16 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
             }
         });
     };
+    // Queues a failed message again, then shows it as it now stands.
+    let resend = move |id: String| {
+        let client = auth.client();
+        leptos::task::spawn_local(async move {
+            match api::resend(&client, &id).await {
+                Ok(_) => detail.load(api::message(&client, &id)),
+                Err(e) => toasts.show(ToastKind::Error, e.to_string()),
+            }
+        });
+    };
     view! {
         <section class="email-message" aria-label="Message" id="email-message">
             <button type="button" class="button email-close" on:click=move |_| close.run(())>"Close"</button>
@@ -44,10 +55,12 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
                 Some(Ok(m)) => {
                     let id = m.message.id.clone();
                     let raw_id = id.clone();
+                    let resend_id = id.clone();
                     view! {
                         <h2>{m.message.subject.clone()}</h2>
                         <p><span class=format!("badge state-{}", m.message.state.as_str()) id="email-message-state">{m.message.state.label()}</span>
-                            {format!(" · {} · {}", if m.message.delivery == moneydesk_model::email::Delivery::Mailbox { "development mailbox" } else { "SMTP relay" }, m.message.id)}</p>
+                            {format!(" · {} · {}", if m.message.delivery == moneydesk_model::email::Delivery::Mailbox { "development mailbox" } else { "SMTP relay" }, m.message.id)}
+                            {(m.message.state == MessageState::Failed).then(|| view! { " " <button type="button" class="button" id="email-resend" on:click=move |_| resend(resend_id.clone())>"Resend"</button> })}</p>
                         <table class="email-headers">
                             <caption class="sr-only">"Headers"</caption>
                             <tbody>
@@ -60,7 +73,7 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
                             <thead><tr><th scope="col">"#"</th><th scope="col">"Started"</th><th scope="col">"Outcome"</th><th scope="col">"Reply"</th></tr></thead>
                             <tbody>
                                 {m.attempt_log.iter().map(|a| view! {
-                                    <tr><td>{a.number}</td><td>{a.started_at.clone()}</td><td>{a.outcome.label()}</td><td>{a.reply.clone().unwrap_or_default()}</td></tr>
+                                    <tr><td>{a.number}</td><td>{a.started_at.clone()}</td><td>{a.outcome.label()}</td><td>{a.reply.clone().or_else(|| a.resent_by.as_ref().map(|r| format!("Resent by {} ({})", r.token, r.user))).unwrap_or_default()}</td></tr>
                                 }).collect_view()}
                             </tbody>
                         </table>

@@ -136,7 +136,9 @@ pub struct OutboxMessage {
     pub last_reply: Option<String>,
 }
 
-/// One delivery attempt.
+/// One delivery attempt, or a resend of the failed message: then `outcome` is `queued`,
+/// `resentBy` says who resent it, `startedAt` when, and `number` is the failed attempt's (the
+/// next attempt is `number + 1`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -145,9 +147,21 @@ pub struct Attempt {
     /// ISO 8601 UTC.
     pub started_at: String,
     /// What the attempt led to: `sent`, `deferred` or `failed` (`sending` while under way, or
-    /// when the process died during it).
+    /// when the process died during it); `queued` for a resend.
     pub outcome: MessageState,
     pub reply: Option<String>,
+    /// Set on a resend only.
+    #[serde(default)]
+    pub resent_by: Option<ResentBy>,
+}
+
+/// Who resent a failed message: the token's name and its user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ResentBy {
+    pub token: String,
+    pub user: String,
 }
 
 /// An attachment as stored (its bytes at [`crate::paths::EMAIL_MESSAGE_ATTACHMENT`]).

@@ -12,7 +12,7 @@ pub mod templates;
 pub mod validation;
 
 pub use address::{EmailAddress, EmailAddressError};
-pub use messages::{Attempt, AttachmentInfo, Delivery, MessageDetail, MessageState, OutboxMessage, SenderIdentity};
+pub use messages::{Attempt, AttachmentInfo, Delivery, MessageDetail, MessageState, OutboxMessage, ResentBy, SenderIdentity};
 pub use send::{
     Attachment, CheckedAttachment, CheckedMailbox, CheckedPersonalization, Content, Disposition, Mailbox, Personalization,
     SendPlan, SendRequest,

@@ -149,10 +149,10 @@ async fn deliver(state: &AppState, relay: Option<&Relay>, lane: &mut Option<Lane
     let recorded = match (built, sent) {
         (None, _) => {
             let why = format!("the sending domain {domain} could not be read: {}", signers.err().map(|e| e.message).unwrap_or_default());
-            if m.attempt >= c.max_attempts {
-                state.email.finish(worker, &m, MessageState::Failed, &format!("{why} (gave up after {} attempts)", m.attempt), None).await
+            if m.tries >= c.max_attempts {
+                state.email.finish(worker, &m, MessageState::Failed, &format!("{why} (gave up after {} attempts)", m.tries), None).await
             } else {
-                state.email.finish(worker, &m, MessageState::Deferred, &why, Some(Utc::now() + backoff(c, m.attempt))).await
+                state.email.finish(worker, &m, MessageState::Deferred, &why, Some(Utc::now() + backoff(c, m.tries))).await
             }
         }
         (Some(Err(e)), _) => state.email.finish(worker, &m, MessageState::Failed, &format!("the message could not be built: {}", e.message), None).await,
@@ -163,12 +163,12 @@ async fn deliver(state: &AppState, relay: Option<&Relay>, lane: &mut Option<Lane
             state.email.finish(worker, &m, MessageState::Sent, &text, None).await
         }
         (Some(Ok(_)), Some(Err(e))) if e.is_permanent() => state.email.finish(worker, &m, MessageState::Failed, &e.reply_text(), None).await,
-        (Some(Ok(_)), Some(Err(e))) if m.attempt >= c.max_attempts => {
-            let text = format!("{} (gave up after {} attempts)", e.reply_text(), m.attempt);
+        (Some(Ok(_)), Some(Err(e))) if m.tries >= c.max_attempts => {
+            let text = format!("{} (gave up after {} attempts)", e.reply_text(), m.tries);
             state.email.finish(worker, &m, MessageState::Failed, &text, None).await
         }
         (Some(Ok(_)), Some(Err(e))) => {
-            let next = Utc::now() + backoff(c, m.attempt);
+            let next = Utc::now() + backoff(c, m.tries);
             state.email.finish(worker, &m, MessageState::Deferred, &e.reply_text(), Some(next)).await
         }
     };

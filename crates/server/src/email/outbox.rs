@@ -1,10 +1,12 @@
 //! The outbox's GET extensions (list, one message with its attempts and parts, its exact MIME,
-//! its attachments) and the sender identities. All `email:send`: who sends may follow what
-//! was sent.
+//! its attachments), a failed message resent, and the sender identities. All `email:send`:
+//! who sends may follow what was sent, and may resend what failed (a resend sends only what was
+//! already accepted, unchanged, to the recipients it was accepted for: nothing a sender could
+//! not do by sending it again; the resend records which token did it).
 
 use axum::body::Body;
 use axum::extract::{RawQuery, State};
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use moneydesk_model::email::{MessageDetail, MessageState, OutboxMessage, SenderIdentity};
 use moneydesk_model::{paths, Envelope, Page, PageRequest};
@@ -22,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(messages))
         .routes(routes!(message))
         .routes(routes!(raw))
+        .routes(routes!(resend))
         .routes(routes!(attachment))
         .routes(routes!(senders))
 }
@@ -111,6 +114,22 @@ async fn raw(State(state): State<AppState>, _caller: Caller, Path(id): Path<Stri
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::CONTENT_DISPOSITION, HeaderValue::from_str(&format!("attachment; filename=\"{id}.eml\"")).expect("ascii id"));
     Ok(response)
+}
+
+#[utoipa::path(post, path = paths::EMAIL_MESSAGE_RESEND, tag = "email",
+    params(("messageId" = String, Path, description = "The message (`msg_…`)", pattern = "^msg_[a-z0-9]{1,60}$")),
+    security(("bearer" = ["email:send"])),
+    extensions(("x-extension" = json!(true))),
+    description = "Puts a `failed` message back in the queue, due now: `queued`, with its earlier attempts kept and a new round of attempts ahead, the same Message-ID and bytes (it never reached anyone). The attempt log shows the resend (outcome `queued`, `resentBy`). Any other state is a 409 naming it: only a failed message is resent.",
+    responses((status = 202, description = "Queued again", body = Envelope<OutboxMessage>),
+        (status = 404, description = "No such message", body = ErrorEnvelopeDoc),
+        (status = 409, description = "The message is not failed", body = ErrorEnvelopeDoc)))]
+async fn resend(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<(StatusCode, Json<Envelope<OutboxMessage>>), Error> {
+    match state.email.resend(&id, caller.token_name(), caller.user_id(), chrono::Utc::now()).await? {
+        None => Err(Error::not_found(format!("No message {id}"))),
+        Some(Err(now)) => Err(Error::conflict(format!("Message {id} is {now}: only a failed message can be resent"))),
+        Some(Ok(row)) => Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, row.record())))),
+    }
 }
 
 #[utoipa::path(get, path = paths::EMAIL_MESSAGE_ATTACHMENT, tag = "email",

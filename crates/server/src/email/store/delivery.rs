@@ -19,6 +19,9 @@ use crate::storage::Dialect;
 pub struct Claimed {
     pub message: StoredMessage,
     pub attempt: u32,
+    /// This attempt's number since the message was queued or last resent: what the attempt
+    /// limit and the retry schedule count.
+    pub tries: u32,
     pub delivery: String,
 }
 
@@ -62,7 +65,10 @@ impl EmailStore {
             tx.exec().execute(&q).await?;
         }
         tx.commit().await?;
-        Ok(rows.iter().map(|r| Claimed { message: r.stored(), attempt: r.attempts as u32, delivery: r.delivery.clone() }).collect())
+        Ok(rows
+            .iter()
+            .map(|r| Claimed { message: r.stored(), attempt: r.attempts as u32, tries: (r.attempts - r.resent_after) as u32, delivery: r.delivery.clone() })
+            .collect())
     }
 
     /// Records an attempt's outcome (`sent`, `deferred` until `next`, or `failed`) with the
@@ -134,5 +140,36 @@ impl EmailStore {
         let n = tx.exec().execute(&q).await?;
         tx.commit().await?;
         Ok(n)
+    }
+
+    /// Puts a failed message back in the queue, due now, with its attempts kept, and records
+    /// who resent it; the message as it then stands. `Ok(None)`: no such message; `Err(state)`
+    /// inside: it is not failed.
+    pub(crate) async fn resend(&self, id: &str, token: &str, user: &str, now: DateTime<Utc>) -> Result<Option<Result<MessageRow, MessageState>>, EmailError> {
+        let now = time_text(now);
+        let mut tx = self.db.begin().await?;
+        // `resent_after = attempts`: the attempt limit counts afresh from here.
+        let q = self
+            .db
+            .sql(&format!("UPDATE email_messages SET state = 'queued', next_attempt_at = ?, resent_after = attempts WHERE id = ? AND state = 'failed' RETURNING {ROW_COLUMNS}"))
+            .arg(now.clone())
+            .arg(id);
+        let Some(row) = tx.exec().row::<MessageRow>(&q).await? else {
+            drop(tx);
+            let state = self.row(id).await?.map(|r| r.state());
+            return Ok(state.map(Err));
+        };
+        let q = self
+            .db
+            .sql("INSERT INTO email_resends (message_id, after_attempt, resent_at, resent_by, resent_by_user) VALUES (?, ?, ?, ?, ?)")
+            .arg(id)
+            .arg(row.attempts)
+            .arg(now)
+            .arg(token)
+            .arg(user);
+        tx.exec().execute(&q).await?;
+        tx.commit().await?;
+        self.wake();
+        Ok(Some(Ok(row)))
     }
 }

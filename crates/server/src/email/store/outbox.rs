@@ -1,7 +1,7 @@
 //! Accepted messages in (one transaction a request), the outbox's list and a message's
 //! detail out.
 
-use moneydesk_model::email::{Attempt, AttachmentInfo, Delivery, Disposition, MessageDetail, MessageState, OutboxMessage};
+use moneydesk_model::email::{Attempt, AttachmentInfo, Delivery, Disposition, MessageDetail, MessageState, OutboxMessage, ResentBy};
 use moneydesk_model::{Page, PageRequest, Sort};
 
 use super::{EmailError, EmailStore, StoredAttachment, StoredMailbox, StoredMessage, StoredRecipients};
@@ -62,11 +62,13 @@ pub(crate) struct MessageRow {
     pub attempts: i64,
     pub sent_at: Option<String>,
     pub last_reply: Option<String>,
+    /// The attempts made before the last resend (0: never resent).
+    pub resent_after: i64,
 }
 
 pub(crate) const ROW_COLUMNS: &str = "id, batch_id, idx, state, delivery, message_id, date_header, from_email, from_name, \
     reply_to_email, reply_to_name, recipients, subject, text_body, html_body, attachments, template_id, \
-    template_version, categories, created_at, send_at, next_attempt_at, attempts, sent_at, last_reply";
+    template_version, categories, created_at, send_at, next_attempt_at, attempts, sent_at, last_reply, resent_after";
 
 impl MessageRow {
     pub fn stored(&self) -> StoredMessage {
@@ -89,7 +91,7 @@ impl MessageRow {
         }
     }
 
-    fn state(&self) -> MessageState {
+    pub(crate) fn state(&self) -> MessageState {
         self.state.parse().unwrap_or(MessageState::Queued)
     }
 
@@ -118,6 +120,14 @@ impl MessageRow {
             last_reply: self.last_reply.clone(),
         }
     }
+}
+
+#[derive(sqlx::FromRow)]
+struct ResendRow {
+    after_attempt: i64,
+    resent_at: String,
+    resent_by: String,
+    resent_by_user: String,
 }
 
 #[derive(sqlx::FromRow)]
@@ -199,7 +209,33 @@ impl EmailStore {
     pub async fn detail(&self, id: &str, headers: impl FnOnce(&StoredMessage) -> Vec<(String, String)>) -> Result<Option<MessageDetail>, EmailError> {
         let Some(row) = self.row(id).await? else { return Ok(None) };
         let q = self.db.sql("SELECT number, started_at, outcome, reply FROM email_attempts WHERE message_id = ? ORDER BY number").arg(id);
-        let attempts: Vec<AttemptRow> = self.db.acquire().await?.exec().rows(&q).await?;
+        let mut conn = self.db.acquire().await?;
+        let attempts: Vec<AttemptRow> = conn.exec().rows(&q).await?;
+        let q = self.db.sql("SELECT after_attempt, resent_at, resent_by, resent_by_user FROM email_resends WHERE message_id = ? ORDER BY after_attempt").arg(id);
+        let resends: Vec<ResendRow> = conn.exec().rows(&q).await?;
+        drop(conn);
+        let mut attempt_log: Vec<Attempt> = attempts
+            .into_iter()
+            .map(|a| Attempt {
+                number: a.number as u32,
+                started_at: a.started_at,
+                outcome: a.outcome.parse().unwrap_or(MessageState::Sending),
+                reply: a.reply,
+                resent_by: None,
+            })
+            .collect();
+        // Each resend right after the failed attempt it follows.
+        for r in resends.into_iter().rev() {
+            let at = attempt_log.iter().position(|a| i64::from(a.number) > r.after_attempt).unwrap_or(attempt_log.len());
+            let resend = Attempt {
+                number: r.after_attempt as u32,
+                started_at: r.resent_at,
+                outcome: MessageState::Queued,
+                reply: None,
+                resent_by: Some(ResentBy { token: r.resent_by, user: r.resent_by_user }),
+            };
+            attempt_log.insert(at, resend);
+        }
         let stored = row.stored();
         Ok(Some(MessageDetail {
             message: row.record(),
@@ -210,15 +246,7 @@ impl EmailStore {
             text: stored.text.clone(),
             html: stored.html.clone(),
             attachments: stored.attachments.iter().enumerate().map(|(i, a)| info(i, a)).collect(),
-            attempt_log: attempts
-                .into_iter()
-                .map(|a| Attempt {
-                    number: a.number as u32,
-                    started_at: a.started_at,
-                    outcome: a.outcome.parse().unwrap_or(MessageState::Sending),
-                    reply: a.reply,
-                })
-                .collect(),
+            attempt_log,
         }))
     }
 
