@@ -9,6 +9,10 @@
 //! - `moneydesk_email_outbox{state}`, `moneydesk_inbound_messages{state}`: messages by state
 //!   (the queue's depth), read every 15 s.
 //! - `moneydesk_email_delivery_attempts_total{outcome}`, `moneydesk_inbound_delivery_attempts_total{outcome}`.
+//! - `moneydesk_claims_taken_over_total{kind="outbox"|"inbound"|"job"}`: claims taken whose
+//!   lease had run out, the holder having died (or stalled) before finishing: an outbox
+//!   message or inbound delivery left mid-attempt, a scheduled job whose last run never ended.
+//!   Anything but 0 means an instance stopped uncleanly.
 //! - `moneydesk_db_connections{state="idle"|"in_use"}`: this instance's pool.
 
 use std::convert::Infallible;
@@ -81,6 +85,14 @@ pub fn attempt(kind: &'static str, outcome: &'static str) {
     if enabled() {
         let name = if kind == "email" { "moneydesk_email_delivery_attempts_total" } else { "moneydesk_inbound_delivery_attempts_total" };
         metrics::counter!(name, "outcome" => outcome).increment(1);
+    }
+}
+
+/// Counts `n` claims of `kind` (`outbox`, `inbound`, `job`) taken over from a holder whose
+/// lease ran out.
+pub fn taken_over(kind: &'static str, n: u64) {
+    if enabled() && n > 0 {
+        metrics::counter!("moneydesk_claims_taken_over_total", "kind" => kind).increment(n);
     }
 }
 

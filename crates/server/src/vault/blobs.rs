@@ -176,7 +176,12 @@ pub fn spawn_sweeper(blobs: Blobs, store: VaultStore, grace: Duration, local_roo
         loop {
             ask.tick().await;
             match crate::storage::jobs::claim(&store.db, "vault-sweep", &instance, chrono::Utc::now(), EVERY).await {
-                Ok(true) => sweep().await,
+                Ok(true) => {
+                    sweep().await;
+                    if let Err(e) = crate::storage::jobs::finish(&store.db, "vault-sweep", &instance, chrono::Utc::now()).await {
+                        tracing::warn!(error = %e, "vault sweeper: recording the end of its run");
+                    }
+                }
                 Ok(false) => {}
                 Err(e) => tracing::warn!(error = %e, "vault sweeper: claiming its hourly run"),
             }

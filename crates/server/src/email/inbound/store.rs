@@ -295,6 +295,17 @@ impl InboundStore {
             .arg(now_text.clone())
             .arg(limit as i64);
         let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
+        // A message taken over from a dead holder has that holder's attempt still
+        // `delivering`, numbered one below the new one: say so, and count it.
+        let retried: Vec<&str> = rows.iter().filter(|r| r.attempts > 1).map(|r| r.id.as_str()).collect();
+        let mut taken_over = 0;
+        if !retried.is_empty() {
+            let mut q = self.db.sql("UPDATE email_inbound_attempts SET result = ");
+            q.bind(crate::email::store::delivery::TAKEN_OVER).push(" WHERE result = 'delivering' AND message_id IN (");
+            q.bind_list(retried.iter().copied());
+            q.push(") AND number = (SELECT attempts - 1 FROM email_inbound_messages m WHERE m.id = email_inbound_attempts.message_id)");
+            taken_over = tx.exec().execute(&q).await?;
+        }
         let mut claimed = Vec::with_capacity(rows.len());
         for message in rows {
             let q = self.db.sql("SELECT url, secret FROM email_inbound_routes WHERE domain = ?").arg(message.domain.as_str());
@@ -310,6 +321,7 @@ impl InboundStore {
             claimed.push(Claimed { attempt: message.attempts as u32, message, route });
         }
         tx.commit().await?;
+        crate::metrics::taken_over("inbound", taken_over);
         Ok(claimed)
     }
 

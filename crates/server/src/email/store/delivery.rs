@@ -14,6 +14,10 @@ use super::outbox::{MessageRow, ROW_COLUMNS};
 use super::{time_text, EmailError, EmailStore, StoredMessage};
 use crate::storage::Dialect;
 
+/// The reply of an attempt whose worker died before recording its outcome (the message was
+/// then taken over).
+pub const TAKEN_OVER: &str = "no outcome recorded: the worker stopped during this attempt and the message was taken over when its claim ran out";
+
 /// A claimed message: what to send, and which attempt this is.
 #[derive(Debug, Clone)]
 pub struct Claimed {
@@ -51,6 +55,18 @@ impl EmailStore {
             .arg(now_text.clone())
             .arg(limit as i64);
         let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
+        // A message taken over from a dead holder has that holder's attempt still `sending`,
+        // numbered one below the new one: say so in its reply, and count it. Only a message
+        // tried before can be one (a first attempt has nothing to take over).
+        let retried: Vec<&str> = rows.iter().filter(|r| r.attempts > 1).map(|r| r.id.as_str()).collect();
+        let mut taken_over = 0;
+        if !retried.is_empty() {
+            let mut q = self.db.sql("UPDATE email_attempts SET reply = ");
+            q.bind(TAKEN_OVER).push(" WHERE outcome = 'sending' AND message_id IN (");
+            q.bind_list(retried.iter().copied());
+            q.push(") AND number = (SELECT attempts - 1 FROM email_messages m WHERE m.id = email_attempts.message_id)");
+            taken_over = tx.exec().execute(&q).await?;
+        }
         for chunk in rows.chunks(200) {
             let mut q = self.db.sql("INSERT INTO email_attempts (message_id, number, started_at, outcome) VALUES ");
             for (i, r) in chunk.iter().enumerate() {
@@ -65,6 +81,7 @@ impl EmailStore {
             tx.exec().execute(&q).await?;
         }
         tx.commit().await?;
+        crate::metrics::taken_over("outbox", taken_over);
         Ok(rows
             .iter()
             .map(|r| Claimed { message: r.stored(), attempt: r.attempts as u32, tries: (r.attempts - r.resent_after) as u32, delivery: r.delivery.clone() })
