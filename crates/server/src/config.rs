@@ -120,13 +120,19 @@ impl Config {
 
     /// `from_env` over any variable source (unit tests pass a map).
     pub fn from_lookup(var: impl Fn(&str) -> Option<String>) -> anyhow::Result<Config> {
-        let file = match var("MONEYDESK_CONFIG") {
+        let (file, email_file) = match var("MONEYDESK_CONFIG") {
             Some(path) => {
                 let text =
                     std::fs::read_to_string(&path).with_context(|| format!("reading MONEYDESK_CONFIG file {path}"))?;
-                toml::from_str::<FileConfig>(&text).with_context(|| format!("parsing MONEYDESK_CONFIG file {path}"))?
+                let mut table: toml::Table =
+                    toml::from_str(&text).with_context(|| format!("parsing MONEYDESK_CONFIG file {path}"))?;
+                let email = crate::email::config::FileKeys::take(&mut table);
+                let file = toml::Value::Table(table)
+                    .try_into::<FileConfig>()
+                    .with_context(|| format!("parsing MONEYDESK_CONFIG file {path}"))?;
+                (file, email)
             }
-            None => FileConfig::default(),
+            None => Default::default(),
         };
 
         let addr_text = var("MONEYDESK_ADDR").or(file.addr).unwrap_or_else(|| DEFAULT_ADDR.into());
@@ -210,7 +216,11 @@ impl Config {
             _ => duration(&var, "MONEYDESK_VAULT_SWEEP_GRACE", file.vault_sweep_grace)?
                 .unwrap_or(DEFAULT_VAULT_SWEEP_GRACE),
         };
-        let email = crate::email::config::EmailConfig::from_env(&var)?;
+        let email = crate::email::config::EmailConfig::from_env(&|name: &str| var(name).or_else(|| email_file.get(name)))
+            .with_context(|| match email_file.keys() {
+                keys if keys.is_empty() => "email settings".to_string(),
+                keys => format!("email settings (the variables, or {} in MONEYDESK_CONFIG)", keys.join(", ")),
+            })?;
         let blobs = crate::storage::blobs::BlobConfig::from_env(&var)?;
         let metrics_addr = match var("MONEYDESK_METRICS_ADDR").map(|v| v.trim().to_string()).filter(|v| !v.is_empty() && v != "off") {
             Some(v) => Some(v.parse().with_context(|| format!("MONEYDESK_METRICS_ADDR must be an address and port like 127.0.0.1:9464; got {v:?}"))?),

@@ -22,6 +22,10 @@
 //! - `MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE` (default off): activate a sending domain as soon as
 //!   it verifies.
 //! - Inbound mail's `MONEYDESK_INBOUND_*`: see `inbound::InboundConfig`.
+//!
+//! Each may also be written in the `MONEYDESK_CONFIG` file, as every setting can: the
+//! variable's name without `MONEYDESK_`, in lower case (`smtp_url`, `email_senders`,
+//! `inbound_smtp`, …); the variable wins. See [`FileKeys`].
 
 use std::time::Duration;
 
@@ -128,6 +132,48 @@ impl EmailConfig {
     }
 }
 
+/// The email settings written in the `MONEYDESK_CONFIG` file: its keys named like the
+/// variables `EmailConfig::from_env` reads (`MONEYDESK_SMTP_URL` → `smtp_url`), taken out of
+/// the file's table so the rest is checked as before (an unknown key is still an error).
+/// Strings are read as the variable's text, numbers and booleans as written, and an array of
+/// strings (`email_senders = ["Ops <ops@bank.example>", "@bank.example"]`) as the comma-separated
+/// list the variable holds.
+#[derive(Debug, Default)]
+pub struct FileKeys(toml::Table);
+
+impl FileKeys {
+    /// Takes the email keys out of `table`.
+    pub fn take(table: &mut toml::Table) -> FileKeys {
+        // Every variable `from_env` reads, found by asking it with none set (each is read
+        // whether or not the others are), so a new setting is a file key as soon as it exists.
+        let asked = std::cell::RefCell::new(Vec::new());
+        let _ = EmailConfig::from_env(&|name: &str| {
+            asked.borrow_mut().push(file_key(name));
+            None
+        });
+        FileKeys(asked.into_inner().into_iter().filter_map(|k| table.remove(&k).map(|v| (k, v))).collect())
+    }
+
+    /// `name`'s value in the file, as the variable would hold it.
+    pub fn get(&self, name: &str) -> Option<String> {
+        match self.0.get(&file_key(name))? {
+            toml::Value::String(s) => Some(s.clone()),
+            toml::Value::Array(items) => Some(items.iter().map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())).collect::<Vec<_>>().join(", ")),
+            other => Some(other.to_string()),
+        }
+    }
+
+    /// The keys the file set (for an error's context).
+    pub fn keys(&self) -> Vec<&str> {
+        self.0.keys().map(String::as_str).collect()
+    }
+}
+
+/// `MONEYDESK_SMTP_URL` → `smtp_url`.
+fn file_key(name: &str) -> String {
+    name.trim_start_matches("MONEYDESK_").to_ascii_lowercase()
+}
+
 /// `ops@bank.example, Operations <ops@bank.example>, @bank.example`.
 ///
 /// ```
@@ -160,4 +206,43 @@ pub fn parse_senders(list: &str) -> anyhow::Result<Vec<SenderIdentity>> {
         bail!("no sender given; write addresses or @domains, comma separated");
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+
+    fn with_file(text: &str, vars: &[(&str, &str)]) -> anyhow::Result<Config> {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.toml");
+        std::fs::write(&file, text).unwrap();
+        let path = file.to_str().unwrap().to_string();
+        let vars: Vec<(String, String)> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(|k| if k == "MONEYDESK_CONFIG" { Some(path.clone()) } else { vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()) })
+    }
+
+    #[test]
+    fn email_settings_are_read_from_the_file_and_variables_win() {
+        let c = with_file(
+            "smtp_url = \"smtps://relay.bank.example:465\"\nemail_senders = [\"Ops <ops@bank.example>\", \"@bank.example\"]\nemail_max_attempts = 3\nemail_claim = \"2m\"\nemail_worker = false\ninbound_max_size = \"1MiB\"\nemail_service_domain = \"mail.bank.example\"\n",
+            &[("MONEYDESK_EMAIL_MAX_ATTEMPTS", "5")],
+        )
+        .unwrap();
+        let e = c.email;
+        assert_eq!(e.smtp_url.as_deref(), Some("smtps://relay.bank.example:465"));
+        assert_eq!(e.senders.iter().map(|s| s.address.as_str()).collect::<Vec<_>>(), ["ops@bank.example", "@bank.example"]);
+        assert_eq!(e.max_attempts, 5, "the variable wins");
+        assert_eq!(e.claim, std::time::Duration::from_secs(120));
+        assert!(!e.worker);
+        assert_eq!(e.inbound.max_size, 1024 * 1024);
+        assert_eq!(e.service_domain, "mail.bank.example");
+    }
+
+    #[test]
+    fn a_bad_or_unknown_email_key_in_the_file_is_named() {
+        let err = format!("{:#}", with_file("email_connections = 0\n", &[]).unwrap_err());
+        assert!(err.contains("email_connections in MONEYDESK_CONFIG") && err.contains("1 to 64"), "{err}");
+        let err = format!("{:#}", with_file("email_sendrs = \"@bank.example\"\n", &[]).unwrap_err());
+        assert!(err.contains("email_sendrs"), "{err}");
+    }
 }
