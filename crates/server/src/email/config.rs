@@ -3,6 +3,8 @@
 //! - `MONEYDESK_SMTP_URL`: the relay, in lettre's URL form: `smtp://host:25` (plain),
 //!   `smtp://user:pass@host:587?tls=required` (STARTTLS), `smtps://user:pass@host:465`
 //!   (implicit TLS). Unset: messages go to the development mailbox in the database.
+//! - `MONEYDESK_SMTP_CA_FILE`: PEM certificates the relay's may also chain to (an internal CA),
+//!   besides the public roots.
 //! - `MONEYDESK_EMAIL_SENDERS`: who may be sent as, comma separated: addresses
 //!   (`ops@bank.example`, `Operations <ops@bank.example>`) or whole domains (`@bank.example`).
 //!   Default `@moneydesk.test` (the development mailbox's demo domain).
@@ -35,6 +37,7 @@ use moneydesk_model::email::{EmailAddress, SenderIdentity};
 #[derive(Debug, Clone)]
 pub struct EmailConfig {
     pub smtp_url: Option<String>,
+    pub smtp_ca_file: Option<std::path::PathBuf>,
     pub senders: Vec<SenderIdentity>,
     pub connections: usize,
     pub retry_base: Duration,
@@ -63,6 +66,7 @@ impl Default for EmailConfig {
     fn default() -> Self {
         EmailConfig {
             smtp_url: None,
+            smtp_ca_file: None,
             senders: vec![SenderIdentity { address: "@moneydesk.test".into(), name: None }],
             connections: 4,
             retry_base: Duration::from_secs(30),
@@ -88,6 +92,7 @@ impl EmailConfig {
             }
             c.smtp_url = Some(url);
         }
+        c.smtp_ca_file = var("MONEYDESK_SMTP_CA_FILE").filter(|s| !s.trim().is_empty()).map(std::path::PathBuf::from);
         if let Some(list) = var("MONEYDESK_EMAIL_SENDERS") {
             c.senders = parse_senders(&list).context("MONEYDESK_EMAIL_SENDERS")?;
         }

@@ -59,10 +59,11 @@ struct Round {
     started: Mutex<Vec<String>>,
 }
 
-/// Starts the worker of this process (`MONEYDESK_SMTP_URL` is checked here: a bad one stops
-/// the server from starting).
+/// Starts the worker of this process (`MONEYDESK_SMTP_URL` and `MONEYDESK_SMTP_CA_FILE` are
+/// checked here: a bad one stops the server from starting).
 pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
-    let relay = state.config.email.smtp_url.as_deref().map(Relay::parse).transpose()?.map(Arc::new);
+    let c = &state.config.email;
+    let relay = c.smtp_url.as_deref().map(|url| Relay::parse(url)?.trusting(c.smtp_ca_file.as_deref())).transpose()?.map(Arc::new);
     let cancel = CancellationToken::new();
     let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
     let stop = cancel.clone();

@@ -13,6 +13,8 @@ pub struct SmtpSink {
     pub port: u16,
     pub dir: tempfile::TempDir,
     child: Option<Child>,
+    /// The certificate chain and key it speaks implicit TLS with (`smtps://`), if any.
+    tls: Option<(PathBuf, PathBuf)>,
 }
 
 /// A message as the sink received it: its bytes and its envelope's recipients.
@@ -46,14 +48,22 @@ fn python() -> &'static str {
 impl SmtpSink {
     pub fn start() -> SmtpSink {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut sink = SmtpSink { port, dir: tempfile::tempdir().unwrap(), child: None };
+        let mut sink = SmtpSink { port, dir: tempfile::tempdir().unwrap(), child: None, tls: None };
         sink.resume();
         sink
     }
 
-    /// `smtp://127.0.0.1:PORT`: what `MONEYDESK_SMTP_URL` is set to.
+    /// A relay speaking implicit TLS (SMTPS) with the PEM certificate chain `cert` and `key`.
+    pub fn start_tls(cert: PathBuf, key: PathBuf) -> SmtpSink {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut sink = SmtpSink { port, dir: tempfile::tempdir().unwrap(), child: None, tls: Some((cert, key)) };
+        sink.resume();
+        sink
+    }
+
+    /// `smtp://127.0.0.1:PORT` (`smtps://` for a TLS one): what `MONEYDESK_SMTP_URL` is set to.
     pub fn url(&self) -> String {
-        format!("smtp://127.0.0.1:{}", self.port)
+        format!("{}://127.0.0.1:{}", if self.tls.is_some() { "smtps" } else { "smtp" }, self.port)
     }
 
     /// Stops it (a relay that is down: connections are refused).
@@ -72,6 +82,7 @@ impl SmtpSink {
                 .arg(script())
                 .arg(self.port.to_string())
                 .arg(self.dir.path())
+                .args(self.tls.iter().flat_map(|(cert, key)| [cert, key]))
                 .stdout(Stdio::piped())
                 .stderr(Stdio::inherit())
                 .spawn()

@@ -1,6 +1,8 @@
 """A real SMTP server for the email tests and benchmark (aiosmtpd, Debian's python3-aiosmtpd).
 
-Usage: sink.py PORT DIR
+Usage: sink.py PORT DIR [CERT KEY]
+
+With CERT and KEY (PEM files) it speaks implicit TLS (SMTPS): TLS from the first byte.
 
 Every message accepted is written to DIR as <n>.eml with a <n>.json beside it holding the
 envelope (mail_from, rcpt_tos). Behaviour is read from DIR/control.json before each
@@ -13,6 +15,7 @@ benchmark). The server prints "ready" once it listens.
 import asyncio
 import json
 import os
+import ssl
 import sys
 import threading
 
@@ -65,8 +68,12 @@ class Sink:
 def main():
     port, directory = int(sys.argv[1]), sys.argv[2]
     os.makedirs(directory, exist_ok=True)
+    tls = None
+    if len(sys.argv) > 4:
+        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        tls.load_cert_chain(sys.argv[3], sys.argv[4])
     # No size limit beyond the tests' own (30 MiB of attachments, base64).
-    controller = Controller(Sink(directory), hostname="127.0.0.1", port=port,
+    controller = Controller(Sink(directory), hostname="127.0.0.1", port=port, ssl_context=tls,
                             server_kwargs={"data_size_limit": 64 * 1024 * 1024})
     controller.start()
     print("ready", flush=True)
