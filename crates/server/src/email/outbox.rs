@@ -127,7 +127,7 @@ async fn raw(State(state): State<AppState>, _caller: Caller, Path(id): Path<Stri
 async fn resend(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<(StatusCode, Json<Envelope<OutboxMessage>>), Error> {
     match state.email.resend(&id, caller.token_name(), caller.user_id(), chrono::Utc::now()).await? {
         None => Err(Error::not_found(format!("No message {id}"))),
-        Some(Err(now)) => Err(Error::conflict(format!("Message {id} is {now}: only a failed message can be resent"))),
+        Some(Err(current)) => Err(Error::conflict(format!("Message {id} is {current}: only a failed message can be resent"))),
         Some(Ok(row)) => Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, row.record())))),
     }
 }
