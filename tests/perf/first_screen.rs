@@ -8,7 +8,15 @@
 //! It prints the median time from navigation start to the page's first meaningful content
 //! (accounts, permissions: the first data row; fees: the schedule's table; routing: the
 //! directory's status; deposits: the chart; home: the cards), and the waterfall of the last
-//! cold load: each request's start and end (ms from navigation start).
+//! cold load: each request's start, first byte and end (ms from navigation start).
+//!
+//! Issue 10's peer (tests/perf/peer.rs, bench/peer/): the same run loads react-admin's
+//! accounts list the same ways, the two interleaved run by run (and which goes first
+//! alternating), so that the machine's noise falls on both; it prints both medians, their
+//! ratio and the peer's waterfall. `MONEYDESK_BENCH_PEER=0` leaves it out;
+//! `MONEYDESK_BENCH_PAGES=/accounts,/fees` measures only those pages.
+
+mod peer;
 
 use std::time::Duration;
 
@@ -31,26 +39,113 @@ const CONTENT_AT: &str = "const [selector, done] = arguments;
     new MutationObserver((_, o) => { if (now()) o.disconnect(); })
         .observe(document.documentElement, { childList: true, subtree: true });";
 
-const WATERFALL: &str = "return performance.getEntriesByType('resource').map(e =>
-    [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.transferSize]);";
+/// The document, then every request: [name, start, first byte, end, bytes transferred], and
+/// the first contentful paint.
+const WATERFALL: &str = "const n = performance.getEntriesByType('navigation')[0];
+    const row = e => [e.name.replace(location.origin, ''), Math.round(e.startTime),
+        Math.round(e.responseStart), Math.round(e.responseEnd), e.transferSize];
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+    return [row(n), ...performance.getEntriesByType('resource').map(row),
+        ['(first contentful paint)', Math.round(fcp ? fcp.startTime : -1), 0, 0, 0],
+        ['(DOMContentLoaded, load)', Math.round(n.domContentLoadedEventEnd), 0, Math.round(n.loadEventEnd), 0]];";
 
-struct Signed {
-    token: String,
+/// What is loaded: Moneydesk's page (signed in) or the peer's list.
+#[derive(Clone, Copy)]
+enum App<'a> {
+    Moneydesk { origin: &'a str, path: &'a str, ready: &'a str, token: &'a str },
+    Peer { origin: &'a str },
 }
 
-/// Opens `url` signed in: the credentials the portal keeps, written on the origin first (a
-/// tiny same-origin file, so the page itself loads only once, cold).
-async fn load(b: &Browser, origin: &str, path: &str, ready: &str, who: &Signed) -> (f64, Value) {
-    b.open(&format!("{origin}/environments.json")).await;
-    let credentials = json!({"environment": "local", "baseUrl": "", "token": who.token}).to_string();
-    b.js("localStorage.setItem('moneydesk.credentials', arguments[0])", vec![json!(credentials)]).await;
-    b.open(&format!("{origin}{path}")).await;
-    let at = b.js_async(CONTENT_AT, vec![json!(ready)]).await.as_f64().unwrap_or(f64::NAN);
-    let waterfall = b.js(WATERFALL, vec![]).await;
-    (at, waterfall)
+impl App<'_> {
+    fn url(&self) -> String {
+        match self {
+            App::Moneydesk { origin, path, .. } => format!("{origin}{path}"),
+            App::Peer { origin } => format!("{origin}{}", peer::PATH),
+        }
+    }
+
+    fn ready(&self) -> &str {
+        match self {
+            App::Moneydesk { ready, .. } => ready,
+            App::Peer { .. } => peer::ROW,
+        }
+    }
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
+/// A cold load of the app's page in `b`: first a tiny same-origin file (for Moneydesk, to
+/// write the credentials the portal keeps; for the peer, alike, so both pages load from an
+/// origin already connected to), then the page; the time to its content and its waterfall.
+async fn load(b: &Browser, app: App<'_>) -> (f64, Value) {
+    match app {
+        App::Moneydesk { origin, token, .. } => {
+            b.open(&format!("{origin}/environments.json")).await;
+            let credentials = json!({"environment": "local", "baseUrl": "", "token": token}).to_string();
+            b.js("localStorage.setItem('moneydesk.credentials', arguments[0])", vec![json!(credentials)]).await;
+        }
+        App::Peer { origin } => b.open(&format!("{origin}/ping")).await,
+    }
+    b.open(&app.url()).await;
+    let at = content_at(b, app).await;
+    (at, b.js(WATERFALL, vec![]).await)
+}
+
+/// The same page again in the same browser (its cache warm), through about:blank: the
+/// peer's URL differs from the open one only after `#`, which would not load the page again.
+async fn reload(b: &Browser, app: App<'_>) -> f64 {
+    b.open("about:blank").await;
+    b.open(&app.url()).await;
+    content_at(b, app).await
+}
+
+async fn content_at(b: &Browser, app: App<'_>) -> f64 {
+    b.js_async(CONTENT_AT, vec![json!(app.ready())]).await.as_f64().unwrap_or(f64::NAN)
+}
+
+#[derive(Default)]
+struct Times {
+    cold: Vec<f64>,
+    warm: Vec<f64>,
+    slow: Vec<f64>,
+    waterfall: Value,
+    slow_waterfall: Value,
+}
+
+/// `runs` cold loads (each followed by a warm one), then `runs` slow ones, of every app, the
+/// apps taking turns within each run (the first one alternating), each load in a fresh browser.
+async fn measure(apps: &[App<'_>], runs: usize, dir: &std::path::Path) -> Vec<Times> {
+    let mut times: Vec<Times> = apps.iter().map(|_| Times::default()).collect();
+    let mut n = 0;
+    let mut browser = || {
+        n += 1;
+        dir.join(format!("b-{n}"))
+    };
+    for run in 0..runs {
+        for k in 0..apps.len() {
+            let i = (run + k) % apps.len();
+            let b = Browser::start(&browser(), "first-screen".into()).await;
+            let (at, waterfall) = load(&b, apps[i]).await;
+            times[i].cold.push(at);
+            times[i].waterfall = waterfall;
+            times[i].warm.push(reload(&b, apps[i]).await);
+            b.close().await;
+        }
+    }
+    for run in 0..runs {
+        for k in 0..apps.len() {
+            let i = (run + k) % apps.len();
+            let b = Browser::start(&browser(), "first-screen".into()).await;
+            b.emulate_network(150, 200_000, 93_750).await;
+            let (at, waterfall) = load(&b, apps[i]).await;
+            times[i].slow.push(at);
+            times[i].slow_waterfall = waterfall;
+            b.close().await;
+        }
+    }
+    times
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut xs = xs.to_vec();
     xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
     if xs.is_empty() {
         f64::NAN
@@ -59,44 +154,83 @@ fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
+fn row(label: &str, t: &Times) {
+    println!("{:<24} {:>8.0} {:>8.0} {:>8.0}", label, median(&t.cold), median(&t.warm), median(&t.slow));
+}
+
+fn print_waterfall(title: &str, waterfall: &Value) {
+    let Some(list) = waterfall.as_array() else { return };
+    println!("    {title}: start..first byte..end (ms from navigation start), bytes transferred");
+    for e in list {
+        println!(
+            "    {:>5}..{:>5}..{:<5} {:>8} B  {}",
+            e[1],
+            e[2],
+            e[3],
+            e[4],
+            e[0].as_str().unwrap_or_default()
+        );
+    }
+}
+
+fn samples(label: &str, xs: &[f64]) {
+    let list: Vec<String> = xs.iter().map(|x| format!("{x:.0}")).collect();
+    println!("    {label:<22} {}", list.join(" "));
+}
+
 #[tokio::main]
 async fn main() {
     let runs: usize = std::env::var("MONEYDESK_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(10);
+    let only: Option<Vec<String>> =
+        std::env::var("MONEYDESK_BENCH_PAGES").ok().map(|v| v.split(',').map(|p| p.trim().to_string()).collect());
     let h = Harness::start_with(|c| c.seed_demo = true).await;
-    let who = Signed { token: h.token(&[Scope::Admin]).await };
+    let token = h.token(&[Scope::Admin]).await;
     let origin = h.base_url();
+    let peer = match peer::dist() {
+        Some(dist) => Some(peer::Peer::serve(dist, peer::accounts(&h, &origin, &token).await).await),
+        None => None,
+    };
     let dir = tempfile::tempdir().unwrap();
     println!("bench-first-screen: {runs} loads per page and mode; median ms from navigation start to the first content");
-    println!("{:<14} {:>8} {:>8} {:>8}", "page", "cold", "warm", "slow");
+    println!("{:<24} {:>8} {:>8} {:>8}", "page", "cold", "warm", "slow");
     for (path, ready) in PAGES {
-        let mut cold = Vec::new();
-        let mut warm = Vec::new();
-        let mut slow = Vec::new();
-        let mut last_waterfall = Value::Null;
-        for run in 0..runs {
-            let b = Browser::start(&dir.path().join(format!("cold-{run}")), "first-screen".into()).await;
-            let (at, waterfall) = load(&b, &origin, path, ready, &who).await;
-            cold.push(at);
-            last_waterfall = waterfall;
-            b.open(&format!("{origin}{path}")).await;
-            warm.push(b.js_async(CONTENT_AT, vec![json!(ready)]).await.as_f64().unwrap_or(f64::NAN));
-            b.close().await;
+        if only.as_ref().is_some_and(|o| !o.iter().any(|p| p == path)) {
+            continue;
         }
-        for run in 0..runs.div_ceil(2) {
-            let b = Browser::start(&dir.path().join(format!("slow-{run}")), "first-screen".into()).await;
-            b.emulate_network(150, 200_000, 93_750).await;
-            slow.push(load(&b, &origin, path, ready, &who).await.0);
-            b.close().await;
+        let moneydesk = App::Moneydesk { origin: &origin, path, ready, token: &token };
+        let mut apps = vec![moneydesk];
+        if let (Some(p), "/accounts") = (&peer, *path) {
+            apps.push(App::Peer { origin: &p.origin });
         }
-        println!("{:<14} {:>8.0} {:>8.0} {:>8.0}", path, median(cold), median(warm), median(slow));
-        if let Some(list) = last_waterfall.as_array() {
-            for e in list {
-                println!("    {:>5}..{:<5} {:>8} B  {}", e[1], e[2], e[3], e[0].as_str().unwrap_or_default());
+        let times = measure(&apps, runs, dir.path()).await;
+        row(path, &times[0]);
+        if let Some(p) = times.get(1) {
+            let m = &times[0];
+            row("  react-admin peer", p);
+            let ratio = |a: &[f64], b: &[f64]| median(a) / median(b);
+            println!(
+                "{:<24} {:>8.2} {:>8.2} {:>8.2}",
+                "  Moneydesk / peer",
+                ratio(&m.cold, &p.cold),
+                ratio(&m.warm, &p.warm),
+                ratio(&m.slow, &p.slow)
+            );
+            for (label, t) in [("Moneydesk", m), ("peer", p)] {
+                samples(&format!("{label} cold"), &t.cold);
+                samples(&format!("{label} warm"), &t.warm);
+                samples(&format!("{label} slow"), &t.slow);
             }
+        }
+        print_waterfall("the last cold load", &times[0].waterfall);
+        if let Some(p) = times.get(1) {
+            print_waterfall("the last slow load", &times[0].slow_waterfall);
+            print_waterfall("the peer's last cold load", &p.waterfall);
+            print_waterfall("the peer's last slow load", &p.slow_waterfall);
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let ua = h.js("return navigator.userAgent", vec![]).await;
     println!("bench-first-screen: browser {}", ua.as_str().unwrap_or_default());
+    drop(peer);
     h.finish().await;
 }

@@ -7,6 +7,13 @@
 //! API while paging through 500-row pages (windowed: only the rows near the viewport render).
 //!
 //! `MONEYDESK_BENCH_RUNS` (default 20) page turns per column set.
+//!
+//! First, issue 10's "page size → 500, next frame painted" side by side with its peer
+//! (tests/perf/page_size.rs, tests/perf/peer.rs; `MONEYDESK_BENCH_PEER=0` leaves it out):
+//! `MONEYDESK_BENCH_RUNS` turns of each.
+
+mod page_size;
+mod peer;
 
 use std::time::{Duration, Instant};
 
@@ -93,6 +100,13 @@ async fn main() {
     let h = Harness::start_with(|c| c.seed_demo = true).await;
     let token = h.token(&[Scope::AccountsRead]).await;
     h.sign_in(&token).await;
+
+    if let Some(dist) = peer::dist() {
+        let origin = h.base_url();
+        let p = peer::Peer::serve(dist, peer::accounts(&h, &origin, &token).await).await;
+        let (m, pr) = page_size::compare(&h, &origin, &p.origin, runs).await;
+        page_size::print(&m, &pr);
+    }
 
     // The default columns (6 of 24).
     h.goto("/accounts?size=500").await;
