@@ -14,7 +14,8 @@
 //! accounts list the same ways, the two interleaved run by run (and which goes first
 //! alternating), so that the machine's noise falls on both; it prints both medians, their
 //! ratio and the peer's waterfall. `MONEYDESK_BENCH_PEER=0` leaves it out;
-//! `MONEYDESK_BENCH_PAGES=/accounts,/fees` measures only those pages.
+//! `MONEYDESK_BENCH_PAGES=/accounts,/fees` measures only those pages; `MONEYDESK_BENCH_SCOPES=1`:
+//! see [`remember_scopes`].
 
 mod peer;
 
@@ -39,15 +40,33 @@ const CONTENT_AT: &str = "const [selector, done] = arguments;
     new MutationObserver((_, o) => { if (now()) o.disconnect(); })
         .observe(document.documentElement, { childList: true, subtree: true });";
 
-/// The document, then every request: [name, start, first byte, end, bytes transferred], and
-/// the first contentful paint.
+/// The document, then every request: [name, start, first byte, end, bytes transferred], the
+/// page's own performance measures (Moneydesk's table: from its records arriving to the rows
+/// built, laid out, painted), the first contentful paint, DOMContentLoaded and load.
 const WATERFALL: &str = "const n = performance.getEntriesByType('navigation')[0];
     const row = e => [e.name.replace(location.origin, ''), Math.round(e.startTime),
         Math.round(e.responseStart), Math.round(e.responseEnd), e.transferSize];
+    const measure = e => ['(' + e.name + ')', Math.round(e.startTime), 0, Math.round(e.startTime + e.duration), 0];
     const fcp = performance.getEntriesByName('first-contentful-paint')[0];
     return [row(n), ...performance.getEntriesByType('resource').map(row),
+        ...performance.getEntriesByType('measure').map(measure),
         ['(first contentful paint)', Math.round(fcp ? fcp.startTime : -1), 0, 0, 0],
         ['(DOMContentLoaded, load)', Math.round(n.domContentLoadedEventEnd), 0, Math.round(n.loadEventEnd), 0]];";
+
+/// The main thread's long tasks (over 50 ms) so far: [start, end] (ms from navigation start).
+const LONG_TASKS: &str = "const done = arguments[arguments.length - 1];
+    const all = t => t.map(e => [Math.round(e.startTime), Math.round(e.startTime + e.duration)]);
+    const o = new PerformanceObserver(l => { o.disconnect(); done(all(l.getEntries())); });
+    o.observe({ type: 'longtask', buffered: true });
+    setTimeout(() => { o.disconnect(); done(all(o.takeRecords())); }, 200);";
+
+/// `MONEYDESK_BENCH_SCOPES=1`: cold loads also find the scopes the last check of the token
+/// found (`moneydesk.scopes`, src/session.rs), as the browser of a user who signed in with
+/// "remember on this device" holds them; by default only the credentials are written (the
+/// figures issue 10 tracks), and the portal waits for `auth/me` before building the page.
+fn remember_scopes() -> bool {
+    std::env::var("MONEYDESK_BENCH_SCOPES").is_ok_and(|v| v == "1")
+}
 
 /// What is loaded: Moneydesk's page (signed in) or the peer's list.
 #[derive(Clone, Copy)]
@@ -81,12 +100,22 @@ async fn load(b: &Browser, app: App<'_>) -> (f64, Value) {
             b.open(&format!("{origin}/environments.json")).await;
             let credentials = json!({"environment": "local", "baseUrl": "", "token": token}).to_string();
             b.js("localStorage.setItem('moneydesk.credentials', arguments[0])", vec![json!(credentials)]).await;
+            if remember_scopes() {
+                b.js("localStorage.setItem('moneydesk.scopes', 'admin')", vec![]).await;
+            }
         }
         App::Peer { origin } => b.open(&format!("{origin}/ping")).await,
     }
     b.open(&app.url()).await;
     let at = content_at(b, app).await;
-    (at, b.js(WATERFALL, vec![]).await)
+    let mut waterfall = b.js(WATERFALL, vec![]).await;
+    if let (Value::Array(list), Value::Array(tasks)) = (&mut waterfall, b.js_async(LONG_TASKS, vec![]).await) {
+        for t in tasks {
+            list.push(json!(["(long task)", t[0], 0, t[1], 0]));
+        }
+        list.push(json!(["(first content: the measured time)", at.round(), 0, 0, 0]));
+    }
+    (at, waterfall)
 }
 
 /// The same page again in the same browser (its cache warm), through about:blank: the
@@ -192,6 +221,9 @@ async fn main() {
     };
     let dir = tempfile::tempdir().unwrap();
     println!("bench-first-screen: {runs} loads per page and mode; median ms from navigation start to the first content");
+    if remember_scopes() {
+        println!("bench-first-screen: cold loads find the token's scopes remembered (MONEYDESK_BENCH_SCOPES=1)");
+    }
     println!("{:<24} {:>8} {:>8} {:>8}", "page", "cold", "warm", "slow");
     for (path, ready) in PAGES {
         if only.as_ref().is_some_and(|o| !o.iter().any(|p| p == path)) {
