@@ -19,6 +19,7 @@
 
 mod peer;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use moneydesk_e2e::{Browser, Harness, Scope};
@@ -143,11 +144,11 @@ struct Times {
 /// apps taking turns within each run (the first one alternating), each load in a fresh browser.
 async fn measure(apps: &[App<'_>], runs: usize, dir: &std::path::Path) -> Vec<Times> {
     let mut times: Vec<Times> = apps.iter().map(|_| Times::default()).collect();
-    let mut n = 0;
-    let mut browser = || {
-        n += 1;
-        dir.join(format!("b-{n}"))
-    };
+    // A new profile directory for every browser of the whole run: Chromium keeps its HTTP
+    // cache there, so a directory used again (as `cold-<run>` once was, for every page) hands
+    // the next page the previous page's main module and shared chunks, warm.
+    static BROWSERS: AtomicUsize = AtomicUsize::new(0);
+    let browser = || dir.join(format!("b-{}", BROWSERS.fetch_add(1, Ordering::Relaxed)));
     for run in 0..runs {
         for k in 0..apps.len() {
             let i = (run + k) % apps.len();
