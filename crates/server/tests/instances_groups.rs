@@ -45,6 +45,22 @@ async fn instance(url: String, bucket: S3Config, tweak: impl Fn(&mut Config)) ->
     .await
 }
 
+#[tokio::test]
+async fn both_instances_on_postgresql_and_s3_say_they_are_ready_to_a_load_balancer() {
+    // What a load balancer's health check asks, without a token.
+    let (a, b) = pair(|_| {}).await;
+    for s in [&a, &b] {
+        let r = s.get("/readyz").await;
+        let status = r.status().as_u16();
+        let ready = json(r).await;
+        assert_eq!(status, 200, "{ready}");
+        for check in ["database", "blobs", "routing"] {
+            assert_eq!(ready["checks"][check]["ok"], true, "{check}: {ready}");
+        }
+        assert!(ready["checks"]["blobs"]["detail"].as_str().unwrap().starts_with("s3://"), "{ready}");
+    }
+}
+
 /// The status and the body's text (a `Value` would read a fee of `2.00` as 2.0).
 async fn get_text(s: &Server, token: &str, path: &str) -> (u16, String) {
     let r = s.get_auth(path, token).await;
