@@ -206,6 +206,18 @@ async fn vault() -> anyhow::Result<()> {
                 n += len?;
             }
             raw[k].push(n as f64 / t.elapsed().as_secs_f64() / 1e6);
+            if round == 0 {
+                // Per object: a small one's latency tells a store's per-request cost from its bandwidth.
+                let t = Instant::now();
+                for sha in shas.iter().take(50) {
+                    blobs.get(&content_path(sha)).await?.bytes().await?;
+                }
+                let small_ms = t.elapsed().as_secs_f64() * 1000.0 / 50.0;
+                let t = Instant::now();
+                let big = blobs.get(&content_path(shas.last().unwrap())).await?.bytes().await?;
+                let big_rate = big.len() as f64 / t.elapsed().as_secs_f64() / 1e6;
+                println!("  {}: a 64 KiB object read in {small_ms:.2} ms (one at a time); a {} MiB one at {big_rate:.0} MB/s", ["local", "S3"][k], big.len() >> 20);
+            }
             let (url, token) = &targets[k];
             let t = Instant::now();
             let r = client.post(url).bearer_auth(token).send().await?;
