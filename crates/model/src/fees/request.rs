@@ -41,14 +41,16 @@ fn amount_text<'de, 'a, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Cow<
 }
 
 impl<'a> FeeRequestFields<'a> {
-    /// The fields from query parameters (already percent-decoded): an unknown or repeated
+    /// The fields from query parameters (already percent-decoded; borrowed where the query
+    /// needed no decoding, as `form_urlencoded::parse` gives them): an unknown or repeated
     /// parameter is an error naming it, as a misspelt JSON field is.
     ///
     /// ```
+    /// use std::borrow::Cow;
     /// use moneydesk_model::fees::FeeRequestFields;
-    /// let q = [("transferType", "EFT"), ("amount", "5")].map(|(k, v)| (k.to_string(), v.to_string()));
+    /// let q = [("transferType", "EFT"), ("amount", "5")].map(|(k, v)| (Cow::from(k), Cow::from(v)));
     /// assert_eq!(FeeRequestFields::from_pairs(q).unwrap().amount.as_deref(), Some("5"));
-    /// let twice = [("amount", "5"), ("amount", "6")].map(|(k, v)| (k.to_string(), v.to_string()));
+    /// let twice = [("amount", "5"), ("amount", "6")].map(|(k, v)| (Cow::from(k), Cow::from(v)));
     /// assert_eq!(FeeRequestFields::from_pairs(twice).unwrap_err().message, "amount is given more than once");
     /// ```
     pub fn from_pairs(pairs: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>)>) -> Result<Self, FieldError> {
