@@ -9,6 +9,8 @@
 //! The bytes are exactly serde's (`FeeSuccess<FeeEntry>` through `serde_json::to_vec`): the
 //! tests below compare them for every tier of the default schedule at many amounts.
 
+use std::io::Write;
+
 use axum::body::Body;
 use axum::http::{header, HeaderValue};
 use axum::response::Response;
@@ -56,8 +58,8 @@ pub fn quote(schedule: &FeeSchedule, pieces: &[EntryJson], transfer_type: Transf
             out.push(b',');
         }
         out.extend_from_slice(json.before_amount.as_bytes());
-        // The decimal's own text, as `Money`'s Serialize writes it (a JSON number token).
-        use std::io::Write;
+        // The decimal's own text, as `Money`'s Serialize writes it (a JSON number token); a
+        // Vec never refuses a write.
         let _ = write!(out, "{}", tier.fee_for(amount).decimal());
         out.extend_from_slice(json.after_amount.as_bytes());
     }
