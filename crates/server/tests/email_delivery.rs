@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::smtp::SmtpSink;
 use common::{json, Backend, Server};
@@ -45,19 +45,6 @@ async fn send(s: &Server, token: &str, body: &Value) -> Vec<String> {
     body["data"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
 }
 
-/// Polls a message until it reaches `state` (at most 20 s); its detail.
-async fn wait_state(s: &Server, token: &str, id: &str, state: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let d = json(s.get_auth(&paths::EMAIL_MESSAGE.replace("{messageId}", id), token).await).await;
-        if d["data"]["state"] == state || Instant::now() > deadline {
-            assert_eq!(d["data"]["state"], state, "{d}");
-            return d["data"].clone();
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 fn simple(to: &str) -> Value {
     json!({"from": {"email": "ops@moneydesk.test"}, "subject": "Hello", "content": [{"type": "text/plain", "value": "Hello"}],
         "personalizations": [{"to": [{"email": to}]}]})
@@ -80,7 +67,7 @@ async fn a_sent_message_arrives_with_its_mime_structure(backend: Backend) {
         "personalizations": [{"to": [{"email": "zoe@client.example", "name": "Zoë Client"}], "cc": [{"email": "cc@client.example"}], "bcc": [{"email": "audit@client.example"}]}]
     });
     let ids = send(&s, &t, &body).await;
-    let detail = wait_state(&s, &t, &ids[0], "sent").await;
+    let detail = common::wait_message_state(&s, &t, &ids[0], "sent").await;
     assert!(detail["lastReply"].as_str().unwrap().starts_with("250"), "{detail}");
 
     let got = sink.wait_for(1, 10).await;
@@ -122,11 +109,11 @@ async fn a_relay_that_is_down_defers_and_the_message_goes_once_it_is_back(backen
     let s = start(backend, &sink, |_| {}).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let ids = send(&s, &t, &simple("a@client.example")).await;
-    let deferred = wait_state(&s, &t, &ids[0], "deferred").await;
+    let deferred = common::wait_message_state(&s, &t, &ids[0], "deferred").await;
     assert!(deferred["lastReply"].as_str().unwrap().starts_with("relay not reached"), "{deferred}");
     assert!(deferred["nextAttemptAt"].is_string());
     sink.resume();
-    let sent = wait_state(&s, &t, &ids[0], "sent").await;
+    let sent = common::wait_message_state(&s, &t, &ids[0], "sent").await;
     assert!(sent["attempts"].as_u64().unwrap() >= 2);
     assert_eq!(sent["attemptLog"][0]["outcome"], "deferred");
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -140,10 +127,10 @@ async fn a_permanent_refusal_fails_at_once_and_a_temporary_one_after_the_last_at
     let t = s.token(&[Scope::EmailSend]).await;
     let gone = send(&s, &t, &simple("gone@client.example")).await;
     let busy = send(&s, &t, &simple("busy@client.example")).await;
-    let failed = wait_state(&s, &t, &gone[0], "failed").await;
+    let failed = common::wait_message_state(&s, &t, &gone[0], "failed").await;
     assert_eq!(failed["attempts"], 1, "a 5xx is not retried: {failed}");
     assert!(failed["lastReply"].as_str().unwrap().starts_with("550"), "{failed}");
-    let failed = wait_state(&s, &t, &busy[0], "failed").await;
+    let failed = common::wait_message_state(&s, &t, &busy[0], "failed").await;
     assert_eq!(failed["attempts"], 3, "{failed}");
     let outcomes: Vec<&str> = failed["attemptLog"].as_array().unwrap().iter().map(|a| a["outcome"].as_str().unwrap()).collect();
     assert_eq!(outcomes, ["deferred", "deferred", "failed"]);
@@ -196,7 +183,7 @@ async fn mail_from_an_active_sending_domain_bounces_to_its_return_path_host() {
     let mut body = simple("zoe@client.example");
     body["from"] = json!({"email": "ops@notices.bank.example"});
     let ids = send(&s, &t, &body).await;
-    wait_state(&s, &t, &ids[0], "sent").await;
+    common::wait_message_state(&s, &t, &ids[0], "sent").await;
     let got = sink.wait_for(1, 10).await;
     assert_eq!(got[0].mail_from, format!("bounces+{}@mdbounce.notices.bank.example", ids[0]));
     assert_eq!(got[0].rcpt_tos, ["zoe@client.example"]);

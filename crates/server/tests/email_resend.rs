@@ -46,19 +46,6 @@ async fn resend(s: &Server, token: &str, id: &str) -> (u16, Value) {
     call(s, Method::POST, &paths::EMAIL_MESSAGE_RESEND.replace("{messageId}", id), token, None).await
 }
 
-/// Polls a message until it reaches `state` (at most 20 s); its detail.
-async fn wait_state(s: &Server, token: &str, id: &str, state: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let d = json(s.get_auth(&paths::EMAIL_MESSAGE.replace("{messageId}", id), token).await).await;
-        if d["data"]["state"] == state || Instant::now() > deadline {
-            assert_eq!(d["data"]["state"], state, "{d}");
-            return d["data"].clone();
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 fn to(address: &str) -> Value {
     json!({"from": {"email": "ops@moneydesk.test"}, "subject": "Statement", "content": [{"type": "text/plain", "value": "Your statement"}],
         "personalizations": [{"to": [{"email": address}]}]})
@@ -83,7 +70,7 @@ async fn a_refused_message_resent_once_the_relay_takes_it_arrives_once(backend: 
     let s = start(backend, &sink, 5).await;
     let t = s.running.create_token_for("ops-desk", "alice", &[Scope::EmailSend]).await.unwrap();
     let id = send(&s, &t, &to("zoe@client.example")).await;
-    let failed = wait_state(&s, &t, &id, "failed").await;
+    let failed = common::wait_message_state(&s, &t, &id, "failed").await;
     assert!(failed["lastReply"].as_str().unwrap().starts_with("550"), "{failed}");
 
     // The relay now takes it; the resend queues the same message again.
@@ -93,7 +80,7 @@ async fn a_refused_message_resent_once_the_relay_takes_it_arrives_once(backend: 
     assert_eq!((b["code"].as_u64(), b["data"]["id"].as_str()), (Some(202), Some(id.as_str())), "{b}");
     assert_eq!(b["data"]["state"], "queued", "{b}");
 
-    let sent = wait_state(&s, &t, &id, "sent").await;
+    let sent = common::wait_message_state(&s, &t, &id, "sent").await;
     assert_eq!(log(&sent), ["1 failed", "1 queued by ops-desk/alice", "2 sent"]);
     assert_eq!(sent["attempts"], 2);
     assert_eq!(sent["messageId"], failed["messageId"], "the same Message-ID");
@@ -120,7 +107,7 @@ async fn only_a_failed_message_can_be_resent_and_only_with_email_send(backend: B
     assert_eq!(status, 409, "{b}");
     assert!(b["errorMessage"].as_str().unwrap().contains("is scheduled"), "{b}");
     assert!(b["data"].is_null() && b["error"]["requestId"].is_string(), "the API's error body: {b}");
-    assert_eq!(wait_state(&s, &t, &scheduled, "scheduled").await["attemptLog"], json!([]), "nothing recorded");
+    assert_eq!(common::wait_message_state(&s, &t, &scheduled, "scheduled").await["attemptLog"], json!([]), "nothing recorded");
 
     let (status, b) = resend(&s, &t, "msg_nosuchmessage").await;
     assert_eq!(status, 404, "{b}");
@@ -139,14 +126,14 @@ async fn a_resent_message_gets_a_new_round_of_attempts(backend: Backend) {
     let s = start(backend, &sink, 2).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let id = send(&s, &t, &to("busy@client.example")).await;
-    let failed = wait_state(&s, &t, &id, "failed").await;
+    let failed = common::wait_message_state(&s, &t, &id, "failed").await;
     assert_eq!(log(&failed), ["1 deferred", "2 failed"]);
     let (status, b) = resend(&s, &t, &id).await;
     assert_eq!(status, 202, "{b}");
     // Still busy: two more attempts, then failed again, and resendable again.
     let deadline = Instant::now() + Duration::from_secs(20);
     let again = loop {
-        let d = wait_state(&s, &t, &id, "failed").await;
+        let d = common::wait_message_state(&s, &t, &id, "failed").await;
         if d["attempts"] == 4 || Instant::now() > deadline {
             break d;
         }
@@ -156,7 +143,7 @@ async fn a_resent_message_gets_a_new_round_of_attempts(backend: Backend) {
     assert!(again["lastReply"].as_str().unwrap().contains("gave up after 2 attempts"), "{again}");
     sink.control(json!({}));
     assert_eq!(resend(&s, &t, &id).await.0, 202);
-    let sent = wait_state(&s, &t, &id, "sent").await;
+    let sent = common::wait_message_state(&s, &t, &id, "sent").await;
     assert_eq!(log(&sent).last().map(String::as_str), Some("5 sent"));
     assert_eq!(sink.wait_for(1, 10).await.len(), 1);
 }

@@ -181,16 +181,6 @@ async fn both_fee_paths_refuse_missing_invalid_and_unscoped_tokens_in_the_fee_bo
     }
 }
 
-fn schedule_toml(effective_from: &str, eft_standard_flat: &str) -> String {
-    let mut toml = format!("effective_from = \"{effective_from}\"\n");
-    for (rail, t) in [("ach", "EFT"), ("ach", "SAME_DAY_ACH"), ("wire", "DOMESTIC_WIRE"), ("wire", "INTERNATIONAL_WIRE")] {
-        let flat = if t == "EFT" { eft_standard_flat } else { "1.00" };
-        toml.push_str(&format!(
-            "[[fees]]\nrail = \"{rail}\"\ntransfer_type = \"{t}\"\nfee_type = \"standard\"\nfrom = \"0\"\nflat = \"{flat}\"\n"
-        ));
-    }
-    toml
-}
 
 async fn post_schedule(server: &Server, token: &str, media: &str, body: String) -> (u16, Value) {
     let r = server
@@ -229,7 +219,7 @@ async fn a_loaded_version_takes_effect_at_its_time_and_not_a_moment_before(backe
     let at = chrono::Utc::now() + chrono::Duration::seconds(3);
     let at_text = at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let at = chrono::DateTime::parse_from_rfc3339(&at_text).unwrap();
-    let (status, body) = post_schedule(&server, &admin, "application/toml", schedule_toml(&at_text, "7.77")).await;
+    let (status, body) = post_schedule(&server, &admin, "application/toml", common::schedule_toml(&at_text, "7.77")).await;
     assert_eq!(status, 201, "{body}");
     assert_eq!((body["data"][0]["in_force"].as_bool(), body["data"][0]["loaded_by"].as_str()), (Some(false), Some("test")));
     let (_, listed) = quote(&server, &admin, paths::FEE_SCHEDULE_VERSIONS, "").await;
@@ -256,7 +246,7 @@ async fn a_bad_schedule_file_is_refused_whole_with_every_problem_and_nothing_cha
     let server = Server::start_on(backend).await;
     let admin = server.token(&[Scope::Admin]).await;
     let future = (chrono::Utc::now() + chrono::Duration::days(30)).format("%Y-%m-%d").to_string();
-    let bad = schedule_toml(&future, "-1").replace("transfer_type = \"SAME_DAY_ACH\"", "transfer_type = \"SEPA\"")
+    let bad = common::schedule_toml(&future, "-1").replace("transfer_type = \"SAME_DAY_ACH\"", "transfer_type = \"SEPA\"")
         + "[[fees]]\nrail = \"wire\"\ntransfer_type = \"DOMESTIC_WIRE\"\nfee_type = \"standard\"\nfrom = \"0\"\npercent = \"250\"\n";
     let (status, body) = post_schedule(&server, &admin, "application/toml", bad).await;
     assert_eq!(status, 400, "{body}");
@@ -270,13 +260,13 @@ async fn a_bad_schedule_file_is_refused_whole_with_every_problem_and_nothing_cha
     let (status, body) = post_schedule(&server, &admin, "application/json", "{\"effective_from\":".into()).await;
     assert_eq!(status, 400);
     assert!(body["message"].as_str().unwrap().contains("line 1"), "{body}");
-    let (status, body) = post_schedule(&server, &admin, "application/toml", schedule_toml("2020-01-01", "1.00")).await;
+    let (status, body) = post_schedule(&server, &admin, "application/toml", common::schedule_toml("2020-01-01", "1.00")).await;
     assert_eq!(status, 400);
     assert!(body["message"].as_str().unwrap().contains("is in the past"), "{body}");
-    let (status, _) = post_schedule(&server, &admin, "text/plain", schedule_toml(&future, "1.00")).await;
+    let (status, _) = post_schedule(&server, &admin, "text/plain", common::schedule_toml(&future, "1.00")).await;
     assert_eq!(status, 415);
     let reader = server.token(&[Scope::FeesRead]).await;
-    let (status, body) = post_schedule(&server, &reader, "application/toml", schedule_toml(&future, "1.00")).await;
+    let (status, body) = post_schedule(&server, &reader, "application/toml", common::schedule_toml(&future, "1.00")).await;
     assert_eq!((status, body["error_code"].as_str()), (403, Some("403")));
 }
 
@@ -284,8 +274,8 @@ async fn a_version_still_to_come_can_be_replaced_and_the_cli_loads_one_too(backe
     let server = Server::start_on(backend).await;
     let admin = server.token(&[Scope::Admin]).await;
     let future = (chrono::Utc::now() + chrono::Duration::days(30)).format("%Y-%m-%d").to_string();
-    let (first, _) = post_schedule(&server, &admin, "application/toml", schedule_toml(&future, "1.00")).await;
-    let (second, body) = post_schedule(&server, &admin, "application/toml", schedule_toml(&future, "2.00")).await;
+    let (first, _) = post_schedule(&server, &admin, "application/toml", common::schedule_toml(&future, "1.00")).await;
+    let (second, body) = post_schedule(&server, &admin, "application/toml", common::schedule_toml(&future, "2.00")).await;
     assert_eq!((first, second), (201, 201));
     assert_eq!(body["data"][0]["schedule"]["tiers"][0]["flat"], json!(2.00));
     let (_, listed) = quote(&server, &admin, paths::FEE_SCHEDULE_VERSIONS, "").await;
@@ -293,10 +283,10 @@ async fn a_version_still_to_come_can_be_replaced_and_the_cli_loads_one_too(backe
 
     let later = (chrono::Utc::now() + chrono::Duration::days(60)).format("%Y-%m-%d").to_string();
     let file = server.dir.path().join("next.toml");
-    std::fs::write(&file, schedule_toml(&later, "3.00")).unwrap();
+    std::fs::write(&file, common::schedule_toml(&later, "3.00")).unwrap();
     let out = cli(&server, &["fees", "load", file.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::write(&file, schedule_toml(&later, "-3.00")).unwrap();
+    std::fs::write(&file, common::schedule_toml(&later, "-3.00")).unwrap();
     let refused = cli(&server, &["fees", "load", file.to_str().unwrap()]);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("fees[0].flat"));

@@ -81,16 +81,6 @@ fn standard_fee(text: &str) -> String {
 
 const EFT_10: &str = "/api/v1/cores/money-movements/fee-schedules/fees/ach?transferType=EFT&amount=10";
 
-fn schedule_toml(effective_from: &str, eft_standard_flat: &str) -> String {
-    let mut toml = format!("effective_from = \"{effective_from}\"\n");
-    for (rail, t) in [("ach", "EFT"), ("ach", "SAME_DAY_ACH"), ("wire", "DOMESTIC_WIRE"), ("wire", "INTERNATIONAL_WIRE")] {
-        let flat = if t == "EFT" { eft_standard_flat } else { "1.00" };
-        toml.push_str(&format!(
-            "[[fees]]\nrail = \"{rail}\"\ntransfer_type = \"{t}\"\nfee_type = \"standard\"\nfrom = \"0\"\nflat = \"{flat}\"\n"
-        ));
-    }
-    toml
-}
 
 #[tokio::test]
 async fn both_instances_quote_alike_and_a_schedule_loaded_through_one_is_in_force_on_the_other() {
@@ -117,7 +107,7 @@ async fn both_instances_quote_alike_and_a_schedule_loaded_through_one_is_in_forc
     let at_text = (chrono::Utc::now() + chrono::Duration::seconds(3)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let at = chrono::DateTime::parse_from_rfc3339(&at_text).unwrap();
     let r = a.client.post(a.url(paths::FEE_SCHEDULE_VERSIONS)).bearer_auth(&admin).header("content-type", "application/toml");
-    let r = r.body(schedule_toml(&at_text, "7.77")).send().await.unwrap();
+    let r = r.body(common::schedule_toml(&at_text, "7.77")).send().await.unwrap();
     assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {

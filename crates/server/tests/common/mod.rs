@@ -137,3 +137,29 @@ pub fn check_png(seed: u32) -> String {
     img.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png).unwrap();
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
+
+/// Polls an outbox message until it reaches `state` (at most 20 s); its detail.
+pub async fn wait_message_state(s: &Server, token: &str, id: &str, state: &str) -> serde_json::Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let d = json(s.get_auth(&moneydesk_model::paths::EMAIL_MESSAGE.replace("{messageId}", id), token).await).await;
+        if d["data"]["state"] == state || std::time::Instant::now() > deadline {
+            assert_eq!(d["data"]["state"], state, "{d}");
+            return d["data"].clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// A schedule file (TOML) with one flat standard fee per transfer type from 0: `eft_standard_flat`
+/// for EFT, 1.00 for the others.
+pub fn schedule_toml(effective_from: &str, eft_standard_flat: &str) -> String {
+    let mut toml = format!("effective_from = \"{effective_from}\"\n");
+    for (rail, t) in [("ach", "EFT"), ("ach", "SAME_DAY_ACH"), ("wire", "DOMESTIC_WIRE"), ("wire", "INTERNATIONAL_WIRE")] {
+        let flat = if t == "EFT" { eft_standard_flat } else { "1.00" };
+        toml.push_str(&format!(
+            "[[fees]]\nrail = \"{rail}\"\ntransfer_type = \"{t}\"\nfee_type = \"standard\"\nfrom = \"0\"\nflat = \"{flat}\"\n"
+        ));
+    }
+    toml
+}
