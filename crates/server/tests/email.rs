@@ -224,8 +224,48 @@ async fn without_a_relay_messages_reach_the_development_mailbox_with_their_attac
     assert_eq!(none.status(), 404);
 }
 
+async fn the_outbox_is_filtered_by_the_utc_day_of_creation_both_ends_inclusive(backend: Backend) {
+    let s = start(backend, false).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    assert_eq!(post(&s, paths::EMAIL_SEND, &t, &message()).await.0, 202);
+    // The days around the message's own creation day: no assumption about the clock.
+    let (_, page) = get(&s, paths::EMAIL_MESSAGES, &t).await;
+    let created = page["data"]["content"][0]["createdAt"].as_str().unwrap().to_string();
+    let day = chrono::NaiveDate::parse_from_str(&created[..10], "%Y-%m-%d").unwrap();
+    let (before, after) = (day - chrono::Duration::days(1), day + chrono::Duration::days(1));
+    let count = |query: String| {
+        let s = &s;
+        let t = &t;
+        async move {
+            let (status, body) = get(s, &format!("{}?{query}", paths::EMAIL_MESSAGES), t).await;
+            assert_eq!(status, 200, "{query}: {body}");
+            body["data"]["totalElements"].as_u64().unwrap()
+        }
+    };
+    assert_eq!(count(format!("createdFrom={day}&createdTo={day}")).await, 1, "a one-day window holds that whole day");
+    assert_eq!(count(format!("createdTo={day}")).await, 1);
+    assert_eq!(count(format!("createdFrom={day}")).await, 1);
+    assert_eq!(count(format!("createdFrom={before}&createdTo={before}")).await, 0);
+    assert_eq!(count(format!("createdTo={before}")).await, 0);
+    assert_eq!(count(format!("createdFrom={after}")).await, 0);
+    assert_eq!(count(format!("createdFrom={before}&createdTo={after}&q=ada")).await, 1, "and with the other filters");
+
+    for (query, param) in [
+        ("createdFrom=yesterday", "createdFrom"),
+        ("createdTo=2026-02-30", "createdTo"),
+        ("createdTo=2026-2-3", "createdTo"),
+        ("createdFrom=", "createdFrom"),
+        ("createdFrom=2026-11-27&createdTo=2026-11-26", "createdFrom"),
+    ] {
+        let (status, body) = get(&s, &format!("{}?{query}", paths::EMAIL_MESSAGES), &t).await;
+        assert_eq!(status, 400, "{query}: {body}");
+        assert_eq!(fields(&body), [param], "{query}: {body}");
+    }
+}
+
 on_both_backends!(
     a_send_is_accepted_with_its_ids_and_queued_in_the_outbox,
+    the_outbox_is_filtered_by_the_utc_day_of_creation_both_ends_inclusive,
     every_broken_rule_is_a_400_naming_its_field_and_stores_nothing,
     templates_render_each_personalization_and_a_missing_variable_is_named,
     a_bulk_send_of_a_thousand_personalizations_is_one_request,

@@ -33,7 +33,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     params(crate::http::openapi::PageParams,
         ("state" = Option<Vec<MessageState>>, Query, description = "Only messages in these states (repeat the parameter)", explode = true),
         ("q" = Option<String>, Query, description = "Part of a recipient or the subject (case-insensitive), or a message or request id", max_length = 200),
-        ("batchId" = Option<String>, Query, description = "Only the messages of one send request (`req_…`)", max_length = 100)),
+        ("batchId" = Option<String>, Query, description = "Only the messages of one send request (`req_…`)", max_length = 100),
+        ("createdFrom" = Option<String>, Query, description = "Only messages created on or after this day (`YYYY-MM-DD`, a UTC day). Not after `createdTo`", format = Date),
+        ("createdTo" = Option<String>, Query, description = "Only messages created on or before this day (`YYYY-MM-DD`, a UTC day, the whole day included)", format = Date)),
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
     description = "The outbox, newest first (a request's messages in personalization order).",
@@ -50,10 +52,37 @@ async fn messages(State(state): State<AppState>, _caller: Caller, RawQuery(q): R
             "q" => filter.q = Some(v.clone()),
             "batchId" if v.chars().count() > 100 => return Err(Error::field("batchId", "is longer than 100 characters")),
             "batchId" => filter.batch_id = Some(v.clone()),
+            "createdFrom" => filter.created_from = Some(day("createdFrom", v)?.first_instant()),
+            "createdTo" => filter.created_to = Some(day("createdTo", v)?.last_instant()),
             _ => {}
         }
     }
+    if let (Some(from), Some(to)) = (&filter.created_from, &filter.created_to) {
+        if from > to {
+            return Err(Error::field("createdFrom", "is after createdTo"));
+        }
+    }
     Ok(Json(Envelope::ok(state.email.list(&filter, page).await?)))
+}
+
+/// A `createdFrom`/`createdTo` value: a day of the calendar, UTC (the stored times are UTC).
+fn day(param: &str, v: &str) -> Result<UtcDay, Error> {
+    moneydesk_model::deposits::Date::parse(v.trim()).map(UtcDay).map_err(|e| Error::field(param, e))
+}
+
+struct UtcDay(moneydesk_model::deposits::Date);
+
+impl UtcDay {
+    /// The day's first millisecond in the stored form (`time_text`: RFC 3339, UTC, milliseconds),
+    /// so that comparing the text compares the times.
+    fn first_instant(&self) -> String {
+        format!("{}T00:00:00.000Z", self.0)
+    }
+
+    /// The day's last millisecond, stored form: a bound that takes in the whole day.
+    fn last_instant(&self) -> String {
+        format!("{}T23:59:59.999Z", self.0)
+    }
 }
 
 /// The headers a message is sent with, as people read them (the MIME encodes them).

@@ -34,9 +34,10 @@ def _fix_query(query):
     if isinstance(number, str) and len(number) == 9 and number.isascii() and number.isdigit():
         query["routingNumber"] = _aba_checked(number)
     # A time window's end must not come before its start (both ISO 8601, comparable as text).
-    start, end = query.get("createTimeFrom"), query.get("createTimeTo")
-    if isinstance(start, str) and isinstance(end, str) and end < start:
-        query["createTimeFrom"], query["createTimeTo"] = end, start
+    for a, b in (("createTimeFrom", "createTimeTo"), ("createdFrom", "createdTo")):
+        start, end = query.get(a), query.get(b)
+        if isinstance(start, str) and isinstance(end, str) and end < start:
+            query[a], query[b] = end, start
     return query
 
 

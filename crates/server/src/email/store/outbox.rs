@@ -26,6 +26,10 @@ pub struct OutboxFilter {
     /// A substring of a recipient, the subject, the id or the batch id (case-insensitive).
     pub q: Option<String>,
     pub batch_id: Option<String>,
+    /// Created at or after this time (inclusive), in the stored form (`time_text`).
+    pub created_from: Option<String>,
+    /// Created at or before this time (inclusive), in the stored form.
+    pub created_to: Option<String>,
 }
 
 const COLUMNS: &str = "id, batch_id, idx, state, delivery, message_id, date_header, from_email, from_name, \
@@ -282,6 +286,17 @@ fn where_clause(q: &mut Sql, f: &OutboxFilter) {
     }
     if let Some(batch) = &f.batch_id {
         q.push(and).push("batch_id = ").bind(batch.as_str());
+        and = " AND ";
+    }
+    // `created_at` is `time_text` on both backends (TEXT; PostgreSQL's column is COLLATE "C",
+    // SQLite compares bytes): one fixed-width UTC form, so comparing the text compares the times,
+    // and the same SQL serves both (the `email_messages_created` index keeps it a range scan).
+    if let Some(from) = &f.created_from {
+        q.push(and).push("created_at >= ").bind(from.as_str());
+        and = " AND ";
+    }
+    if let Some(to) = &f.created_to {
+        q.push(and).push("created_at <= ").bind(to.as_str());
         and = " AND ";
     }
     if let Some(text) = f.q.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
