@@ -85,6 +85,13 @@ async fn every_page_has_no_accessibility_violations_in_either_theme() {
     })
     .await;
     let axe = axe_source();
+    let parts = moneydesk_model::email::NewTemplateVersion { subject: "Statement for {{first_name}}".into(), text: Some("Dear {{first_name}}".into()), html: Some("<p>Dear {{first_name}}</p>".into()) };
+    let template = h.server().state.templates.create("tmpl_a11ystatement0000000000", "Statement", &parts, "a11y").await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("clients.csv");
+    std::fs::write(&csv, "email,name,first_name\nada@client.example,Ada Lovelace,Ada\ncy@client.example\n").unwrap();
+    // The flagged row's render is a 400 the browser logs.
+    h.allow_console_error("status of 400");
     let mut problems = Vec::new();
     for theme in ["light", "dark"] {
         // Signed out: the sign-in page.
@@ -103,6 +110,17 @@ async fn every_page_has_no_accessibility_violations_in_either_theme() {
             h.wait_for(ready).await;
             problems.extend(violations(&h, &axe).await.into_iter().map(|v| format!("{path}, {theme}: {v}")));
         }
+        // A bulk send's preview: a template's messages rendered, one row flagged as refused.
+        h.goto("/email").await;
+        h.wait_for(&format!("div.moneydesk[data-theme={theme}]")).await;
+        h.click("#email-mode-template").await;
+        h.wait_for(&format!("#email-template option[value={}]", template.id)).await;
+        h.select("#email-template", &template.id).await;
+        h.wait_for("#email-var-first_name").await;
+        h.upload("#email-csv", &csv).await;
+        h.wait_for("li[data-row='0'] iframe").await;
+        h.wait_for(".email-bulk-message-refused .email-bulk-refused").await;
+        problems.extend(violations(&h, &axe).await.into_iter().map(|v| format!("/email bulk preview, {theme}: {v}")));
         // A record's drawer over the table.
         h.goto("/accounts").await;
         h.click("tbody tr[data-id]").await;

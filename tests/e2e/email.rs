@@ -72,10 +72,40 @@ async fn a_template_is_sent_to_three_recipients_from_a_csv() {
     h.wait_for("#email-var-first_name").await;
 
     let dir = tempfile::tempdir().unwrap();
+    // A first draft whose third row stops before its first_name: the preview shows the first
+    // rows as they will be sent, rendered by the server, and flags that one with its reason.
+    h.allow_console_error("status of 400");
+    let draft = dir.path().join("draft.csv");
+    std::fs::write(&draft, "email,name,first_name\nada@client.example,Ada Lovelace,Ada\n\"bob@client.example\",\"Bob, Jr.\",Bob\ncy@client.example\ndee@client.example,,Dee\n").unwrap();
+    h.upload("#email-csv", &draft).await;
+    h.wait_for_text("#email-bulk-count", "4 messages").await;
+    h.wait_for_text("#email-bulk-preview-title", "The first 3 of 4 messages").await;
+    assert_eq!(h.count("#email-bulk-preview > li").await, 3);
+    h.wait_for_text("li[data-row='0'] .email-bulk-to", "Ada Lovelace <ada@client.example>").await;
+    h.wait_for_text("li[data-row='0'] .email-bulk-subject", "Statement for Ada").await;
+    h.wait_for_text("li[data-row='0'] .email-text", "Dear Ada").await;
+    h.wait_for_text("li[data-row='1'] .email-bulk-to", "Bob, Jr. <bob@client.example>").await;
+    h.wait_for_text("li[data-row='1'] .email-bulk-subject", "Statement for Bob").await;
+    h.wait_js(
+        "(f => f && f.getAttribute('sandbox') === '' && f.getAttribute('srcdoc').includes('<p>Dear Bob</p>'))(document.querySelector(\"li[data-row='1'] iframe\"))",
+        "the second message's HTML in a sandboxed iframe",
+    )
+    .await;
+    h.wait_for_text("li.email-bulk-message-refused[data-row='2'] .email-bulk-refused", "data.first_name").await;
+    assert_eq!(h.count(".email-bulk-message-refused").await, 1, "only the row without its first_name");
+    // Another column for the variable: every previewed message rendered again with it.
+    h.select("#email-map-0", "name").await;
+    h.wait_for_text("li[data-row='0'] .email-bulk-subject", "Statement for Ada Lovelace").await;
+    h.wait_for_text("li[data-row='1'] .email-bulk-subject", "Statement for Bob, Jr.").await;
+
+    // The CSV fixed: three rows, all of them sendable.
     let csv = dir.path().join("clients.csv");
     std::fs::write(&csv, "email,name,first_name\nada@client.example,Ada Lovelace,Ada\n\"bob@client.example\",\"Bob, Jr.\",Bob\ncy@client.example,,Cy\n").unwrap();
     h.upload("#email-csv", &csv).await;
     h.wait_for_text("#email-bulk-count", "3 messages").await;
+    h.wait_for_text("li[data-row='2'] .email-bulk-subject", "Statement for Cy").await;
+    h.wait_for_text("li[data-row='2'] .email-bulk-to", "cy@client.example").await;
+    assert_eq!(h.count(".email-bulk-message-refused").await, 0);
     h.click("#email-template-preview").await;
     h.wait_for_text("#email-rendered-subject", "Statement for Ada").await;
     h.wait_for_text("#email-send", "Send 3 messages").await;

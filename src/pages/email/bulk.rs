@@ -1,8 +1,10 @@
 //! Bulk from a CSV: one personalization per row. An `email` column (and an optional `name`)
 //! makes the recipient; the template's variables are taken from columns, same-named by
-//! default and mapped otherwise. Shows the count and the first rows as they will be sent.
+//! default and mapped otherwise. Shows the count and the column mapping; bulk_preview.rs
+//! shows the first rows as they will be sent.
 
 use leptos::prelude::*;
+use moneydesk_model::email::{Mailbox, Personalization};
 use serde_json::{Map, Value};
 
 /// A CSV read: its columns and rows (cells by column).
@@ -42,15 +44,28 @@ impl Sheet {
         (cell(self.column("email")).unwrap_or_default(), cell(self.column("name")))
     }
 
-    /// Row `i`'s template data: each variable from its mapped column.
+    /// Row `i`'s template data: each variable from its mapped column. A row too short to have
+    /// the column lacks the variable (the server then names it) rather than sending a blank;
+    /// an empty cell is an empty value.
     pub fn data(&self, i: usize, mapping: &[(String, Option<String>)]) -> Map<String, Value> {
         mapping
             .iter()
             .filter_map(|(var, col)| {
                 let c = self.column(col.as_deref()?)?;
-                Some((var.clone(), Value::String(self.rows[i].get(c).cloned().unwrap_or_default())))
+                Some((var.clone(), Value::String(self.rows[i].get(c)?.clone())))
             })
             .collect()
+    }
+
+    /// Row `i` as the send carries it: its recipient and, with a template, its data. The send
+    /// and the preview both build rows here, so the preview shows what is sent.
+    pub fn personalization(&self, i: usize, mapping: &[(String, Option<String>)], templated: bool) -> Personalization {
+        let (email, name) = self.recipient(i);
+        Personalization {
+            to: vec![Mailbox { email, name }],
+            dynamic_template_data: templated.then(|| self.data(i, mapping)),
+            ..Default::default()
+        }
     }
 }
 
@@ -118,5 +133,25 @@ pub fn BulkPicker(sheet: RwSignal<Option<Sheet>>, mapping: RwSignal<Vec<(String,
                 }
             })}
         </fieldset>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    #[wasm_bindgen_test]
+    fn a_row_becomes_its_recipient_and_its_mapped_data_and_a_short_row_lacks_the_variable() {
+        let s = Sheet::parse("c.csv", "Email,name,first\nada@x.example,\"Lovelace, Ada\",Ada\nbob@x.example,,\ncy@x.example\n").unwrap();
+        let mapping = vec![("first_name".to_string(), Some("first".to_string())), ("unmapped".to_string(), None)];
+        let ada = s.personalization(0, &mapping, true);
+        assert_eq!(ada.to, [Mailbox { email: "ada@x.example".into(), name: Some("Lovelace, Ada".into()) }]);
+        assert_eq!(ada.dynamic_template_data.unwrap(), serde_json::json!({"first_name": "Ada"}).as_object().unwrap().clone());
+        // An empty cell is an empty value; a missing cell, a missing variable.
+        assert_eq!(s.personalization(1, &mapping, true).dynamic_template_data.unwrap(), serde_json::json!({"first_name": ""}).as_object().unwrap().clone());
+        assert!(s.personalization(2, &mapping, true).dynamic_template_data.unwrap().is_empty());
+        assert_eq!(s.personalization(2, &mapping, false).dynamic_template_data, None);
     }
 }

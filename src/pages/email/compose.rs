@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::attachments::{Attachments, Picked};
 use super::bulk::{BulkPicker, Sheet};
+use super::bulk_preview::BulkPreview;
 use super::recipients::Recipients;
 use crate::api::request::{submit, Answer};
 use crate::api::{email as api, ApiError};
@@ -89,16 +90,10 @@ pub fn Compose() -> impl IntoView {
     let build = move || -> SendRequest {
         let templated = mode.get_untracked() == Mode::Template;
         let personalizations = match sheet.get_untracked() {
-            Some(s) => (0..s.rows.len())
-                .map(|i| {
-                    let (email, name) = s.recipient(i);
-                    Personalization {
-                        to: vec![Mailbox { email, name }],
-                        dynamic_template_data: templated.then(|| s.data(i, &mapping.get_untracked())),
-                        ..Default::default()
-                    }
-                })
-                .collect(),
+            Some(s) => {
+                let mapping = mapping.get_untracked();
+                (0..s.rows.len()).map(|i| s.personalization(i, &mapping, templated)).collect()
+            }
             None => vec![Personalization {
                 to: mailboxes(to.get_untracked()),
                 cc: mailboxes(cc.get_untracked()),
@@ -277,6 +272,7 @@ pub fn Compose() -> impl IntoView {
             </Show>
             <Attachments picked/>
             <BulkPicker sheet mapping variables/>
+            <BulkPreview sheet mapping subject template=Signal::derive(move || (mode.get() == Mode::Template).then(|| template_id.get()).filter(|t| !t.is_empty()))/>
             {move || {
                 let p = problems.get();
                 (!p.is_empty()).then(|| view! {

@@ -10,6 +10,7 @@
 
 mod attachments;
 mod bulk;
+mod bulk_preview;
 mod compose;
 mod domains;
 mod inbound;

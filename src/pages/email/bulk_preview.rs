@@ -1,0 +1,101 @@
+//! The first messages of a bulk send as they will be sent: each of the CSV's first rows with
+//! its recipient and, with a template, the subject, text and HTML the server renders from that
+//! row's data (the template preview endpoint: the renderer the send uses). A row the send would
+//! refuse (a variable its data lacks, no address) is marked with the server's reason, so the
+//! CSV is fixed before sending. Rendered again when the CSV, the mapping or the template
+//! changes; a render still on its way is then aborted and its answer dropped.
+
+use leptos::prelude::*;
+use moneydesk_model::email::{RenderedTemplate, TemplatePreview};
+
+use super::bulk::Sheet;
+use super::compose::HtmlPreview;
+use crate::api::email as api;
+use crate::api::request::Answer;
+use crate::api::ApiError;
+use crate::session::use_auth;
+
+/// How many rows are previewed.
+const SHOWN: usize = 3;
+
+/// `template`: the template the send will use, if any (none: the compose form's own parts).
+#[component]
+pub fn BulkPreview(
+    sheet: RwSignal<Option<Sheet>>,
+    mapping: RwSignal<Vec<(String, Option<String>)>>,
+    subject: RwSignal<String>,
+    template: Signal<Option<String>>,
+) -> impl IntoView {
+    let auth = use_auth();
+    let rendered: [Answer<RenderedTemplate>; SHOWN] = std::array::from_fn(|_| Answer::new());
+    // Each run's requests belong to the effect's owner, which the next run cleans up first:
+    // the client aborts them, and `Answer` drops whatever a superseded load still brings.
+    Effect::new(move |_| {
+        let Some(id) = template.get() else { return };
+        let mapping = mapping.get();
+        sheet.with(|s| {
+            let Some(s) = s else { return };
+            for (i, answer) in rendered.iter().enumerate().take(s.rows.len()) {
+                let data = s.personalization(i, &mapping, true).dynamic_template_data.unwrap_or_default();
+                answer.load(api::preview(&auth.client(), &id, &TemplatePreview { version: None, data }));
+            }
+        });
+    });
+
+    let row = move |s: &Sheet, i: usize| {
+        let p = s.personalization(i, &[], false);
+        let to = &p.to[0];
+        let shown_to = match (&to.name, to.email.is_empty()) {
+            (_, true) => None,
+            (Some(n), false) => Some(format!("{n} <{}>", to.email)),
+            (None, false) => Some(to.email.clone()),
+        };
+        // The form's subject is every message's, and overrides a template's (as the send does).
+        let own_subject = move || Some(subject.get()).filter(|s| !s.is_empty());
+        let body = move || match template.get() {
+            None => view! { <p><strong>"Subject: "</strong><span class="email-bulk-subject">{own_subject().unwrap_or_else(|| "(no subject)".into())}</span></p> }.into_any(),
+            Some(_) => rendered[i].with(|r| match r {
+                None => view! { <p class="muted" aria-busy="true">"Rendering…"</p> }.into_any(),
+                Some(Ok(r)) => {
+                    let html = r.html.clone();
+                    view! {
+                        <p><strong>"Subject: "</strong><span class="email-bulk-subject">{own_subject().unwrap_or_else(|| r.subject.clone())}</span></p>
+                        {r.text.clone().map(|t| view! { <pre class="email-text">{t}</pre> })}
+                        {html.map(|h| view! { <HtmlPreview html=h title=["HTML of message 1", "HTML of message 2", "HTML of message 3"][i]/> })}
+                    }
+                    .into_any()
+                }
+                Some(Err(e)) => {
+                    let reasons = match e {
+                        ApiError::Validation { fields, .. } if !fields.is_empty() => fields.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; "),
+                        e => e.to_string(),
+                    };
+                    view! { <p class="field-error email-bulk-refused">"The send would refuse this row: "{reasons}</p> }.into_any()
+                }
+            }),
+        };
+        // Marked in text as well as colour: the class is for the eye, the words for everyone.
+        let no_address = shown_to.is_none();
+        let refused = move || no_address || (template.get().is_some() && rendered[i].with(|r| matches!(r, Some(Err(_)))));
+        let to_text = shown_to.unwrap_or_else(|| "(no address: the send would refuse this row)".into());
+        view! {
+            <li class="email-bulk-message" class:email-bulk-message-refused=refused data-row=i.to_string()>
+                <p><strong>"To: "</strong><span class="email-bulk-to">{to_text}</span></p>
+                {body}
+            </li>
+        }
+    };
+
+    view! {
+        {move || sheet.with(|s| s.as_ref().filter(|s| !s.rows.is_empty()).map(|s| {
+            let n = s.rows.len().min(SHOWN);
+            view! {
+                <section class="email-bulk-preview" aria-labelledby="email-bulk-preview-title">
+                    <h2 id="email-bulk-preview-title">{format!("The first {n} of {} messages, as they will be sent", s.rows.len())}</h2>
+                    <p class="muted">"Only these rows are previewed; the send checks every row and sends none if one is refused."</p>
+                    <ol id="email-bulk-preview">{(0..n).map(|i| row(s, i)).collect_view()}</ol>
+                </section>
+            }
+        }))}
+    }
+}
