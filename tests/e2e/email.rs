@@ -1,6 +1,7 @@
 //! The Email page against the real server (no relay configured: messages land in the
 //! development mailbox): a plain + HTML message with an attachment composed, sent, followed in
-//! the Outbox to "Sent" and read there; a template sent to three recipients from a CSV.
+//! the Outbox to "Sent" and read there; a template sent to three recipients from a CSV, its
+//! first messages previewed; the Outbox filtered by the day messages were created.
 
 use moneydesk_e2e::{Harness, Scope};
 use moneydesk_model::email::NewTemplateVersion;
@@ -118,6 +119,65 @@ async fn a_template_is_sent_to_three_recipients_from_a_csv() {
         h.wait_for_text("#email-outbox-table", &format!("Statement for {name}")).await;
     }
     h.wait_for_text("#email-outbox-table", "Bob, Jr.").await;
+    h.finish().await;
+}
+
+/// Sends `n` messages through the API as the signed-in page would (the script's callback gets
+/// the ids).
+const SEND: &str = r#"
+const [token, n, done] = arguments;
+fetch('/api/v1/cores/utility/message/email', { method: 'POST',
+    headers: { 'Authorization': 'Bearer ' + token, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ from: { email: 'ops@moneydesk.test' }, subject: 'Your statement',
+      content: [{ type: 'text/plain', value: 'Hello' }],
+      personalizations: [...Array(n).keys()].map(i => ({ to: [{ email: 'client' + i + '@client.example' }] })) }) })
+  .then(r => r.json()).then(b => done(b.data), e => done('failed: ' + e));
+"#;
+
+/// Sets a date field as the date picker would (typed dates depend on the browser's locale).
+async fn set_date(h: &Harness, css: &str, day: &str) {
+    h.js(
+        "const i = document.querySelector(arguments[0]); i.value = arguments[1]; i.dispatchEvent(new Event('input', { bubbles: true }));",
+        vec![serde_json::json!(css), serde_json::json!(day)],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn the_outbox_is_narrowed_to_the_days_the_messages_were_created_with_the_days_in_the_url() {
+    let h = start().await;
+    let token = h.token(&[Scope::EmailSend]).await;
+    h.sign_in(&token).await;
+    h.goto("/email?tab=outbox").await;
+    h.wait_for("#email-outbox-empty").await;
+    let ids = h.js_async(SEND, vec![serde_json::json!(token), serde_json::json!(2)]).await;
+    assert_eq!(ids.as_array().map(Vec::len), Some(2), "two messages accepted: {ids}");
+    h.goto("/email?tab=outbox").await;
+    h.wait_js("document.querySelectorAll('#email-outbox-table tbody tr').length === 2", "both messages").await;
+    // The day they were created, as the table shows it (UTC): no assumption about the clock.
+    let created = h.js("return document.querySelector('#email-outbox-table tbody td').textContent", vec![]).await;
+    let day = created.as_str().unwrap()[..10].to_string();
+
+    set_date(&h, "#email-created-from", "2020-01-01").await;
+    set_date(&h, "#email-created-to", "2020-01-31").await;
+    h.click(".email-filters button[type=submit]").await;
+    h.wait_for("#email-outbox-empty").await;
+    h.wait_js("(p => p.get('createdFrom') === '2020-01-01' && p.get('createdTo') === '2020-01-31')(new URLSearchParams(location.search))", "the days in the URL").await;
+
+    set_date(&h, "#email-created-from", &day).await;
+    set_date(&h, "#email-created-to", &day).await;
+    h.click(".email-filters button[type=submit]").await;
+    h.wait_js("document.querySelectorAll('#email-outbox-table tbody tr').length === 2", "the day's messages").await;
+    let url = h.url().await;
+    assert_eq!(url.query_pairs().filter(|(k, v)| (k == "createdFrom" || k == "createdTo") && *v == day.as_str()).count(), 2, "{url}");
+
+    // The URL alone brings the filter back, in the form and in the list.
+    h.goto(&format!("/email?tab=outbox&createdFrom=2020-01-01&createdTo={day}")).await;
+    h.wait_js("document.querySelectorAll('#email-outbox-table tbody tr').length === 2", "from 2020 to the day").await;
+    assert_eq!(h.js("return document.querySelector('#email-created-from').value", vec![]).await, serde_json::json!("2020-01-01"));
+    assert_eq!(h.js("return document.querySelector('#email-created-to').value", vec![]).await, serde_json::json!(day));
+    h.goto("/email?tab=outbox&createdTo=2020-01-31").await;
+    h.wait_for("#email-outbox-empty").await;
     h.finish().await;
 }
 

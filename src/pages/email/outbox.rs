@@ -1,5 +1,7 @@
 //! The Outbox: every message with its state and attempts, newest first; filtered by state
-//! (checkboxes) and by text (a recipient, the subject, an id), paged; all three in the URL.
+//! (checkboxes), by text (a recipient, the subject, an id) and by the UTC day it was created
+//! (from, to: both inclusive), paged; all of them in the URL. The text and the days apply when
+//! the form is submitted: a date typed digit by digit is a valid day at every keystroke.
 //! While a shown message is still on its way (queued, scheduled, sending, deferred) the page
 //! asks again every few seconds. A row opens the message (message.rs).
 
@@ -24,6 +26,9 @@ const REFRESH: Duration = Duration::from_secs(2);
 struct Place {
     states: Vec<MessageState>,
     q: String,
+    /// `YYYY-MM-DD`, or empty: no bound.
+    created_from: String,
+    created_to: String,
     page: u32,
     message: Option<String>,
 }
@@ -33,6 +38,11 @@ impl Place {
         let mut p = vec![("tab".to_string(), "outbox".to_string())];
         p.extend(self.states.iter().map(|s| ("state".to_string(), s.as_str().to_string())));
         p.push(("q".into(), self.q.clone()));
+        for (k, v) in [("createdFrom", &self.created_from), ("createdTo", &self.created_to)] {
+            if !v.is_empty() {
+                p.push((k.into(), v.clone()));
+            }
+        }
         if self.page > 1 {
             p.push(("page".into(), self.page.to_string()));
         }
@@ -52,6 +62,8 @@ pub fn Outbox() -> impl IntoView {
         query.with(|q| Place {
             states: q.get_all("state").unwrap_or_default().iter().filter_map(|s| s.parse().ok()).collect(),
             q: q.get_str("q").unwrap_or_default().to_string(),
+            created_from: q.get_str("createdFrom").unwrap_or_default().to_string(),
+            created_to: q.get_str("createdTo").unwrap_or_default().to_string(),
             page: q.get_str("page").and_then(|p| p.parse().ok()).filter(|p| *p >= 1).unwrap_or(1),
             message: q.get_str("message").filter(|m| !m.is_empty()).map(str::to_string),
         })
@@ -64,6 +76,11 @@ pub fn Outbox() -> impl IntoView {
         let mut filters: Vec<(String, String)> = p.states.iter().map(|s| ("state".to_string(), s.as_str().to_string())).collect();
         if !p.q.is_empty() {
             filters.push(("q".into(), p.q.clone()));
+        }
+        for (k, v) in [("createdFrom", p.created_from), ("createdTo", p.created_to)] {
+            if !v.is_empty() {
+                filters.push((k.into(), v));
+            }
         }
         filters.push(("page".into(), p.page.to_string()));
         filters.push(("size".into(), "25".into()));
@@ -82,14 +99,21 @@ pub fn Outbox() -> impl IntoView {
         go.run(p.pairs());
     };
     let search = RwSignal::new(String::new());
-    Effect::new(move |_| search.set(place.with(|p| p.q.clone())));
+    let (from, until) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
+    Effect::new(move |_| {
+        place.with(|p| {
+            search.set(p.q.clone());
+            from.set(p.created_from.clone());
+            until.set(p.created_to.clone());
+        })
+    });
 
     view! {
         <div class="email-outbox">
             <form class="email-filters" role="search" on:submit=move |ev| {
                 ev.prevent_default();
-                let q = search.get_untracked();
-                with(&|p| { p.q = q.clone(); p.page = 1; });
+                let (q, f, t) = (search.get_untracked(), from.get_untracked(), until.get_untracked());
+                with(&|p| { p.q = q.clone(); p.created_from = f.clone(); p.created_to = t.clone(); p.page = 1; });
             }>
                 <fieldset>
                     <legend>"State"</legend>
@@ -110,6 +134,12 @@ pub fn Outbox() -> impl IntoView {
                 <label for="email-search">"Search"</label>
                 <input id="email-search" type="search" placeholder="Recipient, subject or id" prop:value=move || search.get()
                     on:input=move |ev| search.set(event_target_value(&ev))/>
+                <label for="email-created-from">"Created from"</label>
+                <input id="email-created-from" type="date" prop:value=move || from.get() prop:max=move || until.get()
+                    on:input=move |ev| from.set(event_target_value(&ev))/>
+                <label for="email-created-to"><span class="sr-only">"Created "</span>"to"</label>
+                <input id="email-created-to" type="date" prop:value=move || until.get() prop:min=move || from.get()
+                    on:input=move |ev| until.set(event_target_value(&ev))/>
                 <button type="submit" class="button">"Search"</button>
             </form>
             {move || place.get().message.map(|id| view! {
