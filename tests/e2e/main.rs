@@ -7,6 +7,7 @@ mod cash_letters;
 mod collections;
 mod deposits;
 mod email;
+mod email_resend;
 mod embed;
 mod fees;
 mod harness;
