@@ -119,7 +119,7 @@ async fn every_page_has_no_accessibility_violations_in_either_theme() {
         h.wait_for("#email-var-first_name").await;
         h.upload("#email-csv", &csv).await;
         h.wait_for("li[data-row='0'] iframe").await;
-        h.wait_for(".email-bulk-message-refused .email-bulk-refused").await;
+        h.wait_for("li[data-row='1'] .email-bulk-refused").await;
         problems.extend(violations(&h, &axe).await.into_iter().map(|v| format!("/email bulk preview, {theme}: {v}")));
         // A record's drawer over the table.
         h.goto("/accounts").await;

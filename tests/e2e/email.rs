@@ -92,8 +92,9 @@ async fn a_template_is_sent_to_three_recipients_from_a_csv() {
         "the second message's HTML in a sandboxed iframe",
     )
     .await;
-    h.wait_for_text("li.email-bulk-message-refused[data-row='2'] .email-bulk-refused", "data.first_name").await;
-    assert_eq!(h.count(".email-bulk-message-refused").await, 1, "only the row without its first_name");
+    h.wait_for_text("li[data-row='2'] .email-bulk-refused", "data.first_name").await;
+    assert_eq!(h.count(".email-bulk-refused").await, 1, "only the row without its first_name");
+    h.wait_js("getComputedStyle(document.querySelector(\"li[data-row='2']\")).borderTopWidth === '2px'", "the refused row framed").await;
     // Another column for the variable: every previewed message rendered again with it.
     h.select("#email-map-0", "name").await;
     h.wait_for_text("li[data-row='0'] .email-bulk-subject", "Statement for Ada Lovelace").await;
@@ -106,7 +107,7 @@ async fn a_template_is_sent_to_three_recipients_from_a_csv() {
     h.wait_for_text("#email-bulk-count", "3 messages").await;
     h.wait_for_text("li[data-row='2'] .email-bulk-subject", "Statement for Cy").await;
     h.wait_for_text("li[data-row='2'] .email-bulk-to", "cy@client.example").await;
-    assert_eq!(h.count(".email-bulk-message-refused").await, 0);
+    assert_eq!(h.count(".email-bulk-refused").await, 0);
     h.click("#email-template-preview").await;
     h.wait_for_text("#email-rendered-subject", "Statement for Ada").await;
     h.wait_for_text("#email-send", "Send 3 messages").await;

@@ -65,21 +65,24 @@ pub fn BulkPreview(
                     }
                     .into_any()
                 }
+                // A 400 is the row's data refused (the send's own rule); anything else says only
+                // that this preview failed.
                 Some(Err(e)) => {
-                    let reasons = match e {
-                        ApiError::Validation { fields, .. } if !fields.is_empty() => fields.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; "),
-                        e => e.to_string(),
+                    let said = match e {
+                        ApiError::Validation { message, fields } if fields.is_empty() => format!("The send would refuse this row: {message}"),
+                        ApiError::Validation { fields, .. } => format!("The send would refuse this row: {}", fields.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; ")),
+                        e => format!("Not previewed: {e}"),
                     };
-                    view! { <p class="field-error email-bulk-refused">"The send would refuse this row: "{reasons}</p> }.into_any()
+                    let class = if matches!(e, ApiError::Validation { .. }) { "field-error email-bulk-refused" } else { "field-error" };
+                    view! { <p class=class>{said}</p> }.into_any()
                 }
             }),
         };
-        // Marked in text as well as colour: the class is for the eye, the words for everyone.
-        let no_address = shown_to.is_none();
-        let refused = move || no_address || (template.get().is_some() && rendered[i].with(|r| matches!(r, Some(Err(_)))));
+        // Marked in words as well as by the frame (style/email.css: a message holding a refusal).
+        let class = if shown_to.is_none() { "email-bulk-message email-bulk-message-refused" } else { "email-bulk-message" };
         let to_text = shown_to.unwrap_or_else(|| "(no address: the send would refuse this row)".into());
         view! {
-            <li class="email-bulk-message" class:email-bulk-message-refused=refused data-row=i.to_string()>
+            <li class=class data-row=i.to_string()>
                 <p><strong>"To: "</strong><span class="email-bulk-to">{to_text}</span></p>
                 {body}
             </li>

@@ -135,10 +135,10 @@ pub fn Outbox() -> impl IntoView {
                 <input id="email-search" type="search" placeholder="Recipient, subject or id" prop:value=move || search.get()
                     on:input=move |ev| search.set(event_target_value(&ev))/>
                 <label for="email-created-from">"Created from"</label>
-                <input id="email-created-from" type="date" prop:value=move || from.get() prop:max=move || until.get()
+                <input id="email-created-from" type="date" prop:value=move || from.get()
                     on:input=move |ev| from.set(event_target_value(&ev))/>
                 <label for="email-created-to"><span class="sr-only">"Created "</span>"to"</label>
-                <input id="email-created-to" type="date" prop:value=move || until.get() prop:min=move || from.get()
+                <input id="email-created-to" type="date" prop:value=move || until.get()
                     on:input=move |ev| until.set(event_target_value(&ev))/>
                 <button type="submit" class="button">"Search"</button>
             </form>
