@@ -9,7 +9,7 @@
 //! before anything reads it, and the extractors are told the limit for the rest. Handlers
 //! take a [`Caller`] to know who is calling, and may call [`Caller::require`] for finer checks.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use std::convert::Infallible;
@@ -165,13 +165,13 @@ pub struct Guard(Arc<Guarded>);
 struct Guarded {
     db: TokenStore,
     /// Route (as axum matched it) → method → requirement; looked up by `&str` on every
-    /// request, so the lookup allocates nothing.
-    table: HashMap<String, Vec<(Method, Requirement)>>,
+    /// request, so the lookup allocates nothing. FxHash: the keys are the app's own routes.
+    table: FxHashMap<String, Vec<(Method, Requirement)>>,
     /// Bodies declared longer than this are refused before anything reads them; the
     /// extractors enforce it on bodies of undeclared length (`DefaultBodyLimit`).
     body_limit: usize,
     /// Routes with a limit of their own (uploads streamed to the blob store).
-    route_limits: HashMap<String, usize>,
+    route_limits: FxHashMap<String, usize>,
 }
 
 /// The security scheme name used in the OpenAPI document.
@@ -180,7 +180,7 @@ pub const BEARER: &str = "bearer";
 impl Guard {
     pub fn from_openapi(doc: &utoipa::openapi::OpenApi, db: TokenStore, body_limit: usize) -> anyhow::Result<Guard> {
         let json = serde_json::to_value(doc)?;
-        let mut table = HashMap::new();
+        let mut table = FxHashMap::default();
         let paths = json["paths"].as_object().cloned().unwrap_or_default();
         for (path, item) in paths {
             let Some(ops) = item.as_object() else { continue };
@@ -210,7 +210,7 @@ impl Guard {
                 table.entry(path.clone()).or_insert_with(Vec::new).push((method, Requirement::AnyOf(sets)));
             }
         }
-        Ok(Guard(Arc::new(Guarded { db, table, body_limit, route_limits: HashMap::new() })))
+        Ok(Guard(Arc::new(Guarded { db, table, body_limit, route_limits: FxHashMap::default() })))
     }
 
     /// Gives `route` (as the router writes it) its own body limit instead of the server's.

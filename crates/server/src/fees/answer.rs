@@ -65,8 +65,10 @@ pub fn quote(schedule: &FeeSchedule, pieces: &[EntryJson], transfer_type: Transf
     }
     out.extend_from_slice(TAIL);
     let mut response = Response::new(Body::from(out));
-    // Room for the rate limit's three headers too: one allocation instead of a grow.
-    response.headers_mut().reserve(4);
+    // Room for every header the answer leaves with, in one allocation instead of a grow: the
+    // rate limit's three, the frame's three (`http::finish`) and axum's Content-Length. (With
+    // room for 4, the frame's headers grew the map: a reallocation and rehash per quote.)
+    response.headers_mut().reserve(8);
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
 }

@@ -85,7 +85,7 @@ fn fee_request<'a>(rail: Rail, query: Option<&'a str>, body: &'a [u8]) -> Result
             .map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?,
         (false, q) => {
             // Borrowed from the query unless a value is percent-encoded (no copy per field).
-            let pairs = url::form_urlencoded::parse(q.unwrap_or("").as_bytes());
+            let pairs = crate::http::query::pairs(q.unwrap_or(""));
             FeeRequestFields::from_pairs(pairs).map_err(|e| Error::fields(vec![e]))?
         }
     };

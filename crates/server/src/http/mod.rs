@@ -20,6 +20,7 @@ pub mod finish;
 pub mod health;
 pub mod openapi;
 pub mod params;
+pub mod query;
 
 // The shell's own operation (`auth/me`); the API groups live in `crate::<group>`.
 pub mod auth;

@@ -37,7 +37,7 @@ fn query_pairs(q: &Option<String>) -> Vec<(String, String)> {
 /// The `routingNumber` parameter, checked: 400 naming the length, a non-digit or the checksum.
 /// (Read from the request in place: the lookups take the `Request` rather than a copied `Uri`.)
 fn routing_number(req: &Request) -> Result<RoutingNumber, Error> {
-    let pairs = url::form_urlencoded::parse(req.uri().query().unwrap_or("").as_bytes());
+    let pairs = crate::http::query::pairs(req.uri().query().unwrap_or(""));
     let mut values = pairs.filter(|(k, _)| k == "routingNumber").map(|(_, v)| v);
     let Some(v) = values.next() else { return Err(Error::field("routingNumber", "is required (nine digits)")) };
     if values.next().is_some() {
