@@ -138,10 +138,100 @@ async fn a_permanent_refusal_fails_at_once_and_a_temporary_one_after_the_last_at
     assert!(sink.received().is_empty());
 }
 
+/// The lanes' outcomes are committed in groups (`email::recorder`): each message still gets
+/// its own outcome, its own relay reply and one attempt, whichever commit carried it.
+async fn every_message_sent_over_several_lanes_is_recorded_once_with_its_own_reply(backend: Backend) {
+    let sink = SmtpSink::start();
+    // Every tenth recipient refused for good, so refusals and 250s share commits.
+    let refused: serde_json::Map<String, Value> = (0..200).step_by(10).map(|i| (format!("r{i}@client.example"), json!(550))).collect();
+    sink.control(json!({"reject": refused}));
+    let s = start(backend, &sink, |c| c.email.connections = 4).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    let mut body = simple("x@client.example");
+    body["personalizations"] = json!((0..200).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
+    let ids = send(&s, &t, &body).await;
+    let got = sink.wait_for(180, 60).await;
+    assert_eq!(got.len(), 180);
+    let queued_as: std::collections::HashMap<String, String> = got.iter().map(|r| (r.parsed().message_id().unwrap().to_string(), r.queued_as.clone())).collect();
+    assert_eq!(queued_as.len(), 180, "each message arrived once");
+    for (i, id) in ids.iter().enumerate() {
+        let expected = if i % 10 == 0 { "failed" } else { "sent" };
+        let m = common::wait_message_state(&s, &t, id, expected).await;
+        assert_eq!(m["attempts"], 1, "{m}");
+        let log = m["attemptLog"].as_array().unwrap();
+        assert_eq!(log.len(), 1, "{m}");
+        assert_eq!(log[0]["outcome"], expected, "{m}");
+        assert_eq!(log[0]["reply"], m["lastReply"], "the attempt has the message's own reply: {m}");
+        let reply = m["lastReply"].as_str().unwrap();
+        if expected == "failed" {
+            assert!(reply.starts_with("550"), "{m}");
+            continue;
+        }
+        let queued = &queued_as[m["messageId"].as_str().unwrap().trim_matches(['<', '>'])];
+        assert!(reply.starts_with("250") && reply.ends_with(&format!("queued as {queued}")), "{reply} is the relay's reply to this message ({queued})");
+    }
+}
+
+/// A group commit the database refuses because of one outcome (a trigger refuses that one
+/// here) still records the others of the group: each is then written alone.
+async fn an_outcome_the_database_refuses_costs_the_others_in_its_commit_nothing(backend: Backend) {
+    use moneydesk_server::email::recorder::Recorder;
+    use moneydesk_server::email::store::delivery::Outcome;
+    let sink = SmtpSink::start();
+    let s = start(backend, &sink, |c| c.email.worker = false).await;
+    let t = s.token(&[Scope::EmailSend]).await;
+    let mut body = simple("x@client.example");
+    body["personalizations"] = json!((0..4).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
+    send(&s, &t, &body).await;
+    let state = &s.running.state;
+    let now = chrono::Utc::now();
+    let claimed = state.email.claim("lanes", now, now + chrono::Duration::minutes(5), 10).await.unwrap();
+    assert_eq!(claimed.len(), 4);
+    let db = &state.database;
+    if backend == Backend::Sqlite {
+        db.execute("CREATE TRIGGER refuse BEFORE UPDATE ON email_messages WHEN NEW.last_reply = 'refuse me' BEGIN SELECT RAISE(ABORT, 'refused'); END").await.unwrap();
+    } else {
+        db.execute("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.last_reply = 'refuse me' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$").await.unwrap();
+        db.execute("CREATE TRIGGER refuse BEFORE UPDATE ON email_messages FOR EACH ROW EXECUTE FUNCTION refuse()").await.unwrap();
+    }
+    let (recorder, committer) = Recorder::start(state.email.clone(), "lanes".into());
+    let outcome = |i: usize, reply: &str| Outcome {
+        id: claimed[i].message.id.clone(),
+        attempt: claimed[i].attempt,
+        state: moneydesk_model::email::MessageState::Sent,
+        reply: reply.into(),
+        next: None,
+        mailbox: None,
+    };
+    // Handed over together, before the committer runs (the test's runtime has one thread):
+    // one group.
+    let recorded = futures_util::future::join_all([
+        recorder.record(outcome(0, "250 first")),
+        recorder.record(outcome(1, "refuse me")),
+        recorder.record(outcome(2, "250 third")),
+        recorder.record(outcome(3, "250 fourth")),
+    ])
+    .await;
+    assert_eq!(recorded[0], Ok(true));
+    assert!(recorded[1].as_ref().is_err_and(|e| e.contains("refused")), "{recorded:?}");
+    assert_eq!(recorded[2..], [Ok(true), Ok(true)]);
+    for (i, reply) in [(0, "250 first"), (2, "250 third"), (3, "250 fourth")] {
+        let m = common::wait_message_state(&s, &t, &claimed[i].message.id, "sent").await;
+        assert_eq!(m["lastReply"], reply);
+        assert_eq!(m["attemptLog"][0]["reply"], reply);
+    }
+    // The refused one stays claimed, to be taken over when its claim runs out.
+    common::wait_message_state(&s, &t, &claimed[1].message.id, "sending").await;
+    drop(recorder);
+    committer.await.unwrap();
+}
+
 on_both_backends!(
     a_sent_message_arrives_with_its_mime_structure,
     a_relay_that_is_down_defers_and_the_message_goes_once_it_is_back,
     a_permanent_refusal_fails_at_once_and_a_temporary_one_after_the_last_attempt,
+    every_message_sent_over_several_lanes_is_recorded_once_with_its_own_reply,
+    an_outcome_the_database_refuses_costs_the_others_in_its_commit_nothing,
 );
 
 /// Several instances on one PostgreSQL database claim with `FOR UPDATE SKIP LOCKED`: every

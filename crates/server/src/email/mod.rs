@@ -10,7 +10,8 @@
 //! - `send.rs`: POST send; `outbox.rs`: the outbox's GET extensions and the senders list.
 //! - `store/outbox.rs`: inserting accepted messages, listing and reading them.
 //! - `store/delivery.rs`: claiming due messages, recording attempts and outcomes, the mailbox.
-//! - `mime.rs`: the MIME of a stored message (lettre); `delivery.rs`: the worker.
+//! - `mime.rs`: the MIME of a stored message (lettre); `delivery.rs`: the worker;
+//!   `recorder.rs`: its outcomes, committed in groups.
 //! - `templates/`: the template extensions, their store and rendering.
 //! - `validation/`: address verification; `dns.rs`: where a domain's mail goes.
 //! - `domains/`: custom sending domains, their DKIM keys and signatures.
@@ -27,6 +28,7 @@ pub mod domains;
 pub mod inbound;
 pub mod mime;
 pub mod outbox;
+pub mod recorder;
 pub mod relay;
 pub mod send;
 pub mod store;

@@ -65,6 +65,10 @@ impl Database {
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
+            // No ping before a connection is lent: a file's connection does not go stale, and
+            // the ping was one more round trip to sqlx's SQLite thread per transaction (one
+            // in five of those the email worker made per outcome, `scripts/bench-email`).
+            .test_before_acquire(false)
             .connect_with(opts)
             .await
             .with_context(|| format!("opening database {url}"))?;
