@@ -105,9 +105,8 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
         let queue = Queue { waiting: Mutex::new(VecDeque::new()), claiming: tokio::sync::Mutex::new(()), batch: connections * CLAIM_PER_LANE, low: connections };
         let ctx = Ctx { state: &state, relay: relay.as_deref(), worker: &worker, stop: &stop, recorder: &recorder, queue: &queue };
         futures_util::future::join_all((0..connections).map(|_| run_lane(&ctx))).await;
-        // A stop lets the attempts under way finish, their outcomes committed, and gives back
-        // the claims not started.
-        drop(ctx);
+        // A stop lets the attempts under way finish, their outcomes committed (the committer
+        // ends once its last handle is dropped), and gives back the claims not started.
         drop(recorder);
         let _ = committer.await;
         let unstarted: Vec<String> = queue.waiting.into_inner().expect("not poisoned").into_iter().map(|m| m.message.id).collect();

@@ -216,6 +216,15 @@ impl Conn {
             Conn::Postgres(c) => Exec::Postgres(c),
         }
     }
+
+    /// Closes the connection when it is dropped rather than lending it again (its state is
+    /// not known, say a transaction that could not be rolled back).
+    pub fn close_on_drop(&mut self) {
+        match self {
+            Conn::Sqlite(c) => c.close_on_drop(),
+            Conn::Postgres(c) => c.close_on_drop(),
+        }
+    }
 }
 
 /// A transaction of either backend; dropped without [`Tx::commit`], it rolls back.
