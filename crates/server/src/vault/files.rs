@@ -82,7 +82,7 @@ pub(super) async fn upload(State(state): State<AppState>, caller: Caller, UrlPat
         None => None,
     };
     let limit = state.config.vault_upload_limit;
-    while let Some(field) = multipart.next_field().await.map_err(|e| multipart_error(&e.body_text(), limit))? {
+    if let Some(field) = multipart.next_field().await.map_err(|e| multipart_error(&e.body_text(), limit))? {
         if field.name() != Some("file") {
             let name = field.name().unwrap_or_default().to_string();
             return Err(Error::field("file", format!("unexpected part {name:?}: send one part, named \"file\"")));
