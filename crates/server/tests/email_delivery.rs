@@ -259,6 +259,45 @@ async fn three_instances_on_one_database_deliver_each_message_once() {
     drop(instances);
 }
 
+/// A lane's claimed messages wait their turn; behind a slow relay the wait can outlast the
+/// claim, and another instance would take them over while the first still meant to send them.
+/// Claims with less than half their time left are given back untried instead: here one lane's
+/// 16 claimed messages take 4 s at the relay's 250 ms each against a 2 s claim, a second
+/// instance shares the queue, and each message still arrives once, sent on its first attempt.
+#[tokio::test]
+async fn a_claim_that_runs_low_while_waiting_its_turn_is_given_back_not_sent_twice() {
+    let sink = SmtpSink::start();
+    sink.control(json!({"delay_ms": 250}));
+    let url = common::postgres::fresh_database().await;
+    let short = |c: &mut moneydesk_server::Config| {
+        c.email.connections = 1;
+        c.email.claim = Duration::from_secs(2);
+    };
+    let a = start_on(url.clone(), &sink, short).await;
+    let t = a.token(&[Scope::EmailSend]).await;
+    let mut body = simple("x@client.example");
+    body["personalizations"] = json!((0..16).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
+    let ids = send(&a, &t, &body).await;
+    // The first instance has claimed all 16 (its worker is woken by the send) before the
+    // second starts.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let b = start_on(url, &sink, short).await;
+    let got = sink.wait_for(16, 60).await;
+    for id in &ids {
+        let m = common::wait_message_state(&a, &t, id, "sent").await;
+        assert_eq!(m["attempts"], 1, "sent on its first attempt, a given-back claim not counted: {m}");
+    }
+    // Longer than a claim: a message taken over would have been sent again by now.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let after = sink.received();
+    assert_eq!(got.len(), 16);
+    let mut message_ids: Vec<String> = after.iter().map(|r| r.parsed().message_id().unwrap().to_string()).collect();
+    message_ids.sort();
+    message_ids.dedup();
+    assert_eq!((after.len(), message_ids.len()), (16, 16), "each message arrived once");
+    drop(b);
+}
+
 /// A message from an active sending domain leaves with the envelope sender on the domain's
 /// return-path host (which its CNAME points at the service's bounce host), DKIM-signed.
 #[tokio::test]

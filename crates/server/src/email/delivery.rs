@@ -21,13 +21,16 @@
 //! instant is kept short: a lane has its outcome committed before it takes its next message,
 //! and the outcomes ready at once are committed together (`recorder`), so an outcome waits
 //! for at most the commit under way and then its own. A graceful stop finishes the attempts
-//! under way, their outcomes committed, and gives back the claims not yet started.
+//! under way, their outcomes committed, and gives back the claims not yet started. A claimed
+//! message whose claim has less than half its time left when its turn comes is given back
+//! untried too (a slow relay could otherwise keep it waiting until another instance took it
+//! over while this one still meant to send it).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use moneydesk_model::email::MessageState;
 use rand::Rng;
 use tokio::task::JoinHandle;
@@ -68,7 +71,8 @@ impl Worker {
 /// (a round of claimed messages used to end with every lane waiting for the slowest, then
 /// for the next claim).
 struct Queue {
-    waiting: Mutex<VecDeque<Claimed>>,
+    /// Each with the time its claim runs out (`Queue::stale`).
+    waiting: Mutex<VecDeque<(Claimed, DateTime<Utc>)>>,
     claiming: tokio::sync::Mutex<()>,
     /// Claimed at most at once, and the level at or below which the next claim is made (a
     /// message a lane, so the others keep sending during the claim).
@@ -109,7 +113,7 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
         // ends once its last handle is dropped), and gives back the claims not started.
         drop(recorder);
         let _ = committer.await;
-        let unstarted: Vec<String> = queue.waiting.into_inner().expect("not poisoned").into_iter().map(|m| m.message.id).collect();
+        let unstarted: Vec<String> = queue.waiting.into_inner().expect("not poisoned").into_iter().map(|(m, _)| m.message.id).collect();
         if let Err(e) = state.email.release(&worker, &unstarted).await {
             tracing::warn!(error = %e, "giving back email claims");
         }
@@ -129,7 +133,11 @@ async fn run_lane(ctx: &Ctx<'_>) {
             (waiting.pop_front(), waiting.len())
         };
         match next {
-            Some(m) => {
+            Some((m, until)) => {
+                if stale(until, ctx.state.config.email.claim) {
+                    give_back(ctx, m).await;
+                    continue;
+                }
                 if left <= q.low {
                     // Unless another lane is claiming already.
                     if let Ok(_claiming) = q.claiming.try_lock() {
@@ -169,13 +177,31 @@ async fn claim(ctx: &Ctx<'_>) -> usize {
     match ctx.state.email.claim(ctx.worker, now, until, room).await {
         Ok(claimed) => {
             let n = claimed.len();
-            ctx.queue.waiting.lock().expect("not poisoned").extend(claimed);
+            ctx.queue.waiting.lock().expect("not poisoned").extend(claimed.into_iter().map(|m| (m, until)));
             n
         }
         Err(e) => {
             tracing::warn!(error = %e, "claiming email to deliver");
             0
         }
+    }
+}
+
+/// Whether a claim running out at `until` has too little time left for an attempt to start:
+/// less than half of it. A claimed message waits in the queue while its lane sends those
+/// before it; behind a relay that stalls until the SMTP timeout, that wait can outlast the
+/// claim, and another instance would then take the message over while this one still meant
+/// to send it — both would send.
+fn stale(until: DateTime<Utc>, claim: Duration) -> bool {
+    let half = chrono::Duration::from_std(claim / 2).unwrap_or(chrono::Duration::zero());
+    Utc::now() + half > until
+}
+
+/// Gives a stale claim back untried (its claim undone, due again at once).
+async fn give_back(ctx: &Ctx<'_>, m: Claimed) {
+    tracing::debug!(id = %m.message.id, "an email's claim ran low before its attempt; given back");
+    if let Err(e) = ctx.state.email.release(ctx.worker, std::slice::from_ref(&m.message.id)).await {
+        tracing::warn!(id = %m.message.id, error = %e, "giving back an email's claim; it is taken again when the claim runs out");
     }
 }
 
