@@ -13,9 +13,10 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::Error;
 
-/// A raw query's pairs in order, repeated keys kept (`paths=a&paths=b`), percent-decoded.
+/// A raw query's pairs in order, repeated keys kept (`paths=a&paths=b`), percent-decoded:
+/// `http::query::pairs` (the one query parser), owned.
 pub fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
-    url::form_urlencoded::parse(query.unwrap_or("").as_bytes()).into_owned().collect()
+    super::query::pairs(query.unwrap_or("")).map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
 }
 
 #[derive(Debug, Clone, Copy, Default, FromRequest)]

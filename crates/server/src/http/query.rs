@@ -1,5 +1,6 @@
 //! A request query's `name=value` pairs, exactly as `url::form_urlencoded::parse` gives them,
-//! for the handlers that read the query on every request (the ACH lookup, the fee quotes).
+//! borrowed where nothing needs decoding: the hot handlers (the ACH lookup, the fee quotes)
+//! read it directly, every other one through `extract::query_pairs`, its owned form.
 //!
 //! Why not `form_urlencoded::parse` itself: it works on bytes, so every name and value goes
 //! through a percent-decoding scan and a UTF-8 validation (`String::from_utf8_lossy`) even when
