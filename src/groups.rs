@@ -5,7 +5,10 @@
 //! (`#[wasm_split]`, generated here from `page: split(...)`), each loading its stylesheets with it
 //! (`src/pages/lazy.rs`), and the release build (`xtask`, which reads the `stylesheets: [...]`
 //! of each entry below to name those files and preload them). Adding a group is one entry here; the README's
-//! "Adding a group" lists the other places a group's name finds.
+//! "Adding a group" lists the other places a group's name finds. A page whose first request
+//! is the first page of a collection in the table's default view says so (`opens_on:
+//! first_page(PATH)`, a constant of `moneydesk_model::paths`): index.html starts that request
+//! on a cold load of the page's URL, with the main module (xtask/src/preload.rs).
 //!
 //! This module sits above the pages (it names their components), like `app.rs`.
 
@@ -61,12 +64,17 @@ macro_rules! groups {
         summary: $summary:literal,
         arrives_with: $arrives:literal,
         page: $kind:ident $(($component:path))?,
-        stylesheets: [$($css:literal),*] $(,)?
+        stylesheets: [$($css:literal),*]
+        $(, opens_on: first_page($first:ident))? $(,)?
     } )*) => {
         /// The page chunks, one module per split group.
         mod chunks {
             $( groups!(@chunk $slug $kind $($component)? [$($css),*]); )*
         }
+
+        // `opens_on` is read by the release build (xtask/src/groups.rs); here it only has to
+        // name a path of the model.
+        $( $( const _: &str = moneydesk_model::paths::$first; )? )*
 
         pub const GROUPS: &[Group] = &[
             $( Group {
@@ -147,6 +155,7 @@ groups! {
         arrives_with: "the collections feature (…/unifi/accounts)",
         page: split(crate::pages::accounts::AccountsPage),
         stylesheets: ["table"],
+        opens_on: first_page(ACCOUNTS),
     }
     permissions {
         title: "Permissions",
@@ -155,6 +164,7 @@ groups! {
         arrives_with: "the collections feature (…/company/users/permissions)",
         page: split(crate::pages::permissions::PermissionsPage),
         stylesheets: ["table"],
+        opens_on: first_page(PERMISSIONS),
     }
 }
 

@@ -11,6 +11,7 @@ use moneydesk_model::{Envelope, FeeSuccess};
 use send_wrapper::SendWrapper;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use wasm_bindgen::JsCast;
 use web_sys::{AbortController, AbortSignal, RequestCredentials};
 
 use super::error::{decode_error, network_error, ApiError};
@@ -149,6 +150,7 @@ impl Client {
         body: Option<Body>,
     ) -> impl Future<Output = Result<Response, ApiError>> + 'static {
         let url = self.url(path);
+        let is_get = method == Method::GET && body.is_none();
         let mut req = RequestBuilder::new(&url)
             .method(method)
             .credentials(RequestCredentials::Omit)
@@ -156,8 +158,9 @@ impl Client {
         if !query.is_empty() {
             req = req.query(query.iter().copied());
         }
-        if let Some(token) = &self.token {
-            req = req.header("Authorization", &format!("Bearer {token}"));
+        let authorization = self.token.as_ref().map(|token| format!("Bearer {token}"));
+        if let Some(authorization) = &authorization {
+            req = req.header("Authorization", authorization);
         }
         for (name, value) in &self.headers {
             req = req.header(name, value);
@@ -165,10 +168,22 @@ impl Client {
         let signal = abort_on_cleanup();
         let req = req.abort_signal(signal.as_ref());
         let request = build(req, body);
+        // index.html may have sent this GET already (api/early.rs); a failed early one is sent again.
+        let early = match (&request, &authorization) {
+            (Ok(r), Some(authorization)) if is_get => super::early::take(&r.url(), authorization),
+            _ => None,
+        };
         let hook = self.on_auth_error.clone();
         let counted = InFlight::start(self.in_flight);
         async move {
-            let sent = request?.send().await;
+            let answer = match early {
+                Some(answer) => wasm_bindgen_futures::JsFuture::from(answer).await.ok(),
+                None => None,
+            };
+            let sent = match answer {
+                Some(answer) => Ok(Response::from(answer.unchecked_into::<web_sys::Response>())),
+                None => request?.send().await,
+            };
             drop(counted);
             let resp = sent.map_err(|e| network_error(&url, e))?;
             let status = resp.status();
@@ -277,6 +292,8 @@ mod tests {
     use serde::de::IgnoredAny;
     use wasm_bindgen_test::wasm_bindgen_test;
 
+    use wasm_bindgen::JsValue;
+
     use super::*;
     use crate::test_util::{json, wait_until, Answer, FakeFetch};
 
@@ -304,6 +321,35 @@ mod tests {
         assert!(reqs[0].0.ends_with(AUTH_ME));
         assert_eq!(reqs[0].2.as_deref(), Some("Bearer mdk_abc"));
         assert_eq!(calls.load(Ordering::SeqCst), 0);
+    }
+
+    /// index.html's offer (xtask/src/preload.rs): this URL's session answer, once, for this token.
+    fn offer_early_session(url: &str, authorization: &str) {
+        let offer = js_sys::Function::new_with_args(
+            "url, authorization, body",
+            "const left = new Map([[url, Promise.resolve(new Response(body, { headers: { \"Content-Type\": \"application/json\" } }))]]);
+             globalThis.moneydeskEarly = (u, a) => { const r = a === authorization ? left.get(u) : undefined; left.delete(u); return r; };",
+        );
+        offer.call3(&JsValue::NULL, &url.into(), &authorization.into(), &SESSION.into()).unwrap();
+    }
+
+    #[wasm_bindgen_test]
+    async fn an_answer_index_html_already_has_is_taken_once_and_only_with_its_token() {
+        let fake = FakeFetch::install(vec![(AUTH_ME, json(200, SESSION))]);
+        let origin = web_sys::window().unwrap().location().origin().unwrap();
+        offer_early_session(&format!("{origin}{AUTH_ME}"), "Bearer mdk_abc");
+
+        let (client, _) = counting_client("mdk_abc");
+        let s: Session = client.get_data(AUTH_ME, &[]).await.unwrap();
+        assert_eq!((s.name.as_str(), fake.requests().len()), ("ops", 0), "taken, not asked for");
+        let _: Session = client.get_data(AUTH_ME, &[]).await.unwrap();
+        assert_eq!(fake.requests().len(), 1, "taken once");
+
+        offer_early_session(&format!("{origin}{AUTH_ME}"), "Bearer mdk_abc");
+        let other: Session = Client::new("", Some("mdk_other".into())).get_data(AUTH_ME, &[]).await.unwrap();
+        assert_eq!((other.name.as_str(), fake.requests().len()), ("ops", 2), "another token asks the server");
+        assert_eq!(fake.requests()[1].2.as_deref(), Some("Bearer mdk_other"));
+        js_sys::Reflect::delete_property(&js_sys::global().unchecked_into::<js_sys::Object>(), &"moneydeskEarly".into()).unwrap();
     }
 
     #[wasm_bindgen_test]

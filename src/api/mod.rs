@@ -5,6 +5,7 @@ pub mod auth;
 pub mod cash_letters;
 pub mod client;
 pub mod deposits;
+pub mod early;
 pub mod email;
 pub mod error;
 pub mod fees;

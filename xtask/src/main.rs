@@ -41,6 +41,7 @@ mod css;
 mod groups;
 mod index;
 mod js;
+mod preload;
 mod relocs;
 mod worker;
 
@@ -106,7 +107,8 @@ fn say(what: impl std::fmt::Display) {
 fn dist(root: &Path, out: &Path) -> Result<()> {
     let html = fs::read_to_string(root.join("index.html")).context("reading index.html")?;
     let links = index::trunk_links(&html)?;
-    let pages = groups::split_pages(&fs::read_to_string(root.join("src/groups.rs"))?)?;
+    let read = |path: &str| fs::read_to_string(root.join(path)).with_context(|| format!("reading {path}"));
+    let pages = groups::split_pages(&read("src/groups.rs")?, &read("crates/model/src/paths.rs")?)?;
     let page_sheets: Vec<&str> = pages.iter().flat_map(|p| p.stylesheets.iter().map(String::as_str)).collect();
 
     let staging = out.with_extension("partial");
@@ -201,14 +203,16 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     }
 
     // 5. the page and the rest of the assets
-    let mut preloads: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut routes: BTreeMap<String, preload::Route> = BTreeMap::new();
     for (split_name, stems) in &split.prefetch_map {
         let route = if split_name == SIGN_IN.0 { SIGN_IN.1.to_string() } else { split_name.clone() };
         let mut files: Vec<String> = stems.iter().map(|s| format!("{build}/{s}.wasm")).collect();
-        if let Some(page) = pages.iter().find(|p| &p.split == split_name) {
+        let page = pages.iter().find(|p| &p.split == split_name);
+        if let Some(page) = page {
             files.extend(page.stylesheets.iter().map(|s| css_names[s.as_str()].clone()));
         }
-        preloads.insert(route, files);
+        let first = page.and_then(|p| p.first_request.clone());
+        routes.insert(route, preload::Route::new(&files, first, page.map(|p| p.opened_by.clone()).unwrap_or_default()));
     }
     let mut page = html.clone();
     for link in links.iter().rev() {
@@ -231,7 +235,7 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
         };
         page.replace_range(link.range.clone(), &replacement);
     }
-    let page = with_preloader(&page, &preloads)?;
+    let page = preload::with_script(&page, &routes)?;
     let page: String = page.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("{l}\n")).collect();
     fs::write(staging.join("index.html"), page)?;
 
@@ -274,39 +278,6 @@ const wasm = await init({{ module_or_path: '/{build}/{bin}_bg.wasm' }});
 window.wasmBindings = bindings;
 </script>"#
     )
-}
-
-/// No apostrophes and no quoted file names in it: the server reads quoted names out of
-/// index.html as the start bundle (static_files.rs), which these are not.
-const PRELOADER: &str = r#"<script>
-(() => {
-  // What the page at this URL will load next, fetched now, in parallel with the main module
-  // (written by the release build, xtask, from the chunks each page loads and its stylesheets).
-  const pages = PAGES;
-  const wanted = pages[location.pathname.split("/")[1] || ""];
-  for (const [name, ext] of wanted || []) {
-    const link = document.createElement("link");
-    link.rel = "preload";
-    link.href = "/" + name + "." + ext;
-    link.as = ext === "css" ? "style" : "fetch";
-    if (ext === "wasm") link.crossOrigin = "anonymous";
-    document.head.appendChild(link);
-  }
-})();
-</script>"#;
-
-/// index.html with a small script that preloads, on a cold load of a page's URL, the chunks and
-/// stylesheets that page will load, so they arrive while the main module is still being
-/// fetched instead of after it asked for them (one round trip less to the first screen).
-fn with_preloader(html: &str, pages: &BTreeMap<String, Vec<String>>) -> Result<String> {
-    let table: BTreeMap<&String, Vec<(&str, &str)>> = pages
-        .iter()
-        .map(|(route, files)| (route, files.iter().filter_map(|f| f.rsplit_once('.')).collect()))
-        .collect();
-    let script = PRELOADER.replace("PAGES", &serde_json::to_string(&table)?);
-    let Some(at) = html.find("</title>") else { bail!("index.html has no </title> to put the preloads after") };
-    let at = at + "</title>".len();
-    Ok(format!("{}\n    {}{}", &html[..at], script, &html[at..]))
 }
 
 /// Builds the portal's binary (or with `manifest`, another package's: a worker) for the
@@ -385,17 +356,3 @@ fn short_hash(bytes: &[u8]) -> String {
     hex::encode(&Sha256::digest(bytes)[..8])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_preloader_lists_each_routes_files_as_name_and_extension() {
-        let mut pages = BTreeMap::new();
-        pages.insert("accounts".to_string(), vec!["build-00/accounts.wasm".to_string(), "table-1a.css".to_string()]);
-        let html = with_preloader("<head><title>M</title></head>", &pages).unwrap();
-        assert!(html.contains(r#"const pages = {"accounts":[["build-00/accounts","wasm"],["table-1a","css"]]};"#), "{html}");
-        assert!(html.find("<script>").unwrap() > html.find("</title>").unwrap());
-        assert!(!PRELOADER.contains('\''), "no apostrophes: the server reads quoted names");
-    }
-}

@@ -1,0 +1,16 @@
+//! Answers index.html asked for before the portal ran: on a cold load of a page's URL with a
+//! stored sign-in, the release build's first script starts the session check and the page's
+//! first request with the main module (xtask/src/preload.rs), and offers each answer once as
+//! `window.moneydeskEarly(url, authorization)`. The client takes it instead of sending the
+//! same GET again. Other builds (tests, `trunk serve`, an embedded portal) have no such script,
+//! and every request goes out as usual.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The answer already under way for this absolute URL and `Authorization` value, taken (a
+/// second request for it is sent as usual).
+pub fn take(url: &str, authorization: &str) -> Option<js_sys::Promise> {
+    let offer = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("moneydeskEarly")).ok()?;
+    let offer: js_sys::Function = offer.dyn_into().ok()?;
+    offer.call2(&JsValue::NULL, &JsValue::from_str(url), &JsValue::from_str(authorization)).ok()?.dyn_into().ok()
+}

@@ -1,0 +1,123 @@
+//! The script index.html runs first: on a cold load of a page's URL it starts what that page
+//! will need, in parallel with the main module instead of after it (issue 10's chain of round
+//! trips, each waiting for the one before):
+//!
+//! - the page's wasm chunks and its own stylesheets (preloads);
+//! - for a stored sign-in (the credentials src/session.rs keeps), the session check
+//!   (`auth/me`) and, when the page opens on a request known without running it (`opens_on` in
+//!   src/groups.rs), that request: at once when the scopes remembered beside the token open
+//!   the page, else as soon as the session check says the token's scopes do (the portal itself
+//!   builds such a page only once it has read that answer and loaded the page's code, later).
+//!
+//! The portal's client takes such an answer instead of sending the same request again
+//! (`window.moneydeskEarly(url, authorization)`, src/api/early.rs): once, for the same absolute
+//! URL and the same `Authorization`, and only until the first navigation (the Navigation API's
+//! `navigate`, which also fires for `history.pushState`), so a page opened later never shows
+//! what the first load fetched. A browser without the Navigation API keeps them for 10 s.
+//! Nothing is requested for a URL with a query (the page's own keys may change the request),
+//! without stored credentials, or for a token whose scopes do not open the page (its refusal
+//! would be a 403 in the console for a page the user cannot open).
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Result};
+use moneydesk_model::paths::AUTH_ME;
+use serde::Serialize;
+
+/// What a route's page loads: its files (`build-…/chunk_3.wasm`, `table-….css`) and, when it
+/// opens on a request index.html may start, that request and the scopes that open the page.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Route {
+    /// `[name, extension]` of each file, the name without its extension (the server reads
+    /// quoted names ending in `.wasm`, `.js` or `.css` out of index.html as the start bundle;
+    /// these are not in it).
+    pub files: Vec<(String, String)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+}
+
+impl Route {
+    pub fn new(files: &[String], first: Option<String>, scopes: Vec<String>) -> Route {
+        let files = files.iter().filter_map(|f| f.rsplit_once('.')).map(|(n, e)| (n.to_string(), e.to_string())).collect();
+        let scopes = if first.is_some() { scopes } else { Vec::new() };
+        Route { files, first, scopes }
+    }
+}
+
+/// No apostrophes in it: the server reads quoted names out of index.html (static_files.rs).
+const SCRIPT: &str = r#"<script>
+(() => {
+  // What the page at this URL loads first, started now, in parallel with the main module
+  // (written by the release build: xtask/src/preload.rs says why and what).
+  const routes = ROUTES;
+  const route = routes[location.pathname.split("/")[1] || ""] || { files: [] };
+  for (const [name, ext] of route.files) {
+    const link = document.createElement("link");
+    link.rel = "preload";
+    link.href = "/" + name + "." + ext;
+    link.as = ext === "css" ? "style" : "fetch";
+    if (ext === "wasm") link.crossOrigin = "anonymous";
+    document.head.appendChild(link);
+  }
+  const early = new Map();
+  let authorization;
+  try {
+    const kept = [sessionStorage, localStorage].find((s) => s.getItem("moneydesk.credentials"));
+    const stored = kept && JSON.parse(kept.getItem("moneydesk.credentials"));
+    if (stored && /^mdk_[A-Za-z0-9_-]+$/.test(stored.token) && typeof stored.baseUrl === "string") {
+      authorization = "Bearer " + stored.token;
+      const get = (path) => {
+        const url = new URL(stored.baseUrl + path, location.href).href;
+        const answer = fetch(url, { headers: { Accept: "application/json", Authorization: authorization }, credentials: "omit" });
+        answer.catch(() => {});
+        early.set(url, answer);
+        return answer;
+      };
+      const me = get(AUTH_ME);
+      const opens = (scopes) => route.scopes.some((s) => scopes.includes(s));
+      if (route.first && !location.search) {
+        if (opens((kept.getItem("moneydesk.scopes") || "").split(" "))) get(route.first);
+        else me.then((r) => r.ok && r.clone().json()).then((b) => b && opens(b.data.scopes) && get(route.first)).catch(() => {});
+      }
+    }
+  } catch (e) {}
+  const forget = () => early.clear();
+  if (window.navigation) navigation.addEventListener("navigate", forget, { once: true });
+  else setTimeout(forget, 10000);
+  window.moneydeskEarly = (url, auth) => {
+    const answer = auth === authorization ? early.get(url) : undefined;
+    early.delete(url);
+    return answer;
+  };
+})();
+</script>"#;
+
+/// index.html with the script after its `<title>`.
+pub fn with_script(html: &str, routes: &BTreeMap<String, Route>) -> Result<String> {
+    let script = SCRIPT.replace("ROUTES", &serde_json::to_string(routes)?).replace("AUTH_ME", &serde_json::to_string(AUTH_ME)?);
+    let Some(at) = html.find("</title>") else { bail!("index.html has no </title> to put the preloads after") };
+    let at = at + "</title>".len();
+    Ok(format!("{}\n    {}{}", &html[..at], script, &html[at..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_lists_its_files_as_name_and_extension_and_its_first_request() {
+        let mut routes = BTreeMap::new();
+        let files = ["build-00/accounts.wasm".to_string(), "table-1a.css".to_string()];
+        let scopes = vec!["accounts:read".to_string(), "admin".to_string()];
+        routes.insert("accounts".to_string(), Route::new(&files, Some("/api/a?page=1&size=10".into()), scopes.clone()));
+        routes.insert("fees".to_string(), Route::new(&files[..1], None, scopes));
+        let html = with_script("<head><title>M</title></head>", &routes).unwrap();
+        let table = r#"const routes = {"accounts":{"files":[["build-00/accounts","wasm"],["table-1a","css"]],"first":"/api/a?page=1&size=10","scopes":["accounts:read","admin"]},"fees":{"files":[["build-00/accounts","wasm"]]}};"#;
+        assert!(html.contains(table), "{html}");
+        assert!(html.contains(r#"get("/api/v1/cores/auth/me");"#), "{html}");
+        assert!(html.find("<script>").unwrap() > html.find("</title>").unwrap());
+        assert!(!SCRIPT.contains('\''), "no apostrophes: the server reads quoted names");
+    }
+}
