@@ -279,20 +279,32 @@ impl InboundStore {
             Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
             Dialect::Sqlite => "",
         };
+        // Each state's due messages in the order of the index (state, next_attempt_at), at
+        // most `limit` of each, and the earliest `limit` of those taken, as the outbox's claim
+        // does (email/store/delivery.rs): one `… OR …` made SQLite read every due row and sort
+        // them on every claim.
+        let branch = |name: &str, due: &str| {
+            format!("SELECT id, next_attempt_at FROM (SELECT id, next_attempt_at FROM email_inbound_messages WHERE {due} ORDER BY next_attempt_at LIMIT ?{lock}) AS {name}")
+        };
+        let due = [
+            branch("due_pending", "state = 'pending' AND next_attempt_at <= ?"),
+            branch("abandoned", "state = 'delivering' AND claim_until < ?"),
+        ]
+        .join(" UNION ALL ");
         let mut tx = self.db.begin().await?;
         let q = self
             .db
             .sql(&format!(
                 "UPDATE email_inbound_messages SET state = 'delivering', claimed_by = ?, claim_until = ?, attempts = attempts + 1 \
-                 WHERE id IN (SELECT id FROM email_inbound_messages \
-                   WHERE (state = 'pending' AND next_attempt_at <= ?) OR (state = 'delivering' AND claim_until < ?) \
-                   ORDER BY next_attempt_at LIMIT ?{lock}) \
+                 WHERE id IN (SELECT id FROM ({due}) AS due ORDER BY next_attempt_at LIMIT ?) \
                  RETURNING {MESSAGE_COLUMNS}"
             ))
             .arg(worker)
             .arg(time_text(until))
             .arg(now_text.clone())
+            .arg(limit as i64)
             .arg(now_text.clone())
+            .arg(limit as i64)
             .arg(limit as i64);
         let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
         // A message taken over from a dead holder has that holder's attempt still
