@@ -349,7 +349,11 @@ mod tests {
         let other: Session = Client::new("", Some("mdk_other".into())).get_data(AUTH_ME, &[]).await.unwrap();
         assert_eq!((other.name.as_str(), fake.requests().len()), ("ops", 2), "another token asks the server");
         assert_eq!(fake.requests()[1].2.as_deref(), Some("Bearer mdk_other"));
-        js_sys::Reflect::delete_property(&js_sys::global().unchecked_into::<js_sys::Object>(), &"moneydeskEarly".into()).unwrap();
+        js_sys::Reflect::delete_property(
+            &js_sys::global().unchecked_into::<js_sys::Object>(),
+            &"moneydeskEarly".into(),
+        )
+        .unwrap();
     }
 
     #[wasm_bindgen_test]

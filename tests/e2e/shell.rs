@@ -31,11 +31,7 @@ async fn admin_signs_in_visits_every_page_reloads_a_deep_link_and_signs_out() {
         h.wait_for_path(&format!("/{page}")).await;
         h.wait_for_text("main h1", word).await;
         assert_eq!(h.count("h1").await, 1, "/{page} has exactly one h1");
-        assert_eq!(
-            h.count("[data-testid=access-denied]").await,
-            0,
-            "admin may use /{page}"
-        );
+        assert_eq!(h.count("[data-testid=access-denied]").await, 0, "admin may use /{page}");
     }
 
     // A deep link loads (and reloads) straight into its page.
@@ -45,21 +41,9 @@ async fn admin_signs_in_visits_every_page_reloads_a_deep_link_and_signs_out() {
     h.wait_for_text("main h1", "routing").await;
 
     // The theme toggle flips the root's data-theme.
-    let before = h
-        .wait_for(".moneydesk[data-theme]")
-        .await
-        .attr("data-theme")
-        .await
-        .ok()
-        .flatten();
+    let before = h.wait_for(".moneydesk[data-theme]").await.attr("data-theme").await.ok().flatten();
     h.click("button#theme-toggle").await;
-    let after = h
-        .wait_for(".moneydesk[data-theme]")
-        .await
-        .attr("data-theme")
-        .await
-        .ok()
-        .flatten();
+    let after = h.wait_for(".moneydesk[data-theme]").await.attr("data-theme").await.ok().flatten();
     assert_ne!(before, after, "the theme toggle changes data-theme");
 
     // A path that does not exist.
@@ -120,17 +104,8 @@ async fn bad_tokens_get_a_clear_message() {
     h.wait_for_text("[role=alert]", "unknown").await;
 
     // Revoked: 401 with code 600.
-    let revoked = h
-        .server()
-        .create_token("revoked-in-e2e", &[Scope::Admin])
-        .await
-        .expect("token");
-    h.server()
-        .state
-        .tokens
-        .revoke("revoked-in-e2e")
-        .await
-        .expect("revoking");
+    let revoked = h.server().create_token("revoked-in-e2e", &[Scope::Admin]).await.expect("token");
+    h.server().state.tokens.revoke("revoked-in-e2e").await.expect("revoking");
     h.type_into("textarea#signin-token", &revoked).await;
     h.click("button#signin-submit").await;
     h.wait_for_text("[role=alert]", "code 600").await;
@@ -205,7 +180,11 @@ async fn a_missing_page_chunk_shows_the_error_view_and_retry_recovers() {
 
 /// Copies the build `from` into `to`, all but the accounts page's chunk (and its precompressed
 /// variants); `removed` gets that chunk's path and where its copy belongs.
-fn copy_except_accounts_chunk(from: &std::path::Path, to: &std::path::Path, removed: &mut Option<(std::path::PathBuf, std::path::PathBuf)>) {
+fn copy_except_accounts_chunk(
+    from: &std::path::Path,
+    to: &std::path::Path,
+    removed: &mut Option<(std::path::PathBuf, std::path::PathBuf)>,
+) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let name = entry.file_name().into_string().unwrap();
@@ -234,7 +213,9 @@ async fn requests(h: &Harness, part: &str) -> Vec<(String, f64, f64)> {
         )
         .await;
     let list = found.as_array().cloned().unwrap_or_default();
-    list.iter().map(|e| (e[0].as_str().unwrap_or_default().to_string(), e[1].as_f64().unwrap(), e[2].as_f64().unwrap())).collect()
+    list.iter()
+        .map(|e| (e[0].as_str().unwrap_or_default().to_string(), e[1].as_f64().unwrap(), e[2].as_f64().unwrap()))
+        .collect()
 }
 
 /// When this load's document was parsed (`domInteractive`, ms from navigation start): the
@@ -284,7 +265,10 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
     let parsed = parsed_at(&h).await;
     let rows = requests(&h, "/unifi/accounts").await;
     assert_eq!(rows.len(), 1, "{rows:?}");
-    assert!(rows[0].0.contains("page=2") && rows[0].1 > parsed, "asked by the portal, after the page was parsed ({parsed} ms): {rows:?}");
+    assert!(
+        rows[0].0.contains("page=2") && rows[0].1 > parsed,
+        "asked by the portal, after the page was parsed ({parsed} ms): {rows:?}"
+    );
 
     // A token whose remembered scopes do not open the page: its rows are not asked for.
     h.click("button#signout").await;

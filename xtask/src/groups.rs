@@ -60,11 +60,17 @@ pub fn split_pages(source: &str, paths: &str) -> Result<Vec<SplitPage>> {
             None => None,
             Some([TokenTree::Ident(kind), TokenTree::Group(arg)]) if kind == "first_page" => {
                 let name = arg.stream().to_string();
-                let path = path_constant(paths, &name)
-                    .with_context(|| format!("src/groups.rs: `{slug}` opens on `{name}`, which crates/model/src/paths.rs does not define"))?;
+                let path = path_constant(paths, &name).with_context(|| {
+                    format!(
+                        "src/groups.rs: `{slug}` opens on `{name}`, which crates/model/src/paths.rs does not define"
+                    )
+                })?;
                 Some(format!("{path}?{}", query_string(&CollectionQuery::default())))
             }
-            Some(other) => bail!("src/groups.rs: `{slug}`: `opens_on: {}` is not `first_page(PATH)`", TokenStream::from_iter(other.iter().cloned())),
+            Some(other) => bail!(
+                "src/groups.rs: `{slug}`: `opens_on: {}` is not `first_page(PATH)`",
+                TokenStream::from_iter(other.iter().cloned())
+            ),
         };
         if split {
             pages.push(SplitPage { split: slug.to_string(), stylesheets: sheets, opened_by, first_request });
@@ -89,7 +95,11 @@ fn opened_by(slug: &str, idents: &[TokenTree]) -> Result<Vec<String>> {
             other => bail!("src/groups.rs: `{slug}`: `{other}` in its scope"),
         }
     }
-    Ok(Scope::ALL.iter().filter(|held| needs.iter().any(|n| n.granted_by(&[**held]))).map(|s| s.as_str().to_string()).collect())
+    Ok(Scope::ALL
+        .iter()
+        .filter(|held| needs.iter().any(|n| n.granted_by(&[**held])))
+        .map(|s| s.as_str().to_string())
+        .collect())
 }
 
 /// The value of `pub const NAME: &str = "...";` in `source`.

@@ -40,7 +40,8 @@ pub struct Route {
 
 impl Route {
     pub fn new(files: &[String], first: Option<String>, scopes: Vec<String>) -> Route {
-        let files = files.iter().filter_map(|f| f.rsplit_once('.')).map(|(n, e)| (n.to_string(), e.to_string())).collect();
+        let files =
+            files.iter().filter_map(|f| f.rsplit_once('.')).map(|(n, e)| (n.to_string(), e.to_string())).collect();
         let scopes = if first.is_some() { scopes } else { Vec::new() };
         Route { files, first, scopes }
     }
@@ -96,7 +97,8 @@ const SCRIPT: &str = r#"<script>
 
 /// index.html with the script after its `<title>`.
 pub fn with_script(html: &str, routes: &BTreeMap<String, Route>) -> Result<String> {
-    let script = SCRIPT.replace("ROUTES", &serde_json::to_string(routes)?).replace("AUTH_ME", &serde_json::to_string(AUTH_ME)?);
+    let script =
+        SCRIPT.replace("ROUTES", &serde_json::to_string(routes)?).replace("AUTH_ME", &serde_json::to_string(AUTH_ME)?);
     let Some(at) = html.find("</title>") else { bail!("index.html has no </title> to put the preloads after") };
     let at = at + "</title>".len();
     Ok(format!("{}\n    {}{}", &html[..at], script, &html[at..]))

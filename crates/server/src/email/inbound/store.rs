@@ -153,7 +153,8 @@ impl InboundStore {
     }
 
     pub async fn route(&self, domain: &str) -> sqlx::Result<Option<StoredRoute>> {
-        let q = self.db.sql(&format!("SELECT {ROUTE_COLUMNS} FROM email_inbound_routes r WHERE r.domain = ?")).arg(domain);
+        let q =
+            self.db.sql(&format!("SELECT {ROUTE_COLUMNS} FROM email_inbound_routes r WHERE r.domain = ?")).arg(domain);
         self.db.acquire().await?.exec().row(&q).await
     }
 
@@ -233,7 +234,13 @@ impl InboundStore {
 
     /// Newest first, optionally of one domain and one state; at most `limit`, older than
     /// `before` (a `receivedAt|id` cursor) when given.
-    pub async fn messages(&self, domain: Option<&str>, state: Option<InboundState>, before: Option<(&str, &str)>, limit: u32) -> sqlx::Result<Vec<MessageRow>> {
+    pub async fn messages(
+        &self,
+        domain: Option<&str>,
+        state: Option<InboundState>,
+        before: Option<(&str, &str)>,
+        limit: u32,
+    ) -> sqlx::Result<Vec<MessageRow>> {
         let mut q = self.db.sql(&format!("SELECT {MESSAGE_COLUMNS} FROM email_inbound_messages WHERE 1 = 1"));
         if let Some(d) = domain {
             q.push(" AND domain = ").bind(d);
@@ -242,7 +249,13 @@ impl InboundStore {
             q.push(" AND state = ").bind(s.as_str());
         }
         if let Some((at, id)) = before {
-            q.push(" AND (received_at < ").bind(at).push(" OR (received_at = ").bind(at).push(" AND id < ").bind(id).push("))");
+            q.push(" AND (received_at < ")
+                .bind(at)
+                .push(" OR (received_at = ")
+                .bind(at)
+                .push(" AND id < ")
+                .bind(id)
+                .push("))");
         }
         q.push(" ORDER BY received_at DESC, id DESC LIMIT ").bind(i64::from(limit));
         self.db.acquire().await?.exec().rows(&q).await
@@ -273,7 +286,13 @@ impl InboundStore {
     /// came, and `delivering` ones whose claim ran out (their process died mid-POST: posted
     /// again, with the same `Moneydesk-Delivery`). Each claim opens its attempt, recording
     /// the route's URL.
-    pub async fn claim(&self, worker: &str, now: DateTime<Utc>, until: DateTime<Utc>, limit: usize) -> sqlx::Result<Vec<Claimed>> {
+    pub async fn claim(
+        &self,
+        worker: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+        limit: usize,
+    ) -> sqlx::Result<Vec<Claimed>> {
         let now_text = time_text(now);
         let lock = match self.db.dialect() {
             Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
@@ -320,7 +339,10 @@ impl InboundStore {
         }
         let mut claimed = Vec::with_capacity(rows.len());
         for message in rows {
-            let q = self.db.sql("SELECT url, secret FROM email_inbound_routes WHERE domain = ?").arg(message.domain.as_str());
+            let q = self
+                .db
+                .sql("SELECT url, secret FROM email_inbound_routes WHERE domain = ?")
+                .arg(message.domain.as_str());
             let route: Option<(String, String)> = tx.exec().row(&q).await?;
             let q = self
                 .db
@@ -346,7 +368,10 @@ impl InboundStore {
             .arg(o.state.as_str())
             .arg(o.result.as_str())
             .arg(o.next.map(time_text));
-        q.push(" WHERE id = ").bind(c.message.id.as_str()).push(" AND state = 'delivering' AND claimed_by = ").bind(worker);
+        q.push(" WHERE id = ")
+            .bind(c.message.id.as_str())
+            .push(" AND state = 'delivering' AND claimed_by = ")
+            .bind(worker);
         if tx.exec().execute(&q).await? == 0 {
             return Ok(false);
         }
