@@ -20,7 +20,7 @@ pub struct SplitPage {
     pub opened_by: Vec<String>,
     /// What the page requests first when its URL has no query (`opens_on: first_page(PATH)`:
     /// the first page of that collection in the table's default view), relative to the API's
-    /// base URL; index.html starts it early (src/preload.rs).
+    /// base URL; index.html starts it early (`preload.rs`).
     pub first_request: Option<String>,
 }
 
