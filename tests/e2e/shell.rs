@@ -202,22 +202,6 @@ fn copy_except_accounts_chunk(
     }
 }
 
-/// This load's requests whose URL contains `part`, in order: (URL, start, end) in ms from
-/// navigation start (the browser's resource timing).
-async fn requests(h: &Harness, part: &str) -> Vec<(String, f64, f64)> {
-    let found = h
-        .js(
-            "return performance.getEntriesByType('resource').filter(e => e.name.includes(arguments[0]))
-                .map(e => [e.name, e.startTime, e.responseEnd])",
-            vec![serde_json::json!(part)],
-        )
-        .await;
-    let list = found.as_array().cloned().unwrap_or_default();
-    list.iter()
-        .map(|e| (e[0].as_str().unwrap_or_default().to_string(), e[1].as_f64().unwrap(), e[2].as_f64().unwrap()))
-        .collect()
-}
-
 /// When this load's document was parsed (`domInteractive`, ms from navigation start): the
 /// portal's module runs only after it (a module script is deferred), index.html's first
 /// script before it.
@@ -236,37 +220,37 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
     h.goto("/accounts").await;
     h.wait_for("tbody tr[data-id]").await;
     let parsed = parsed_at(&h).await;
-    let me = requests(&h, "/auth/me").await;
-    let rows = requests(&h, "/unifi/accounts").await;
+    let me = h.requests_to("/auth/me").await;
+    let rows = h.requests_to("/unifi/accounts").await;
     assert_eq!((me.len(), rows.len()), (1, 1), "one session check, one page of rows: {me:?} {rows:?}");
-    assert!(rows[0].0.ends_with("/api/v1/cores/unifi/accounts?page=1&size=10"), "{rows:?}");
-    assert!(me[0].1 < parsed && rows[0].1 < parsed, "asked while the page was parsed ({parsed} ms): {me:?} {rows:?}");
+    assert!(rows[0].url.ends_with("/api/v1/cores/unifi/accounts?page=1&size=10"), "{rows:?}");
+    assert!(me[0].start < parsed && rows[0].start < parsed, "asked while the page was parsed ({parsed} ms): {me:?} {rows:?}");
 
     // Without the scopes remembered (a sign-in kept before they were), the rows are asked
     // for as soon as the session check says the token may read them, still once.
     h.js("sessionStorage.removeItem('moneydesk.scopes')", vec![]).await;
     h.goto("/accounts").await;
     h.wait_for("tbody tr[data-id]").await;
-    let me = requests(&h, "/auth/me").await;
-    let rows = requests(&h, "/unifi/accounts").await;
+    let me = h.requests_to("/auth/me").await;
+    let rows = h.requests_to("/unifi/accounts").await;
     assert_eq!((me.len(), rows.len()), (1, 1), "one session check, one page of rows: {me:?} {rows:?}");
-    assert!(rows[0].1 >= me[0].2, "asked once the session check answered: {me:?} {rows:?}");
+    assert!(rows[0].start >= me[0].end, "asked once the session check answered: {me:?} {rows:?}");
 
     // Another page and back: the rows are asked for again, not taken from the first load.
     h.click("nav a[href$=\"/permissions\"]").await;
     h.wait_for("[data-testid=access-denied]").await;
     h.click("nav a[href$=\"/accounts\"]").await;
     h.wait_for("tbody tr[data-id]").await;
-    assert_eq!(requests(&h, "/unifi/accounts").await.len(), 2);
+    assert_eq!(h.requests_to("/unifi/accounts").await.len(), 2);
 
     // A URL with the table's own keys: only the page knows its request, once it runs.
     h.goto("/accounts?page=2").await;
     h.wait_for("table[data-shown=\"page=2\"] tbody tr[data-id]").await;
     let parsed = parsed_at(&h).await;
-    let rows = requests(&h, "/unifi/accounts").await;
+    let rows = h.requests_to("/unifi/accounts").await;
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert!(
-        rows[0].0.contains("page=2") && rows[0].1 > parsed,
+        rows[0].url.contains("page=2") && rows[0].start > parsed,
         "asked by the portal, after the page was parsed ({parsed} ms): {rows:?}"
     );
 
@@ -276,8 +260,8 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
     h.sign_in(&fees).await;
     h.goto("/accounts").await;
     h.wait_for("[data-testid=access-denied]").await;
-    assert_eq!(requests(&h, "/auth/me").await.len(), 1);
-    assert_eq!(requests(&h, "/unifi/accounts").await.len(), 0);
+    assert_eq!(h.requests_to("/auth/me").await.len(), 1);
+    assert_eq!(h.requests_to("/unifi/accounts").await.len(), 0);
 
     h.finish().await;
 }

@@ -321,6 +321,27 @@ impl Browser {
         }
     }
 
+    /// The requests this page load made whose URL contains `part`, in the order they started
+    /// (the browser's resource timing).
+    pub async fn requests_to(&self, part: &str) -> Vec<Fetched> {
+        let found = self
+            .js(
+                "return performance.getEntriesByType('resource').filter(e => e.name.includes(arguments[0]))
+                    .map(e => [e.name, e.startTime, e.responseEnd])",
+                vec![serde_json::json!(part)],
+            )
+            .await;
+        // A list, or the script broke: never read a broken script as "none sent".
+        let Some(list) = found.as_array() else { panic!("the resource timing is not a list: {found}") };
+        list.iter()
+            .map(|e| Fetched {
+                url: e[0].as_str().unwrap_or_default().to_string(),
+                start: e[1].as_f64().unwrap_or(f64::NAN),
+                end: e[2].as_f64().unwrap_or(f64::NAN),
+            })
+            .collect()
+    }
+
     /// Lets SEVERE console messages containing `substring` pass (a test that provokes a 401
     /// or a refused connection expects the browser to log it).
     pub fn allow_console_error(&self, substring: &str) {
@@ -425,4 +446,13 @@ impl Browser {
             }
         }
     }
+}
+
+/// A request the page made: its URL, and when it started and its answer ended (ms from
+/// navigation start).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fetched {
+    pub url: String,
+    pub start: f64,
+    pub end: f64,
 }

@@ -30,7 +30,7 @@ mod harness;
 mod host;
 mod paths;
 
-pub use browser::Browser;
+pub use browser::{Browser, Fetched};
 pub use harness::Harness;
 pub use host::StaticHost;
 pub use moneydesk_model::Scope;

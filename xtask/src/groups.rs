@@ -6,7 +6,7 @@
 use std::str::FromStr;
 
 use anyhow::{bail, Context, Result};
-use moneydesk_model::collections::CollectionQuery;
+use moneydesk_model::collections::{encode_query, CollectionQuery};
 use moneydesk_model::Scope;
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 
@@ -65,7 +65,9 @@ pub fn split_pages(source: &str, paths: &str) -> Result<Vec<SplitPage>> {
                         "src/groups.rs: `{slug}` opens on `{name}`, which crates/model/src/paths.rs does not define"
                     )
                 })?;
-                Some(format!("{path}?{}", query_string(&CollectionQuery::default())))
+                let pairs = CollectionQuery::default().pairs();
+                let pairs: Vec<(&str, String)> = pairs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+                Some(format!("{path}?{}", encode_query(&pairs)))
             }
             Some(other) => bail!(
                 "src/groups.rs: `{slug}`: `opens_on: {}` is not `first_page(PATH)`",
@@ -113,12 +115,6 @@ fn path_constant(source: &str, name: &str) -> Option<String> {
         TokenTree::Literal(l) => Some(l.to_string().trim_matches('"').to_string()),
         _ => None,
     })
-}
-
-/// A collection query as the portal's client sends it (gloo's query: `key=value&...`; the
-/// default view's values need no escaping).
-fn query_string(query: &CollectionQuery) -> String {
-    query.pairs().iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&")
 }
 
 /// The body of the top-level `groups! { ... }` (not the `macro_rules! groups`).
