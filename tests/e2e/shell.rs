@@ -224,7 +224,10 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
     let rows = h.requests_to("/unifi/accounts").await;
     assert_eq!((me.len(), rows.len()), (1, 1), "one session check, one page of rows: {me:?} {rows:?}");
     assert!(rows[0].url.ends_with("/api/v1/cores/unifi/accounts?page=1&size=10"), "{rows:?}");
-    assert!(me[0].start < parsed && rows[0].start < parsed, "asked while the page was parsed ({parsed} ms): {me:?} {rows:?}");
+    assert!(
+        me[0].start < parsed && rows[0].start < parsed,
+        "asked while the page was parsed ({parsed} ms): {me:?} {rows:?}"
+    );
 
     // Without the scopes remembered (a sign-in kept before they were), the rows are asked
     // for as soon as the session check says the token may read them, still once.
