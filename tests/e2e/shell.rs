@@ -228,6 +228,12 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
         me[0].start < parsed && rows[0].start < parsed,
         "asked while the page was parsed ({parsed} ms): {me:?} {rows:?}"
     );
+    // The page's code comes in a few files: the build merges wasm-split's small chunks
+    // (xtask/src/bundle.rs; /accounts loaded 27 page modules before).
+    let mut code: Vec<String> = h.requests_to(".wasm").await.into_iter().map(|f| f.url).collect();
+    code.sort();
+    code.dedup();
+    assert!(code.len() <= 8, "the main module and at most 7 files of page code: {code:#?}");
 
     // Without the scopes remembered (a sign-in kept before they were), the rows are asked
     // for as soon as the session check says the token may read them, still once.

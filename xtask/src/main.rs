@@ -12,9 +12,11 @@
 //!    `MONEYDESK_PAGE_STYLESHEETS` (the hashed names of the stylesheets each split page loads
 //!    itself, src/pages/lazy.rs);
 //! 2. `wasm_split_cli_support::transform` (after [`relocs::undefine_bss_symbols`]) into the main
-//!    module, one module per chunk and the loader `__wasm_split.js`;
+//!    module and one module per page and per set of pages sharing code;
 //! 3. `wasm-bindgen --target web --keep-lld-exports` on the main module (the chunks import the
-//!    linker's function table) and `wasm-opt` on every module;
+//!    linker's function table) and `wasm-opt` on every module, then the page modules merged
+//!    into fewer files ([`bundle`]: a file costs a page more than a few KB it does not need)
+//!    with the loader `__wasm_split.js` for those ([`loader`], instead of wasm-split's);
 //! 4. the Web Workers index.html links (`data-type="worker"`, src/worker.rs) built into the same
 //!    directory and named in the page by a `<meta>`, not loaded by it;
 //! 5. index.html with its trunk links replaced, the stylesheets and copied files, and a
@@ -36,11 +38,14 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
 
+mod bundle;
 mod compress;
 mod css;
 mod groups;
 mod index;
 mod js;
+mod loader;
+mod merge;
 mod preload;
 mod relocs;
 mod worker;
@@ -162,6 +167,7 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
         opts.main_module = &main_module;
         wasm_split_cli_support::transform(opts).map_err(|e| anyhow::anyhow!("wasm-split: {e:#}"))?
     };
+    let main_wasm = fs::read(&main_in)?;
 
     // 3. bindgen and optimise
     run_tool(
@@ -179,6 +185,9 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
         // module, 67 modules): browsers do not read them.
         run_tool(Command::new("wasm-opt").arg(&level).args(["--strip-producers", "--strip-target-features"]).arg(module).arg("-o").arg(module))?;
     }
+    // Merged once optimised: the plan weighs the bytes a page will load.
+    let bundled = bundle::bundle(&build_dir, &split.prefetch_map, &main_wasm, &main_module)?;
+    say(format_args!("{} page modules merged into {} files", bundled.modules, bundled.files.len()));
 
     // 4. the workers, beside the modules; the page gets each one's loader URL
     let mut workers = BTreeMap::new(); // bin -> meta tag
@@ -204,7 +213,7 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
 
     // 5. the page and the rest of the assets
     let mut routes: BTreeMap<String, preload::Route> = BTreeMap::new();
-    for (split_name, stems) in &split.prefetch_map {
+    for (split_name, stems) in &bundled.pages {
         let route = if split_name == SIGN_IN.0 { SIGN_IN.1.to_string() } else { split_name.clone() };
         let mut files: Vec<String> = stems.iter().map(|s| format!("{build}/{s}.wasm")).collect();
         let page = pages.iter().find(|p| &p.split == split_name);
@@ -254,7 +263,7 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     if old.exists() {
         fs::remove_dir_all(&old)?;
     }
-    say(format_args!("{} ready: {build}/ with {} page chunks", out.display(), split.split_modules.len()));
+    say(format_args!("{} ready: {build}/ with {} page files", out.display(), bundled.files.len()));
     Ok(())
 }
 
