@@ -8,6 +8,9 @@
 //! chunk's functions, segments and globals renumbered, and instantiating it does what
 //! instantiating each chunk did. Read with `wasmparser`, written with `wasm-encoder`'s
 //! `Reencode` (which rewrites every index in the code), the versions wasm-split itself uses.
+//! (binaryen's `wasm-merge`, installed beside wasm-opt, links modules through their imports
+//! and exports but keeps two imports of one memory apart: two chunks gave a module with two
+//! memories and two tables, which needs the multi-memory proposal not every browser has.)
 
 use std::collections::HashMap;
 
