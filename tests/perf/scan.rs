@@ -9,19 +9,15 @@
 //! A plain timing `main` (harness = false). Needs `MONEYDESK_SCAN_WORKER_DIR` (the worker's
 //! files); `MONEYDESK_BENCH_RUNS` runs of each (default 7) after one warm-up of each.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use fantoccini::wd::TimeoutConfiguration;
-use fantoccini::{Client, ClientBuilder};
-use hyper_util::client::legacy::connect::HttpConnector;
+use fantoccini::Client;
 use image::{GrayImage, RgbImage};
+use moneydesk_e2e::{shared_data, Browser};
 use moneydesk_model::deposits::{SideMillis, SideRead};
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// The page: starts the worker as the portal's client does (waiting for its `ready`), keeps the
 /// photo, and sends it as a `side` request (a copy, transferred, as the portal sends a file).
@@ -62,7 +58,7 @@ async function side() {
 
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
-        println!("benches/scan.rs: a benchmark, run by scripts/bench-scan");
+        println!("tests/perf/scan.rs: a benchmark, run by scripts/bench-scan");
         return;
     }
     let worker_dir = PathBuf::from(std::env::var("MONEYDESK_SCAN_WORKER_DIR").expect("MONEYDESK_SCAN_WORKER_DIR: the worker built by `cargo xtask worker DIR`"));
@@ -86,13 +82,16 @@ fn main() {
     let frame = image::load_from_memory(&photo).unwrap().resize_exact(640, 480, image::imageops::FilterType::Triangle).to_rgba8().into_raw();
     std::fs::write(site.join("frame.rgba"), &frame).unwrap();
     std::fs::write(site.join("index.html"), PAGE).unwrap();
-    let port = serve(site.clone());
 
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let driver = ChromeDriver::start(&site);
-    let client = runtime.block_on(browser(&driver.url, &site));
+    let origin = runtime.block_on(serve(site.clone()));
+    // The end-to-end tests' browser: TOOLCHAIN.md's flags, chromedriver in its own process group.
+    let browser = runtime.block_on(Browser::start(&site, "bench-scan".into()));
+    let client = browser.client().clone();
     runtime.block_on(async {
-        client.goto(&format!("http://127.0.0.1:{port}/")).await.unwrap();
+        let long = Some(Duration::from_secs(300)); // a slow machine's wasm run, with room to spare
+        client.update_timeouts(TimeoutConfiguration::new(long, long, None)).await.unwrap();
+        client.goto(&format!("{origin}/")).await.unwrap();
         client.execute_async("start(arguments[0]).then(() => arguments[1](true), (e) => arguments[1](String(e)))", vec![json!(loader)]).await.unwrap();
     });
 
@@ -122,8 +121,7 @@ fn main() {
         }
         frames.2 = format!("{} natively, {} in wasm", json!(hint), out["hint"]);
     }
-    runtime.block_on(client.close()).ok();
-    drop(driver);
+    drop(browser);
     let _ = std::fs::remove_dir_all(&site);
 
     report(&native, &wasm, &trips, runs);
@@ -194,7 +192,7 @@ fn yes(b: bool) -> &'static str {
 /// A 4,000 × 3,000 photo: ../shared's check 07 at 3,000 pixels across, turned 4°, on a darker
 /// grainy table lit from one side, as a phone's JPEG (quality 90).
 fn photo() -> Vec<u8> {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/checks/full/07_tmannherz_check1_deluxe_sample.jpg");
+    let source = shared_data("checks/full/07_tmannherz_check1_deluxe_sample.jpg");
     let check: GrayImage = image::open(&source).unwrap_or_else(|e| panic!("{}: {e}", source.display())).to_luma8();
     let (w, h) = (4000u32, 3000u32);
     let scale = 3000.0 / check.width() as f64;
@@ -221,106 +219,12 @@ fn photo() -> Vec<u8> {
     jpeg
 }
 
-/// A static file server for the page, the worker and the photo (with the types a worker
-/// needs: `text/javascript`, `application/wasm`), on a free loopback port.
-fn serve(dir: PathBuf) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let dir = dir.clone();
-            std::thread::spawn(move || answer(stream, &dir));
-        }
-    });
-    port
-}
-
-fn answer(mut stream: TcpStream, dir: &Path) {
-    let mut line = String::new();
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    if reader.read_line(&mut line).is_err() {
-        return;
-    }
-    while let Ok(n) = reader.read_line(&mut String::new()) {
-        if n <= 2 {
-            break; // the blank line after the headers
-        }
-    }
-    let path = line.split_whitespace().nth(1).unwrap_or("/").trim_start_matches('/');
-    let name = if path.is_empty() { "index.html" } else { path };
-    let kind = match name.rsplit('.').next() {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js") => "text/javascript",
-        Some("wasm") => "application/wasm",
-        _ => "image/jpeg",
-    };
-    let response = match std::fs::read(dir.join(name)).ok().filter(|_| !name.contains("..")) {
-        Some(body) => [format!("HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len()).into_bytes(), body].concat(),
-        None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
-    };
-    let _ = stream.write_all(&response);
-}
-
-/// chromedriver on a free port, in its own process group, so that dropping it ends the
-/// browser it started too.
-struct ChromeDriver {
-    child: Child,
-    url: String,
-}
-
-impl ChromeDriver {
-    fn start(dir: &Path) -> ChromeDriver {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let bin = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
-        let log = std::fs::File::create(dir.join("chromedriver.log")).unwrap();
-        let child = Command::new(&bin)
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .process_group(0)
-            .spawn()
-            .unwrap_or_else(|e| panic!("starting {bin}: {e}"));
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not listen within 30 s");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        ChromeDriver { child, url: format!("http://127.0.0.1:{port}") }
-    }
-}
-
-impl Drop for ChromeDriver {
-    fn drop(&mut self) {
-        unsafe { libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL) };
-        let _ = self.child.wait();
-    }
-}
-
-/// Headless Chromium with TOOLCHAIN.md's flags (as root, offline).
-async fn browser(driver: &str, dir: &Path) -> Client {
-    let profile = dir.join("chromium-profile");
-    let args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ];
-    let mut args: Vec<Value> = args.iter().map(|a| json!(a)).collect();
-    args.push(json!(format!("--user-data-dir={}", profile.display())));
-    let binary = std::env::var("MONEYDESK_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let caps = json!({ "browserName": "chrome", "goog:chromeOptions": { "args": args, "binary": binary } });
-    let client = ClientBuilder::new(HttpConnector::new())
-        .capabilities(caps.as_object().cloned().unwrap())
-        .connect(driver)
-        .await
-        .expect("starting Chromium through chromedriver");
-    let long = Some(Duration::from_secs(300)); // a slow machine's wasm run, with room to spare
-    client.update_timeouts(TimeoutConfiguration::new(long, long, None)).await.unwrap();
-    client
+/// The page, the worker and the photo on a free loopback port (tower-http's `ServeDir` gives
+/// a worker the types it needs: `text/javascript`, `application/wasm`).
+async fn serve(dir: PathBuf) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    let app = axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    origin
 }
