@@ -1,6 +1,6 @@
 //! What the portal's scanning worker computes, as plain functions over bytes and pixels: the
 //! worker's message loop (src/main.rs, wasm32 only) calls them, and the benchmark
-//! (benches/scan.rs) calls the very same ones natively, so "native versus wasm" compares one
+//! (tests/perf/scan.rs) calls the very same ones natively, so "native versus wasm" compares one
 //! pipeline compiled twice.
 //!
 //! - [`frame`]: one downscaled frame of the live camera → where the check is and what to tell
