@@ -89,7 +89,7 @@ fn opened_by(slug: &str, idents: &[TokenTree]) -> Result<Vec<String>> {
     let mut needs = Vec::new();
     for t in idents {
         match t {
-            TokenTree::Ident(i) => match Scope::ALL.iter().find(|s| format!("{s:?}") == i.to_string()) {
+            TokenTree::Ident(i) => match Scope::ALL.iter().find(|s| *i == format!("{s:?}")) {
                 Some(s) => needs.push(*s),
                 None => bail!("src/groups.rs: `{slug}` needs scope `{i}`, which moneydesk_model::Scope does not have"),
             },

@@ -36,7 +36,7 @@ pub fn undefine_bss_symbols(wasm: &[u8]) -> Result<(Vec<u8>, usize)> {
                 let Some(segments) = data_segments else {
                     bail!("the linking section comes before the data section");
                 };
-                let (body, n) = linking(c.data(), c.data_offset() as u64, segments)?;
+                let (body, n) = linking(c.data(), c.data_offset(), segments)?;
                 changed += n;
                 wasm_encoder::CustomSection { name: "linking".into(), data: body.into() }.append_to(&mut out);
                 continue;

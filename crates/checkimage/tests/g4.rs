@@ -32,7 +32,7 @@ fn card(width: u32, height: u32) -> Bitonal {
                 1 => false,
                 2 => x % 2 == 0,
                 3 => x == y % width,
-                _ => (x / 7 + y / 5) % 3 == 0 || (seed >> 16) % 11 == 0,
+                _ => (x / 7 + y / 5) % 3 == 0 || (seed >> 16).is_multiple_of(11),
             };
             b.set(x, y, black);
         }

@@ -6,6 +6,7 @@
 //!   bare client (lettre's SMTP client on the same kind of connection, messages built ahead, no
 //!   outbox) sending 10,000 such messages over as many connections to the same server in the
 //!   same run (target: the worker at >= 50 % of the bare client's rate).
+//!
 //! Run: `scripts/bench-email` (or `cargo bench -p moneydesk-server --profile server --bench email`);
 //! `EMAIL_BENCH_MESSAGES=2000` for a shorter run.
 

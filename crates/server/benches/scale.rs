@@ -3,6 +3,7 @@
 //! - accounts paging (page 1 and page 50,000, plus a sorted deep page) on PostgreSQL against
 //!   SQLite, the same accounts in both (target: PostgreSQL within 2x of SQLite);
 //! - the vault's zip download of one folder from an S3 bucket against the local filesystem.
+//!
 //! Rounds alternate between the two so that both meet the same machine (this one is noisy).
 //! Figures are printed, never judged. Run by `scripts/bench-scale`, which starts the
 //! PostgreSQL cluster and the S3 server and passes them in:
@@ -10,6 +11,7 @@
 //!   MONEYDESK_BENCH_POSTGRES_VAULT  an empty database for the vault part
 //!   MONEYDESK_BENCH_S3_ENDPOINT, MONEYDESK_BENCH_S3_BUCKET, MONEYDESK_BENCH_S3_KEY, MONEYDESK_BENCH_S3_SECRET
 //!   SCALE_BENCH_ACCOUNTS (510,000: page 50,000 of 10 and some beyond), SCALE_BENCH_VAULT_MIB (256)
+//!
 //! The SQLite accounts database is built once under `$CARGO_TARGET_TMPDIR/scale-bench/`.
 
 use std::path::PathBuf;

@@ -5,6 +5,7 @@
 //!   process's peak RSS growth during a download (target: >= 70 % of the raw rate, < 64 MB);
 //! - listing a folder of 10,000 files: p50/p95 of a page (target p95 < 50 ms);
 //! - moving a folder holding 100,000 files (target < 1 s).
+//!
 //! Run: `scripts/bench-vault` (or `cargo bench -p moneydesk-server --profile server --bench vault`);
 //! `VAULT_BENCH_MIB=512` for a smaller archive, `VAULT_BENCH_MIB=4608` for one past 4 GiB
 //! (zip64: its end records are checked).

@@ -247,7 +247,7 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
             }
             // Running servers trust a token they checked for a moment (storage::TokenCache).
             let ttl = config.token_cache_ttl;
-            let within = if ttl.as_millis() % 1000 == 0 { format!("{} s", ttl.as_secs()) } else { format!("{} ms", ttl.as_millis()) };
+            let within = if ttl.as_millis().is_multiple_of(1000) { format!("{} s", ttl.as_secs()) } else { format!("{} ms", ttl.as_millis()) };
             eprintln!("Running servers refuse it within {within} (MONEYDESK_TOKEN_CACHE_TTL).");
         }
     }

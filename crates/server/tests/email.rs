@@ -80,10 +80,13 @@ async fn a_send_is_accepted_with_its_ids_and_queued_in_the_outbox(backend: Backe
     assert_eq!(found["data"]["totalElements"], 1);
 }
 
+/// A send the server refuses: what is wrong, the change to a good message, the field named.
+type Refusal = (&'static str, Box<dyn Fn(&mut Value)>, &'static str);
+
 async fn every_broken_rule_is_a_400_naming_its_field_and_stores_nothing(backend: Backend) {
     let s = start(backend, false).await;
     let t = s.token(&[Scope::EmailSend]).await;
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+    let cases: Vec<Refusal> = vec![
         ("no to", Box::new(|m| m["personalizations"][0] = json!({"to": [], "cc": [{"email": "c@client.example"}]})), "personalizations[0].to"),
         ("bad address", Box::new(|m| m["personalizations"][0]["to"][0]["email"] = json!("ada@")), "personalizations[0].to[0].email"),
         ("an address twice", Box::new(|m| m["personalizations"][0]["cc"] = json!([{"email": "ADA@client.example"}])), "personalizations[0].cc[0].email"),

@@ -33,7 +33,7 @@ async fn the_relay_and_senders_of_the_config_file_take_effect_and_variables_win(
     let config = ("MONEYDESK_CONFIG", file.to_str().unwrap().to_string());
     let client = reqwest::Client::new();
 
-    let server = common::process::start(dir.path(), &[config.clone()]).await;
+    let server = common::process::start(dir.path(), std::slice::from_ref(&config)).await;
     let senders = json(client.get(format!("{}{}", server.base, paths::EMAIL_SENDERS)).bearer_auth(&token).send().await.unwrap()).await;
     assert_eq!(
         senders["data"],

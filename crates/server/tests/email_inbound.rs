@@ -20,6 +20,12 @@ use moneydesk_model::{paths, Scope};
 use serde_json::{json, Value};
 use sha2::Sha256;
 
+/// The receiving app's state: the deliveries it got, and the statuses it answers with next.
+type ReceiverState = (Arc<Mutex<Vec<Hit>>>, Arc<Mutex<VecDeque<u16>>>);
+
+/// A multipart form part: its name, file name, content type and bytes.
+type Part = (String, Option<String>, Option<String>, Vec<u8>);
+
 /// A POST the receiver got.
 #[derive(Clone, Debug)]
 struct Hit {
@@ -43,7 +49,7 @@ impl Receiver {
         let app = axum::Router::new()
             .route(
                 "/inbound",
-                axum::routing::post(|State((hits, script)): State<(Arc<Mutex<Vec<Hit>>>, Arc<Mutex<VecDeque<u16>>>)>, headers: HeaderMap, body: Bytes| async move {
+                axum::routing::post(|State((hits, script)): State<ReceiverState>, headers: HeaderMap, body: Bytes| async move {
                     hits.lock().unwrap().push(Hit { at: Instant::now(), headers, body });
                     let status = script.lock().unwrap().pop_front().unwrap_or(200);
                     (StatusCode::from_u16(status).unwrap(), format!("receiver says {status}"))
@@ -76,7 +82,7 @@ impl Receiver {
 
 /// The parts of a hit's form: (name, file name, content type, bytes), read by axum's
 /// multipart parser (multer), as a receiver would.
-async fn parts(hit: &Hit) -> Vec<(String, Option<String>, Option<String>, Vec<u8>)> {
+async fn parts(hit: &Hit) -> Vec<Part> {
     let mut req = axum::http::Request::builder().method("POST").uri("/");
     req = req.header("content-type", hit.headers["content-type"].clone());
     let req = req.body(axum::body::Body::from(hit.body.clone())).unwrap();
@@ -89,11 +95,11 @@ async fn parts(hit: &Hit) -> Vec<(String, Option<String>, Option<String>, Vec<u8
     out
 }
 
-fn part<'a>(parts: &'a [(String, Option<String>, Option<String>, Vec<u8>)], name: &str) -> Option<&'a (String, Option<String>, Option<String>, Vec<u8>)> {
+fn part<'a>(parts: &'a [Part], name: &str) -> Option<&'a Part> {
     parts.iter().find(|p| p.0 == name)
 }
 
-fn text(parts: &[(String, Option<String>, Option<String>, Vec<u8>)], name: &str) -> String {
+fn text(parts: &[Part], name: &str) -> String {
     String::from_utf8(part(parts, name).unwrap_or_else(|| panic!("no part {name}")).3.clone()).unwrap()
 }
 
@@ -458,7 +464,7 @@ async fn smtp_send(addr: SocketAddr, from: &str, to: &str, raw: &[u8]) -> Result
     let envelope = lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()]).unwrap();
     match transport.send_raw(&envelope, raw).await {
         Ok(_) => Ok(()),
-        Err(e) => Err(e.status().map(|c| u16::from(c))),
+        Err(e) => Err(e.status().map(u16::from)),
     }
 }
 

@@ -281,7 +281,7 @@ async fn a_zip_of_folders_unzips_to_the_same_bytes_with_unicode_names(backend: B
         ("Other/Relevés 2026", "same name.txt", b"another folder of the same name".to_vec()),
     ];
     for (folder, name, bytes) in &files {
-        v.mkdir("alice", &folder.rsplit_once('/').map(|x| x.0).unwrap_or(""), folder.rsplit('/').next().unwrap(), &v.alice).await;
+        v.mkdir("alice", folder.rsplit_once('/').map(|x| x.0).unwrap_or(""), folder.rsplit('/').next().unwrap(), &v.alice).await;
         let (status, body) = v.upload("alice", folder, name, bytes.clone(), &v.alice).await;
         assert_eq!(status, 200, "{body}");
     }

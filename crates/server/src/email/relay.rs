@@ -35,6 +35,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 const IDLE_CHECK: Duration = Duration::from_secs(20);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)] // STARTTLS is the SMTP extension's own name
 enum Tls {
     None,
     StartTls { required: bool },

@@ -68,13 +68,11 @@ impl Sql {
     /// [`Sql::arg`].
     pub fn new(dialect: Dialect, text: &str) -> Sql {
         let mut sql = Sql { dialect, text: String::with_capacity(text.len() + 64), args: Vec::new() };
-        let mut n = 0;
-        for part in text.split('?') {
+        for (n, part) in text.split('?').enumerate() {
             if n > 0 {
                 sql.placeholder(n);
             }
             sql.text.push_str(part);
-            n += 1;
         }
         sql
     }

@@ -130,7 +130,7 @@ pub fn cli(data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
 pub fn check_png(seed: u32) -> String {
     use base64::Engine;
     let img = image::GrayImage::from_fn(1200, 550, |x, y| {
-        let ink = (x / 7 + y / 5 + seed) % 9 == 0 || (y > 480 && y < 510 && x % 40 < 25);
+        let ink = (x / 7 + y / 5 + seed).is_multiple_of(9) || (y > 480 && y < 510 && x % 40 < 25);
         image::Luma([if ink { 20 } else { 235 }])
     });
     let mut bytes = Vec::new();

@@ -57,8 +57,11 @@ pub struct Domains {
     /// (`MONEYDESK_EMAIL_SERVICE_DOMAIN`, default `moneydesk.test`).
     pub service: String,
     pub auto_activate: bool,
-    signers: Mutex<HashMap<String, (Instant, Option<Arc<Signers>>)>>,
+    signers: Mutex<HashMap<String, CachedSigners>>,
 }
+
+/// A domain's signing keys as last read, and when (none: the domain signs nothing).
+type CachedSigners = (Instant, Option<Arc<Signers>>);
 
 impl Domains {
     pub fn new(store: DomainStore, config: &super::config::EmailConfig) -> Domains {
