@@ -13,12 +13,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::{loader, merge};
+use crate::{compress, loader, merge};
 
 /// The build's page files after [`bundle`].
 pub struct Bundled {
@@ -46,14 +45,11 @@ pub fn bundle(dir: &Path, prefetch_map: &HashMap<String, Vec<String>>, main: &[u
         let path = dir.join(format!("{stem}.wasm"));
         let wasm = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
         fs::remove_file(&path)?;
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        gz.write_all(&wasm)?;
-        let gzip = gz.finish()?.len() as u64;
-        let entry_of = stem.strip_prefix("split_").filter(|p| pages.contains(*p)).map(str::to_string);
-        modules.push(Module { stem: stem.to_string(), pages, gzip, entry_of });
+        modules.push(Bundle::module(stem, pages, compress::gzip(&wasm)?.len() as u64));
         bytes.insert(stem.to_string(), wasm);
     }
-    let bundles = plan(&modules);
+    let count = modules.len();
+    let bundles = plan(modules);
     let names = loader::shared_names(bytes.values().map(Vec::as_slice), main)?;
     let mut files = Vec::new();
     for b in &bundles {
@@ -68,7 +64,7 @@ pub fn bundle(dir: &Path, prefetch_map: &HashMap<String, Vec<String>>, main: &[u
         .map(|page| (page.clone(), bundles.iter().filter(|b| b.pages.contains(page)).map(|b| b.stem.clone()).collect()))
         .collect();
     fs::write(dir.join("__wasm_split.js"), loader::script(main_js, &names, &pages))?;
-    Ok(Bundled { pages, files, modules: modules.len() })
+    Ok(Bundled { pages, files, modules: count })
 }
 
 /// What one more file costs a page, in gzip bytes of code: 2 KB, below the ~5 KB a file costs
@@ -78,18 +74,8 @@ pub fn bundle(dir: &Path, prefetch_map: &HashMap<String, Vec<String>>, main: &[u
 /// none more than 3.4 % more (/cash_letters 115.2 → 119.1 KB).
 pub const FILE_COST: u64 = 2_000;
 
-/// One of wasm-split's modules: its file stem (`chunk_12`, `split_accounts`), the pages that
-/// load it and its size in gzip bytes.
-#[derive(Debug, Clone)]
-pub struct Module {
-    pub stem: String,
-    pub pages: BTreeSet<String>,
-    pub gzip: u64,
-    /// Whose entry it is, for a page's own module.
-    pub entry_of: Option<String>,
-}
-
-/// One file: the modules merged into it, the pages that load it.
+/// One file: the modules merged into it (their file stems), the pages that load it, its size
+/// in gzip bytes and whose entry it holds, if a page's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bundle {
     pub stem: String,
@@ -97,6 +83,15 @@ pub struct Bundle {
     pub pages: BTreeSet<String>,
     pub gzip: u64,
     entry_of: Option<String>,
+}
+
+impl Bundle {
+    /// One of wasm-split's modules as a file of its own: `chunk_12`, or `split_accounts`, the
+    /// entry of the page it is named after.
+    pub fn module(stem: &str, pages: BTreeSet<String>, gzip: u64) -> Bundle {
+        let entry_of = stem.strip_prefix("split_").filter(|p| pages.contains(*p)).map(str::to_string);
+        Bundle { stem: stem.to_string(), modules: vec![stem.to_string()], pages, gzip, entry_of }
+    }
 }
 
 /// What merging `a` and `b` changes in the pages' total cost (negative: it saves).
@@ -107,19 +102,10 @@ fn merge_cost(a: &Bundle, b: &Bundle) -> i64 {
     only_a * b.gzip as i64 + only_b * a.gzip as i64 - both * FILE_COST as i64
 }
 
-/// The files to make of `modules`: `split_<page>` for the one holding a page's entry,
-/// `chunk_<n>` for the others, each listing its modules in the order given.
-pub fn plan(modules: &[Module]) -> Vec<Bundle> {
-    let mut bundles: Vec<Bundle> = modules
-        .iter()
-        .map(|m| Bundle {
-            stem: m.stem.clone(),
-            modules: vec![m.stem.clone()],
-            pages: m.pages.clone(),
-            gzip: m.gzip,
-            entry_of: m.entry_of.clone(),
-        })
-        .collect();
+/// The files to make of `modules` (each a [`Bundle::module`]): `split_<page>` for the one
+/// holding a page's entry, `chunk_<n>` for the others, each listing its modules in the order
+/// given.
+pub fn plan(mut bundles: Vec<Bundle>) -> Vec<Bundle> {
     loop {
         let mut best: Option<(i64, usize, usize)> = None;
         for i in 0..bundles.len() {
@@ -158,9 +144,8 @@ pub fn plan(modules: &[Module]) -> Vec<Bundle> {
 mod tests {
     use super::*;
 
-    fn module(stem: &str, pages: &[&str], gzip: u64) -> Module {
-        let entry_of = stem.strip_prefix("split_").map(str::to_string);
-        Module { stem: stem.into(), pages: pages.iter().map(|p| p.to_string()).collect(), gzip, entry_of }
+    fn module(stem: &str, pages: &[&str], gzip: u64) -> Bundle {
+        Bundle::module(stem, pages.iter().map(|p| p.to_string()).collect(), gzip)
     }
 
     fn files_of<'b>(bundles: &'b [Bundle], page: &str) -> Vec<&'b str> {
@@ -176,7 +161,7 @@ mod tests {
             module("chunk_2", &["a", "b"], 200),
             module("chunk_3", &["a"], 0),
         ];
-        let bundles = plan(&modules);
+        let bundles = plan(modules.to_vec());
         // The two shared chunks become one file; each page loads it and its own.
         assert_eq!(files_of(&bundles, "a"), ["split_a", "chunk_1"]);
         assert_eq!(files_of(&bundles, "b"), ["split_b", "chunk_1"]);
@@ -199,7 +184,7 @@ mod tests {
             module("split_c", &["c"], 1_000),
             module("chunk_3", &["b", "c"], 50_000),
         ];
-        let bundles = plan(&modules);
+        let bundles = plan(modules.to_vec());
         // Page a never loads chunk_3's 50 KB to save a file.
         let a: u64 = bundles.iter().filter(|b| b.pages.contains("a")).map(|b| b.gzip).sum();
         assert!(a < 10_000, "{bundles:#?}");
@@ -212,7 +197,7 @@ mod tests {
             [module("split_a", &["a"], 90_000), module("chunk_1", &["a", "b"], 9_000), module("split_b", &["b"], 1)];
         // chunk_1 into split_b would cost page a 1 byte and save page b a file: merged.
         // Into split_a it would cost page b 90 KB.
-        let bundles = plan(&modules);
+        let bundles = plan(modules.to_vec());
         assert_eq!(bundles.len(), 2, "{bundles:#?}");
         assert_eq!(files_of(&bundles, "a"), ["split_a", "split_b"]);
         let modules = [
@@ -220,6 +205,6 @@ mod tests {
             module("chunk_1", &["a", "b"], 9_000),
             module("split_b", &["b"], 9_000),
         ];
-        assert_eq!(plan(&modules).len(), 3);
+        assert_eq!(plan(modules.to_vec()).len(), 3);
     }
 }

@@ -25,9 +25,7 @@ pub fn precompress(dir: &Path) -> Result<usize> {
             continue;
         }
         let bytes = fs::read(&path)?;
-        let mut gz = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::best());
-        gz.write_all(&bytes)?;
-        fs::write(with_suffix(&path, "gz"), gz.finish()?)?;
+        fs::write(with_suffix(&path, "gz"), gzip(&bytes)?)?;
         let mut br = Vec::new();
         {
             let params = brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 22, ..Default::default() };
@@ -37,6 +35,13 @@ pub fn precompress(dir: &Path) -> Result<usize> {
         n += 1;
     }
     Ok(n)
+}
+
+/// `bytes` gzipped at level 9 (as served: the build's page plan weighs modules by it).
+pub fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {
+    let mut gz = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::best());
+    gz.write_all(bytes)?;
+    Ok(gz.finish()?)
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
