@@ -1,8 +1,10 @@
 //! What a table shows: columns (key, label, format), filters, and how one JSON value becomes
-//! the text of a cell. Pure functions, except dates, which use the browser's Intl for the
+//! the text of a cell. Pure functions, except dates (`crate::format`), which are shown in the
 //! user's locale and time zone.
 
 use serde_json::Value;
+
+use crate::format::{format_date, format_date_time};
 
 /// How a column's values are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,60 +174,6 @@ pub fn format_money(s: &str) -> Option<String> {
     Some(out)
 }
 
-thread_local! {
-    static DATE_TIME: js_sys::Function = formatter(&[("dateStyle", "medium"), ("timeStyle", "short")]);
-    static DATE: js_sys::Function = formatter(&[("dateStyle", "medium"), ("timeZone", "UTC")]);
-}
-
-/// `Intl.DateTimeFormat(undefined, options).format`, for the user's locale.
-fn formatter(options: &[(&str, &str)]) -> js_sys::Function {
-    let o = js_sys::Object::new();
-    for (k, v) in options {
-        let _ = js_sys::Reflect::set(&o, &(*k).into(), &(*v).into());
-    }
-    js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &o).format()
-}
-
-fn apply(f: &js_sys::Function, date: &js_sys::Date) -> Option<String> {
-    if date.get_time().is_nan() {
-        return None;
-    }
-    f.call1(&wasm_bindgen::JsValue::NULL, date).ok()?.as_string()
-}
-
-/// Whether an ISO 8601 date-time names its zone (`Z` or `±HH:MM` after the time).
-fn has_zone(s: &str) -> bool {
-    let time = s.get(11..).unwrap_or("");
-    time.ends_with(['Z', 'z']) || time.contains(['+', '-'])
-}
-
-/// `2023-09-22T03:16:48.936` (UTC) → e.g. `Sep 22, 2023, 5:16 AM` in the user's locale and zone.
-pub fn format_date_time(s: &str) -> Option<String> {
-    if s.len() < 16 || s.as_bytes().get(10) != Some(&b'T') {
-        return None;
-    }
-    let iso = if has_zone(s) { s.to_string() } else { format!("{s}Z") };
-    let date = js_sys::Date::new(&iso.into());
-    DATE_TIME.with(|f| apply(f, &date))
-}
-
-/// `2024-03-11` or `20240311` → e.g. `Mar 11, 2024`, the same calendar day everywhere.
-pub fn format_date(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let (y, m, d) = match b.len() {
-        10 if b[4] == b'-' && b[7] == b'-' => (&s[0..4], &s[5..7], &s[8..10]),
-        8 if b.iter().all(u8::is_ascii_digit) => (&s[0..4], &s[4..6], &s[6..8]),
-        _ => return None,
-    };
-    let (y, m, d): (u32, u32, u32) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-        return None;
-    }
-    let ms = js_sys::Date::utc(y as f64, (m - 1) as f64);
-    let date = js_sys::Date::new(&(ms + (d - 1) as f64 * 86_400_000.0).into());
-    DATE.with(|f| apply(f, &date))
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -263,21 +211,11 @@ mod tests {
         assert_eq!(display(Format::Badge, &json!("In_Progress_1")).as_deref(), Some("In Progress 1"));
         assert_eq!(badge_class("In_Progress_1"), "badge badge-in-progress-1");
         assert_eq!(raw_text(&json!({"a": 1})), r#"{"a":1}"#);
-    }
-
-    #[wasm_bindgen_test]
-    fn dates_use_the_locale_and_keep_the_instant() {
-        let shown = format_date_time("2023-09-22T03:16:48.936").unwrap();
-        assert!(shown.contains("2023"), "{shown}");
-        // The same instant written with its zone formats the same.
-        assert_eq!(format_date_time("2023-09-22T03:16:48.936Z").unwrap(), shown);
-        assert_eq!(format_date_time("2023-09-22T05:16:48.936+02:00").unwrap(), shown);
-        assert_eq!(format_date_time("yesterday"), None);
-        assert_eq!(format_date_time("2023-13-45T99:00:00"), None);
-        let day = format_date("2024-03-11").unwrap();
-        assert!(day.contains("2024") && day.contains("11"), "{day}");
-        assert_eq!(format_date("20240311").unwrap(), day);
-        assert_eq!(format_date("2024-3-1"), None);
         assert_eq!(display(Format::DateTime, &json!("garbage")).as_deref(), Some("garbage"));
+        assert_eq!(
+            display(Format::Date, &json!("2024-02-30")).as_deref(),
+            Some("2024-02-30"),
+            "a day that does not exist"
+        );
     }
 }

@@ -9,7 +9,8 @@ use moneydesk_model::Scope;
 
 use crate::api::request::{submit, Answer};
 use crate::api::{self, ApiError};
-use crate::components::data_table::column::{format_date_time, format_money};
+use crate::components::data_table::column::format_money;
+use crate::format::format_date_time;
 use crate::components::download::save_blob;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};

@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use crate::api::request::{submit, Answer};
 use crate::api::{self, ApiError};
-use crate::components::data_table::column::{format_date_time, format_money};
+use crate::components::data_table::column::format_money;
+use crate::format::format_date_time;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::session::use_auth;

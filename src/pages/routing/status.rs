@@ -11,20 +11,15 @@ use super::records::text;
 use super::Loaded;
 use crate::api;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::format::format_date_time;
 use crate::session::use_auth;
 
 /// An RFC 3339 time in the user's locale and zone, with how long ago it was.
 pub fn local_time(rfc3339: &str) -> String {
-    let date = js_sys::Date::new(&JsValue::from_str(rfc3339));
-    let ms = date.get_time();
-    if ms.is_nan() {
+    let ms = js_sys::Date::new(&JsValue::from_str(rfc3339)).get_time();
+    let Some(text) = format_date_time(rfc3339).filter(|_| !ms.is_nan()) else {
         return rfc3339.to_string();
-    }
-    let opts = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&opts, &"dateStyle".into(), &"medium".into());
-    let _ = js_sys::Reflect::set(&opts, &"timeStyle".into(), &"short".into());
-    let f = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &opts);
-    let text = f.format().call1(&f, &date).ok().and_then(|v| v.as_string()).unwrap_or_else(|| rfc3339.to_string());
+    };
     let minutes = ((js_sys::Date::now() - ms) / 60_000.0).round() as i64;
     let ago = match minutes {
         m if m < 0 => return text,

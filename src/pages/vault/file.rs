@@ -10,7 +10,7 @@ use super::use_vault;
 use crate::api;
 use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
-use crate::components::data_table::column::format_date_time;
+use crate::format::format_date_time;
 use crate::components::download::save_blob;
 use crate::components::drawer::Drawer;
 use crate::components::error_view::ApiErrorView;

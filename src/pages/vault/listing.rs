@@ -8,7 +8,7 @@ use moneydesk_model::Page;
 
 use super::paths::{bytes, count};
 use super::{use_vault, Dialog};
-use crate::components::data_table::column::format_date_time;
+use crate::format::format_date_time;
 
 const SORTS: [(&str, &str); 3] = [("name", "Name"), ("size", "Size"), ("modifiedAt", "Modified")];
 

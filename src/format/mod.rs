@@ -1,4 +1,9 @@
-//! Figures as every page writes them: digits grouped by thousands with commas.
+//! Figures and dates as every page writes them: digits grouped by thousands with commas;
+//! instants in the user's locale and time zone, calendar dates in the user's locale.
+
+mod date;
+
+pub use date::{format_date, format_date_time};
 
 /// `"19010"` → `"19,010"`: a run of ASCII digits, grouped by thousands.
 pub fn thousands(digits: &str) -> String {
