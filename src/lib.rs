@@ -20,9 +20,8 @@ use crate::config::MountOptions;
 /// Entry point of the binary.
 pub fn start() {
     console_error_panic_hook::set_once();
-    let global = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("MoneydeskEmbed"))
-        .ok()
-        .filter(|v| v.is_object());
+    let global =
+        js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("MoneydeskEmbed")).ok().filter(|v| v.is_object());
     match global {
         Some(options) => {
             if let Err(e) = mount(options) {

@@ -300,7 +300,13 @@ mod tests {
         assert_eq!(Auth::new(load_stored()).may(Scope::VaultRead), Some(true), "and is remembered");
 
         reloaded.sign_out();
-        web_sys::window().unwrap().session_storage().unwrap().unwrap().set_item(STORAGE_KEY, r#"{"environment":"local","baseUrl":"","token":"mdk_t"}"#).unwrap();
+        web_sys::window()
+            .unwrap()
+            .session_storage()
+            .unwrap()
+            .unwrap()
+            .set_item(STORAGE_KEY, r#"{"environment":"local","baseUrl":"","token":"mdk_t"}"#)
+            .unwrap();
         assert_eq!(Auth::new(load_stored()).may(Scope::FeesRead), None, "signing out forgets the scopes");
         let storage = web_sys::window().unwrap().session_storage().unwrap().unwrap();
         storage.set_item(SCOPES_KEY, "fees:read telepathy:write").unwrap();

@@ -11,13 +11,20 @@ use super::client::{envelope_data, Body};
 use super::{ApiError, Client};
 
 /// GET `…/cash-letters`: the newest first.
-pub fn list(client: &Client, page: u32, size: u32) -> impl Future<Output = Result<Page<CashLetter>, ApiError>> + 'static {
+pub fn list(
+    client: &Client,
+    page: u32,
+    size: u32,
+) -> impl Future<Output = Result<Page<CashLetter>, ApiError>> + 'static {
     let (page, size) = (page.to_string(), size.to_string());
     client.get_data(paths::CASH_LETTERS, &[("page", &page), ("size", &size)])
 }
 
 /// POST `…/cash-letters`: made (201), or with `preview` what it would hold (200).
-pub fn create(client: &Client, request: &CashLetterRequest) -> impl Future<Output = Result<CashLetter, ApiError>> + 'static {
+pub fn create(
+    client: &Client,
+    request: &CashLetterRequest,
+) -> impl Future<Output = Result<CashLetter, ApiError>> + 'static {
     let body = Body::json(request);
     let client = client.clone();
     async move {

@@ -8,7 +8,8 @@ use std::future::Future;
 use gloo_net::http::Method;
 use moneydesk_model::collections::CollectionQuery;
 use moneydesk_model::deposits::{
-    CheckDepositFields, ElectronicDepositFields, CheckScan, CheckScanFields, DepositAction, DepositDayTotal, DepositDetail, DepositMove, DepositRecord,
+    CheckDepositFields, CheckScan, CheckScanFields, DepositAction, DepositDayTotal, DepositDetail, DepositMove,
+    DepositRecord, ElectronicDepositFields,
 };
 use moneydesk_model::paths::{self, DEPOSITS_CHECK, DEPOSIT_RECORDS};
 use moneydesk_model::{Envelope, Page};
@@ -18,7 +19,10 @@ use super::client::{envelope_data, Body};
 use super::{page::get_page, ApiError, Client};
 
 /// A page of deposit records (JSON objects: the data table shows them by field name).
-pub fn records(client: &Client, query: &CollectionQuery) -> impl Future<Output = Result<Page<Value>, ApiError>> + 'static {
+pub fn records(
+    client: &Client,
+    query: &CollectionQuery,
+) -> impl Future<Output = Result<Page<Value>, ApiError>> + 'static {
     get_page(client, DEPOSIT_RECORDS, query)
 }
 
@@ -48,7 +52,11 @@ pub fn apply(
 }
 
 /// GET `…/deposits/{id}/images/{front|back}`: the image as stored, as a Blob to show.
-pub fn image(client: &Client, id: i64, side: &'static str) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+pub fn image(
+    client: &Client,
+    id: i64,
+    side: &'static str,
+) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
     let path = paths::fill(&deposit_path(paths::DEPOSIT_IMAGE, id), "side", side);
     let sent = client.send_raw(Method::GET, &path, &[], None);
     async move { super::client::blob(sent.await?).await }
@@ -68,7 +76,11 @@ pub fn create(
 
 /// POST `…/deposits/check/smas/{smaSfid}/scan`: both sides measured and stored, the MICR line
 /// read; the answer's `scanId` is what the deposit then names instead of its images.
-pub fn scan(client: &Client, sleeve: &str, fields: &CheckScanFields) -> impl Future<Output = Result<CheckScan, ApiError>> + 'static {
+pub fn scan(
+    client: &Client,
+    sleeve: &str,
+    fields: &CheckScanFields,
+) -> impl Future<Output = Result<CheckScan, ApiError>> + 'static {
     let body = Body::json(fields);
     let path = paths::fill(paths::DEPOSITS_CHECK_SCAN, "smaSfid", sleeve);
     let client = client.clone();

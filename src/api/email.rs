@@ -5,13 +5,17 @@
 use std::future::Future;
 
 use gloo_net::http::Method;
-use moneydesk_model::email::{
-    DraftPreview, MessageDetail, NewTemplate, NewTemplateVersion, OutboxMessage, RenderedTemplate, SendRequest, SenderIdentity,
-    TemplateDetail, TemplatePreview, TemplateSummary,
-};
 use moneydesk_model::email::domains::{NewSendingDomain, SendingDomain};
-use moneydesk_model::email::inbound::{InboundDetail, InboundMessage, InboundRoute, InboundRouteUpdate, InboundSecret, NewInboundRoute};
-use moneydesk_model::email::validation::{BulkValidationRequest, BulkValidationResult, ValidationRequest, ValidationResult};
+use moneydesk_model::email::inbound::{
+    InboundDetail, InboundMessage, InboundRoute, InboundRouteUpdate, InboundSecret, NewInboundRoute,
+};
+use moneydesk_model::email::validation::{
+    BulkValidationRequest, BulkValidationResult, ValidationRequest, ValidationResult,
+};
+use moneydesk_model::email::{
+    DraftPreview, MessageDetail, NewTemplate, NewTemplateVersion, OutboxMessage, RenderedTemplate, SendRequest,
+    SenderIdentity, TemplateDetail, TemplatePreview, TemplateSummary,
+};
 use moneydesk_model::{paths, Envelope, Page};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -20,7 +24,11 @@ use super::client::{envelope_data, Body};
 use super::{ApiError, Client};
 
 /// POST `path` with a JSON body, answering an envelope's `data`.
-fn post<B: Serialize, T: DeserializeOwned + 'static>(client: &Client, path: String, body: &B) -> impl Future<Output = Result<T, ApiError>> + 'static {
+fn post<B: Serialize, T: DeserializeOwned + 'static>(
+    client: &Client,
+    path: String,
+    body: &B,
+) -> impl Future<Output = Result<T, ApiError>> + 'static {
     let body = Body::json(body);
     let client = client.clone();
     async move { envelope_data(client.send::<Envelope<T>>(Method::POST, &path, &[], Some(body?)).await?) }
@@ -32,7 +40,10 @@ pub fn send(client: &Client, request: &SendRequest) -> impl Future<Output = Resu
 }
 
 /// One page of the outbox; `filters` are `state` (repeated), `q`, `page`, `size`.
-pub fn messages(client: &Client, filters: &[(String, String)]) -> impl Future<Output = Result<Page<OutboxMessage>, ApiError>> + 'static {
+pub fn messages(
+    client: &Client,
+    filters: &[(String, String)],
+) -> impl Future<Output = Result<Page<OutboxMessage>, ApiError>> + 'static {
     let refs: Vec<(&str, &str)> = filters.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     client.get_data(paths::EMAIL_MESSAGES, &refs)
 }
@@ -56,7 +67,11 @@ pub fn resend(client: &Client, id: &str) -> impl Future<Output = Result<OutboxMe
     post(client, message_path(paths::EMAIL_MESSAGE_RESEND, id), &serde_json::json!({}))
 }
 
-pub fn attachment(client: &Client, id: &str, index: u32) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+pub fn attachment(
+    client: &Client,
+    id: &str,
+    index: u32,
+) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
     let path = paths::fill(&message_path(paths::EMAIL_MESSAGE_ATTACHMENT, id), "index", &index.to_string());
     let sent = client.send_raw(Method::GET, &path, &[], None);
     async move { super::client::blob(sent.await?).await }
@@ -78,19 +93,33 @@ pub fn template(client: &Client, id: &str) -> impl Future<Output = Result<Templa
     client.get_data(&template_path(paths::EMAIL_TEMPLATE, id), &[])
 }
 
-pub fn create_template(client: &Client, t: &NewTemplate) -> impl Future<Output = Result<TemplateDetail, ApiError>> + 'static {
+pub fn create_template(
+    client: &Client,
+    t: &NewTemplate,
+) -> impl Future<Output = Result<TemplateDetail, ApiError>> + 'static {
     post(client, paths::EMAIL_TEMPLATES.to_string(), t)
 }
 
-pub fn add_version(client: &Client, id: &str, v: &NewTemplateVersion) -> impl Future<Output = Result<TemplateDetail, ApiError>> + 'static {
+pub fn add_version(
+    client: &Client,
+    id: &str,
+    v: &NewTemplateVersion,
+) -> impl Future<Output = Result<TemplateDetail, ApiError>> + 'static {
     post(client, template_path(paths::EMAIL_TEMPLATE_VERSIONS, id), v)
 }
 
-pub fn preview(client: &Client, id: &str, p: &TemplatePreview) -> impl Future<Output = Result<RenderedTemplate, ApiError>> + 'static {
+pub fn preview(
+    client: &Client,
+    id: &str,
+    p: &TemplatePreview,
+) -> impl Future<Output = Result<RenderedTemplate, ApiError>> + 'static {
     post(client, template_path(paths::EMAIL_TEMPLATE_PREVIEW, id), p)
 }
 
-pub fn draft_preview(client: &Client, p: &DraftPreview) -> impl Future<Output = Result<RenderedTemplate, ApiError>> + 'static {
+pub fn draft_preview(
+    client: &Client,
+    p: &DraftPreview,
+) -> impl Future<Output = Result<RenderedTemplate, ApiError>> + 'static {
     post(client, paths::EMAIL_TEMPLATE_DRAFT_PREVIEW.to_string(), p)
 }
 
@@ -100,7 +129,10 @@ pub fn verify(client: &Client, email: &str) -> impl Future<Output = Result<Valid
 }
 
 /// Verifies up to 1000 addresses in one request.
-pub fn verify_all(client: &Client, emails: Vec<String>) -> impl Future<Output = Result<BulkValidationResult, ApiError>> + 'static {
+pub fn verify_all(
+    client: &Client,
+    emails: Vec<String>,
+) -> impl Future<Output = Result<BulkValidationResult, ApiError>> + 'static {
     post(client, paths::EMAIL_VALIDATION_BULK.to_string(), &BulkValidationRequest { emails })
 }
 
@@ -118,7 +150,10 @@ pub fn domain(client: &Client, domain: &str) -> impl Future<Output = Result<Send
 }
 
 /// Registers a domain: the records to install.
-pub fn register_domain(client: &Client, domain: &str) -> impl Future<Output = Result<SendingDomain, ApiError>> + 'static {
+pub fn register_domain(
+    client: &Client,
+    domain: &str,
+) -> impl Future<Output = Result<SendingDomain, ApiError>> + 'static {
     post(client, paths::EMAIL_DOMAINS.to_string(), &NewSendingDomain { domain: domain.to_string() })
 }
 
@@ -128,7 +163,10 @@ pub fn verify_domain(client: &Client, domain: &str) -> impl Future<Output = Resu
 }
 
 /// An administrator's approval.
-pub fn activate_domain(client: &Client, domain: &str) -> impl Future<Output = Result<SendingDomain, ApiError>> + 'static {
+pub fn activate_domain(
+    client: &Client,
+    domain: &str,
+) -> impl Future<Output = Result<SendingDomain, ApiError>> + 'static {
     post(client, domain_path(paths::EMAIL_DOMAIN_ACTIVATE, domain), &serde_json::json!({}))
 }
 
@@ -138,29 +176,50 @@ pub fn inbound_routes(client: &Client) -> impl Future<Output = Result<Vec<Inboun
 }
 
 /// Routes a domain's mail to `url`.
-pub fn create_inbound_route(client: &Client, domain: &str, url: &str) -> impl Future<Output = Result<InboundRoute, ApiError>> + 'static {
-    post(client, paths::EMAIL_INBOUND_ROUTES.to_string(), &NewInboundRoute { domain: domain.to_string(), url: url.to_string() })
+pub fn create_inbound_route(
+    client: &Client,
+    domain: &str,
+    url: &str,
+) -> impl Future<Output = Result<InboundRoute, ApiError>> + 'static {
+    post(
+        client,
+        paths::EMAIL_INBOUND_ROUTES.to_string(),
+        &NewInboundRoute { domain: domain.to_string(), url: url.to_string() },
+    )
 }
 
 /// Changes where a domain's mail is posted.
-pub fn update_inbound_route(client: &Client, domain: &str, url: &str) -> impl Future<Output = Result<InboundRoute, ApiError>> + 'static {
+pub fn update_inbound_route(
+    client: &Client,
+    domain: &str,
+    url: &str,
+) -> impl Future<Output = Result<InboundRoute, ApiError>> + 'static {
     let body = Body::json(&InboundRouteUpdate { url: url.to_string() });
     let (client, path) = (client.clone(), domain_path(paths::EMAIL_INBOUND_ROUTE, domain));
     async move { envelope_data(client.send::<Envelope<InboundRoute>>(Method::PUT, &path, &[], Some(body?)).await?) }
 }
 
 /// A route's signing secret (asked for on purpose).
-pub fn inbound_secret(client: &Client, domain: &str) -> impl Future<Output = Result<InboundSecret, ApiError>> + 'static {
+pub fn inbound_secret(
+    client: &Client,
+    domain: &str,
+) -> impl Future<Output = Result<InboundSecret, ApiError>> + 'static {
     client.get_data(&domain_path(paths::EMAIL_INBOUND_ROUTE_SECRET, domain), &[])
 }
 
 /// Replaces a route's secret; the answer holds the new one.
-pub fn rotate_inbound_secret(client: &Client, domain: &str) -> impl Future<Output = Result<InboundSecret, ApiError>> + 'static {
+pub fn rotate_inbound_secret(
+    client: &Client,
+    domain: &str,
+) -> impl Future<Output = Result<InboundSecret, ApiError>> + 'static {
     post(client, domain_path(paths::EMAIL_INBOUND_ROUTE_SECRET, domain), &serde_json::json!({}))
 }
 
 /// The messages received, newest first; `domain` empty for every domain.
-pub fn inbound_messages(client: &Client, domain: &str) -> impl Future<Output = Result<Vec<InboundMessage>, ApiError>> + 'static {
+pub fn inbound_messages(
+    client: &Client,
+    domain: &str,
+) -> impl Future<Output = Result<Vec<InboundMessage>, ApiError>> + 'static {
     let query: Vec<(&str, &str)> = if domain.is_empty() { vec![] } else { vec![("domain", domain)] };
     client.get_data(paths::EMAIL_INBOUND_MESSAGES, &query)
 }
@@ -171,6 +230,9 @@ pub fn inbound_message(client: &Client, id: &str) -> impl Future<Output = Result
 }
 
 /// Posts a delivered or failed message again.
-pub fn redeliver_inbound(client: &Client, id: &str) -> impl Future<Output = Result<InboundMessage, ApiError>> + 'static {
+pub fn redeliver_inbound(
+    client: &Client,
+    id: &str,
+) -> impl Future<Output = Result<InboundMessage, ApiError>> + 'static {
     post(client, message_path(paths::EMAIL_INBOUND_REDELIVER, id), &serde_json::json!({}))
 }

@@ -94,7 +94,8 @@ impl ScanWorker {
     pub async fn frame(&self, rgba: &[u8], width: u32, height: u32) -> Result<FrameCheck, String> {
         // A Uint8Array (the worker takes either): its glue is in the start bundle already.
         let pixels = Uint8Array::from(rgba);
-        let m = message("frame", &[("width", width.into()), ("height", height.into()), ("rgba", pixels.clone().into())]);
+        let m =
+            message("frame", &[("width", width.into()), ("height", height.into()), ("rgba", pixels.clone().into())]);
         let data = self.ask(&m, &pixels.buffer()).await?;
         parse(&data)
     }
@@ -102,7 +103,12 @@ impl ScanWorker {
     /// One side from its encoded picture (JPEG, PNG or TIFF: a file, or a full-resolution
     /// capture): the answer and the straightened side as a grayscale JPEG. `corners` are in
     /// the picture's pixels (a live frame's, scaled up); without them the check is looked for.
-    pub async fn side(&self, bytes: &[u8], micr: bool, corners: Option<Corners>) -> Result<(SideRead, Vec<u8>), String> {
+    pub async fn side(
+        &self,
+        bytes: &[u8],
+        micr: bool,
+        corners: Option<Corners>,
+    ) -> Result<(SideRead, Vec<u8>), String> {
         let picture = Uint8Array::from(bytes);
         let corners = match corners {
             Some(c) => JSON::parse(&serde_json::to_string(&c).map_err(|e| e.to_string())?).map_err(|e| text(&e))?,
@@ -160,10 +166,15 @@ fn same_origin(loader: &str) -> Result<String, String> {
     };
     let stem = absolute.href();
     let stem = stem.strip_suffix("_loader.js").ok_or("the scanning worker's loader is misnamed")?;
-    let script = format!("importScripts({:?});\nwasm_bindgen({{ module_or_path: {:?} }});\n", format!("{stem}.js"), format!("{stem}_bg.wasm"));
+    let script = format!(
+        "importScripts({:?});\nwasm_bindgen({{ module_or_path: {:?} }});\n",
+        format!("{stem}.js"),
+        format!("{stem}_bg.wasm")
+    );
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("text/javascript");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&Array::of1(&script.into()), &options).map_err(|e| text(&e))?;
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&Array::of1(&script.into()), &options)
+        .map_err(|e| text(&e))?;
     web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| text(&e))
 }
 

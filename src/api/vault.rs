@@ -32,40 +32,80 @@ fn call<T: serde::de::DeserializeOwned + 'static>(
 }
 
 /// One page of a folder's subfolders and files (folders first), `sort` as `name,asc`.
-pub fn contents(client: &Client, user: &str, path: &str, page: u32, sort: &str) -> impl Future<Output = Result<Page<VaultEntry>, ApiError>> + 'static {
+pub fn contents(
+    client: &Client,
+    user: &str,
+    path: &str,
+    page: u32,
+    sort: &str,
+) -> impl Future<Output = Result<Page<VaultEntry>, ApiError>> + 'static {
     let page = page.to_string();
-    client.get_data(&at(paths::VAULT_FOLDER_CONTENTS, user), &[("path", path), ("page", &page), ("size", "100"), ("sort", sort)])
+    client.get_data(
+        &at(paths::VAULT_FOLDER_CONTENTS, user),
+        &[("path", path), ("page", &page), ("size", "100"), ("sort", sort)],
+    )
 }
 
 /// A folder with the counts of its subtree (what a delete would remove).
-pub fn folder(client: &Client, user: &str, path: &str) -> impl Future<Output = Result<FolderRecord, ApiError>> + 'static {
+pub fn folder(
+    client: &Client,
+    user: &str,
+    path: &str,
+) -> impl Future<Output = Result<FolderRecord, ApiError>> + 'static {
     client.get_data(&at(paths::VAULT_FOLDER, user), &[("path", path)])
 }
 
-pub fn create_folder(client: &Client, user: &str, parent: &str, name: &str) -> impl Future<Output = Result<FolderRecord, ApiError>> + 'static {
+pub fn create_folder(
+    client: &Client,
+    user: &str,
+    parent: &str,
+    name: &str,
+) -> impl Future<Output = Result<FolderRecord, ApiError>> + 'static {
     call(client, Method::POST, at(paths::VAULT_FOLDER, user), vec![("path", parent.into()), ("name", name.into())])
 }
 
-pub fn move_folder(client: &Client, user: &str, from: &str, to: &str) -> impl Future<Output = Result<FolderRecord, ApiError>> + 'static {
+pub fn move_folder(
+    client: &Client,
+    user: &str,
+    from: &str,
+    to: &str,
+) -> impl Future<Output = Result<FolderRecord, ApiError>> + 'static {
     call(client, Method::POST, at(paths::VAULT_FOLDER_MOVE, user), vec![("path", from.into()), ("newPath", to.into())])
 }
 
-pub fn delete_folders(client: &Client, user: &str, folders: &[String]) -> impl Future<Output = Result<Vec<FolderRecord>, ApiError>> + 'static {
+pub fn delete_folders(
+    client: &Client,
+    user: &str,
+    folders: &[String],
+) -> impl Future<Output = Result<Vec<FolderRecord>, ApiError>> + 'static {
     let mut query: Vec<(&'static str, String)> = folders.iter().map(|p| ("paths", p.clone())).collect();
     query.push(("userId", user.to_string()));
     call(client, Method::DELETE, paths::VAULT_FOLDERS_DELETE.to_string(), query)
 }
 
-pub fn move_file(client: &Client, user: &str, from: &str, to: &str) -> impl Future<Output = Result<VaultEntry, ApiError>> + 'static {
+pub fn move_file(
+    client: &Client,
+    user: &str,
+    from: &str,
+    to: &str,
+) -> impl Future<Output = Result<VaultEntry, ApiError>> + 'static {
     call(client, Method::POST, at(paths::VAULT_FILE_MOVE, user), vec![("path", from.into()), ("newPath", to.into())])
 }
 
-pub fn delete_file(client: &Client, user: &str, path: &str) -> impl Future<Output = Result<FileRecord, ApiError>> + 'static {
+pub fn delete_file(
+    client: &Client,
+    user: &str,
+    path: &str,
+) -> impl Future<Output = Result<FileRecord, ApiError>> + 'static {
     call(client, Method::DELETE, at(paths::VAULT_FILE, user), vec![("path", path.into())])
 }
 
 /// A file with its versions, newest first.
-pub fn versions(client: &Client, user: &str, path: &str) -> impl Future<Output = Result<FileRecord, ApiError>> + 'static {
+pub fn versions(
+    client: &Client,
+    user: &str,
+    path: &str,
+) -> impl Future<Output = Result<FileRecord, ApiError>> + 'static {
     client.get_data(&at(paths::VAULT_FILE_VERSIONS, user), &[("path", path)])
 }
 
@@ -74,12 +114,19 @@ pub fn usage(client: &Client, user: &str) -> impl Future<Output = Result<VaultUs
 }
 
 /// The answer's bytes as a Blob (see `client::blob`).
-fn blob(sent: impl Future<Output = Result<gloo_net::http::Response, ApiError>> + 'static) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+fn blob(
+    sent: impl Future<Output = Result<gloo_net::http::Response, ApiError>> + 'static,
+) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
     async move { super::client::blob(sent.await?).await }
 }
 
 /// A file's bytes: the latest version, or `version`.
-pub fn file(client: &Client, user: &str, path: &str, version: Option<u32>) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+pub fn file(
+    client: &Client,
+    user: &str,
+    path: &str,
+    version: Option<u32>,
+) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
     let v = version.map(|v| v.to_string());
     let mut query = vec![("path", path)];
     if let Some(v) = &v {
@@ -89,7 +136,12 @@ pub fn file(client: &Client, user: &str, path: &str, version: Option<u32>) -> im
 }
 
 /// The folders as one zip named `name`.
-pub fn zip(client: &Client, user: &str, folders: &[String], name: &str) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+pub fn zip(
+    client: &Client,
+    user: &str,
+    folders: &[String],
+    name: &str,
+) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
     let mut query: Vec<(&str, &str)> = folders.iter().map(|p| ("paths", p.as_str())).collect();
     query.push(("name", name));
     blob(client.send_raw(Method::POST, &at(paths::VAULT_FOLDER_DOWNLOAD, user), &query, None))
@@ -145,7 +197,9 @@ pub fn upload(
         let Some(done) = done.borrow_mut().take() else { return };
         let result = match e.type_().as_str() {
             "abort" => Err(ApiError::Aborted),
-            "error" | "timeout" => Err(ApiError::Network { url: url2.clone(), message: "the connection failed during the upload".into() }),
+            "error" | "timeout" => {
+                Err(ApiError::Network { url: url2.clone(), message: "the connection failed during the upload".into() })
+            }
             _ => {
                 let status = xhr2.status().unwrap_or(0);
                 let text = xhr2.response_text().ok().flatten().unwrap_or_default();

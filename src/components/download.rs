@@ -80,7 +80,6 @@ mod tests {
         assert_eq!(csv_cell("Café ✓"), "Café ✓");
     }
 
-
     #[wasm_bindgen_test]
     fn a_dated_name_has_the_stem_the_date_and_the_extension() {
         let name = dated_name("accounts", "csv");

@@ -8,7 +8,11 @@ use crate::components::error_view::AccessDenied;
 use crate::session::use_auth;
 
 #[component]
-pub fn RequireScope(scope: Scope, #[prop(default = None)] or_scope: Option<Scope>, children: ChildrenFn) -> impl IntoView {
+pub fn RequireScope(
+    scope: Scope,
+    #[prop(default = None)] or_scope: Option<Scope>,
+    children: ChildrenFn,
+) -> impl IntoView {
     let auth = use_auth();
     // While the stored token is being checked the page is built hidden when the scopes the
     // last check found allow it, so it starts loading at once; the new answer then shows it

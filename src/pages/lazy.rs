@@ -108,7 +108,10 @@ export function load_stylesheets(files) {
     /// The page's code and its stylesheets, fetched together (the stylesheets start now, so
     /// they arrive while the chunk does): the page shows when both are there.
     pub fn with_page(page: LoadFuture, names: &'static [&'static str]) -> LoadFuture {
-        let files: Vec<&str> = names.iter().filter_map(|n| FILES.split(';').find_map(|kv| kv.strip_prefix(*n)?.strip_prefix('='))).collect();
+        let files: Vec<&str> = names
+            .iter()
+            .filter_map(|n| FILES.split(';').find_map(|kv| kv.strip_prefix(*n)?.strip_prefix('=')))
+            .collect();
         let styles = JsFuture::from(load_stylesheets(&files.join(" ")));
         Box::pin(async move {
             let page = page.await;
@@ -127,8 +130,10 @@ pub fn page(load: LoadFuture) -> AnyView {
             Ok(page) => page,
             Err(LoadError) => {
                 let origin = web_sys::window().and_then(|w| w.location().origin().ok());
-                let error =
-                    ApiError::Network { url: origin.unwrap_or_default(), message: "the page's code did not load".into() };
+                let error = ApiError::Network {
+                    url: origin.unwrap_or_default(),
+                    message: "the page's code did not load".into(),
+                };
                 // A fresh start fetches the chunk again (and a newer build's, after a deploy).
                 let retry = Callback::new(|()| {
                     let _ = web_sys::window().map(|w| w.location().reload());

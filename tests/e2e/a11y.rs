@@ -31,9 +31,9 @@ const PAGES: &[(&str, &str)] = &[
 ];
 
 fn axe_source() -> String {
-    let cache = std::env::var_os("MONEYDESK_CACHE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/moneydesk")
-    });
+    let cache = std::env::var_os("MONEYDESK_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/moneydesk"));
     let path = cache.join("tools/node_modules/axe-core/axe.min.js");
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("axe-core is not at {} ({e}): run scripts/setup", path.display()))
@@ -85,8 +85,13 @@ async fn every_page_has_no_accessibility_violations_in_either_theme() {
     })
     .await;
     let axe = axe_source();
-    let parts = moneydesk_model::email::NewTemplateVersion { subject: "Statement for {{first_name}}".into(), text: Some("Dear {{first_name}}".into()), html: Some("<p>Dear {{first_name}}</p>".into()) };
-    let template = h.server().state.templates.create("tmpl_a11ystatement0000000000", "Statement", &parts, "a11y").await.unwrap();
+    let parts = moneydesk_model::email::NewTemplateVersion {
+        subject: "Statement for {{first_name}}".into(),
+        text: Some("Dear {{first_name}}".into()),
+        html: Some("<p>Dear {{first_name}}</p>".into()),
+    };
+    let template =
+        h.server().state.templates.create("tmpl_a11ystatement0000000000", "Statement", &parts, "a11y").await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("clients.csv");
     std::fs::write(&csv, "email,name,first_name\nada@client.example,Ada Lovelace,Ada\ncy@client.example\n").unwrap();

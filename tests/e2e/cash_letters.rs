@@ -42,7 +42,8 @@ async fn confirmed_checks_are_previewed_made_into_a_cash_letter_downloaded_and_v
     h.wait_for_text("main h1", "Cash letters").await;
     h.wait_for("[data-testid=cash-letters]").await;
     h.wait_for_text("#cash-letters-none", "No cash letters yet").await;
-    let check = std::fs::read(shared_data("checks/full/07_tmannherz_check1_deluxe_sample.jpg")).expect("the sample check");
+    let check =
+        std::fs::read(shared_data("checks/full/07_tmannherz_check1_deluxe_sample.jpg")).expect("the sample check");
     let check = base64::engine::general_purpose::STANDARD.encode(check);
     let ids = h.js_async(SCAN_CHECKS, vec![json!(token), json!(2), json!(check)]).await;
     assert_eq!(ids.as_array().map(Vec::len), Some(2), "two scanned deposits confirmed: {ids}");

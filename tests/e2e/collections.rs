@@ -229,11 +229,8 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     // Export: every Active account, sorted by name descending, fetched 500 at a time.
     h.click(".table-filters .clear-filters").await;
     h.select("#accounts-filter-accountStatus", "Active").await;
-    h.wait_js(
-        "location.search.includes('accountStatus=Active') && !location.search.includes('name=')",
-        "Active only",
-    )
-    .await;
+    h.wait_js("location.search.includes('accountStatus=Active') && !location.search.includes('name=')", "Active only")
+        .await;
     settled(&h).await;
     let active = api(&h, &token, "/api/v1/cores/unifi/accounts?size=1&accountStatus=Active").await["data"]
         ["totalElements"]
@@ -395,7 +392,11 @@ async fn accounts_page_fits_wide_and_phone_screens() {
     h.wait_js("innerWidth > 1200", "the window's new width").await;
     h.click(".column-chooser summary").await;
     h.wait_for(".column-chooser[open] [data-column]").await;
-    assert_eq!(h.js(&format!("return {no_sideways_scroll}"), vec![]).await, json!(true), "1280 px with the chooser open");
+    assert_eq!(
+        h.js(&format!("return {no_sideways_scroll}"), vec![]).await,
+        json!(true),
+        "1280 px with the chooser open"
+    );
     h.snapshot(&format!("accounts-{after}-1280")).await;
     h.finish().await;
 }

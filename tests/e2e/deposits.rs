@@ -17,7 +17,10 @@ async fn an_account(h: &Harness) -> (String, String) {
 /// The text of the first row's cell for `key`.
 async fn first_row(h: &Harness, key: &str) -> String {
     let v = h
-        .js("return document.querySelector(`tbody tr[data-id] td[data-key='${arguments[0]}']`)?.textContent ?? ''", vec![json!(key)])
+        .js(
+            "return document.querySelector(`tbody tr[data-id] td[data-key='${arguments[0]}']`)?.textContent ?? ''",
+            vec![json!(key)],
+        )
         .await;
     v.as_str().unwrap_or_default().to_string()
 }
@@ -40,9 +43,8 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     // The payee is found by name as it is typed.
     h.type_into("#deposit-payee-account", &name).await;
     h.wait_for("#deposit-payee-options option").await;
-    let found = h
-        .js("return [...document.querySelectorAll('#deposit-payee-options option')].map(o => o.value)", vec![])
-        .await;
+    let found =
+        h.js("return [...document.querySelectorAll('#deposit-payee-options option')].map(o => o.value)", vec![]).await;
     assert!(found.as_array().unwrap().contains(&json!(account)), "{name:?} finds {account}: {found}");
     h.type_into("#deposit-payee-account", &account).await;
     h.type_into("#deposit-payee-user", "usr_0001").await;
@@ -82,7 +84,10 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     h.click("tbody tr[data-id]").await;
     h.wait_for("[data-testid=deposit-detail] img[data-side=front]").await;
     let loaded = h
-        .js("return [...document.querySelectorAll('.check-images img')].map(i => i.complete && i.naturalWidth > 0)", vec![])
+        .js(
+            "return [...document.querySelectorAll('.check-images img')].map(i => i.complete && i.naturalWidth > 0)",
+            vec![],
+        )
         .await;
     assert_eq!(loaded, json!([true, true]), "both sides are real pictures");
     // The front zooms to twice its width and back.
@@ -96,7 +101,8 @@ async fn a_check_is_deposited_shown_with_its_images_and_history_then_rejected_wi
     h.click(".check-image.zoomed").await;
     h.wait_gone(".check-image.zoomed").await;
     h.wait_for_text(".deposit-history", "To confirm by").await;
-    let moves: Value = h.js("return [...document.querySelectorAll('[data-move]')].map(b => b.dataset.move)", vec![]).await;
+    let moves: Value =
+        h.js("return [...document.querySelectorAll('[data-move]')].map(b => b.dataset.move)", vec![]).await;
     assert_eq!(moves, json!(["confirm", "reject", "cancel"]));
 
     // Reject asks why; the reason is kept in the history and the table follows.
@@ -137,7 +143,11 @@ async fn a_check_read_by_the_scan_fills_its_micr_fields_and_is_deposited_from_th
     let values = h
         .js("return ['#deposit-routing', '#deposit-account', '#deposit-check-number'].map(s => document.querySelector(s).value)", vec![])
         .await;
-    assert_eq!(values, json!(["000067894", "12345678", "0101"]), "routing, account and check number read from the MICR line");
+    assert_eq!(
+        values,
+        json!(["000067894", "12345678", "0101"]),
+        "routing, account and check number read from the MICR line"
+    );
     h.wait_for_text("#deposit-scan-result", "Routing number").await;
 
     h.click("#deposit-submit").await;
@@ -209,7 +219,11 @@ async fn scan_for(h: &Harness, account: &str) {
 /// The review step's MICR fields as prefilled.
 async fn micr_fields(h: &Harness) -> Value {
     h.wait_for("#scan-review").await;
-    h.js("return ['#scan-routing', '#scan-account', '#scan-check-number'].map(s => document.querySelector(s).value)", vec![]).await
+    h.js(
+        "return ['#scan-routing', '#scan-account', '#scan-check-number'].map(s => document.querySelector(s).value)",
+        vec![],
+    )
+    .await
 }
 
 #[tokio::test]
@@ -234,14 +248,21 @@ async fn a_check_held_to_the_camera_is_taken_by_itself_read_in_the_browser_and_d
     let corners = corners.as_array().expect("four corners").clone();
     assert_eq!(corners.len(), 4, "{corners:?}");
     // The check is turned 3° in the frame: its top-left corner is not the frame's.
-    assert!(corners[0][0].as_f64().unwrap() > 60.0 && corners[0][1].as_f64().unwrap() > 60.0, "corners found on the check: {corners:?}");
+    assert!(
+        corners[0][0].as_f64().unwrap() > 60.0 && corners[0][1].as_f64().unwrap() > 60.0,
+        "corners found on the check: {corners:?}"
+    );
     h.click("#scan-next").await;
 
     // The back, from the camera too (the same video).
     h.wait_for("#scan-back-found img.straightened").await;
     h.click("#scan-next").await;
 
-    assert_eq!(micr_fields(&h).await, json!(["000067894", "12345678", "0101"]), "routing, account and check number read in the browser");
+    assert_eq!(
+        micr_fields(&h).await,
+        json!(["000067894", "12345678", "0101"]),
+        "routing, account and check number read in the browser"
+    );
     h.wait_for_text("#scan-micr-line", "⑆000067894⑆").await;
     h.type_into("#scan-amount", "42.00").await;
     h.click("#scan-submit").await;

@@ -29,8 +29,15 @@ async fn a_plain_and_html_message_with_an_attachment_is_sent_and_read_in_the_mai
     h.type_into("#email-text", "Hello Ada").await;
     h.type_into("#email-html", "<p>Hello <b>Ada</b></p><script>document.title='x'</script>").await;
     // The HTML preview is a sandboxed iframe: no scripts, no same origin.
-    h.wait_js("document.querySelector('iframe.email-preview').getAttribute('srcdoc').includes('<b>Ada</b>')", "the live preview").await;
-    assert_eq!(h.js("return document.querySelector('iframe.email-preview').getAttribute('sandbox')", vec![]).await, serde_json::json!(""));
+    h.wait_js(
+        "document.querySelector('iframe.email-preview').getAttribute('srcdoc').includes('<b>Ada</b>')",
+        "the live preview",
+    )
+    .await;
+    assert_eq!(
+        h.js("return document.querySelector('iframe.email-preview').getAttribute('sandbox')", vec![]).await,
+        serde_json::json!("")
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("statement.pdf");
@@ -61,8 +68,13 @@ async fn a_plain_and_html_message_with_an_attachment_is_sent_and_read_in_the_mai
 #[tokio::test]
 async fn a_template_is_sent_to_three_recipients_from_a_csv() {
     let h = start().await;
-    let parts = NewTemplateVersion { subject: "Statement for {{first_name}}".into(), text: Some("Dear {{first_name}}".into()), html: Some("<p>Dear {{first_name}}</p>".into()) };
-    let template = h.server().state.templates.create("tmpl_e2estatement00000000000", "Statement", &parts, "e2e").await.unwrap();
+    let parts = NewTemplateVersion {
+        subject: "Statement for {{first_name}}".into(),
+        text: Some("Dear {{first_name}}".into()),
+        html: Some("<p>Dear {{first_name}}</p>".into()),
+    };
+    let template =
+        h.server().state.templates.create("tmpl_e2estatement00000000000", "Statement", &parts, "e2e").await.unwrap();
     let token = h.token(&[Scope::EmailSend]).await;
     h.sign_in(&token).await;
     h.goto("/email").await;
@@ -94,7 +106,11 @@ async fn a_template_is_sent_to_three_recipients_from_a_csv() {
     .await;
     h.wait_for_text("li[data-row='2'] .email-bulk-refused", "data.first_name").await;
     assert_eq!(h.count(".email-bulk-refused").await, 1, "only the row without its first_name");
-    h.wait_js("getComputedStyle(document.querySelector(\"li[data-row='2']\")).borderTopWidth === '2px'", "the refused row framed").await;
+    h.wait_js(
+        "getComputedStyle(document.querySelector(\"li[data-row='2']\")).borderTopWidth === '2px'",
+        "the refused row framed",
+    )
+    .await;
     // Another column for the variable: every previewed message rendered again with it.
     h.select("#email-map-0", "name").await;
     h.wait_for_text("li[data-row='0'] .email-bulk-subject", "Statement for Ada Lovelace").await;
@@ -170,12 +186,19 @@ async fn the_outbox_is_narrowed_to_the_days_the_messages_were_created_with_the_d
     h.click(".email-filters button[type=submit]").await;
     h.wait_js("document.querySelectorAll('#email-outbox-table tbody tr').length === 2", "the day's messages").await;
     let url = h.url().await;
-    assert_eq!(url.query_pairs().filter(|(k, v)| (k == "createdFrom" || k == "createdTo") && *v == day.as_str()).count(), 2, "{url}");
+    assert_eq!(
+        url.query_pairs().filter(|(k, v)| (k == "createdFrom" || k == "createdTo") && *v == day.as_str()).count(),
+        2,
+        "{url}"
+    );
 
     // The URL alone brings the filter back, in the form and in the list.
     h.goto(&format!("/email?tab=outbox&createdFrom=2020-01-01&createdTo={day}")).await;
     h.wait_js("document.querySelectorAll('#email-outbox-table tbody tr').length === 2", "from 2020 to the day").await;
-    assert_eq!(h.js("return document.querySelector('#email-created-from').value", vec![]).await, serde_json::json!("2020-01-01"));
+    assert_eq!(
+        h.js("return document.querySelector('#email-created-from').value", vec![]).await,
+        serde_json::json!("2020-01-01")
+    );
     assert_eq!(h.js("return document.querySelector('#email-created-to').value", vec![]).await, serde_json::json!(day));
     h.goto("/email?tab=outbox&createdTo=2020-01-31").await;
     h.wait_for("#email-outbox-empty").await;
@@ -187,7 +210,11 @@ async fn the_outbox_is_narrowed_to_the_days_the_messages_were_created_with_the_d
 #[tokio::test]
 async fn an_address_is_verified_with_each_check_explained_and_a_list_in_bulk() {
     let dns = moneydesk_e2e::dns::DnsServer::start().await;
-    dns.mx("gmial.com", 10, "mx.gmial.com").mx("gmail.com", 5, "gmail-smtp-in.l.google.com").mx("bank.example", 10, "mx.bank.example");
+    dns.mx("gmial.com", 10, "mx.gmial.com").mx("gmail.com", 5, "gmail-smtp-in.l.google.com").mx(
+        "bank.example",
+        10,
+        "mx.bank.example",
+    );
     let h = Harness::start_with(|c| c.email.verify.dns_server = Some(dns.addr)).await;
     // The Email page is the email:send group's; its Verify tab asks with email:verify.
     let token = h.token(&[Scope::EmailSend, Scope::EmailVerify]).await;
@@ -196,7 +223,8 @@ async fn an_address_is_verified_with_each_check_explained_and_a_list_in_bulk() {
     h.type_into("#verify-address", "jane@gmial.com").await;
     h.click(".email-verify-one button[type=submit]").await;
     h.wait_for_text("#verification .badge", "Risky").await;
-    h.wait_js("new URLSearchParams(location.search).get('address') === 'jane@gmial.com'", "the address in the URL").await;
+    h.wait_js("new URLSearchParams(location.search).get('address') === 'jane@gmial.com'", "the address in the URL")
+        .await;
     h.wait_for_text("#verification tr[data-check=typo]", "did you mean gmail.com?").await;
     h.wait_for_text("#verification tr[data-check=mail_server]", "MX: mx.gmial.com (10)").await;
     h.wait_for_text("#verification-score", "60 / 100").await;
@@ -229,7 +257,8 @@ async fn a_sending_domain_is_registered_verified_and_activated() {
     h.type_into("#domain-name", "notices.bank.example").await;
     h.click(".email-domain-new button[type=submit]").await;
     h.wait_for_text("#domain-title", "notices.bank.example").await;
-    h.wait_js("new URLSearchParams(location.search).get('domain') === 'notices.bank.example'", "the domain in the URL").await;
+    h.wait_js("new URLSearchParams(location.search).get('domain') === 'notices.bank.example'", "the domain in the URL")
+        .await;
     h.wait_for_text("#domain-title .badge", "Pending").await;
     h.wait_for_text("#domain-records tr[data-purpose=return_path]", "mdbounce.notices.bank.example").await;
     h.wait_for_text("#domains-table", "notices.bank.example").await;
@@ -263,7 +292,13 @@ async fn receiver() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) 
         "/inbound",
         axum::routing::post(move || {
             let n = counted.fetch_add(1, Ordering::SeqCst);
-            async move { if n == 0 { (axum::http::StatusCode::SERVICE_UNAVAILABLE, "busy") } else { (axum::http::StatusCode::OK, "thanks") } }
+            async move {
+                if n == 0 {
+                    (axum::http::StatusCode::SERVICE_UNAVAILABLE, "busy")
+                } else {
+                    (axum::http::StatusCode::OK, "thanks")
+                }
+            }
         }),
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -285,7 +320,12 @@ async fn smtp_deliver(addr: std::net::SocketAddr, from: &str, to: &str, message:
         }
     };
     expect("220").await;
-    for (command, code) in [("EHLO sender.example".to_string(), "250"), (format!("MAIL FROM:<{from}>"), "250"), (format!("RCPT TO:<{to}>"), "250"), ("DATA".into(), "354")] {
+    for (command, code) in [
+        ("EHLO sender.example".to_string(), "250"),
+        (format!("MAIL FROM:<{from}>"), "250"),
+        (format!("RCPT TO:<{to}>"), "250"),
+        ("DATA".into(), "354"),
+    ] {
         w.write_all(format!("{command}\r\n").as_bytes()).await.unwrap();
         expect(code).await;
     }
@@ -313,7 +353,8 @@ async fn an_inbound_message_is_received_by_smtp_and_its_deliveries_are_shown() {
     h.type_into("#inbound-domain", "in.bank.example").await;
     h.type_into("#inbound-url", &url).await;
     h.click(".email-inbound-new button[type=submit]").await;
-    h.wait_for_text("#inbound-routes tr[data-domain='in.bank.example']", "in.bank.example MX 10 mx.moneydesk.test").await;
+    h.wait_for_text("#inbound-routes tr[data-domain='in.bank.example']", "in.bank.example MX 10 mx.moneydesk.test")
+        .await;
     h.click("#inbound-routes .inbound-reveal").await;
     h.wait_for_text("#inbound-routes .inbound-secret", "whsec_").await;
 

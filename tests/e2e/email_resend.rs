@@ -27,7 +27,9 @@ async fn relay_refusing_once() -> (String, Arc<AtomicUsize>) {
                     let reply = match verb.as_str() {
                         "EHLO" | "HELO" => "250 relay.test",
                         "MAIL" | "RSET" | "NOOP" => "250 2.0.0 Ok",
-                        "RCPT" if rcpts.fetch_add(1, Ordering::SeqCst) == 0 => "550 5.1.1 Recipient address rejected: no such mailbox",
+                        "RCPT" if rcpts.fetch_add(1, Ordering::SeqCst) == 0 => {
+                            "550 5.1.1 Recipient address rejected: no such mailbox"
+                        }
                         "RCPT" => "250 2.1.5 Ok",
                         "DATA" => {
                             w.write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n").await.ok()?;

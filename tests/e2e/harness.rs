@@ -8,10 +8,6 @@ async fn a_console_error_fails_the_test() {
     let h = Harness::start().await;
     h.goto("/signin").await;
     h.wait_for("textarea#signin-token").await;
-    h.js(
-        "console.error('harness self-test: this error must fail the test')",
-        vec![],
-    )
-    .await;
+    h.js("console.error('harness self-test: this error must fail the test')", vec![]).await;
     h.finish().await;
 }

@@ -18,7 +18,11 @@ async fn new_folder(h: &Harness, name: &str) {
 
 async fn upload(h: &Harness, file: &std::path::Path, done: usize) {
     h.upload("#vault-upload-input", file).await;
-    h.wait_js(&format!("document.querySelectorAll('.vault-upload[data-state=done]').length >= {done}"), "the upload to finish").await;
+    h.wait_js(
+        &format!("document.querySelectorAll('.vault-upload[data-state=done]').length >= {done}"),
+        "the upload to finish",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -59,7 +63,11 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     h.wait_for(&row("Clients/report été.txt")).await;
     std::fs::write(&file, "the final text, longer").unwrap();
     upload(&h, &file, 2).await;
-    h.wait_js("document.querySelector('tr[data-path=\"Clients/report été.txt\"] td[data-key=versions]')?.textContent === '2'", "two versions").await;
+    h.wait_js(
+        "document.querySelector('tr[data-path=\"Clients/report été.txt\"] td[data-key=versions]')?.textContent === '2'",
+        "two versions",
+    )
+    .await;
     h.snapshot("listing").await;
     h.click(&format!("{} .vault-name", row("Clients/report été.txt"))).await;
     h.wait_for("#vault-versions li[data-version=\"2\"]").await;
@@ -77,7 +85,8 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     )
     .await;
     h.wait_for(&row("Clients/dropped.txt")).await;
-    h.wait_js("document.querySelectorAll('.vault-upload[data-state=done]').length === 3", "the dropped file's upload").await;
+    h.wait_js("document.querySelectorAll('.vault-upload[data-state=done]').length === 3", "the dropped file's upload")
+        .await;
 
     // Move Clients/2026 into Archive with the folder picker.
     h.click(&format!("{} input[type=checkbox]", row("Clients/2026"))).await;
@@ -94,7 +103,11 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     // The folder tree shows Archive; unfolded, it holds 2026, and a click there opens it.
     h.click(".vault-tree button[aria-label=\"Subfolders of Archive\"]").await;
     h.wait_for_text(".vault-tree", "2026").await;
-    h.js("[...document.querySelectorAll('.vault-tree .link-button')].find(b => b.textContent === '2026').click()", vec![]).await;
+    h.js(
+        "[...document.querySelectorAll('.vault-tree .link-button')].find(b => b.textContent === '2026').click()",
+        vec![],
+    )
+    .await;
     h.wait_js("location.search.includes('path=Archive%2F2026')", "the tree's folder in the URL").await;
     h.wait_for_text(".vault-crumbs [aria-current=location]", "2026").await;
 
@@ -116,7 +129,8 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     // Delete Clients: the confirmation counts the folder, its file and both versions.
     h.wait_gone(".drawer").await;
     h.click("#vault-delete").await;
-    h.wait_for_text("#vault-delete-counts", "1 folder, 2 files and 3 versions (46 bytes) will be deleted permanently").await;
+    h.wait_for_text("#vault-delete-counts", "1 folder, 2 files and 3 versions (46 bytes) will be deleted permanently")
+        .await;
     h.snapshot("delete").await;
     h.click("#vault-delete-confirm").await;
     h.wait_gone(&row("Clients")).await;

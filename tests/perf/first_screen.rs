@@ -192,14 +192,7 @@ fn print_waterfall(title: &str, waterfall: &Value) {
     let Some(list) = waterfall.as_array() else { return };
     println!("    {title}: start..first byte..end (ms from navigation start), bytes transferred");
     for e in list {
-        println!(
-            "    {:>5}..{:>5}..{:<5} {:>8} B  {}",
-            e[1],
-            e[2],
-            e[3],
-            e[4],
-            e[0].as_str().unwrap_or_default()
-        );
+        println!("    {:>5}..{:>5}..{:<5} {:>8} B  {}", e[1], e[2], e[3], e[4], e[0].as_str().unwrap_or_default());
     }
 }
 
@@ -221,7 +214,9 @@ async fn main() {
         None => None,
     };
     let dir = tempfile::tempdir().unwrap();
-    println!("bench-first-screen: {runs} loads per page and mode; median ms from navigation start to the first content");
+    println!(
+        "bench-first-screen: {runs} loads per page and mode; median ms from navigation start to the first content"
+    );
     if remember_scopes() {
         println!("bench-first-screen: cold loads find the token's scopes remembered (MONEYDESK_BENCH_SCOPES=1)");
     }

@@ -116,10 +116,8 @@ impl Drop for Peer {
 /// simple-rest's getList: `sort` (`["field","ASC"|"DESC"]`), `range` (`[first,last]`,
 /// inclusive) and `filter` (ignored: the peer's list has no filters).
 async fn list(State(data): State<Arc<Data>>, Query(q): Query<HashMap<String, String>>) -> Response {
-    let sort: (String, String) = q
-        .get("sort")
-        .and_then(|s| serde_json::from_str(s).ok())
-        .unwrap_or_else(|| ("id".into(), "ASC".into()));
+    let sort: (String, String) =
+        q.get("sort").and_then(|s| serde_json::from_str(s).ok()).unwrap_or_else(|| ("id".into(), "ASC".into()));
     let range: (usize, usize) = q.get("range").and_then(|s| serde_json::from_str(s).ok()).unwrap_or((0, 9));
     let total = data.records.len();
     let mut order: Vec<&Value> = data.records.iter().collect();
@@ -135,10 +133,7 @@ async fn list(State(data): State<Arc<Data>>, Query(q): Query<HashMap<String, Str
     let last = range.1.saturating_add(1).min(total).max(first);
     let page: Vec<&Value> = order[first..last].to_vec();
     let content_range = format!("accounts {first}-{}/{total}", last.saturating_sub(1));
-    (
-        [(header::CONTENT_RANGE, content_range), (header::CACHE_CONTROL, "no-store".to_string())],
-        axum::Json(page),
-    )
+    ([(header::CONTENT_RANGE, content_range), (header::CACHE_CONTROL, "no-store".to_string())], axum::Json(page))
         .into_response()
 }
 

@@ -61,7 +61,10 @@ fn main() {
         println!("tests/perf/scan.rs: a benchmark, run by scripts/bench-scan");
         return;
     }
-    let worker_dir = PathBuf::from(std::env::var("MONEYDESK_SCAN_WORKER_DIR").expect("MONEYDESK_SCAN_WORKER_DIR: the worker built by `cargo xtask worker DIR`"));
+    let worker_dir = PathBuf::from(
+        std::env::var("MONEYDESK_SCAN_WORKER_DIR")
+            .expect("MONEYDESK_SCAN_WORKER_DIR: the worker built by `cargo xtask worker DIR`"),
+    );
     let runs: usize = std::env::var("MONEYDESK_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(7);
 
     let site = std::env::temp_dir().join(format!("moneydesk-bench-scan-{}", std::process::id()));
@@ -77,9 +80,18 @@ fn main() {
     }
     let loader = loader.unwrap_or_else(|| panic!("no *_loader.js in {}", worker_dir.display()));
     let photo = photo();
-    println!("== A {} × {} JPEG photo of a check ({:.1} MB): side pipeline with MICR and G4", 4000, 3000, photo.len() as f64 / 1e6);
+    println!(
+        "== A {} × {} JPEG photo of a check ({:.1} MB): side pipeline with MICR and G4",
+        4000,
+        3000,
+        photo.len() as f64 / 1e6
+    );
     std::fs::write(site.join("photo.jpg"), &photo).unwrap();
-    let frame = image::load_from_memory(&photo).unwrap().resize_exact(640, 480, image::imageops::FilterType::Triangle).to_rgba8().into_raw();
+    let frame = image::load_from_memory(&photo)
+        .unwrap()
+        .resize_exact(640, 480, image::imageops::FilterType::Triangle)
+        .to_rgba8()
+        .into_raw();
     std::fs::write(site.join("frame.rgba"), &frame).unwrap();
     std::fs::write(site.join("index.html"), PAGE).unwrap();
 
@@ -92,7 +104,13 @@ fn main() {
         let long = Some(Duration::from_secs(300)); // a slow machine's wasm run, with room to spare
         client.update_timeouts(TimeoutConfiguration::new(long, long, None)).await.unwrap();
         client.goto(&format!("{origin}/")).await.unwrap();
-        client.execute_async("start(arguments[0]).then(() => arguments[1](true), (e) => arguments[1](String(e)))", vec![json!(loader)]).await.unwrap();
+        client
+            .execute_async(
+                "start(arguments[0]).then(() => arguments[1](true), (e) => arguments[1](String(e)))",
+                vec![json!(loader)],
+            )
+            .await
+            .unwrap();
     });
 
     let (mut native, mut wasm, mut trips) = (Vec::new(), Vec::new(), Vec::new());
@@ -114,7 +132,11 @@ fn main() {
         let native_frame = start.elapsed().as_secs_f64() * 1e3;
         let hint = check.hint;
         previous = check.corners;
-        let out = runtime.block_on(client.execute_async("frame().then(arguments[0], (e) => arguments[0]({ error: String(e) }))", vec![])).unwrap();
+        let out = runtime
+            .block_on(
+                client.execute_async("frame().then(arguments[0], (e) => arguments[0]({ error: String(e) }))", vec![]),
+            )
+            .unwrap();
         if run > 0 {
             frames.0.push(native_frame);
             frames.1.push(out["roundTrip"].as_f64().unwrap_or(f64::NAN));
@@ -153,7 +175,13 @@ async fn wasm_run(client: &Client) -> (SideMillis, String, f64) {
 fn summary(read: &SideRead, jpeg: usize, g4: usize) -> String {
     let micr = read.micr.as_ref().map_or("(no MICR line)".to_string(), |m| m.line.clone());
     let found = if read.corners.is_some() { "check found" } else { "no check found" };
-    format!("{found}, straightened {} × {}, JPEG {} kB, G4 {} kB, MICR {micr}", read.straightened_width, read.straightened_height, jpeg / 1000, g4 / 1000)
+    format!(
+        "{found}, straightened {} × {}, JPEG {} kB, G4 {} kB, MICR {micr}",
+        read.straightened_width,
+        read.straightened_height,
+        jpeg / 1000,
+        g4 / 1000
+    )
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -171,14 +199,22 @@ fn report(native: &[SideMillis], wasm: &[SideMillis], trips: &[f64], runs: usize
         ("JPEG + bitonal + G4", |m| m.total - m.decode - m.straighten - m.quality - m.micr),
         ("total", |m| m.total),
     ];
-    println!("  {:<22} {:>10} {:>10} {:>7}   (median of {runs}, alternating)", "stage", "native ms", "wasm ms", "ratio");
+    println!(
+        "  {:<22} {:>10} {:>10} {:>7}   (median of {runs}, alternating)",
+        "stage", "native ms", "wasm ms", "ratio"
+    );
     for (name, f) in stages {
         let (n, w) = (median(native.iter().map(f).collect()), median(wasm.iter().map(f).collect()));
         println!("  {name:<22} {n:>10.1} {w:>10.1} {:>6.2}×", w / n);
     }
     let (n, w) = (median(native.iter().map(|m| m.total).collect()), median(wasm.iter().map(|m| m.total).collect()));
     println!("  page round trip (wasm total + transfer + JSON): {:.1} ms", median(trips.to_vec()));
-    println!("  targets: native < 400 ms: {}; wasm ≤ 2.5 × native: {} ({:.2}×)", yes(n < 400.0), yes(w <= 2.5 * n), w / n);
+    println!(
+        "  targets: native < 400 ms: {}; wasm ≤ 2.5 × native: {} ({:.2}×)",
+        yes(n < 400.0),
+        yes(w <= 2.5 * n),
+        w / n
+    );
 }
 
 fn yes(b: bool) -> &'static str {
@@ -209,7 +245,11 @@ fn photo() -> Vec<u8> {
         let u = (cos * dx + sin * dy) / scale + f64::from(check.width()) / 2.0;
         let v = (-sin * dx + cos * dy) / scale + f64::from(check.height()) / 2.0;
         let inside = u >= 0.0 && v >= 0.0 && u < f64::from(check.width()) && v < f64::from(check.height());
-        let base = if inside { f64::from(check.get_pixel(u as u32, v as u32).0[0]) } else { 70.0 + 10.0 * ((x / 40 + y / 55) % 3) as f64 };
+        let base = if inside {
+            f64::from(check.get_pixel(u as u32, v as u32).0[0])
+        } else {
+            70.0 + 10.0 * ((x / 40 + y / 55) % 3) as f64
+        };
         let light = 0.85 + 0.15 * f64::from(x) / f64::from(w);
         let g = (base * light + noise).clamp(0.0, 255.0) as u8;
         image::Rgb([g.saturating_add(8), g, g.saturating_sub(10)])

@@ -47,10 +47,7 @@ pub struct Browser {
 }
 
 fn timeout() -> Duration {
-    let secs = std::env::var("MONEYDESK_E2E_TIMEOUT_SECS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20);
+    let secs = std::env::var("MONEYDESK_E2E_TIMEOUT_SECS").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
     Duration::from_secs(secs)
 }
 
@@ -85,9 +82,8 @@ impl Browser {
         args.push(format!("--user-data-dir={}", profile.display()));
         args.extend(flags.iter().cloned());
         let mut chrome = json!({ "args": args });
-        let binary = std::env::var_os("MONEYDESK_CHROMIUM")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| "/usr/bin/chromium".into());
+        let binary =
+            std::env::var_os("MONEYDESK_CHROMIUM").map(PathBuf::from).unwrap_or_else(|| "/usr/bin/chromium".into());
         if binary.is_file() {
             chrome["binary"] = json!(binary);
         }
@@ -100,12 +96,7 @@ impl Browser {
             .capabilities(caps.as_object().cloned().unwrap_or_default())
             .connect(&driver.url)
             .await
-            .unwrap_or_else(|e| {
-                panic!(
-                    "starting Chromium through chromedriver failed: {e}; see {}",
-                    log.display()
-                )
-            });
+            .unwrap_or_else(|e| panic!("starting Chromium through chromedriver failed: {e}; see {}", log.display()));
         Browser {
             client,
             name,
@@ -146,10 +137,7 @@ impl Browser {
 
     /// Waits until an element matches `css`.
     pub async fn wait_for(&self, css: &str) -> Element {
-        self.retry(&format!("waiting for `{css}`"), || async {
-            self.client.find(Locator::Css(css)).await
-        })
-        .await
+        self.retry(&format!("waiting for `{css}`"), || async { self.client.find(Locator::Css(css)).await }).await
     }
 
     /// Polls `condition` (a JS expression) until it is true; fails naming `what` after 20 s.
@@ -171,11 +159,7 @@ impl Browser {
         let deadline = Instant::now() + self.timeout;
         while self.count(css).await > 0 {
             if Instant::now() > deadline {
-                self.fail(format!(
-                    "timed out after {:?} waiting for `{css}` to go away",
-                    self.timeout
-                ))
-                .await;
+                self.fail(format!("timed out after {:?} waiting for `{css}` to go away", self.timeout)).await;
             }
             tokio::time::sleep(POLL).await;
         }
@@ -260,11 +244,7 @@ impl Browser {
     /// Chooses the option with `value` in the `<select>` matching `css`.
     pub async fn select(&self, css: &str, value: &str) {
         self.retry(&format!("selecting {value:?} in `{css}`"), || async {
-            self.client
-                .find(Locator::Css(css))
-                .await?
-                .select_by_value(value)
-                .await
+            self.client.find(Locator::Css(css)).await?.select_by_value(value).await
         })
         .await
     }
@@ -359,9 +339,7 @@ impl Browser {
             .lock()
             .unwrap()
             .iter()
-            .filter(|e| {
-                e.level == "SEVERE" && !allowed.iter().any(|a| e.message.contains(a.as_str()))
-            })
+            .filter(|e| e.level == "SEVERE" && !allowed.iter().any(|a| e.message.contains(a.as_str())))
             .cloned()
             .collect()
     }
@@ -371,11 +349,7 @@ impl Browser {
         let errors = self.console_errors().await;
         if !errors.is_empty() {
             let list: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
-            self.fail(format!(
-                "the browser console has errors:\n{}",
-                list.join("\n")
-            ))
-            .await;
+            self.fail(format!("the browser console has errors:\n{}", list.join("\n"))).await;
         }
     }
 
@@ -402,26 +376,12 @@ impl Browser {
     pub async fn fail(&self, what: String) -> ! {
         let n = self.reports.fetch_add(1, Ordering::SeqCst);
         let shot = self.snapshot(&format!("failure-{n}")).await;
-        let url = self
-            .client
-            .current_url()
-            .await
-            .map(|u| u.to_string())
-            .unwrap_or_else(|e| format!("(unknown: {e})"));
-        let console: Vec<String> = self
-            .console_errors()
-            .await
-            .iter()
-            .map(|e| format!("\n  {e}"))
-            .collect();
+        let url = self.client.current_url().await.map(|u| u.to_string()).unwrap_or_else(|e| format!("(unknown: {e})"));
+        let console: Vec<String> = self.console_errors().await.iter().map(|e| format!("\n  {e}")).collect();
         panic!(
             "{what}\n  at {url}\n  screenshot: {} (and .html beside it){}",
             shot.display(),
-            if console.is_empty() {
-                String::new()
-            } else {
-                format!("\n  console errors:{}", console.concat())
-            }
+            if console.is_empty() { String::new() } else { format!("\n  console errors:{}", console.concat()) }
         );
     }
 
@@ -435,13 +395,8 @@ impl Browser {
         loop {
             match op().await {
                 Ok(v) => return v,
-                Err(e) if transient(&e) && Instant::now() <= deadline => {
-                    tokio::time::sleep(POLL).await
-                }
-                Err(e) if transient(&e) => {
-                    self.fail(format!("timed out after {:?} {what}: {e}", self.timeout))
-                        .await
-                }
+                Err(e) if transient(&e) && Instant::now() <= deadline => tokio::time::sleep(POLL).await,
+                Err(e) if transient(&e) => self.fail(format!("timed out after {:?} {what}: {e}", self.timeout)).await,
                 Err(e) => self.fail(format!("{what}: {e}")).await,
             }
         }

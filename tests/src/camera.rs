@@ -30,9 +30,7 @@ fn bilinear(img: &RgbImage, x: f32, y: f32) -> Option<[f32; 3]> {
     let (fx, fy) = (x - x0 as f32, y - y0 as f32);
     let p = |x, y| img.get_pixel(x, y).0.map(f32::from);
     let (a, b, c, d) = (p(x0, y0), p(x1, y0), p(x0, y1), p(x1, y1));
-    Some(std::array::from_fn(|i| {
-        (a[i] * (1.0 - fx) + b[i] * fx) * (1.0 - fy) + (c[i] * (1.0 - fx) + d[i] * fx) * fy
-    }))
+    Some(std::array::from_fn(|i| (a[i] * (1.0 - fx) + b[i] * fx) * (1.0 - fy) + (c[i] * (1.0 - fx) + d[i] * fx) * fy))
 }
 
 /// The frame: the check turned by `TURN_DEGREES` about the frame's centre.
@@ -60,7 +58,8 @@ pub fn check_on_a_table(check: &Path, out: &Path) -> PathBuf {
     let clamp = |v: f32| v.round().clamp(0.0, 255.0) as u8;
     // Y4M is studio range (BT.601: luma 16–235, chroma 16–240), as Chromium reads it: full
     // range would turn the check's light paper into a washed-out 255.
-    let luma: Vec<u8> = rgb.iter().map(|p| clamp(16.0 + 219.0 / 255.0 * (0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2]))).collect();
+    let luma: Vec<u8> =
+        rgb.iter().map(|p| clamp(16.0 + 219.0 / 255.0 * (0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2]))).collect();
     let (cw, ch) = (WIDTH / 2, HEIGHT / 2);
     let mut cb = Vec::with_capacity((cw * ch) as usize);
     let mut cr = Vec::with_capacity((cw * ch) as usize);

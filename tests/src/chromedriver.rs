@@ -13,22 +13,20 @@ pub struct ChromeDriver {
 }
 
 fn chromedriver_bin() -> PathBuf {
-    let bin = std::env::var_os("CHROMEDRIVER")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
+    let bin = std::env::var_os("CHROMEDRIVER").filter(|v| !v.is_empty()).map(PathBuf::from);
     let bin = bin.unwrap_or_else(|| PathBuf::from("/usr/bin/chromedriver"));
     if !bin.is_file() {
-        panic!("no chromedriver at {}: install chromium and chromium-driver (scripts/setup does) or set CHROMEDRIVER", bin.display());
+        panic!(
+            "no chromedriver at {}: install chromium and chromium-driver (scripts/setup does) or set CHROMEDRIVER",
+            bin.display()
+        );
     }
     bin
 }
 
 /// A port nobody listens on right now.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("binding 127.0.0.1:0")
-        .port()
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("binding 127.0.0.1:0").port()
 }
 
 impl ChromeDriver {
@@ -45,17 +43,11 @@ impl ChromeDriver {
             .process_group(0)
             .spawn()
             .expect("starting chromedriver");
-        let driver = ChromeDriver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-        };
+        let driver = ChromeDriver { child, url: format!("http://127.0.0.1:{port}") };
         let deadline = Instant::now() + Duration::from_secs(30);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             if Instant::now() > deadline {
-                panic!(
-                    "chromedriver did not listen on port {port} within 30 s; see {}",
-                    log.display()
-                );
+                panic!("chromedriver did not listen on port {port} within 30 s; see {}", log.display());
             }
             std::thread::sleep(Duration::from_millis(50));
         }

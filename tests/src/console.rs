@@ -8,22 +8,12 @@ use serde_json::Value;
 pub struct GetBrowserLog;
 
 impl WebDriverCompatibleCommand for GetBrowserLog {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/se/log",
-            session_id.unwrap_or_default()
-        ))
+    fn endpoint(&self, base_url: &url::Url, session_id: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!("session/{}/se/log", session_id.unwrap_or_default()))
     }
 
     fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
-        (
-            http::Method::POST,
-            Some(r#"{"type":"browser"}"#.to_string()),
-        )
+        (http::Method::POST, Some(r#"{"type":"browser"}"#.to_string()))
     }
 }
 
@@ -65,22 +55,13 @@ impl std::fmt::Display for Entry {
 }
 
 pub fn parse(value: &Value) -> Vec<Entry> {
-    let text = |e: &Value, k: &str| {
-        e.get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
+    let text = |e: &Value, k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
     value
         .as_array()
         .map(|entries| {
             entries
                 .iter()
-                .map(|e| Entry {
-                    level: text(e, "level"),
-                    source: text(e, "source"),
-                    message: text(e, "message"),
-                })
+                .map(|e| Entry { level: text(e, "level"), source: text(e, "source"), message: text(e, "message") })
                 .collect()
         })
         .unwrap_or_default()

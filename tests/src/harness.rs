@@ -17,11 +17,7 @@ use crate::paths;
 fn slots() -> &'static Semaphore {
     static SLOTS: OnceLock<Semaphore> = OnceLock::new();
     SLOTS.get_or_init(|| {
-        let n = std::env::var("MONEYDESK_E2E_JOBS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|n| *n > 0)
-            .unwrap_or(2);
+        let n = std::env::var("MONEYDESK_E2E_JOBS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(2);
         Semaphore::new(n)
     })
 }
@@ -53,10 +49,7 @@ impl Harness {
 
     /// Like [`Harness::start_with`], the browser started with these Chromium flags.
     pub async fn start_with_flags(flags: &[String], configure: impl FnOnce(&mut Config)) -> Harness {
-        let slot = slots()
-            .acquire()
-            .await
-            .expect("the harness semaphore is never closed");
+        let slot = slots().acquire().await.expect("the harness semaphore is never closed");
         let tmp = tempdir();
         let mut config = Config::for_tests(&tmp.path().join("data"));
         config.dist_dir = Some(paths::dist_dir());
@@ -81,13 +74,9 @@ impl Harness {
     /// allows the portal's origin by CORS). Stopping the API server leaves the portal
     /// loadable, so a test can see what the portal does while the API is down.
     pub async fn start_split() -> Harness {
-        let slot = slots()
-            .acquire()
-            .await
-            .expect("the harness semaphore is never closed");
+        let slot = slots().acquire().await.expect("the harness semaphore is never closed");
         let tmp = tempdir();
-        let portal_addr =
-            std::net::SocketAddr::from(([127, 0, 0, 1], crate::chromedriver::free_port()));
+        let portal_addr = std::net::SocketAddr::from(([127, 0, 0, 1], crate::chromedriver::free_port()));
 
         let mut config = Config::for_tests(&tmp.path().join("api-data"));
         config.cors_origins = vec![format!("http://{portal_addr}")];
@@ -96,10 +85,7 @@ impl Harness {
 
         let dist = tmp.path().join("dist");
         copy_dir(&paths::dist_dir(), &dist);
-        point_local_environment_at(
-            &dist.join("environments.json"),
-            &format!("http://{}", server.addr),
-        );
+        point_local_environment_at(&dist.join("environments.json"), &format!("http://{}", server.addr));
         let mut portal_config = Config::for_tests(&tmp.path().join("portal-data"));
         portal_config.addr = portal_addr;
         portal_config.dist_dir = Some(dist);
@@ -155,8 +141,7 @@ impl Harness {
         if self.url().await.path() != "/signin" {
             self.goto("/signin").await;
         }
-        self.wait_for("select#signin-environment option[value=local]")
-            .await;
+        self.wait_for("select#signin-environment option[value=local]").await;
         self.select("select#signin-environment", "local").await;
         self.type_into("textarea#signin-token", token).await;
         self.click("button#signin-submit").await;
@@ -210,18 +195,13 @@ impl Deref for Harness {
 impl Drop for Harness {
     fn drop(&mut self) {
         if !self.finished && !std::thread::panicking() {
-            panic!(
-                "a test ended without `h.finish().await`, so its console errors were never checked"
-            );
+            panic!("a test ended without `h.finish().await`, so its console errors were never checked");
         }
     }
 }
 
 fn tempdir() -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix("moneydesk-e2e-")
-        .tempdir()
-        .expect("creating a temporary dir")
+    tempfile::Builder::new().prefix("moneydesk-e2e-").tempdir().expect("creating a temporary dir")
 }
 
 async fn start_server(config: &Config) -> Running {
@@ -246,8 +226,7 @@ fn copy_dir(from: &Path, to: &Path) {
 /// Rewrites the "local" environment's `baseUrl` in a copy of environments.json.
 fn point_local_environment_at(file: &Path, base_url: &str) {
     let text = std::fs::read_to_string(file).expect("dist has environments.json");
-    let mut json: serde_json::Value =
-        serde_json::from_str(&text).expect("environments.json is JSON");
+    let mut json: serde_json::Value = serde_json::from_str(&text).expect("environments.json is JSON");
     let local = json["environments"]
         .as_array_mut()
         .and_then(|list| list.iter_mut().find(|e| e["id"] == "local"))

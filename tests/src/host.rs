@@ -14,9 +14,7 @@ pub struct StaticHost {
 
 impl StaticHost {
     pub async fn serve(html: String) -> StaticHost {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("binding the host page's server");
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("binding the host page's server");
         let origin = format!("http://{}", listener.local_addr().expect("local addr"));
         let app = Router::new().fallback(move || {
             let html = html.clone();

@@ -52,12 +52,6 @@ pub fn test_name() -> String {
     let name = std::thread::current().name().unwrap_or("e2e").to_string();
     name.replace("::", "-")
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
         .collect()
 }

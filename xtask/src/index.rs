@@ -59,7 +59,9 @@ pub fn trunk_links(html: &str) -> Result<Vec<TrunkLink>> {
             }
             Some("css") => Asset::Css { href: href(&get, tag)? },
             Some("copy-file") => Asset::CopyFile { href: href(&get, tag)? },
-            other => bail!("index.html: {tag}: rel={other:?} is not built by the release build (rust, css, copy-file are)"),
+            other => {
+                bail!("index.html: {tag}: rel={other:?} is not built by the release build (rust, css, copy-file are)")
+            }
         };
         links.push(TrunkLink { range: start..end, asset });
     }
@@ -139,9 +141,14 @@ mod tests {
     fn a_worker_link_names_its_binary_and_package() {
         let html = r#"<link data-trunk rel="rust" href="crates/scan-worker" data-bin="scan_worker" data-type="worker" data-loader-shim data-wasm-opt="z" />"#;
         let links = trunk_links(html).unwrap();
-        let worker = Asset::Worker { bin: "scan_worker".into(), package_dir: Some("crates/scan-worker".into()), wasm_opt: Some("z".into()) };
+        let worker = Asset::Worker {
+            bin: "scan_worker".into(),
+            package_dir: Some("crates/scan-worker".into()),
+            wasm_opt: Some("z".into()),
+        };
         assert_eq!(links[0].asset, worker);
-        let e = trunk_links(r#"<link data-trunk rel="rust" data-bin="x" data-type="service">"#).unwrap_err().to_string();
+        let e =
+            trunk_links(r#"<link data-trunk rel="rust" data-bin="x" data-type="service">"#).unwrap_err().to_string();
         assert!(e.contains("data-type=\"service\""), "{e}");
     }
 

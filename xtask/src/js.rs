@@ -31,7 +31,9 @@ pub fn minify(path: &Path, kind: Kind) -> Result<()> {
         .args(format)
         .arg(format!("--outfile={}", path.display()))
         .output()
-        .context("running esbuild (scripts/setup installs it under ~/.cache/moneydesk/tools; md_wasm puts it on PATH)")?;
+        .context(
+            "running esbuild (scripts/setup installs it under ~/.cache/moneydesk/tools; md_wasm puts it on PATH)",
+        )?;
     if !out.status.success() {
         bail!("esbuild could not minify {}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
     }

@@ -89,8 +89,12 @@ fn run() -> Result<()> {
             Ok(())
         }
         _ => {
-            eprintln!("usage: cargo xtask dist [DIR]   the portal's release build (split into page chunks) into DIR (./dist)");
-            eprintln!("       cargo xtask worker DIR   only index.html's Web Workers, into DIR (prints each loader's path)");
+            eprintln!(
+                "usage: cargo xtask dist [DIR]   the portal's release build (split into page chunks) into DIR (./dist)"
+            );
+            eprintln!(
+                "       cargo xtask worker DIR   only index.html's Web Workers, into DIR (prints each loader's path)"
+            );
             std::process::exit(2)
         }
     }
@@ -183,7 +187,14 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     for module in &modules {
         // The `producers` and `target_features` sections only describe the build (300 bytes a
         // module, 67 modules): browsers do not read them.
-        run_tool(Command::new("wasm-opt").arg(&level).args(["--strip-producers", "--strip-target-features"]).arg(module).arg("-o").arg(module))?;
+        run_tool(
+            Command::new("wasm-opt")
+                .arg(&level)
+                .args(["--strip-producers", "--strip-target-features"])
+                .arg(module)
+                .arg("-o")
+                .arg(module),
+        )?;
     }
     // Merged once optimised: the plan weighs the bytes a page will load.
     let bundled = bundle::bundle(&build_dir, &split.prefetch_map, &main_wasm, &main_module)?;
@@ -341,7 +352,8 @@ fn files_under(dir: &Path) -> Result<Vec<String>> {
     }
     for entry in fs::read_dir(dir)? {
         let path = entry?.path();
-        let name = path.file_name().and_then(|n| n.to_str()).context("a snippet with a name that is not UTF-8")?.to_string();
+        let name =
+            path.file_name().and_then(|n| n.to_str()).context("a snippet with a name that is not UTF-8")?.to_string();
         if path.is_dir() {
             out.extend(files_under(&path)?.into_iter().map(|f| format!("{name}/{f}")));
         } else if name.ends_with(".js") {
@@ -353,7 +365,9 @@ fn files_under(dir: &Path) -> Result<Vec<String>> {
 }
 
 fn run_tool(cmd: &mut Command) -> Result<()> {
-    let status = cmd.status().with_context(|| format!("running {:?} (is it on PATH? scripts/setup installs it)", cmd.get_program()))?;
+    let status = cmd
+        .status()
+        .with_context(|| format!("running {:?} (is it on PATH? scripts/setup installs it)", cmd.get_program()))?;
     if !status.success() {
         bail!("{:?} failed ({status})", cmd.get_program());
     }
@@ -364,4 +378,3 @@ fn run_tool(cmd: &mut Command) -> Result<()> {
 fn short_hash(bytes: &[u8]) -> String {
     hex::encode(&Sha256::digest(bytes)[..8])
 }
-

@@ -60,7 +60,14 @@ pub fn build(root: &Path, dir: &Path, worker: &Worker) -> Result<String> {
     js::minify(&glue, js::Kind::Script)?;
     let wasm = dir.join(format!("{name}_bg.wasm"));
     let level = format!("-O{}", worker.wasm_opt.unwrap_or("z"));
-    run_tool(Command::new("wasm-opt").arg(&level).args(["--strip-producers", "--strip-target-features"]).arg(&wasm).arg("-o").arg(&wasm))?;
+    run_tool(
+        Command::new("wasm-opt")
+            .arg(&level)
+            .args(["--strip-producers", "--strip-target-features"])
+            .arg(&wasm)
+            .arg("-o")
+            .arg(&wasm),
+    )?;
     let loader = format!("{name}_loader.js");
     fs::write(dir.join(&loader), loader_js(&name))?;
     say(format_args!("worker {}: {} bytes of wasm", worker.bin, fs::metadata(&wasm)?.len()));
@@ -135,6 +142,9 @@ mod tests {
 
     #[test]
     fn the_page_names_the_worker_by_its_binary() {
-        assert_eq!(meta("scan_worker", "/build-00/scan_worker-11_loader.js"), r#"<meta name="scan_worker" content="/build-00/scan_worker-11_loader.js">"#);
+        assert_eq!(
+            meta("scan_worker", "/build-00/scan_worker-11_loader.js"),
+            r#"<meta name="scan_worker" content="/build-00/scan_worker-11_loader.js">"#
+        );
     }
 }

@@ -24,8 +24,13 @@ impl Limits {
     /// A deposit's check images (contract point 11), as the server's deposits and scans and the
     /// portal's scanning worker decode them: 10 MiB, 12,000 pixels a side (a 12-megapixel photo
     /// is 4,000 × 3,000), 256 MiB of memory, at least 200 × 80 pixels.
-    pub const DEPOSIT: Limits =
-        Limits { max_bytes: 10 * 1024 * 1024, max_side: 12_000, max_alloc: 256 * 1024 * 1024, min_width: 200, min_height: 80 };
+    pub const DEPOSIT: Limits = Limits {
+        max_bytes: 10 * 1024 * 1024,
+        max_side: 12_000,
+        max_alloc: 256 * 1024 * 1024,
+        min_width: 200,
+        min_height: 80,
+    };
 }
 
 impl Default for Limits {

@@ -52,21 +52,21 @@ enum Value {
 fn wrap(data: &[u8], width: u32, height: u32, dpi: u32) -> Vec<u8> {
     use Value::*;
     let tags: [(u16, Value); 15] = [
-        (254, Long(0)),                  // NewSubfileType
-        (256, Long(width)),              // ImageWidth
-        (257, Long(height)),             // ImageLength
-        (258, Short(1)),                 // BitsPerSample
-        (259, Short(4)),                 // Compression: CCITT T.6
-        (262, Short(0)),                 // PhotometricInterpretation: WhiteIsZero
-        (266, Short(1)),                 // FillOrder
-        (273, DataOffset),               // StripOffsets
-        (277, Short(1)),                 // SamplesPerPixel
-        (278, Long(height)),             // RowsPerStrip: one strip
-        (279, Long(data.len() as u32)),  // StripByteCounts
-        (282, Rational(dpi)),            // XResolution
-        (283, Rational(dpi)),            // YResolution
-        (293, Long(0)),                  // T6Options
-        (296, Short(2)),                 // ResolutionUnit: inch
+        (254, Long(0)),                 // NewSubfileType
+        (256, Long(width)),             // ImageWidth
+        (257, Long(height)),            // ImageLength
+        (258, Short(1)),                // BitsPerSample
+        (259, Short(4)),                // Compression: CCITT T.6
+        (262, Short(0)),                // PhotometricInterpretation: WhiteIsZero
+        (266, Short(1)),                // FillOrder
+        (273, DataOffset),              // StripOffsets
+        (277, Short(1)),                // SamplesPerPixel
+        (278, Long(height)),            // RowsPerStrip: one strip
+        (279, Long(data.len() as u32)), // StripByteCounts
+        (282, Rational(dpi)),           // XResolution
+        (283, Rational(dpi)),           // YResolution
+        (293, Long(0)),                 // T6Options
+        (296, Short(2)),                // ResolutionUnit: inch
     ];
     let ifd_end = 8 + 2 + 12 * tags.len() + 4;
     let data_at = ifd_end + 16;
@@ -153,7 +153,11 @@ pub fn decode_tiff(bytes: &[u8]) -> Result<Bitonal, ReadError> {
         let value = |k: usize| -> Result<u32, ReadError> {
             let size = if kind == 3 { 2 } else { 4 };
             let at = if n * size <= 4 { entry + 8 } else { u32_at(entry + 8)? as usize };
-            if kind == 3 { u16_at(at + 2 * k) } else { u32_at(at + 4 * k) }
+            if kind == 3 {
+                u16_at(at + 2 * k)
+            } else {
+                u32_at(at + 4 * k)
+            }
         };
         match tag {
             256 => width = value(0)?,

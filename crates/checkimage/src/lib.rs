@@ -30,4 +30,4 @@ pub mod quality;
 pub mod side;
 
 pub use bitonal::Bitonal;
-pub use decode::{decode, Decoded, DecodeError, Limits};
+pub use decode::{decode, DecodeError, Decoded, Limits};

@@ -41,12 +41,22 @@ impl Finding {
     /// What to do about it.
     pub fn advice(&self) -> String {
         match self {
-            Finding::TooSmall { width } => format!("only {width} pixels across: move closer or scan at 200 dpi or more"),
+            Finding::TooSmall { width } => {
+                format!("only {width} pixels across: move closer or scan at 200 dpi or more")
+            }
             Finding::TooDark { mean } => format!("too dark (mean gray {mean:.0} of 255): add light"),
-            Finding::Glare { share } => format!("{:.0} % of the picture is washed out: tilt the check away from the light", share * 100.0),
-            Finding::Blurred { sharpness } => format!("blurred (sharpness {sharpness:.0}): hold still and let the camera focus"),
-            Finding::Blank { ink } => format!("almost no ink ({:.2} % of the picture): is this the right side of a check?", ink * 100.0),
-            Finding::NotCheckShaped { ratio } => format!("{ratio:.2} times as wide as high, a check is 2.2 to 2.5: crop to the check"),
+            Finding::Glare { share } => {
+                format!("{:.0} % of the picture is washed out: tilt the check away from the light", share * 100.0)
+            }
+            Finding::Blurred { sharpness } => {
+                format!("blurred (sharpness {sharpness:.0}): hold still and let the camera focus")
+            }
+            Finding::Blank { ink } => {
+                format!("almost no ink ({:.2} % of the picture): is this the right side of a check?", ink * 100.0)
+            }
+            Finding::NotCheckShaped { ratio } => {
+                format!("{ratio:.2} times as wide as high, a check is 2.2 to 2.5: crop to the check")
+            }
         }
     }
 
@@ -77,7 +87,11 @@ pub struct Measures {
 /// Measures `gray` and lists what is wrong (empty: good to go).
 pub fn check(gray: &GrayImage) -> (Measures, Vec<Finding>) {
     let (width, height) = gray.dimensions();
-    let small = if width > 1600 { image::imageops::resize(gray, 1600, (height as u64 * 1600 / width as u64).max(1) as u32, FilterType::Triangle) } else { gray.clone() };
+    let small = if width > 1600 {
+        image::imageops::resize(gray, 1600, (height as u64 * 1600 / width as u64).max(1) as u32, FilterType::Triangle)
+    } else {
+        gray.clone()
+    };
     let n = small.pixels().len().max(1) as f64;
     let mean = small.pixels().map(|p| f64::from(p.0[0])).sum::<f64>() / n;
     // Washed out: saturated pixels, on a picture that is not black and white already (a

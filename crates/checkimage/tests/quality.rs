@@ -21,11 +21,18 @@ fn codes(f: &[Finding]) -> Vec<&'static str> {
 
 #[test]
 fn the_real_check_fronts_have_no_blocking_finding() {
-    for file in ["01_moov_x9_check_front.tif", "02_finos_sample_check.png", "04_wikimedia_check1005_calfed.jpg", "07_tmannherz_check1_deluxe_sample.jpg", "08_tmannherz_check2_blank.jpg"] {
+    for file in [
+        "01_moov_x9_check_front.tif",
+        "02_finos_sample_check.png",
+        "04_wikimedia_check1005_calfed.jpg",
+        "07_tmannherz_check1_deluxe_sample.jpg",
+        "08_tmannherz_check2_blank.jpg",
+    ] {
         let g = gray(file);
         let (m, findings) = check(&g);
         eprintln!("{file}: {m:?}");
-        let blocking: Vec<&Finding> = findings.iter().filter(|f| f.is_blocking() && !matches!(f, Finding::TooSmall { .. })).collect();
+        let blocking: Vec<&Finding> =
+            findings.iter().filter(|f| f.is_blocking() && !matches!(f, Finding::TooSmall { .. })).collect();
         assert!(blocking.is_empty(), "{file}: {blocking:?} ({m:?})");
     }
 }
@@ -36,7 +43,8 @@ fn a_blank_page_a_dark_picture_a_blurred_one_and_a_thumbnail_are_found_out() {
     assert!(codes(&check(&blank).1).contains(&"blank"));
 
     let sharp = gray("07_tmannherz_check1_deluxe_sample.jpg");
-    let dark = image::GrayImage::from_fn(sharp.width(), sharp.height(), |x, y| image::Luma([sharp.get_pixel(x, y).0[0] / 6]));
+    let dark =
+        image::GrayImage::from_fn(sharp.width(), sharp.height(), |x, y| image::Luma([sharp.get_pixel(x, y).0[0] / 6]));
     assert!(codes(&check(&dark).1).contains(&"too_dark"), "{:?}", check(&dark));
 
     let (ms, _) = check(&sharp);

@@ -43,7 +43,9 @@ pub struct CashLetterRequest {
 #[cfg(feature = "openapi")]
 impl utoipa::PartialSchema for CashLetterRequest {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, SchemaFormat, SchemaType, Type};
+        use utoipa::openapi::schema::{
+            ArrayBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, SchemaFormat, SchemaType, Type,
+        };
         let preview = || {
             ObjectBuilder::new()
                 .schema_type(SchemaType::Type(Type::Boolean))
@@ -68,7 +70,12 @@ impl utoipa::PartialSchema for CashLetterRequest {
             .property(
                 "depositIds",
                 ArrayBuilder::new()
-                    .items(ObjectBuilder::new().schema_type(SchemaType::Type(Type::Integer)).format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64))).minimum(Some(1)))
+                    .items(
+                        ObjectBuilder::new()
+                            .schema_type(SchemaType::Type(Type::Integer))
+                            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+                            .minimum(Some(1)),
+                    )
                     .min_items(Some(1))
                     .max_items(Some(MAX_NAMED_DEPOSITS))
                     .description(Some("These deposits only, each a confirmed check deposit")),

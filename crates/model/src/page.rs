@@ -264,7 +264,19 @@ mod tests {
     fn serialises_spring_field_names() {
         let p = Page::build(PageRequest::default(), 1, vec!["a"], Sort::UNSORTED);
         let v = serde_json::to_value(&p).unwrap();
-        for k in ["content", "pageable", "last", "totalElements", "totalPages", "size", "number", "sort", "first", "numberOfElements", "empty"] {
+        for k in [
+            "content",
+            "pageable",
+            "last",
+            "totalElements",
+            "totalPages",
+            "size",
+            "number",
+            "sort",
+            "first",
+            "numberOfElements",
+            "empty",
+        ] {
             assert!(v.get(k).is_some(), "missing {k}");
         }
         for k in ["offset", "pageNumber", "pageSize", "paged", "unpaged", "sort"] {

@@ -36,7 +36,8 @@ pub const EMAIL_MESSAGES: &str = "/api/v1/cores/utility/message/email/messages";
 pub const EMAIL_MESSAGE: &str = "/api/v1/cores/utility/message/email/messages/{messageId}";
 pub const EMAIL_MESSAGE_RAW: &str = "/api/v1/cores/utility/message/email/messages/{messageId}/raw";
 pub const EMAIL_MESSAGE_RESEND: &str = "/api/v1/cores/utility/message/email/messages/{messageId}/resend";
-pub const EMAIL_MESSAGE_ATTACHMENT: &str = "/api/v1/cores/utility/message/email/messages/{messageId}/attachments/{index}";
+pub const EMAIL_MESSAGE_ATTACHMENT: &str =
+    "/api/v1/cores/utility/message/email/messages/{messageId}/attachments/{index}";
 pub const EMAIL_SENDERS: &str = "/api/v1/cores/utility/message/email/senders";
 pub const EMAIL_TEMPLATES: &str = "/api/v1/cores/utility/message/email/templates";
 pub const EMAIL_TEMPLATE: &str = "/api/v1/cores/utility/message/email/templates/{templateId}";

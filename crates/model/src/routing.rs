@@ -355,8 +355,13 @@ mod tests {
         assert_eq!(SearchDirectory::parse(" ACH "), Some(SearchDirectory::Ach));
         assert_eq!(SearchDirectory::parse(""), Some(SearchDirectory::Both));
         assert_eq!(SearchDirectory::parse("fed"), None);
-        let part =
-            DirectoryPart { records: 1, format: DirectoryFormat::FixedWidth, file: None, newest_change_date: None, sha256: None };
+        let part = DirectoryPart {
+            records: 1,
+            format: DirectoryFormat::FixedWidth,
+            file: None,
+            newest_change_date: None,
+            sha256: None,
+        };
         let status = DirectoryStatus {
             source: DirectorySource::Demo,
             as_of: None,

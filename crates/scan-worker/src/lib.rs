@@ -82,7 +82,13 @@ pub struct Side {
 /// One side from its encoded picture. `corners` (in the picture's pixels, e.g. the live
 /// frame's scaled up) say where the check is; without them it is looked for. `now` is a clock
 /// in milliseconds (`performance.now()` in the worker).
-pub fn side(bytes: &[u8], want_micr: bool, corners: Option<&Corners>, want_g4: bool, now: &dyn Fn() -> f64) -> Result<Side, String> {
+pub fn side(
+    bytes: &[u8],
+    want_micr: bool,
+    corners: Option<&Corners>,
+    want_g4: bool,
+    now: &dyn Fn() -> f64,
+) -> Result<Side, String> {
     let start = now();
     let decoded = decode(bytes, Limits::DEPOSIT).map_err(|e| format!("The picture {e}."))?;
     let gray = decoded.image.to_luma8();
@@ -202,7 +208,13 @@ mod tests {
             let (x, y) = (x as f32, y as f32);
             let on = x >= x0 && x < x0 + cw && y >= y0 && y < y0 + ch;
             let ink = on && (y - y0 - 20.0).abs() < 2.0 && x > x0 + 30.0 && x < x0 + cw - 30.0;
-            let g = if ink { 30 } else if on { 225 } else { 50 };
+            let g = if ink {
+                30
+            } else if on {
+                225
+            } else {
+                50
+            };
             image::Rgba([g, g, g, 255])
         });
         frame.into_raw()

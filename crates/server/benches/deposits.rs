@@ -51,9 +51,19 @@ fn check_scans_in_june() -> ListFilter {
 const CASES: &[Case] = &[
     Case { label: "newest first, page 1", query: "page=1&size=25", filter: newest, offset: 0 },
     Case { label: "newest first, page 20,000", query: "page=20000&size=25", filter: newest, offset: 19_999 * SIZE },
-    Case { label: "newest first, last page (40,000)", query: "page=40000&size=25", filter: newest, offset: 39_999 * SIZE },
+    Case {
+        label: "newest first, last page (40,000)",
+        query: "page=40000&size=25",
+        filter: newest,
+        offset: 39_999 * SIZE,
+    },
     Case { label: "status=Settled, page 1", query: "status=Settled_4&page=1&size=25", filter: settled, offset: 0 },
-    Case { label: "status=Settled, page 3,000", query: "status=Settled_4&page=3000&size=25", filter: settled, offset: 2_999 * SIZE },
+    Case {
+        label: "status=Settled, page 3,000",
+        query: "status=Settled_4&page=3000&size=25",
+        filter: settled,
+        offset: 2_999 * SIZE,
+    },
     Case { label: "sort=amount,asc, page 1", query: "sort=amount,asc&page=1&size=25", filter: by_amount, offset: 0 },
     Case {
         label: "sort=amount,asc, page 30,000",

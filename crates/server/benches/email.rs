@@ -14,8 +14,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use lettre::Message;
-use moneydesk_server::email::relay::Relay;
 use moneydesk_model::{paths, Scope};
+use moneydesk_server::email::relay::Relay;
 use moneydesk_server::{start, Config};
 use serde_json::{json, Value};
 
@@ -46,9 +46,18 @@ fn sink() -> Sink {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("control.json"), r#"{"store": false}"#).unwrap();
-    let script = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into())).join("tests/smtp/sink.py");
+    let script = std::path::PathBuf::from(
+        std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("tests/smtp/sink.py");
     let python = if std::path::Path::new("/usr/bin/python3").exists() { "/usr/bin/python3" } else { "python3" };
-    let mut child = Command::new(python).arg(script).arg(port.to_string()).arg(dir.path()).stdout(Stdio::piped()).spawn().expect("python3 with aiosmtpd (scripts/setup)");
+    let mut child = Command::new(python)
+        .arg(script)
+        .arg(port.to_string())
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 with aiosmtpd (scripts/setup)");
     let mut line = String::new();
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
     std::io::BufRead::read_line(&mut out, &mut line).unwrap();
@@ -146,7 +155,15 @@ async fn run() {
     let base = server.base_url();
     let to_send = queued.min(messages);
     loop {
-        let page: Value = http.get(format!("{base}{}?state=sent&size=1", paths::EMAIL_MESSAGES)).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
+        let page: Value = http
+            .get(format!("{base}{}?state=sent&size=1", paths::EMAIL_MESSAGES))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
         let sent = page["data"]["totalElements"].as_u64().unwrap_or(0) as usize;
         if sent >= to_send {
             break;
@@ -160,4 +177,3 @@ async fn run() {
     );
     server.stop().await;
 }
-

@@ -22,7 +22,9 @@ use tower::{Service, ServiceExt};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
+        .join("../../../shared/data/routing")
+        .join(name)
 }
 
 async fn answer<S>(svc: S, req: Request<Body>) -> usize
@@ -47,7 +49,8 @@ fn main() {
         config.fees_rate = moneydesk_server::rate_limit::Quota { per_second: 1_000_000_000, burst: 1_000_000_000 };
         let stores = Stores::open(&config.database_url).await.expect("database");
         let state = AppState::new(config, stores).await.expect("state");
-        let token = state.tokens.create("bench", &[Scope::RoutingRead, Scope::FeesRead], None).await.expect("token").token;
+        let token =
+            state.tokens.create("bench", &[Scope::RoutingRead, Scope::FeesRead], None).await.expect("token").token;
         (moneydesk_server::app(state).expect("app"), token)
     });
     let bare =
@@ -56,10 +59,12 @@ fn main() {
     let authorization = HeaderValue::from_str(&format!("Bearer {token}")).unwrap();
     let lookup =
         || Request::get(uri.clone()).header(header::AUTHORIZATION, authorization.clone()).body(Body::empty()).unwrap();
-    let quote_uri: Uri =
-        format!("{}?transferType=EFT&amount=5000.00&payeeId=p-1", paths::FEES_ACH).parse().unwrap();
+    let quote_uri: Uri = format!("{}?transferType=EFT&amount=5000.00&payeeId=p-1", paths::FEES_ACH).parse().unwrap();
     let quote = || {
-        Request::get(quote_uri.clone()).header(header::AUTHORIZATION, authorization.clone()).body(Body::empty()).unwrap()
+        Request::get(quote_uri.clone())
+            .header(header::AUTHORIZATION, authorization.clone())
+            .body(Body::empty())
+            .unwrap()
     };
     // The first lookup reads the token table and renders the record; later ones are the hot path.
     rt.block_on(answer(app.clone(), lookup()));

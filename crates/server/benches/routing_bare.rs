@@ -22,7 +22,12 @@ fn main() {
         if let Ok(served) = std::env::var("BENCH_BARE_SERVED_ADDR") {
             let listener = tokio::net::TcpListener::bind(&served).await.expect("bind");
             eprintln!("routing_bare: listening on {served} (the server's connection loop)");
-            tokio::spawn(moneydesk_server::serve::serve(listener, app.clone(), Default::default(), std::future::pending()));
+            tokio::spawn(moneydesk_server::serve::serve(
+                listener,
+                app.clone(),
+                Default::default(),
+                std::future::pending(),
+            ));
         }
         let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
         eprintln!("routing_bare: listening on {addr}");

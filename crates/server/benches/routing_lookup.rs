@@ -12,11 +12,14 @@ use moneydesk_model::{PageRequest, RoutingNumber};
 use moneydesk_server::routing::directory::{load, search, Directory, SearchQuery, Sources};
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
+        .join("../../../shared/data/routing")
+        .join(name)
 }
 
 fn full() -> Directory {
-    load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) }).expect("real files load")
+    load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) })
+        .expect("real files load")
 }
 
 const QUERIES: &[&str] = &[
@@ -41,7 +44,8 @@ fn benches(c: &mut Criterion) {
     c.bench_function("fedach_load_full_file", |b| b.iter(|| black_box(load::load(&fedach).unwrap())));
 
     let dir = full();
-    let keys: Vec<RoutingNumber> = dir.ach.iter().step_by(7).map(|a| RoutingNumber::parse(&a.routing_number).unwrap()).collect();
+    let keys: Vec<RoutingNumber> =
+        dir.ach.iter().step_by(7).map(|a| RoutingNumber::parse(&a.routing_number).unwrap()).collect();
     let mut i = 0;
     c.bench_function("ach_exact_lookup", |b| {
         b.iter(|| {
@@ -56,8 +60,12 @@ fn benches(c: &mut Criterion) {
         })
     });
     let page = PageRequest::default();
-    c.bench_function("name_search_bank_of_america", |b| b.iter(|| black_box(search(&dir, &name("bank of america"), page))));
-    c.bench_function("name_search_typo_jpmorgn_chase", |b| b.iter(|| black_box(search(&dir, &name("jpmorgn chase"), page))));
+    c.bench_function("name_search_bank_of_america", |b| {
+        b.iter(|| black_box(search(&dir, &name("bank of america"), page)))
+    });
+    c.bench_function("name_search_typo_jpmorgn_chase", |b| {
+        b.iter(|| black_box(search(&dir, &name("jpmorgn chase"), page)))
+    });
     let combo = SearchQuery { name: Some("bank".into()), state: Some("NY".into()), ..Default::default() };
     c.bench_function("name_and_state_search", |b| b.iter(|| black_box(search(&dir, &combo, page))));
     let prefix = SearchQuery { prefix: Some("0210".into()), ..Default::default() };
@@ -77,7 +85,13 @@ fn name_search_percentiles() {
     }
     times.sort();
     let pct = |p: f64| times[((times.len() as f64 * p) as usize).min(times.len() - 1)];
-    println!("name search over {} queries: p50 {:?}  p99 {:?}  max {:?}", times.len(), pct(0.50), pct(0.99), times[times.len() - 1]);
+    println!(
+        "name search over {} queries: p50 {:?}  p99 {:?}  max {:?}",
+        times.len(),
+        pct(0.50),
+        pct(0.99),
+        times[times.len() - 1]
+    );
 }
 
 fn main() {

@@ -9,7 +9,9 @@ use std::time::Instant;
 use moneydesk_server::routing::directory::{load, Sources};
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
+        .join("../../../shared/data/routing")
+        .join(name)
 }
 
 fn vm_rss_kib() -> u64 {
@@ -21,7 +23,8 @@ fn vm_rss_kib() -> u64 {
 fn main() {
     let before = vm_rss_kib();
     let t = Instant::now();
-    let dir = load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) }).expect("real files load");
+    let dir = load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) })
+        .expect("real files load");
     let both = t.elapsed();
     let after = vm_rss_kib();
     println!(
@@ -31,7 +34,10 @@ fn main() {
         dir.entries.len(),
         dir.vocab.len()
     );
-    println!("VmRSS before {before} KiB, after {after} KiB: the loaded index holds {:.1} MiB resident", (after - before) as f64 / 1024.0);
+    println!(
+        "VmRSS before {before} KiB, after {after} KiB: the loaded index holds {:.1} MiB resident",
+        (after - before) as f64 / 1024.0
+    );
     black_box(&dir);
 
     // FedACH alone, best of 5 (first run warms the page cache).

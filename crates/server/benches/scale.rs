@@ -185,10 +185,21 @@ async fn vault() -> anyhow::Result<()> {
     for s in [&local, &remote] {
         store_folder(s, &files).await;
         let token = s.create_token_for("bench", "bench", &[Scope::VaultRead]).await?;
-        targets.push((format!("{}{}?paths=zip&name=bench", s.base_url(), paths::VAULT_FOLDER_DOWNLOAD.replace("{userId}", "bench")), token));
+        targets.push((
+            format!(
+                "{}{}?paths=zip&name=bench",
+                s.base_url(),
+                paths::VAULT_FOLDER_DOWNLOAD.replace("{userId}", "bench")
+            ),
+            token,
+        ));
     }
     drop(files);
-    println!("\nvault: {} files, {mib} MiB, stored in both in {:.0} s", small_count + 4, started.elapsed().as_secs_f64());
+    println!(
+        "\nvault: {} files, {mib} MiB, stored in both in {:.0} s",
+        small_count + 4,
+        started.elapsed().as_secs_f64()
+    );
     let client = reqwest::Client::new();
     let mut rates = [Vec::new(), Vec::new()];
     let mut raw = [Vec::new(), Vec::new()];

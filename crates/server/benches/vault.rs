@@ -116,7 +116,13 @@ async fn run() {
         let mut h = 0u64;
         let file_url = format!("{base}{}", paths::VAULT_FILE.replace("{userId}", user));
         for name in &names {
-            let r = client.get(&file_url).query(&[("path", format!("zip/data/{name}"))]).bearer_auth(&token).send().await.unwrap();
+            let r = client
+                .get(&file_url)
+                .query(&[("path", format!("zip/data/{name}"))])
+                .bearer_auth(&token)
+                .send()
+                .await
+                .unwrap();
             let mut body = r.bytes_stream();
             while let Some(chunk) = body.next().await {
                 h += chunk.unwrap().len() as u64;
@@ -125,7 +131,13 @@ async fn run() {
         let http_rate = h as f64 / t.elapsed().as_secs_f64() / 1e6;
         // One large file over HTTP: what the transport itself carries (the zip's ceiling here).
         let t = Instant::now();
-        let r = client.get(&file_url).query(&[("path", format!("zip/data/{}", names[names.len() - 1]))]).bearer_auth(&token).send().await.unwrap();
+        let r = client
+            .get(&file_url)
+            .query(&[("path", format!("zip/data/{}", names[names.len() - 1]))])
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap();
         let mut body = r.bytes_stream();
         let mut one = 0u64;
         while let Some(chunk) = body.next().await {
@@ -252,7 +264,8 @@ async fn bulk_folder(state: &moneydesk_server::AppState, user: &str, name: &str,
         state.vault.create_folder(user, &parent, &format!("sub{s:03}")).await.unwrap();
         folders.push(format!("{name}/sub{s:03}"));
     }
-    let targets: Vec<&String> = if subfolders == 0 { folders.iter().collect() } else { folders.iter().skip(1).collect() };
+    let targets: Vec<&String> =
+        if subfolders == 0 { folders.iter().collect() } else { folders.iter().skip(1).collect() };
     let per = files / targets.len() as u32;
     let db = &state.database;
     for folder in targets {

@@ -334,8 +334,11 @@ fn refuse(response: Response) -> Answer {
 fn oversize(req: &Request, limit: usize) -> Option<Response> {
     let length = req.headers().get(header::CONTENT_LENGTH)?.to_str().ok()?.parse::<u64>().ok()?;
     (length > limit as u64).then(|| {
-        Error::from_status(StatusCode::PAYLOAD_TOO_LARGE, &format!("Request body is {length} bytes; the limit is {limit}"))
-            .into_response()
+        Error::from_status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("Request body is {length} bytes; the limit is {limit}"),
+        )
+        .into_response()
     })
 }
 

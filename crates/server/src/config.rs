@@ -169,8 +169,12 @@ impl Config {
         };
         let default_rate = crate::rate_limit::Quota::DEFAULT;
         let fees_rate = crate::rate_limit::Quota {
-            per_second: positive(var("MONEYDESK_FEES_RATE_PER_SECOND"), file.fees_rate_per_second, default_rate.per_second)
-                .context("MONEYDESK_FEES_RATE_PER_SECOND")?,
+            per_second: positive(
+                var("MONEYDESK_FEES_RATE_PER_SECOND"),
+                file.fees_rate_per_second,
+                default_rate.per_second,
+            )
+            .context("MONEYDESK_FEES_RATE_PER_SECOND")?,
             burst: positive(var("MONEYDESK_FEES_RATE_BURST"), file.fees_rate_burst, default_rate.burst)
                 .context("MONEYDESK_FEES_RATE_BURST")?,
         };
@@ -216,16 +220,20 @@ impl Config {
             _ => duration(&var, "MONEYDESK_VAULT_SWEEP_GRACE", file.vault_sweep_grace)?
                 .unwrap_or(DEFAULT_VAULT_SWEEP_GRACE),
         };
-        let email = crate::email::config::EmailConfig::from_env(&|name: &str| var(name).or_else(|| email_file.get(name)))
-            .with_context(|| match email_file.keys() {
-                keys if keys.is_empty() => "email settings".to_string(),
-                keys => format!("email settings (the variables, or {} in MONEYDESK_CONFIG)", keys.join(", ")),
-            })?;
+        let email =
+            crate::email::config::EmailConfig::from_env(&|name: &str| var(name).or_else(|| email_file.get(name)))
+                .with_context(|| match email_file.keys() {
+                    keys if keys.is_empty() => "email settings".to_string(),
+                    keys => format!("email settings (the variables, or {} in MONEYDESK_CONFIG)", keys.join(", ")),
+                })?;
         let blobs = crate::storage::blobs::BlobConfig::from_env(&var)?;
-        let metrics_addr = match var("MONEYDESK_METRICS_ADDR").map(|v| v.trim().to_string()).filter(|v| !v.is_empty() && v != "off") {
-            Some(v) => Some(v.parse().with_context(|| format!("MONEYDESK_METRICS_ADDR must be an address and port like 127.0.0.1:9464; got {v:?}"))?),
-            None => None,
-        };
+        let metrics_addr =
+            match var("MONEYDESK_METRICS_ADDR").map(|v| v.trim().to_string()).filter(|v| !v.is_empty() && v != "off") {
+                Some(v) => Some(v.parse().with_context(|| {
+                    format!("MONEYDESK_METRICS_ADDR must be an address and port like 127.0.0.1:9464; got {v:?}")
+                })?),
+                None => None,
+            };
         let cash_letters = crate::cash_letters::config::CashLetterConfig::from_env(&var)?;
         let ach = crate::deposits::electronic::AchConfig::from_env(&var)?;
         Ok(Config {
@@ -301,7 +309,9 @@ fn duration(
             parse_duration(&s).map(Some).with_context(|| format!("{key} in MONEYDESK_CONFIG"))
         }
         (None, Some(other)) => {
-            bail!("{key} in MONEYDESK_CONFIG must be a positive number of seconds or a string like \"10s\"; got {other}")
+            bail!(
+                "{key} in MONEYDESK_CONFIG must be a positive number of seconds or a string like \"10s\"; got {other}"
+            )
         }
         (None, None) => Ok(None),
     }
@@ -340,7 +350,9 @@ fn sqlite_url(data_dir: &Path) -> String {
 /// A whole number from 1 up: the variable wins over the file, else the default.
 fn positive(var: Option<String>, file: Option<u32>, default: u32) -> anyhow::Result<u32> {
     let n = match var {
-        Some(v) => v.trim().parse::<u32>().map_err(|_| anyhow::anyhow!("must be a whole number from 1 up, got {v:?}"))?,
+        Some(v) => {
+            v.trim().parse::<u32>().map_err(|_| anyhow::anyhow!("must be a whole number from 1 up, got {v:?}"))?
+        }
         None => file.unwrap_or(default),
     };
     if n == 0 {
@@ -434,7 +446,8 @@ mod tests {
         assert_eq!(parse_size("512KiB").unwrap(), 512 * 1024);
         assert!(format!("{:#}", cfg(&[("MONEYDESK_KEEP_ALIVE_TIMEOUT", "10 parsecs")]).unwrap_err())
             .contains("MONEYDESK_KEEP_ALIVE_TIMEOUT"));
-        assert!(format!("{:#}", cfg(&[("MONEYDESK_MAX_CONNECTIONS", "0")]).unwrap_err()).contains("MONEYDESK_MAX_CONNECTIONS"));
+        assert!(format!("{:#}", cfg(&[("MONEYDESK_MAX_CONNECTIONS", "0")]).unwrap_err())
+            .contains("MONEYDESK_MAX_CONNECTIONS"));
     }
 
     #[test]

@@ -184,7 +184,6 @@ impl Shape {
     }
 }
 
-
 /// Marks a response as a rendered `Error`, so the finishing middleware can re-render it in
 /// the path's shape with the request id.
 #[derive(Debug, Clone)]

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Subcommand;
 
-use crate::collections::records::{Format, ImportFailure};
 use crate::accounts::import::import_accounts;
+use crate::collections::records::{Format, ImportFailure};
 use crate::permissions::import::import_permissions;
 use crate::storage::Stores;
 use crate::Config;

@@ -164,7 +164,8 @@ async fn fees(config: Config, cmd: FeesCommand) -> anyhow::Result<()> {
         FeesCommand::Load { file } => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
             let format = if file.extension().is_some_and(|e| e == "json") { Format::Json } else { Format::Toml };
-            let schedule = parse_schedule_text(&text, format).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let schedule =
+                parse_schedule_text(&text, format).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
             let now = versions::now_rfc3339(chrono::Utc::now());
             if schedule.effective_from < now {
                 anyhow::bail!(
@@ -247,7 +248,11 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
             }
             // Running servers trust a token they checked for a moment (storage::TokenCache).
             let ttl = config.token_cache_ttl;
-            let within = if ttl.as_millis().is_multiple_of(1000) { format!("{} s", ttl.as_secs()) } else { format!("{} ms", ttl.as_millis()) };
+            let within = if ttl.as_millis().is_multiple_of(1000) {
+                format!("{} s", ttl.as_secs())
+            } else {
+                format!("{} ms", ttl.as_millis())
+            };
             eprintln!("Running servers refuse it within {within} (MONEYDESK_TOKEN_CACHE_TTL).");
         }
     }

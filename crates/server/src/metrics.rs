@@ -77,13 +77,18 @@ impl<F: Future<Output = Result<Response, Infallible>>> Future for Tagged<F> {
 pub fn request(method: &axum::http::Method, route: &str, status: u16, took: Duration) {
     let (method, route) = (method.as_str().to_string(), route.to_string());
     metrics::counter!("moneydesk_http_requests_total", "method" => method.clone(), "route" => route.clone(), "status" => status.to_string()).increment(1);
-    metrics::histogram!("moneydesk_http_request_duration_seconds", "method" => method, "route" => route).record(took.as_secs_f64());
+    metrics::histogram!("moneydesk_http_request_duration_seconds", "method" => method, "route" => route)
+        .record(took.as_secs_f64());
 }
 
 /// Counts one delivery attempt of the outbox (`email`) or of inbound mail (`inbound`).
 pub fn attempt(kind: &'static str, outcome: &'static str) {
     if enabled() {
-        let name = if kind == "email" { "moneydesk_email_delivery_attempts_total" } else { "moneydesk_inbound_delivery_attempts_total" };
+        let name = if kind == "email" {
+            "moneydesk_email_delivery_attempts_total"
+        } else {
+            "moneydesk_inbound_delivery_attempts_total"
+        };
         metrics::counter!(name, "outcome" => outcome).increment(1);
     }
 }
@@ -125,7 +130,9 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<Exporter
         }
     };
     ENABLED.store(true, Ordering::Relaxed);
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("MONEYDESK_METRICS_ADDR: listening on {addr}: {e}"))?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("MONEYDESK_METRICS_ADDR: listening on {addr}: {e}"))?;
     let addr = listener.local_addr()?;
     let render = handle.clone();
     let app = axum::Router::new().route(
@@ -158,7 +165,9 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<Exporter
 
 async fn read_gauges(state: &AppState) -> sqlx::Result<()> {
     let db = &state.database;
-    for (table, name) in [("email_messages", "moneydesk_email_outbox"), ("email_inbound_messages", "moneydesk_inbound_messages")] {
+    for (table, name) in
+        [("email_messages", "moneydesk_email_outbox"), ("email_inbound_messages", "moneydesk_inbound_messages")]
+    {
         let q = db.sql(&format!("SELECT state, count(*) AS n FROM {table} GROUP BY state"));
         let rows: Vec<(String, i64)> = db.acquire().await?.exec().rows(&q).await?;
         for (st, n) in rows {

@@ -158,9 +158,16 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     }
     // After the seed, whose transactions read before they write (see `spawn_sweeper`).
     let blob_root = state.blob_dir.clone();
-    crate::vault::blobs::spawn_sweeper(state.blobs.clone(), state.vault.clone(), state.config.vault_sweep_grace, blob_root);
-    let email_worker = if state.config.email.worker { Some(crate::email::delivery::spawn(state.clone())?) } else { None };
-    let inbound_worker = if state.config.email.worker { Some(crate::email::inbound::webhook::spawn(state.clone())?) } else { None };
+    crate::vault::blobs::spawn_sweeper(
+        state.blobs.clone(),
+        state.vault.clone(),
+        state.config.vault_sweep_grace,
+        blob_root,
+    );
+    let email_worker =
+        if state.config.email.worker { Some(crate::email::delivery::spawn(state.clone())?) } else { None };
+    let inbound_worker =
+        if state.config.email.worker { Some(crate::email::inbound::webhook::spawn(state.clone())?) } else { None };
     let metrics = match state.config.metrics_addr {
         Some(at) => Some(crate::metrics::start(state.clone(), at).await?),
         None => None,

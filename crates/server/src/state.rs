@@ -4,19 +4,19 @@
 
 use std::sync::Arc;
 
-use crate::static_files::Portal;
-use crate::routing::directory;
 use crate::accounts::store::AccountStore;
-use crate::permissions::store::PermissionStore;
-use crate::storage::blobs::Blobs;
-use crate::storage::{Database, SettingStore, Stores, TokenStore};
 use crate::deposits::store::DepositStore;
-use crate::vault::store::VaultStore;
+use crate::email::domains::Domains;
+use crate::email::inbound::Inbound;
 use crate::email::store::EmailStore;
 use crate::email::templates::TemplateStore;
 use crate::email::validation::Verifier;
-use crate::email::domains::Domains;
-use crate::email::inbound::Inbound;
+use crate::permissions::store::PermissionStore;
+use crate::routing::directory;
+use crate::static_files::Portal;
+use crate::storage::blobs::Blobs;
+use crate::storage::{Database, SettingStore, Stores, TokenStore};
+use crate::vault::store::VaultStore;
 use crate::{fees, Config};
 
 /// Cloned for every request (axum hands each handler its own copy), so it is one `Arc`:
@@ -66,7 +66,21 @@ impl AppState {
         let routing = directory::State::load(&config).await?;
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
         let (blobs, blob_dir) = crate::storage::blobs::open(&config.blobs, &config.data_dir)?;
-        let Stores { database, tokens, settings, accounts, permissions, fees, deposits, cash_letters, vault, email, templates, domains, inbound } = stores;
+        let Stores {
+            database,
+            tokens,
+            settings,
+            accounts,
+            permissions,
+            fees,
+            deposits,
+            cash_letters,
+            vault,
+            email,
+            templates,
+            domains,
+            inbound,
+        } = stores;
         let fees = fees::State::load(&config, fees).await?;
         let verifier = Verifier::new(&config.email.verify);
         let domains = Domains::new(domains, &config.email);

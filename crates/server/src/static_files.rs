@@ -132,9 +132,10 @@ pub async fn serve(State(state): State<AppState>, req: Request) -> Response {
     let headers = resp.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     // Which variant (brotli, gzip, none) depends on Accept-Encoding: caches must key on it.
-    let varies = headers.get_all(header::VARY).iter().any(|v| {
-        v.to_str().is_ok_and(|v| v.split(',').any(|p| p.trim().eq_ignore_ascii_case("accept-encoding")))
-    });
+    let varies = headers
+        .get_all(header::VARY)
+        .iter()
+        .any(|v| v.to_str().is_ok_and(|v| v.split(',').any(|p| p.trim().eq_ignore_ascii_case("accept-encoding"))));
     if !varies {
         headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));
     }
@@ -333,7 +334,11 @@ await bindings.default({{ module_or_path: assetUrl({wasm}) }});
 export default bindings;
 "#,
         css = css_list.join(", "),
-        workers = worker_metas(index_html).iter().map(|(n, p)| format!("[{}, {}]", q(n), q(p))).collect::<Vec<_>>().join(", "),
+        workers = worker_metas(index_html)
+            .iter()
+            .map(|(n, p)| format!("[{}, {}]", q(n), q(p)))
+            .collect::<Vec<_>>()
+            .join(", "),
         js = q(js),
         wasm = q(wasm),
     ))

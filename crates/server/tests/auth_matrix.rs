@@ -104,7 +104,11 @@ async fn assert_401(op: &Operation, resp: reqwest::Response, code: u16, what: &s
     assert_eq!(resp.status(), StatusCode::UNAUTHORIZED, "{what}");
     let body = json(resp).await;
     if op.fee_body {
-        assert_eq!((&body["status"], &body["error_code"]), (&"error".into(), &code.to_string().into()), "{what}: {body}");
+        assert_eq!(
+            (&body["status"], &body["error_code"]),
+            (&"error".into(), &code.to_string().into()),
+            "{what}: {body}"
+        );
     } else {
         assert_eq!((body["code"].as_u64(), body["data"].is_null()), (Some(code as u64), true), "{what}: {body}");
         assert!(body["error"]["requestId"].is_string(), "{what}: {body}");

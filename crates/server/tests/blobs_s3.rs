@@ -35,7 +35,10 @@ async fn an_attachment_is_an_object_in_the_bucket_and_readyz_names_the_store() {
     let (status, ready) = get(&s, "/readyz").await;
     assert_eq!(status, 200, "{ready}");
     assert_eq!(ready["checks"]["blobs"]["ok"], true);
-    assert!(ready["checks"]["blobs"]["detail"].as_str().unwrap().starts_with(&format!("s3://{}/moneydesk", bucket.bucket)), "{ready}");
+    assert!(
+        ready["checks"]["blobs"]["detail"].as_str().unwrap().starts_with(&format!("s3://{}/moneydesk", bucket.bucket)),
+        "{ready}"
+    );
     assert_eq!(ready["checks"]["database"]["ok"], true);
     assert_eq!(ready["checks"]["routing"]["ok"], true);
 }

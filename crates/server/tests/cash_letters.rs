@@ -32,7 +32,6 @@ async fn desk_on(server: Server) -> Desk {
     Desk { server, writer, admin, payee: accounts[0].clone() }
 }
 
-
 async fn post(d: &Desk, token: &str, path: &str, body: &Value) -> (u16, Value) {
     let r = d.server.client.post(d.server.url(path)).bearer_auth(token).json(body).send().await.unwrap();
     (r.status().as_u16(), json(r).await)
@@ -50,7 +49,9 @@ async fn deposit(d: &Desk, n: u32, cents: u32, confirm: bool) -> i64 {
     assert_eq!(status, 201, "{record}");
     let id = record["id"].as_i64().unwrap();
     if confirm {
-        let (status, moved) = post(d, &d.writer, &paths::DEPOSIT_ACTIONS.replace("{id}", &id.to_string()), &json!({"action": "confirm"})).await;
+        let (status, moved) =
+            post(d, &d.writer, &paths::DEPOSIT_ACTIONS.replace("{id}", &id.to_string()), &json!({"action": "confirm"}))
+                .await;
         assert_eq!(status, 200, "{moved}");
     }
     id
@@ -77,7 +78,8 @@ async fn confirmed_checks_become_one_file_that_reads_back_with_both_sides_of_eac
     let second = deposit(&d, 2, 99_999_999, true).await;
     let waiting = deposit(&d, 3, 700, false).await;
 
-    let (status, preview) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": today(), "preview": true})).await;
+    let (status, preview) =
+        post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": today(), "preview": true})).await;
     assert_eq!(status, 200, "{preview}");
     assert_eq!(preview["data"]["id"], 0, "a preview makes nothing");
     assert_eq!(preview["data"]["itemCount"], 2, "only the confirmed deposits: {preview}");
@@ -88,7 +90,8 @@ async fn confirmed_checks_become_one_file_that_reads_back_with_both_sides_of_eac
     let letter = &made["data"];
     assert_eq!((letter["itemCount"].as_u64(), letter["bundleCount"].as_u64()), (Some(2), Some(1)));
     assert_eq!(letter["totalAmount"].to_string(), "1000125.49");
-    let items: Vec<i64> = letter["items"].as_array().unwrap().iter().map(|i| i["depositId"].as_i64().unwrap()).collect();
+    let items: Vec<i64> =
+        letter["items"].as_array().unwrap().iter().map(|i| i["depositId"].as_i64().unwrap()).collect();
     assert_eq!(items, vec![first, second]);
     assert_eq!(letter["items"][0]["onUs"], "48200001/1001", "account, the on-us symbol, the check number");
     assert_eq!(status_of(&d, first).await, "Sent_3");
@@ -130,7 +133,8 @@ async fn two_requests_at_once_never_put_a_deposit_in_two_letters(backend: Backen
         ids.push(deposit(&d, n, 1_000 + n, true).await);
     }
     let body = json!({"businessDate": today()});
-    let (a, b) = tokio::join!(post(&d, &d.admin, paths::CASH_LETTERS, &body), post(&d, &d.admin, paths::CASH_LETTERS, &body));
+    let (a, b) =
+        tokio::join!(post(&d, &d.admin, paths::CASH_LETTERS, &body), post(&d, &d.admin, paths::CASH_LETTERS, &body));
     let made: Vec<&Value> = [&a, &b].into_iter().filter(|(s, _)| *s == 201).map(|(_, v)| v).collect();
     let refused: Vec<&Value> = [&a, &b].into_iter().filter(|(s, _)| *s == 409).map(|(_, v)| v).collect();
     assert_eq!((made.len(), refused.len()), (1, 1), "one letter, one refusal: {a:?} {b:?}");
@@ -157,7 +161,8 @@ async fn a_cash_letter_refuses_what_it_cannot_send_and_names_it(backend: Backend
     assert_eq!(status, 404, "{body}");
     assert!(body.to_string().contains("987654"), "{body}");
 
-    let (status, body) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"depositIds": [waiting], "businessDate": today()})).await;
+    let (status, body) =
+        post(&d, &d.admin, paths::CASH_LETTERS, &json!({"depositIds": [waiting], "businessDate": today()})).await;
     assert_eq!(status, 400, "{body}");
     let (status, body) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": "2026-02-30"})).await;
     assert_eq!(status, 400, "{body}");
@@ -174,7 +179,13 @@ async fn a_bank_asking_for_ebcdic_gets_the_letter_in_code_page_037() {
     let (status, made) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"depositIds": [first]})).await;
     assert_eq!(status, 201, "{made}");
     let id = made["data"]["id"].as_i64().unwrap();
-    let bytes = d.server.get_auth(&paths::CASH_LETTER_FILE.replace("{id}", &id.to_string()), &d.writer).await.bytes().await.unwrap();
+    let bytes = d
+        .server
+        .get_auth(&paths::CASH_LETTER_FILE.replace("{id}", &id.to_string()), &d.writer)
+        .await
+        .bytes()
+        .await
+        .unwrap();
     // Each record starts with its 4-byte length, then the type: "01" is F0 F1 in EBCDIC.
     assert_eq!(&bytes[4..6], &[0xF0, 0xF1], "the file header's type in EBCDIC");
     let (file, problems) = moneydesk_x9::read_file(&bytes);

@@ -7,8 +7,8 @@ mod common;
 
 use std::path::Path;
 
-use common::{check_png, json};
 use common::process::{start, Process};
+use common::{check_png, json};
 use moneydesk_model::paths;
 use serde_json::{json, Value};
 
@@ -68,8 +68,10 @@ async fn letters_with(p: &Process, token: &str, ids: &[i64]) -> Vec<(i64, Vec<i6
     let mut out = Vec::new();
     for l in list["data"]["content"].as_array().unwrap() {
         let id = l["id"].as_i64().unwrap();
-        let (_, one) = call(p, token, reqwest::Method::GET, &paths::CASH_LETTER.replace("{id}", &id.to_string()), None).await;
-        let items: Vec<i64> = one["data"]["items"].as_array().unwrap().iter().map(|i| i["depositId"].as_i64().unwrap()).collect();
+        let (_, one) =
+            call(p, token, reqwest::Method::GET, &paths::CASH_LETTER.replace("{id}", &id.to_string()), None).await;
+        let items: Vec<i64> =
+            one["data"]["items"].as_array().unwrap().iter().map(|i| i["depositId"].as_i64().unwrap()).collect();
         if items.iter().any(|i| ids.contains(i)) {
             out.push((id, items));
         }
@@ -79,7 +81,10 @@ async fn letters_with(p: &Process, token: &str, ids: &[i64]) -> Vec<(i64, Vec<i6
 
 /// Asks for a letter of `ids` without waiting for the answer.
 fn ask(p: &Process, token: &str, ids: &[i64]) -> tokio::task::JoinHandle<reqwest::Result<reqwest::Response>> {
-    let request = reqwest::Client::new().post(format!("{}{}", p.base, paths::CASH_LETTERS)).bearer_auth(token).json(&json!({"depositIds": ids}));
+    let request = reqwest::Client::new()
+        .post(format!("{}{}", p.base, paths::CASH_LETTERS))
+        .bearer_auth(token)
+        .json(&json!({"depositIds": ids}));
     tokio::spawn(request.send())
 }
 
@@ -113,23 +118,39 @@ async fn a_kill_while_a_cash_letter_is_made_leaves_all_of_it_or_none_of_it() {
         match letters.as_slice() {
             [] => {
                 not_made += 1;
-                assert!(now.iter().all(|s| s == "Confirmed_2"), "no letter, so nothing sent (killed at {share} of {took:?}): {now:?}");
+                assert!(
+                    now.iter().all(|s| s == "Confirmed_2"),
+                    "no letter, so nothing sent (killed at {share} of {took:?}): {now:?}"
+                );
                 // Nothing was lost: the deposits go out in the next letter.
-                let (status, letter) = call(&server, &token, reqwest::Method::POST, paths::CASH_LETTERS, Some(json!({"depositIds": ids}))).await;
+                let (status, letter) =
+                    call(&server, &token, reqwest::Method::POST, paths::CASH_LETTERS, Some(json!({"depositIds": ids})))
+                        .await;
                 assert_eq!((status, letter["data"]["itemCount"].as_u64()), (201, Some(u64::from(CHECKS))), "{letter}");
             }
             [(id, items)] => {
                 made += 1;
                 assert_eq!(items, &ids, "the letter holds every deposit asked for (killed at {share} of {took:?})");
                 let path = paths::CASH_LETTER_FILE.replace("{id}", &id.to_string());
-                let bytes = reqwest::Client::new().get(format!("{}{path}", server.base)).bearer_auth(&token).send().await.unwrap().bytes().await.unwrap();
+                let bytes = reqwest::Client::new()
+                    .get(format!("{}{path}", server.base))
+                    .bearer_auth(&token)
+                    .send()
+                    .await
+                    .unwrap()
+                    .bytes()
+                    .await
+                    .unwrap();
                 let (file, problems) = moneydesk_x9::read_file(&bytes);
                 assert!(problems.iter().all(|p| p.severity != moneydesk_x9::Severity::Error), "{problems:#?}");
                 assert_eq!(file.items().count(), CHECKS as usize, "the file is whole");
             }
             more => panic!("one request made {} letters: {more:?}", more.len()),
         }
-        assert!(statuses(&server, &token, &ids).await.iter().all(|s| s == "Sent_3"), "every deposit sent once, in one letter");
+        assert!(
+            statuses(&server, &token, &ids).await.iter().all(|s| s == "Sent_3"),
+            "every deposit sent once, in one letter"
+        );
         server.kill_9();
     }
     // A kill at 2 % of the time is before the commit, one at 3 times it after: both outcomes

@@ -56,7 +56,9 @@ async fn read_answer(conn: &mut TcpStream) -> String {
         if let Some(end) = text.find("\r\n\r\n") {
             let length = text[..end]
                 .lines()
-                .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap()))
+                .find_map(|l| {
+                    l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap())
+                })
                 .expect("content-length");
             if all.len() >= end + 4 + length {
                 return text;

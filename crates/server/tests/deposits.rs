@@ -82,7 +82,15 @@ on_both_backends!(
 
 async fn a_check_deposit_answers_the_full_record_with_the_directory_name_and_the_quoted_fee(backend: Backend) {
     let b = bank(backend).await;
-    let r = b.server.client.post(b.server.url(paths::DEPOSITS_CHECK)).bearer_auth(&b.writer).json(&body(&b, "1001")).send().await.unwrap();
+    let r = b
+        .server
+        .client
+        .post(b.server.url(paths::DEPOSITS_CHECK))
+        .bearer_auth(&b.writer)
+        .json(&body(&b, "1001"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 201);
     let text = r.text().await.unwrap();
     assert!(text.contains(r#""amount":125.50"#) && text.contains(r#""feeApplied":0.25"#), "{text}");
@@ -101,7 +109,8 @@ async fn a_check_deposit_answers_the_full_record_with_the_directory_name_and_the
 
     // Its images come back as stored, and the detail has the history.
     let id = rec["id"].as_i64().unwrap();
-    let img = b.server.get_auth(&format!("/api/v2/services/money-movements/deposits/{id}/images/front"), &b.writer).await;
+    let img =
+        b.server.get_auth(&format!("/api/v2/services/money-movements/deposits/{id}/images/front"), &b.writer).await;
     assert_eq!(img.headers()["content-type"], "image/png");
     let bytes = img.bytes().await.unwrap();
     assert_eq!(base64::engine::general_purpose::STANDARD.encode(&bytes), b.png);
@@ -150,7 +159,8 @@ async fn the_same_check_twice_is_a_duplicate_until_an_admin_overrides_with_a_rea
     assert_eq!(s2, 409, "{dup}");
     let msg = dup["errorMessage"].as_str().unwrap();
     assert!(msg.contains(&format!("deposit {}", first["id"])), "{msg}");
-    let override_path = format!("{}?overrideDuplicate=true&overrideReason=Re-presented%20after%20NSF", paths::DEPOSITS_CHECK);
+    let override_path =
+        format!("{}?overrideDuplicate=true&overrideReason=Re-presented%20after%20NSF", paths::DEPOSITS_CHECK);
     let (s3, _) = post(&b, &b.writer, &override_path, &body(&b, "4001"), None).await;
     assert_eq!(s3, 403, "only an admin overrides");
     let (s4, second) = post(&b, &b.admin, &override_path, &body(&b, "4001"), None).await;
@@ -159,7 +169,14 @@ async fn the_same_check_twice_is_a_duplicate_until_an_admin_overrides_with_a_rea
     assert_eq!(detail["data"]["overrideReason"], "Re-presented after NSF");
     // A cancelled deposit frees its check.
     let cancel = json!({"action": "cancel"});
-    let (s5, _) = post(&b, &b.writer, &format!("/api/v2/services/money-movements/deposits/{}/actions", first["id"]), &cancel, None).await;
+    let (s5, _) = post(
+        &b,
+        &b.writer,
+        &format!("/api/v2/services/money-movements/deposits/{}/actions", first["id"]),
+        &cancel,
+        None,
+    )
+    .await;
     assert_eq!(s5, 200);
     let (s6, _) = post(&b, &b.writer, paths::DEPOSITS_CHECK, &body(&b, "4001"), None).await;
     assert_eq!(s6, 201);
@@ -178,7 +195,10 @@ async fn the_state_machine_allows_its_moves_and_names_the_allowed_ones_otherwise
     assert_eq!((s, bad["error"]["fields"][0]["field"].as_str()), (400, Some("reason")));
     let (s, ok) = post(&b, &b.writer, &actions, &json!({"action": "confirm"}), None).await;
     assert_eq!(s, 200);
-    assert_eq!((ok["data"]["record"]["status"].as_str(), ok["data"]["record"]["isConfirmed"].as_bool()), (Some("Confirmed_2"), Some(true)));
+    assert_eq!(
+        (ok["data"]["record"]["status"].as_str(), ok["data"]["record"]["isConfirmed"].as_bool()),
+        (Some("Confirmed_2"), Some(true))
+    );
     assert_eq!(ok["data"]["record"]["step"], "Process_3");
     for (who, action, status) in [(&b.admin, "send", "Sent_3"), (&b.admin, "settle", "Settled_4")] {
         let (s, ok) = post(&b, who, &actions, &json!({"action": action}), None).await;
@@ -187,7 +207,8 @@ async fn the_state_machine_allows_its_moves_and_names_the_allowed_ones_otherwise
     let (_, ok) = post(&b, &b.writer, &actions, &json!({"action": "return", "reason": "NSF"}), None).await;
     assert_eq!(ok["data"]["record"]["status"], "Returned_5");
     assert!(ok["data"]["record"]["completedDate"].is_string());
-    let history: Vec<&str> = ok["data"]["history"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
+    let history: Vec<&str> =
+        ok["data"]["history"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
     assert_eq!(history, ["create", "confirm", "send", "settle", "return"]);
     assert_eq!(ok["data"]["history"][4]["reason"], "NSF");
     let (s, fin) = post(&b, &b.writer, &actions, &json!({"action": "cancel"}), None).await;
@@ -213,7 +234,9 @@ async fn the_list_filters_sorts_and_pages_the_deposits(backend: Backend) {
     assert_eq!((paged["data"]["numberOfElements"].as_i64(), paged["data"]["last"].as_bool()), (Some(1), Some(true)));
     let (_, none) = get(&b, &format!("{}?status=Settled_4", paths::DEPOSITS)).await;
     assert_eq!(none["data"]["totalElements"], 0);
-    for bad in ["status=Done", "serviceType=Bank%20Wire", "createdFrom=yesterday", "sort=name", "amountMin=1e3", "status="] {
+    for bad in
+        ["status=Done", "serviceType=Bank%20Wire", "createdFrom=yesterday", "sort=name", "amountMin=1e3", "status="]
+    {
         let (s, body) = get(&b, &format!("{}?{bad}", paths::DEPOSITS)).await;
         assert_eq!(s, 400, "{bad}: {body}");
     }

@@ -29,7 +29,8 @@ async fn desk(backend: Backend) -> Desk {
 }
 
 fn tomorrow() -> String {
-    (chrono::Utc::now().with_timezone(&chrono_tz::America::New_York).date_naive() + chrono::Duration::days(1)).to_string()
+    (chrono::Utc::now().with_timezone(&chrono_tz::America::New_York).date_naive() + chrono::Duration::days(1))
+        .to_string()
 }
 
 fn pull(d: &Desk, amount: &str, account_type: &str) -> Value {
@@ -69,7 +70,9 @@ async fn a_pull_is_made_once_listed_and_written_in_the_days_ach_file(backend: Ba
     let (status, _) = post(&d, &pull(&d, "12.34", "savings"), None).await;
     assert_eq!(status, 201);
 
-    let listed = json(d.server.get_auth(&format!("{}?serviceType=Electronic_Deposit", paths::DEPOSIT_RECORDS), &d.writer).await).await;
+    let listed =
+        json(d.server.get_auth(&format!("{}?serviceType=Electronic_Deposit", paths::DEPOSIT_RECORDS), &d.writer).await)
+            .await;
     assert_eq!(listed["data"]["totalElements"], 2, "{listed}");
 
     let r = d.server.get_auth(&format!("{}?effectiveDate={}", paths::DEPOSITS_ACH_FILE, tomorrow()), &d.writer).await;
@@ -120,7 +123,13 @@ async fn cash_is_recorded_once_with_its_amount_and_listed_as_cash(backend: Backe
     let d = desk(backend).await;
     let body = json!({"amount": 0.1, "payeeAccountId": d.sleeve.id, "payeeUserId": "usr-1", "memo": "Till, Friday"});
     let send = |key: &'static str, body: Value| {
-        let req = d.server.client.post(d.server.url(paths::DEPOSITS_CASH)).bearer_auth(&d.writer).header("Idempotency-Key", key).json(&body);
+        let req = d
+            .server
+            .client
+            .post(d.server.url(paths::DEPOSITS_CASH))
+            .bearer_auth(&d.writer)
+            .header("Idempotency-Key", key)
+            .json(&body);
         async move {
             let r = req.send().await.unwrap();
             (r.status().as_u16(), r.text().await.unwrap())
@@ -131,7 +140,8 @@ async fn cash_is_recorded_once_with_its_amount_and_listed_as_cash(backend: Backe
     assert!(text.contains(r#""amount":0.10"#), "exactly two decimals: {text}");
     let (status, _) = send("cash-1", body.clone()).await;
     assert_eq!(status, 200, "a retry answers the same deposit");
-    let listed = json(d.server.get_auth(&format!("{}?serviceType=Cash", paths::DEPOSIT_RECORDS), &d.writer).await).await;
+    let listed =
+        json(d.server.get_auth(&format!("{}?serviceType=Cash", paths::DEPOSIT_RECORDS), &d.writer).await).await;
     assert_eq!(listed["data"]["totalElements"], 1, "{listed}");
     let (status, text) = send("cash-2", json!({"amount": "-5", "payeeAccountId": "nobody"})).await;
     assert_eq!(status, 400, "{text}");

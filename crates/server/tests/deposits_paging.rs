@@ -110,7 +110,8 @@ fn filters() -> Vec<ListFilter> {
                         if ranged && sort_amount {
                             (f.amount_min_cents, f.amount_max_cents) = (Some(700), Some(2100));
                         } else if ranged {
-                            (f.created_from, f.created_to) = (Some("2026-11-20T10:00:09Z".into()), Some("2026-11-20T10:00:31Z".into()));
+                            (f.created_from, f.created_to) =
+                                (Some("2026-11-20T10:00:09Z".into()), Some("2026-11-20T10:00:31Z".into()));
                         }
                         out.push(f);
                     }

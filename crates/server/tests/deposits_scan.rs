@@ -49,7 +49,15 @@ async fn scan_text(d: &Desk, sleeve: &str, body: &Value) -> (u16, String) {
 }
 
 async fn deposit(d: &Desk, body: &Value) -> (u16, Value) {
-    let r = d.server.client.post(d.server.url(paths::DEPOSITS_CHECK)).bearer_auth(&d.writer).json(body).send().await.unwrap();
+    let r = d
+        .server
+        .client
+        .post(d.server.url(paths::DEPOSITS_CHECK))
+        .bearer_auth(&d.writer)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
     (r.status().as_u16(), json(r).await)
 }
 
@@ -58,10 +66,13 @@ async fn deposit(d: &Desk, body: &Value) -> (u16, Value) {
 fn on_a_table(name: &str) -> String {
     let path = format!("{}/../../../shared/data/checks/full/{name}", env!("CARGO_MANIFEST_DIR"));
     let check = image::open(&path).unwrap().to_rgb8();
-    let mut photo = image::RgbImage::from_fn(1600, 1000, |x, y| image::Rgb([40 + ((x * 7 + y * 13) % 11) as u8, 36, 33]));
+    let mut photo =
+        image::RgbImage::from_fn(1600, 1000, |x, y| image::Rgb([40 + ((x * 7 + y * 13) % 11) as u8, 36, 33]));
     image::imageops::overlay(&mut photo, &check, 300, 270);
     let mut bytes = Vec::new();
-    image::DynamicImage::ImageRgb8(photo).write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Jpeg).unwrap();
+    image::DynamicImage::ImageRgb8(photo)
+        .write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Jpeg)
+        .unwrap();
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
@@ -76,7 +87,8 @@ async fn a_scanned_check_is_measured_stored_and_its_micr_line_read(backend: Back
     // The Deluxe sample check (MICR ⑆000067894⑆12345678⑈0101): routing 000067894 passes the
     // checksum but is no bank in the directory.
     let front = shared("07_tmannherz_check1_deluxe_sample.jpg");
-    let (status, text) = scan_text(&d, &d.sleeve.id, &json!({"amount": 12.5, "frontimage": front, "rearimage": front})).await;
+    let (status, text) =
+        scan_text(&d, &d.sleeve.id, &json!({"amount": 12.5, "frontimage": front, "rearimage": front})).await;
     assert_eq!(status, 200, "{text}");
     assert!(text.contains(r#""amount":12.50"#), "the amount with exactly two decimals: {text}");
     let body: Value = serde_json::from_str(&text).unwrap();
@@ -102,12 +114,16 @@ async fn a_scanned_check_is_measured_stored_and_its_micr_line_read(backend: Back
 async fn a_photo_of_the_check_on_a_table_is_cropped_to_the_check_before_it_is_kept_and_read() {
     let d = desk(Backend::Sqlite).await;
     let photo = on_a_table("07_tmannherz_check1_deluxe_sample.jpg");
-    let (status, body) = scan(&d, &d.sleeve.id, &json!({"amount": "12.50", "frontimage": photo, "rearimage": photo})).await;
+    let (status, body) =
+        scan(&d, &d.sleeve.id, &json!({"amount": "12.50", "frontimage": photo, "rearimage": photo})).await;
     assert_eq!(status, 200, "{body}");
     let front = &body["data"]["front"];
     let (w, h) = (front["width"].as_f64().unwrap(), front["height"].as_f64().unwrap());
     // The table is gone: the check's own 1,000 × 459 (2.18:1), not the photo's 1.6:1.
-    assert!((w - 1000.0).abs() <= 12.0 && (w / h - 1000.0 / 459.0).abs() < 0.05, "the stored side is the check alone: {front}");
+    assert!(
+        (w - 1000.0).abs() <= 12.0 && (w / h - 1000.0 / 459.0).abs() < 0.05,
+        "the stored side is the check alone: {front}"
+    );
     let codes: Vec<&str> = front["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect();
     assert!(!codes.contains(&"not_check_shaped"), "{codes:?}");
     assert_eq!(body["data"]["micr"]["routingNumber"]["value"], "000067894", "{body}");
@@ -116,7 +132,8 @@ async fn a_photo_of_the_check_on_a_table_is_cropped_to_the_check_before_it_is_ke
 async fn a_deposit_names_its_scan_once_and_becomes_a_check_scan(backend: Backend) {
     let d = desk(backend).await;
     let front = shared("07_tmannherz_check1_deluxe_sample.jpg");
-    let (status, body) = scan(&d, &d.sleeve.id, &json!({"amount": "250.00", "frontimage": front, "rearimage": front})).await;
+    let (status, body) =
+        scan(&d, &d.sleeve.id, &json!({"amount": "250.00", "frontimage": front, "rearimage": front})).await;
     assert_eq!(status, 200, "{body}");
     let scan_id = body["data"]["scanId"].as_str().unwrap().to_string();
     let mut request = json!({
@@ -130,7 +147,10 @@ async fn a_deposit_names_its_scan_once_and_becomes_a_check_scan(backend: Backend
     let r = d.server.get_auth(&paths::DEPOSIT.replace("{id}", &id.to_string()), &d.writer).await;
     let detail = json(r).await;
     assert_eq!(detail["data"]["serviceType"], "Check_Scan", "{detail}");
-    let front_image = d.server.get_auth(&paths::DEPOSIT_IMAGE.replace("{id}", &id.to_string()).replace("{side}", "front"), &d.writer).await;
+    let front_image = d
+        .server
+        .get_auth(&paths::DEPOSIT_IMAGE.replace("{id}", &id.to_string()).replace("{side}", "front"), &d.writer)
+        .await;
     assert_eq!(front_image.status(), 200);
     assert_eq!(front_image.headers()["content-type"], "image/jpeg", "the scan's grayscale JPEG");
 
@@ -153,7 +173,8 @@ async fn a_deposit_names_its_scan_once_and_becomes_a_check_scan(backend: Backend
 async fn a_scan_refuses_what_it_cannot_use_and_names_why(backend: Backend) {
     let d = desk(backend).await;
     let front = shared("07_tmannherz_check1_deluxe_sample.jpg");
-    let (status, body) = scan(&d, "no-such-account", &json!({"amount": 1, "frontimage": front, "rearimage": front})).await;
+    let (status, body) =
+        scan(&d, "no-such-account", &json!({"amount": 1, "frontimage": front, "rearimage": front})).await;
     assert_eq!(status, 404, "{body}");
     assert!(body.to_string().contains("no-such-account"), "{body}");
 
@@ -162,7 +183,8 @@ async fn a_scan_refuses_what_it_cannot_use_and_names_why(backend: Backend) {
     let text = body.to_string();
     assert!(text.contains("greater than zero") && text.contains("rearimage is required"), "every field named: {body}");
 
-    let (status, body) = scan(&d, &d.sleeve.id, &json!({"amount": 1, "frontimage": "not base64!", "rearimage": front})).await;
+    let (status, body) =
+        scan(&d, &d.sleeve.id, &json!({"amount": 1, "frontimage": "not base64!", "rearimage": front})).await;
     assert_eq!(status, 400);
     assert!(body.to_string().contains("frontimage"), "{body}");
 

@@ -43,7 +43,10 @@ fn message() -> Value {
 
 /// The fields a 400 names.
 fn fields(body: &Value) -> Vec<String> {
-    body["error"]["fields"].as_array().map(|a| a.iter().map(|f| f["field"].as_str().unwrap().to_string()).collect()).unwrap_or_default()
+    body["error"]["fields"]
+        .as_array()
+        .map(|a| a.iter().map(|f| f["field"].as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
 }
 
 async fn a_send_is_accepted_with_its_ids_and_queued_in_the_outbox(backend: Backend) {
@@ -87,22 +90,64 @@ async fn every_broken_rule_is_a_400_naming_its_field_and_stores_nothing(backend:
     let s = start(backend, false).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let cases: Vec<Refusal> = vec![
-        ("no to", Box::new(|m| m["personalizations"][0] = json!({"to": [], "cc": [{"email": "c@client.example"}]})), "personalizations[0].to"),
-        ("bad address", Box::new(|m| m["personalizations"][0]["to"][0]["email"] = json!("ada@")), "personalizations[0].to[0].email"),
-        ("an address twice", Box::new(|m| m["personalizations"][0]["cc"] = json!([{"email": "ADA@client.example"}])), "personalizations[0].cc[0].email"),
+        (
+            "no to",
+            Box::new(|m| m["personalizations"][0] = json!({"to": [], "cc": [{"email": "c@client.example"}]})),
+            "personalizations[0].to",
+        ),
+        (
+            "bad address",
+            Box::new(|m| m["personalizations"][0]["to"][0]["email"] = json!("ada@")),
+            "personalizations[0].to[0].email",
+        ),
+        (
+            "an address twice",
+            Box::new(|m| m["personalizations"][0]["cc"] = json!([{"email": "ADA@client.example"}])),
+            "personalizations[0].cc[0].email",
+        ),
         ("CR LF in the subject", Box::new(|m| m["subject"] = json!("Hi\r\nBcc: evil@x.example")), "subject"),
-        ("LF in a name", Box::new(|m| m["personalizations"][0]["to"][0]["name"] = json!("Ada\nBcc: evil@x.example")), "personalizations[0].to[0].name"),
-        ("LF in a filename", Box::new(|m| m["attachments"] = json!([{"content": "aGk=", "filename": "a\nb.txt"}])), "attachments[0].filename"),
-        ("html before plain", Box::new(|m| m["content"] = json!([{"type": "text/html", "value": "<p>x</p>"}, {"type": "text/plain", "value": "x"}])), "content[1].type"),
+        (
+            "LF in a name",
+            Box::new(|m| m["personalizations"][0]["to"][0]["name"] = json!("Ada\nBcc: evil@x.example")),
+            "personalizations[0].to[0].name",
+        ),
+        (
+            "LF in a filename",
+            Box::new(|m| m["attachments"] = json!([{"content": "aGk=", "filename": "a\nb.txt"}])),
+            "attachments[0].filename",
+        ),
+        (
+            "html before plain",
+            Box::new(|m| {
+                m["content"] = json!([{"type": "text/html", "value": "<p>x</p>"}, {"type": "text/plain", "value": "x"}])
+            }),
+            "content[1].type",
+        ),
         ("an empty content value", Box::new(|m| m["content"][0]["value"] = json!("")), "content[0].value"),
-        ("bad base64", Box::new(|m| m["attachments"] = json!([{"content": "not base64!", "filename": "a.txt"}])), "attachments[0].content"),
+        (
+            "bad base64",
+            Box::new(|m| m["attachments"] = json!([{"content": "not base64!", "filename": "a.txt"}])),
+            "attachments[0].content",
+        ),
         ("send_at too far", Box::new(|m| m["send_at"] = json!(chrono::Utc::now().timestamp() + 73 * 3600)), "send_at"),
-        ("1001 personalizations", Box::new(|m| m["personalizations"] = json!((0..1001).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>())), "personalizations"),
+        (
+            "1001 personalizations",
+            Box::new(|m| {
+                m["personalizations"] = json!((0..1001)
+                    .map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]}))
+                    .collect::<Vec<_>>())
+            }),
+            "personalizations",
+        ),
         ("a sender not allowed", Box::new(|m| m["from"]["email"] = json!("ceo@elsewhere.example")), "from.email"),
-        ("an unknown template", Box::new(|m| {
-            m.as_object_mut().unwrap().remove("content");
-            m["template_id"] = json!("tmpl_nothere");
-        }), "template_id"),
+        (
+            "an unknown template",
+            Box::new(|m| {
+                m.as_object_mut().unwrap().remove("content");
+                m["template_id"] = json!("tmpl_nothere");
+            }),
+            "template_id",
+        ),
     ];
     for (what, change, field) in cases {
         let mut m = message();
@@ -116,7 +161,11 @@ async fn every_broken_rule_is_a_400_naming_its_field_and_stores_nothing(backend:
     m["personalizations"][0].as_object_mut().unwrap().remove("to");
     let (status, body) = post(&s, paths::EMAIL_SEND, &t, &m).await;
     assert_eq!(status, 400);
-    assert!(body["errorMessage"].as_str().unwrap().contains("personalizations[0]") && body["errorMessage"].as_str().unwrap().contains("`to`"), "{body}");
+    assert!(
+        body["errorMessage"].as_str().unwrap().contains("personalizations[0]")
+            && body["errorMessage"].as_str().unwrap().contains("`to`"),
+        "{body}"
+    );
     let (_, page) = get(&s, paths::EMAIL_MESSAGES, &t).await;
     assert_eq!(page["data"]["totalElements"], 0, "nothing of a refused request is stored");
 }
@@ -132,24 +181,32 @@ async fn templates_render_each_personalization_and_a_missing_variable_is_named(b
     assert_eq!(status, 201, "{created}");
     let id = created["data"]["id"].as_str().unwrap().to_string();
     assert_eq!(created["data"]["latest"]["variables"], json!(["first_name", "note", "lines"]));
-    let (status, _) = post(&s, paths::EMAIL_TEMPLATES, &admin, &json!({"name": "STATEMENT", "subject": "x", "text": "y"})).await;
+    let (status, _) =
+        post(&s, paths::EMAIL_TEMPLATES, &admin, &json!({"name": "STATEMENT", "subject": "x", "text": "y"})).await;
     assert_eq!(status, 409, "names are unique whatever their case");
-    let (status, bad) = post(&s, paths::EMAIL_TEMPLATES, &admin, &json!({"name": "Broken", "subject": "x", "html": "{{#if}}"})).await;
+    let (status, bad) =
+        post(&s, paths::EMAIL_TEMPLATES, &admin, &json!({"name": "Broken", "subject": "x", "html": "{{#if}}"})).await;
     assert_eq!((status, fields(&bad)), (400, vec!["html".to_string()]), "{bad}");
 
     let preview = paths::EMAIL_TEMPLATE_PREVIEW.replace("{templateId}", &id);
-    let data = json!({"data": {"first_name": "Ada", "note": "<script>alert(1)</script>", "lines": [{"amount": "10.00"}]}});
+    let data =
+        json!({"data": {"first_name": "Ada", "note": "<script>alert(1)</script>", "lines": [{"amount": "10.00"}]}});
     let (status, r) = post(&s, &preview, &sender, &data).await;
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["data"]["subject"], "Statement for Ada");
     assert_eq!(r["data"]["text"], "Dear Ada, <script>alert(1)</script>", "the text part is not escaped");
-    assert_eq!(r["data"]["html"], "<p>Dear Ada, &lt;script&gt;alert(1)&lt;/script&gt;</p><li>10.00</li>", "the HTML part is");
+    assert_eq!(
+        r["data"]["html"], "<p>Dear Ada, &lt;script&gt;alert(1)&lt;/script&gt;</p><li>10.00</li>",
+        "the HTML part is"
+    );
     let (status, missing) = post(&s, &preview, &sender, &json!({"data": {"note": "x", "lines": []}})).await;
     assert_eq!(status, 400);
     assert_eq!(fields(&missing), ["data.first_name"], "{missing}");
 
     let versions = paths::EMAIL_TEMPLATE_VERSIONS.replace("{templateId}", &id);
-    let (status, v2) = post(&s, &versions, &admin, &json!({"subject": "Your statement, {{first_name}}", "text": "Hi {{first_name}}"})).await;
+    let (status, v2) =
+        post(&s, &versions, &admin, &json!({"subject": "Your statement, {{first_name}}", "text": "Hi {{first_name}}"}))
+            .await;
     assert_eq!(status, 201, "{v2}");
     assert_eq!(v2["data"]["latest"]["version"], 2);
     assert_eq!(v2["data"]["versions"].as_array().unwrap().len(), 2);
@@ -167,7 +224,8 @@ async fn templates_render_each_personalization_and_a_missing_variable_is_named(b
     let (status, body) = post(&s, paths::EMAIL_SEND, &sender, &m).await;
     assert_eq!(status, 202, "{body}");
     let (_, page) = get(&s, paths::EMAIL_MESSAGES, &sender).await;
-    let subjects: Vec<&str> = page["data"]["content"].as_array().unwrap().iter().map(|m| m["subject"].as_str().unwrap()).collect();
+    let subjects: Vec<&str> =
+        page["data"]["content"].as_array().unwrap().iter().map(|m| m["subject"].as_str().unwrap()).collect();
     assert_eq!(subjects, ["Your statement, Ada", "Your statement, Bob"]);
     assert_eq!(page["data"]["content"][0]["templateVersion"], 2);
     let (_, list) = get(&s, paths::EMAIL_TEMPLATES, &sender).await;
@@ -177,7 +235,13 @@ async fn templates_render_each_personalization_and_a_missing_variable_is_named(b
 async fn a_bulk_send_of_a_thousand_personalizations_is_one_request(backend: Backend) {
     let s = start(backend, false).await;
     let admin = s.token(&[Scope::Admin]).await;
-    let (_, created) = post(&s, paths::EMAIL_TEMPLATES, &admin, &json!({"name": "Notice", "subject": "Notice for {{name}}", "html": "<p>{{name}}</p>"})).await;
+    let (_, created) = post(
+        &s,
+        paths::EMAIL_TEMPLATES,
+        &admin,
+        &json!({"name": "Notice", "subject": "Notice for {{name}}", "html": "<p>{{name}}</p>"}),
+    )
+    .await;
     let id = created["data"]["id"].as_str().unwrap();
     let personalizations: Vec<Value> = (0..1000).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}], "dynamic_template_data": {"name": format!("R{i}")}})).collect();
     let m = json!({"from": {"email": "ops@moneydesk.test"}, "template_id": id, "personalizations": personalizations});
@@ -223,7 +287,8 @@ async fn without_a_relay_messages_reach_the_development_mailbox_with_their_attac
     assert_eq!(a.status(), 200);
     assert_eq!(a.headers()["content-type"], "application/pdf");
     assert_eq!(&a.bytes().await.unwrap()[..], b"%PDF-1.7 statement");
-    let none = s.get_auth(&paths::EMAIL_MESSAGE_ATTACHMENT.replace("{messageId}", &id).replace("{index}", "1"), &t).await;
+    let none =
+        s.get_auth(&paths::EMAIL_MESSAGE_ATTACHMENT.replace("{messageId}", &id).replace("{index}", "1"), &t).await;
     assert_eq!(none.status(), 404);
 }
 
@@ -277,11 +342,18 @@ on_both_backends!(
 
 #[tokio::test]
 async fn the_senders_are_the_configured_identities_and_the_outbox_needs_email_send() {
-    let s = Server::start_with(|c| c.email.senders = moneydesk_server::email::config::parse_senders("Ops <ops@bank.example>, @moneydesk.test").unwrap()).await;
+    let s = Server::start_with(|c| {
+        c.email.senders =
+            moneydesk_server::email::config::parse_senders("Ops <ops@bank.example>, @moneydesk.test").unwrap()
+    })
+    .await;
     let t = s.token(&[Scope::EmailSend]).await;
     let (status, body) = get(&s, paths::EMAIL_SENDERS, &t).await;
     assert_eq!(status, 200);
-    assert_eq!(body["data"], json!([{"address": "ops@bank.example", "name": "Ops"}, {"address": "@moneydesk.test", "name": null}]));
+    assert_eq!(
+        body["data"],
+        json!([{"address": "ops@bank.example", "name": "Ops"}, {"address": "@moneydesk.test", "name": null}])
+    );
     let other = s.token(&[Scope::RoutingRead]).await;
     for path in [paths::EMAIL_MESSAGES, paths::EMAIL_SENDERS, paths::EMAIL_TEMPLATES] {
         assert_eq!(s.get(path).await.status(), 401, "{path}");

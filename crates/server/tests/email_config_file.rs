@@ -34,23 +34,37 @@ async fn the_relay_and_senders_of_the_config_file_take_effect_and_variables_win(
     let client = reqwest::Client::new();
 
     let server = common::process::start(dir.path(), std::slice::from_ref(&config)).await;
-    let senders = json(client.get(format!("{}{}", server.base, paths::EMAIL_SENDERS)).bearer_auth(&token).send().await.unwrap()).await;
+    let senders =
+        json(client.get(format!("{}{}", server.base, paths::EMAIL_SENDERS)).bearer_auth(&token).send().await.unwrap())
+            .await;
     assert_eq!(
         senders["data"],
         json!([{"address": "statements@bank.example", "name": "Statements"}, {"address": "@notices.bank.example", "name": null}])
     );
-    let send = |from: &str| client.post(format!("{}{}", server.base, paths::EMAIL_SEND)).bearer_auth(&token).json(&message(from)).send();
+    let send = |from: &str| {
+        client.post(format!("{}{}", server.base, paths::EMAIL_SEND)).bearer_auth(&token).json(&message(from)).send()
+    };
     let r = send("ops@moneydesk.test").await.unwrap();
     assert_eq!(r.status(), 400, "the default sender is not among the file's: {}", json(r).await);
     let r = send("statements@bank.example").await.unwrap();
     assert_eq!(r.status(), 202);
     let got = sink.wait_for(1, 20).await;
     assert_eq!(got.len(), 1, "the file's relay got the message");
-    assert_eq!((got[0].mail_from.as_str(), got[0].rcpt_tos.clone()), ("statements@bank.example", vec!["zoe@client.example".to_string()]));
+    assert_eq!(
+        (got[0].mail_from.as_str(), got[0].rcpt_tos.clone()),
+        ("statements@bank.example", vec!["zoe@client.example".to_string()])
+    );
     server.kill_9();
 
-    let server = common::process::start(dir.path(), &[config, ("MONEYDESK_EMAIL_SENDERS", "@other.example".into())]).await;
-    let senders = json(client.get(format!("{}{}", server.base, paths::EMAIL_SENDERS)).bearer_auth(&token).send().await.unwrap()).await;
-    assert_eq!(senders["data"], json!([{"address": "@other.example", "name": null}]), "the variable wins over the file");
+    let server =
+        common::process::start(dir.path(), &[config, ("MONEYDESK_EMAIL_SENDERS", "@other.example".into())]).await;
+    let senders =
+        json(client.get(format!("{}{}", server.base, paths::EMAIL_SENDERS)).bearer_auth(&token).send().await.unwrap())
+            .await;
+    assert_eq!(
+        senders["data"],
+        json!([{"address": "@other.example", "name": null}]),
+        "the variable wins over the file"
+    );
     server.kill_9();
 }

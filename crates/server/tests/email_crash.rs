@@ -47,9 +47,16 @@ async fn a_kill_mid_queue_loses_nothing_and_sends_nothing_twice_after_the_restar
     let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
 
     let mut server = start(dir.path(), &sink.url()).await;
-    let personalizations: Vec<_> = (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
+    let personalizations: Vec<_> =
+        (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
     let body = json!({"from": {"email": "ops@moneydesk.test"}, "subject": "Notice", "content": [{"type": "text/plain", "value": "Hello"}], "personalizations": personalizations});
-    let r = reqwest::Client::new().post(format!("{}{}", server.base, paths::EMAIL_SEND)).bearer_auth(&token).json(&body).send().await.unwrap();
+    let r = reqwest::Client::new()
+        .post(format!("{}{}", server.base, paths::EMAIL_SEND))
+        .bearer_auth(&token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 202);
 
     let before = sink.wait_for(60, 30).await.len();
@@ -68,7 +75,15 @@ async fn a_kill_mid_queue_loses_nothing_and_sends_nothing_twice_after_the_restar
     // recorded. Only then are the copies counted.
     let deadline = Instant::now() + Duration::from_secs(30);
     let page = loop {
-        let page = json(reqwest::Client::new().get(format!("{}{}?state=sent", server.base, paths::EMAIL_MESSAGES)).bearer_auth(&token).send().await.unwrap()).await;
+        let page = json(
+            reqwest::Client::new()
+                .get(format!("{}{}?state=sent", server.base, paths::EMAIL_MESSAGES))
+                .bearer_auth(&token)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
         if page["data"]["totalElements"] == 300 || Instant::now() > deadline {
             break page;
         }
@@ -119,9 +134,16 @@ async fn a_kill_of_one_of_two_instances_loses_nothing_and_the_other_finishes_the
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
-    let personalizations: Vec<_> = (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
+    let personalizations: Vec<_> =
+        (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
     let body = json!({"from": {"email": "ops@moneydesk.test"}, "subject": "Notice", "content": [{"type": "text/plain", "value": "Hello"}], "personalizations": personalizations});
-    let r = reqwest::Client::new().post(format!("{}{}", a.base, paths::EMAIL_SEND)).bearer_auth(&token).json(&body).send().await.unwrap();
+    let r = reqwest::Client::new()
+        .post(format!("{}{}", a.base, paths::EMAIL_SEND))
+        .bearer_auth(&token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 202);
 
     let before = sink.wait_for(60, 30).await.len();
@@ -139,8 +161,20 @@ async fn a_kill_of_one_of_two_instances_loses_nothing_and_the_other_finishes_the
     let received = ids.len();
     ids.dedup();
     assert_eq!(ids.len(), 300, "every message arrived");
-    assert!(received - 300 <= CONNECTIONS, "{} copies: at most the killed instance's attempts under way", received - 300);
-    let page = json(reqwest::Client::new().get(format!("{}{}?state=sent", b.base, paths::EMAIL_MESSAGES)).bearer_auth(&token).send().await.unwrap()).await;
+    assert!(
+        received - 300 <= CONNECTIONS,
+        "{} copies: at most the killed instance's attempts under way",
+        received - 300
+    );
+    let page = json(
+        reqwest::Client::new()
+            .get(format!("{}{}?state=sent", b.base, paths::EMAIL_MESSAGES))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!(page["data"]["totalElements"], 300, "{page}");
     let mut child = b.child;
     let _ = child.kill();

@@ -24,7 +24,12 @@ async fn start_on(url: String, sink: &SmtpSink, tweak: impl FnOnce(&mut moneydes
 }
 
 /// Keeps `dir` (a SQLite database lives there) as long as the server.
-async fn start_in(dir: tempfile::TempDir, url: String, sink: &SmtpSink, tweak: impl FnOnce(&mut moneydesk_server::Config)) -> Server {
+async fn start_in(
+    dir: tempfile::TempDir,
+    url: String,
+    sink: &SmtpSink,
+    tweak: impl FnOnce(&mut moneydesk_server::Config),
+) -> Server {
     let relay = sink.url();
     Server::start_in_dir(dir, |c| {
         c.database_url = url;
@@ -52,7 +57,8 @@ fn simple(to: &str) -> Value {
 
 async fn a_sent_message_arrives_with_its_mime_structure(backend: Backend) {
     let sink = SmtpSink::start();
-    let s = start(backend, &sink, |c| c.email.list_unsubscribe = Some("<mailto:unsubscribe@moneydesk.test>".into())).await;
+    let s =
+        start(backend, &sink, |c| c.email.list_unsubscribe = Some("<mailto:unsubscribe@moneydesk.test>".into())).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let png = b"\x89PNG\r\n\x1a\n-logo-";
     let body = json!({
@@ -93,13 +99,28 @@ async fn a_sent_message_arrives_with_its_mime_structure(backend: Backend) {
     assert_eq!(m.content_type().map(|c| c.subtype()), Some(Some("mixed")));
     assert_eq!(m.body_text(0).as_deref().map(str::trim_end), Some("Bonjour Zoë"));
     assert!(m.body_html(0).unwrap().contains("<b>Zoë</b>"));
-    let kinds: Vec<String> = m.parts.iter().map(|p| p.content_type().map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or(""))).unwrap_or_default()).collect();
-    for kind in ["multipart/mixed", "multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png", "application/pdf"] {
+    let kinds: Vec<String> = m
+        .parts
+        .iter()
+        .map(|p| p.content_type().map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or(""))).unwrap_or_default())
+        .collect();
+    for kind in [
+        "multipart/mixed",
+        "multipart/alternative",
+        "text/plain",
+        "multipart/related",
+        "text/html",
+        "image/png",
+        "application/pdf",
+    ] {
         assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
     }
     let logo = m.parts.iter().find(|p| p.content_id() == Some("logo")).expect("the inline image has its Content-ID");
     assert!(matches!(&logo.body, PartType::InlineBinary(b) | PartType::Binary(b) if &b[..] == png));
-    let pdf = m.attachments().find(|a| a.attachment_name() == Some("relevé.pdf")).expect("the attachment with its encoded name");
+    let pdf = m
+        .attachments()
+        .find(|a| a.attachment_name() == Some("relevé.pdf"))
+        .expect("the attachment with its encoded name");
     assert_eq!(pdf.contents(), b"%PDF-1.7 releve");
 }
 
@@ -132,7 +153,8 @@ async fn a_permanent_refusal_fails_at_once_and_a_temporary_one_after_the_last_at
     assert!(failed["lastReply"].as_str().unwrap().starts_with("550"), "{failed}");
     let failed = common::wait_message_state(&s, &t, &busy[0], "failed").await;
     assert_eq!(failed["attempts"], 3, "{failed}");
-    let outcomes: Vec<&str> = failed["attemptLog"].as_array().unwrap().iter().map(|a| a["outcome"].as_str().unwrap()).collect();
+    let outcomes: Vec<&str> =
+        failed["attemptLog"].as_array().unwrap().iter().map(|a| a["outcome"].as_str().unwrap()).collect();
     assert_eq!(outcomes, ["deferred", "deferred", "failed"]);
     assert!(failed["lastReply"].as_str().unwrap().contains("451"), "{failed}");
     assert!(sink.received().is_empty());
@@ -143,16 +165,19 @@ async fn a_permanent_refusal_fails_at_once_and_a_temporary_one_after_the_last_at
 async fn every_message_sent_over_several_lanes_is_recorded_once_with_its_own_reply(backend: Backend) {
     let sink = SmtpSink::start();
     // Every tenth recipient refused for good, so refusals and 250s share commits.
-    let refused: serde_json::Map<String, Value> = (0..200).step_by(10).map(|i| (format!("r{i}@client.example"), json!(550))).collect();
+    let refused: serde_json::Map<String, Value> =
+        (0..200).step_by(10).map(|i| (format!("r{i}@client.example"), json!(550))).collect();
     sink.control(json!({"reject": refused}));
     let s = start(backend, &sink, |c| c.email.connections = 4).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let mut body = simple("x@client.example");
-    body["personalizations"] = json!((0..200).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
+    body["personalizations"] =
+        json!((0..200).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
     let ids = send(&s, &t, &body).await;
     let got = sink.wait_for(180, 60).await;
     assert_eq!(got.len(), 180);
-    let queued_as: std::collections::HashMap<String, String> = got.iter().map(|r| (r.parsed().message_id().unwrap().to_string(), r.queued_as.clone())).collect();
+    let queued_as: std::collections::HashMap<String, String> =
+        got.iter().map(|r| (r.parsed().message_id().unwrap().to_string(), r.queued_as.clone())).collect();
     assert_eq!(queued_as.len(), 180, "each message arrived once");
     for (i, id) in ids.iter().enumerate() {
         let expected = if i % 10 == 0 { "failed" } else { "sent" };
@@ -168,7 +193,10 @@ async fn every_message_sent_over_several_lanes_is_recorded_once_with_its_own_rep
             continue;
         }
         let queued = &queued_as[m["messageId"].as_str().unwrap().trim_matches(['<', '>'])];
-        assert!(reply.starts_with("250") && reply.ends_with(&format!("queued as {queued}")), "{reply} is the relay's reply to this message ({queued})");
+        assert!(
+            reply.starts_with("250") && reply.ends_with(&format!("queued as {queued}")),
+            "{reply} is the relay's reply to this message ({queued})"
+        );
     }
 }
 
@@ -181,7 +209,8 @@ async fn an_outcome_the_database_refuses_costs_the_others_in_its_commit_nothing(
     let s = start(backend, &sink, |c| c.email.worker = false).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let mut body = simple("x@client.example");
-    body["personalizations"] = json!((0..4).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
+    body["personalizations"] =
+        json!((0..4).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
     send(&s, &t, &body).await;
     let state = &s.running.state;
     let now = chrono::Utc::now();
@@ -192,7 +221,9 @@ async fn an_outcome_the_database_refuses_costs_the_others_in_its_commit_nothing(
         db.execute("CREATE TRIGGER refuse BEFORE UPDATE ON email_messages WHEN NEW.last_reply = 'refuse me' BEGIN SELECT RAISE(ABORT, 'refused'); END").await.unwrap();
     } else {
         db.execute("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.last_reply = 'refuse me' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$").await.unwrap();
-        db.execute("CREATE TRIGGER refuse BEFORE UPDATE ON email_messages FOR EACH ROW EXECUTE FUNCTION refuse()").await.unwrap();
+        db.execute("CREATE TRIGGER refuse BEFORE UPDATE ON email_messages FOR EACH ROW EXECUTE FUNCTION refuse()")
+            .await
+            .unwrap();
     }
     let (recorder, committer) = Recorder::start(state.email.clone(), "lanes".into());
     let outcome = |i: usize, reply: &str| Outcome {
@@ -242,11 +273,16 @@ async fn three_instances_on_one_database_deliver_each_message_once() {
     let url = common::postgres::fresh_database().await;
     let a = start_on(url.clone(), &sink, |c| c.email.worker = false).await;
     let t = a.token(&[Scope::EmailSend]).await;
-    let personalizations: Vec<Value> = (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
+    let personalizations: Vec<Value> =
+        (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
     let mut body = simple("x@client.example");
     body["personalizations"] = json!(personalizations);
     send(&a, &t, &body).await;
-    let instances = [start_on(url.clone(), &sink, |_| {}).await, start_on(url.clone(), &sink, |_| {}).await, start_on(url, &sink, |_| {}).await];
+    let instances = [
+        start_on(url.clone(), &sink, |_| {}).await,
+        start_on(url.clone(), &sink, |_| {}).await,
+        start_on(url, &sink, |_| {}).await,
+    ];
     let got = sink.wait_for(300, 60).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let got_after = sink.received();
@@ -276,7 +312,8 @@ async fn a_claim_that_runs_low_while_waiting_its_turn_is_given_back_not_sent_twi
     let a = start_on(url.clone(), &sink, short).await;
     let t = a.token(&[Scope::EmailSend]).await;
     let mut body = simple("x@client.example");
-    body["personalizations"] = json!((0..16).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
+    body["personalizations"] =
+        json!((0..16).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
     let ids = send(&a, &t, &body).await;
     // The first instance has claimed all 16 (its worker is woken by the send) before the
     // second starts.

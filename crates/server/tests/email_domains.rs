@@ -43,7 +43,12 @@ fn at(template: &str, domain: &str) -> String {
 
 /// `purpose: status` of each record of the last check.
 fn statuses(d: &Value) -> Vec<String> {
-    d["lastCheck"].as_array().unwrap().iter().map(|c| format!("{}: {}", c["purpose"].as_str().unwrap(), c["status"].as_str().unwrap())).collect()
+    d["lastCheck"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| format!("{}: {}", c["purpose"].as_str().unwrap(), c["status"].as_str().unwrap()))
+        .collect()
 }
 
 /// Installs the customer's records and the service's key records in the DNS server.
@@ -61,7 +66,9 @@ async fn registering_lists_the_records_and_verification_reports_each(backend: Ba
     let dns = DnsServer::start().await;
     let s = start(backend, &dns, false).await;
     let t = s.token(&[Scope::EmailSend]).await;
-    let (status, body) = call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "Notices.Bank.Example"}))).await;
+    let (status, body) =
+        call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "Notices.Bank.Example"})))
+            .await;
     assert_eq!(status, 201, "{body}");
     let d = body["data"].clone();
     assert_eq!(d["domain"], "notices.bank.example");
@@ -73,9 +80,12 @@ async fn registering_lists_the_records_and_verification_reports_each(backend: Ba
     assert_eq!(records[1]["host"], "md1._domainkey.notices.bank.example");
     assert!(d["serviceRecords"][0]["value"].as_str().unwrap().starts_with("v=DKIM1; k=rsa; p="), "{d}");
     assert!(d["serviceRecords"][1]["value"].as_str().unwrap().starts_with("v=DKIM1; k=ed25519; p="), "{d}");
-    let (status, _) = call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "notices.bank.example"}))).await;
+    let (status, _) =
+        call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "notices.bank.example"})))
+            .await;
     assert_eq!(status, 409, "registered once");
-    let (status, b) = call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "not a domain"}))).await;
+    let (status, b) =
+        call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "not a domain"}))).await;
     assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("domain")), "{b}");
 
     // Nothing installed: every record missing.
@@ -88,7 +98,8 @@ async fn registering_lists_the_records_and_verification_reports_each(backend: Ba
     // Installed, one DKIM CNAME pointing elsewhere and an SPF without the service: wrong, and
     // what was found is reported.
     install(&dns, &d);
-    dns.remove("md2._domainkey.notices.bank.example").cname("md2._domainkey.notices.bank.example", "md2.other-provider.example");
+    dns.remove("md2._domainkey.notices.bank.example")
+        .cname("md2._domainkey.notices.bank.example", "md2.other-provider.example");
     dns.remove("notices.bank.example").txt("notices.bank.example", "v=spf1 include:_spf.other.example -all");
     let (_, b) = call(&s, reqwest::Method::POST, &verify, &t, None).await;
     assert_eq!(statuses(&b["data"]), ["return_path: found", "dkim1: found", "dkim2: wrong", "spf: wrong"]);
@@ -98,7 +109,8 @@ async fn registering_lists_the_records_and_verification_reports_each(backend: Ba
     // Right (the SPF record is advice, not needed to verify; installing ours beside the other
     // makes two SPF records, which RFC 7208 calls an error: still wrong).
     install(&dns, &d);
-    dns.remove("md2._domainkey.notices.bank.example").cname("md2._domainkey.notices.bank.example", d["records"][2]["value"].as_str().unwrap());
+    dns.remove("md2._domainkey.notices.bank.example")
+        .cname("md2._domainkey.notices.bank.example", d["records"][2]["value"].as_str().unwrap());
     let (_, b) = call(&s, reqwest::Method::POST, &verify, &t, None).await;
     assert_eq!(statuses(&b["data"]), ["return_path: found", "dkim1: found", "dkim2: found", "spf: wrong"]);
     assert_eq!(b["data"]["state"], "verified");
@@ -125,13 +137,16 @@ async fn an_active_domain_sends_dkim_signed_mail_that_verifies(backend: Backend)
     let (status, b) = call(&s, reqwest::Method::POST, paths::EMAIL_SEND, &t, Some(message.clone())).await;
     assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("from.email")), "{b}");
 
-    let (_, b) = call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "notices.bank.example"}))).await;
+    let (_, b) =
+        call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "notices.bank.example"})))
+            .await;
     let d = b["data"].clone();
     let activate = at(paths::EMAIL_DOMAIN_ACTIVATE, "notices.bank.example");
     let (status, _) = call(&s, reqwest::Method::POST, &activate, &admin, None).await;
     assert_eq!(status, 409, "not verified yet");
     install(&dns, &d);
-    let (_, b) = call(&s, reqwest::Method::POST, &at(paths::EMAIL_DOMAIN_VERIFY, "notices.bank.example"), &t, None).await;
+    let (_, b) =
+        call(&s, reqwest::Method::POST, &at(paths::EMAIL_DOMAIN_VERIFY, "notices.bank.example"), &t, None).await;
     assert_eq!(b["data"]["state"], "verified", "{b}");
     let (status, _) = call(&s, reqwest::Method::POST, &activate, &t, None).await;
     assert_eq!(status, 403, "activation is an administrator's");
@@ -169,7 +184,8 @@ async fn an_active_domain_sends_dkim_signed_mail_that_verifies(backend: Backend)
     }
 
     // Deleted (an administrator's): no longer a sender.
-    let (status, _) = call(&s, reqwest::Method::DELETE, &at(paths::EMAIL_DOMAIN, "notices.bank.example"), &admin, None).await;
+    let (status, _) =
+        call(&s, reqwest::Method::DELETE, &at(paths::EMAIL_DOMAIN, "notices.bank.example"), &admin, None).await;
     assert_eq!(status, 204);
     let (status, _) = call(&s, reqwest::Method::GET, &at(paths::EMAIL_DOMAIN, "notices.bank.example"), &t, None).await;
     assert_eq!(status, 404);
@@ -179,7 +195,8 @@ async fn with_automatic_activation_a_verified_domain_is_active_at_once(backend: 
     let dns = DnsServer::start().await;
     let s = start(backend, &dns, true).await;
     let t = s.token(&[Scope::EmailSend]).await;
-    let (_, b) = call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "bücher.example"}))).await;
+    let (_, b) =
+        call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "bücher.example"}))).await;
     let d = b["data"].clone();
     assert_eq!(d["domain"], "xn--bcher-kva.example", "kept as A-labels");
     install(&dns, &d);
@@ -188,7 +205,8 @@ async fn with_automatic_activation_a_verified_domain_is_active_at_once(backend: 
     assert!(b["data"]["activatedAt"].is_string());
     // A record gone later: the check shows it; the domain stays active (an administrator decides).
     dns.remove("md1._domainkey.xn--bcher-kva.example");
-    let (_, b) = call(&s, reqwest::Method::POST, &at(paths::EMAIL_DOMAIN_VERIFY, "xn--bcher-kva.example"), &t, None).await;
+    let (_, b) =
+        call(&s, reqwest::Method::POST, &at(paths::EMAIL_DOMAIN_VERIFY, "xn--bcher-kva.example"), &t, None).await;
     assert_eq!(statuses(&b["data"])[1], "dkim1: missing");
     assert_eq!(b["data"]["state"], "active");
 }

@@ -49,11 +49,13 @@ impl Receiver {
         let app = axum::Router::new()
             .route(
                 "/inbound",
-                axum::routing::post(|State((hits, script)): State<ReceiverState>, headers: HeaderMap, body: Bytes| async move {
-                    hits.lock().unwrap().push(Hit { at: Instant::now(), headers, body });
-                    let status = script.lock().unwrap().pop_front().unwrap_or(200);
-                    (StatusCode::from_u16(status).unwrap(), format!("receiver says {status}"))
-                }),
+                axum::routing::post(
+                    |State((hits, script)): State<ReceiverState>, headers: HeaderMap, body: Bytes| async move {
+                        hits.lock().unwrap().push(Hit { at: Instant::now(), headers, body });
+                        let status = script.lock().unwrap().pop_front().unwrap_or(200);
+                        (StatusCode::from_u16(status).unwrap(), format!("receiver says {status}"))
+                    },
+                ),
             )
             .with_state((hits.clone(), script.clone()))
             .layer(axum::extract::DefaultBodyLimit::max(64 << 20));
@@ -89,7 +91,11 @@ async fn parts(hit: &Hit) -> Vec<Part> {
     let mut form = Multipart::from_request(req, &()).await.expect("a multipart/form-data body");
     let mut out = Vec::new();
     while let Some(field) = form.next_field().await.expect("a well-formed part") {
-        let (name, file, kind) = (field.name().unwrap_or("").to_string(), field.file_name().map(str::to_string), field.content_type().map(str::to_string));
+        let (name, file, kind) = (
+            field.name().unwrap_or("").to_string(),
+            field.file_name().map(str::to_string),
+            field.content_type().map(str::to_string),
+        );
         out.push((name, file, kind, field.bytes().await.unwrap().to_vec()));
     }
     out
@@ -152,15 +158,20 @@ async fn post_raw(s: &Server, token: &str, query: &str, raw: &[u8]) -> (u16, Val
 }
 
 async fn route(s: &Server, token: &str, domain: &str, url: &str) -> String {
-    let (status, b) = call(s, reqwest::Method::POST, paths::EMAIL_INBOUND_ROUTES, token, Some(json!({"domain": domain, "url": url}))).await;
+    let (status, b) =
+        call(s, reqwest::Method::POST, paths::EMAIL_INBOUND_ROUTES, token, Some(json!({"domain": domain, "url": url})))
+            .await;
     assert_eq!(status, 201, "{b}");
-    let (status, b) = call(s, reqwest::Method::GET, &paths::EMAIL_INBOUND_ROUTE_SECRET.replace("{domain}", domain), token, None).await;
+    let (status, b) =
+        call(s, reqwest::Method::GET, &paths::EMAIL_INBOUND_ROUTE_SECRET.replace("{domain}", domain), token, None)
+            .await;
     assert_eq!(status, 200, "{b}");
     b["data"]["secret"].as_str().unwrap().to_string()
 }
 
 async fn detail(s: &Server, token: &str, id: &str) -> Value {
-    let (status, b) = call(s, reqwest::Method::GET, &paths::EMAIL_INBOUND_MESSAGE.replace("{messageId}", id), token, None).await;
+    let (status, b) =
+        call(s, reqwest::Method::GET, &paths::EMAIL_INBOUND_MESSAGE.replace("{messageId}", id), token, None).await;
     assert_eq!(status, 200, "{b}");
     b["data"].clone()
 }
@@ -257,10 +268,29 @@ async fn raw_mime_in_arrives_signed_with_every_part(backend: Backend) {
     let names: Vec<&str> = p.iter().map(|x| x.0.as_str()).collect();
     assert_eq!(
         names,
-        ["headers", "text", "html", "from", "to", "cc", "subject", "envelope", "charsets", "spam_score", "attachments", "attachment-info", "attachment1", "attachment2"]
+        [
+            "headers",
+            "text",
+            "html",
+            "from",
+            "to",
+            "cc",
+            "subject",
+            "envelope",
+            "charsets",
+            "spam_score",
+            "attachments",
+            "attachment-info",
+            "attachment1",
+            "attachment2"
+        ]
     );
     assert!(text(&p, "headers").contains("Message-ID: <n1@corp.example>"));
-    assert_eq!(text(&p, "text").trim_end(), "Café crème: votre relevé est joint.", "ISO-8859-1 quoted-printable, sent as UTF-8");
+    assert_eq!(
+        text(&p, "text").trim_end(),
+        "Café crème: votre relevé est joint.",
+        "ISO-8859-1 quoted-printable, sent as UTF-8"
+    );
     assert!(text(&p, "html").contains("<p>Café crème"));
     assert_eq!(text(&p, "from"), "Société Générale <notices@corp.example>");
     assert_eq!(text(&p, "to"), "Operations <ops@in.bank.example>");
@@ -293,7 +323,9 @@ async fn raw_mime_in_arrives_signed_with_every_part(backend: Backend) {
     assert_eq!(d["attemptsMade"][0]["result"], "200 OK: receiver says 200");
     assert_eq!(d["attachments"][0]["filename"], "statement.pdf");
 
-    let (status, list) = call(&s, reqwest::Method::GET, &format!("{}?domain=in.bank.example", paths::EMAIL_INBOUND_MESSAGES), &t, None).await;
+    let (status, list) =
+        call(&s, reqwest::Method::GET, &format!("{}?domain=in.bank.example", paths::EMAIL_INBOUND_MESSAGES), &t, None)
+            .await;
     assert_eq!(status, 200);
     assert_eq!(list["data"][0]["id"], id);
     let (_, routes) = call(&s, reqwest::Method::GET, paths::EMAIL_INBOUND_ROUTES, &t, None).await;
@@ -313,7 +345,13 @@ async fn a_failing_receiver_gets_retries_on_the_documented_schedule(backend: Bac
     .await;
     let t = s.token(&[Scope::EmailSend]).await;
     route(&s, &t, "in.bank.example", &receiver.url).await;
-    let (status, b) = post_raw(&s, &t, "to=ops@in.bank.example&from=bounce@corp.example", b"From: a@corp.example\r\nSubject: retry me\r\n\r\nhello\r\n").await;
+    let (status, b) = post_raw(
+        &s,
+        &t,
+        "to=ops@in.bank.example&from=bounce@corp.example",
+        b"From: a@corp.example\r\nSubject: retry me\r\n\r\nhello\r\n",
+    )
+    .await;
     assert_eq!(status, 202, "{b}");
     let id = b["data"]["ids"][0].as_str().unwrap().to_string();
 
@@ -324,7 +362,10 @@ async fn a_failing_receiver_gets_retries_on_the_documented_schedule(backend: Bac
     assert!(hits[2].at - hits[1].at >= base * 2, "{:?}", hits[2].at - hits[1].at);
     let attempts: Vec<&str> = hits.iter().map(|h| h.headers["moneydesk-attempt"].to_str().unwrap()).collect();
     assert_eq!(attempts, ["1", "2", "3"]);
-    assert!(hits.iter().all(|h| h.headers["moneydesk-delivery"] == id.as_str()), "the same delivery id on every attempt");
+    assert!(
+        hits.iter().all(|h| h.headers["moneydesk-delivery"] == id.as_str()),
+        "the same delivery id on every attempt"
+    );
     let envelope: Value = serde_json::from_str(&text(&parts(&hits[0]).await, "envelope")).unwrap();
     assert_eq!(envelope, json!({"from": "bounce@corp.example", "to": ["ops@in.bank.example"]}));
 
@@ -346,7 +387,10 @@ async fn a_failing_receiver_gets_retries_on_the_documented_schedule(backend: Bac
     assert_eq!(d["attempts"], 5, "{d}");
 }
 
-on_both_backends!(raw_mime_in_arrives_signed_with_every_part, a_failing_receiver_gets_retries_on_the_documented_schedule);
+on_both_backends!(
+    raw_mime_in_arrives_signed_with_every_part,
+    a_failing_receiver_gets_retries_on_the_documented_schedule
+);
 
 #[tokio::test]
 async fn a_receiver_that_never_accepts_fails_when_the_retry_window_closes_and_can_be_redelivered() {
@@ -358,7 +402,8 @@ async fn a_receiver_that_never_accepts_fails_when_the_retry_window_closes_and_ca
     .await;
     let t = s.token(&[Scope::EmailSend]).await;
     route(&s, &t, "in.bank.example", &receiver.url).await;
-    let (_, b) = post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: x\r\n\r\nhello\r\n").await;
+    let (_, b) =
+        post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: x\r\n\r\nhello\r\n").await;
     let id = b["data"]["ids"][0].as_str().unwrap().to_string();
     let d = wait_state(&s, &t, &id, "failed").await;
     let made = d["attemptsMade"].as_array().unwrap();
@@ -368,7 +413,8 @@ async fn a_receiver_that_never_accepts_fails_when_the_retry_window_closes_and_ca
     assert_eq!(routes["data"][0]["failed"], 1);
 
     receiver.script.lock().unwrap().clear();
-    let (status, _) = call(&s, reqwest::Method::POST, &paths::EMAIL_INBOUND_REDELIVER.replace("{messageId}", &id), &t, None).await;
+    let (status, _) =
+        call(&s, reqwest::Method::POST, &paths::EMAIL_INBOUND_REDELIVER.replace("{messageId}", &id), &t, None).await;
     assert_eq!(status, 202);
     let d = wait_state(&s, &t, &id, "delivered").await;
     assert_eq!(d["attemptsMade"].as_array().unwrap().last().unwrap()["status"], 200);
@@ -380,7 +426,14 @@ async fn a_rotated_secret_signs_the_next_posts_and_an_unreachable_receiver_is_re
     let s = start(Backend::Sqlite, |c| c.email.inbound.retry_base = Duration::from_millis(200)).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let old = route(&s, &t, "in.bank.example", &receiver.url).await;
-    let (status, b) = call(&s, reqwest::Method::POST, &paths::EMAIL_INBOUND_ROUTE_SECRET.replace("{domain}", "in.bank.example"), &t, None).await;
+    let (status, b) = call(
+        &s,
+        reqwest::Method::POST,
+        &paths::EMAIL_INBOUND_ROUTE_SECRET.replace("{domain}", "in.bank.example"),
+        &t,
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{b}");
     let new = b["data"]["secret"].as_str().unwrap().to_string();
     assert_ne!(old, new);
@@ -393,9 +446,17 @@ async fn a_rotated_secret_signs_the_next_posts_and_an_unreachable_receiver_is_re
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let dead = format!("http://{}/inbound", closed.local_addr().unwrap());
     drop(closed);
-    let (status, b) = call(&s, reqwest::Method::PUT, &paths::EMAIL_INBOUND_ROUTE.replace("{domain}", "in.bank.example"), &t, Some(json!({"url": dead}))).await;
+    let (status, b) = call(
+        &s,
+        reqwest::Method::PUT,
+        &paths::EMAIL_INBOUND_ROUTE.replace("{domain}", "in.bank.example"),
+        &t,
+        Some(json!({"url": dead})),
+    )
+    .await;
     assert_eq!(status, 200, "{b}");
-    let (_, b) = post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: y\r\n\r\nhello\r\n").await;
+    let (_, b) =
+        post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: y\r\n\r\nhello\r\n").await;
     let id = b["data"]["ids"][0].as_str().unwrap().to_string();
     let until = Instant::now() + Duration::from_secs(20);
     let d = loop {
@@ -424,7 +485,14 @@ async fn routes_are_checked_and_only_an_administrator_deletes_one() {
         assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some(field)), "{b}");
     }
     route(&s, &t, "In.Bank.Example", "https://hooks.bank.example/in").await;
-    let (status, _) = call(&s, reqwest::Method::POST, paths::EMAIL_INBOUND_ROUTES, &t, Some(json!({"domain": "in.bank.example", "url": "https://x.example/"}))).await;
+    let (status, _) = call(
+        &s,
+        reqwest::Method::POST,
+        paths::EMAIL_INBOUND_ROUTES,
+        &t,
+        Some(json!({"domain": "in.bank.example", "url": "https://x.example/"})),
+    )
+    .await;
     assert_eq!(status, 409, "one route a domain");
     let path = paths::EMAIL_INBOUND_ROUTE.replace("{domain}", "in.bank.example");
     assert_eq!(call(&s, reqwest::Method::DELETE, &path, &t, None).await.0, 403);
@@ -460,7 +528,8 @@ async fn a_malformed_message_is_refused_and_damaged_mime_is_taken_as_far_as_it_r
 /// Sends `raw` to the listener with lettre's SMTP client; the server's reply code on failure.
 async fn smtp_send(addr: SocketAddr, from: &str, to: &str, raw: &[u8]) -> Result<(), Option<u16>> {
     use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
-    let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(addr.ip().to_string()).port(addr.port()).build();
+    let transport =
+        AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(addr.ip().to_string()).port(addr.port()).build();
     let envelope = lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()]).unwrap();
     match transport.send_raw(&envelope, raw).await {
         Ok(_) => Ok(()),
@@ -489,9 +558,17 @@ async fn smtp_into_the_listener_is_delivered_and_unknown_domains_and_oversize_ma
     let envelope: Value = serde_json::from_str(&text(&p, "envelope")).unwrap();
     assert_eq!(envelope, json!({"from": "sender@corp.example", "to": ["ops@in.bank.example"]}));
 
-    assert_eq!(smtp_send(smtp, "sender@corp.example", "ops@unknown.example", raw).await, Err(Some(550)), "unknown domain refused at RCPT");
+    assert_eq!(
+        smtp_send(smtp, "sender@corp.example", "ops@unknown.example", raw).await,
+        Err(Some(550)),
+        "unknown domain refused at RCPT"
+    );
     let big = [&raw[..], &vec![b'x'; 20 * 1024][..], b"\r\n"].concat();
-    assert_eq!(smtp_send(smtp, "sender@corp.example", "ops@in.bank.example", &big).await, Err(Some(552)), "oversize refused after DATA");
+    assert_eq!(
+        smtp_send(smtp, "sender@corp.example", "ops@in.bank.example", &big).await,
+        Err(Some(552)),
+        "oversize refused after DATA"
+    );
 
     // SIZE= announced in MAIL is refused before the message is sent.
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};

@@ -58,7 +58,13 @@ fn log(detail: &Value) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|a| match a["resentBy"].as_object() {
-            Some(by) => format!("{} {} by {}/{}", a["number"], a["outcome"].as_str().unwrap(), by["token"].as_str().unwrap(), by["user"].as_str().unwrap()),
+            Some(by) => format!(
+                "{} {} by {}/{}",
+                a["number"],
+                a["outcome"].as_str().unwrap(),
+                by["token"].as_str().unwrap(),
+                by["user"].as_str().unwrap()
+            ),
             None => format!("{} {}", a["number"], a["outcome"].as_str().unwrap()),
         })
         .collect()
@@ -88,7 +94,10 @@ async fn a_refused_message_resent_once_the_relay_takes_it_arrives_once(backend: 
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(sink.received().len(), 1, "exactly one copy arrives");
     assert_eq!(got[0].rcpt_tos, ["zoe@client.example"]);
-    assert_eq!(Some(format!("<{}>", got[0].parsed().message_id().unwrap())), sent["messageId"].as_str().map(String::from));
+    assert_eq!(
+        Some(format!("<{}>", got[0].parsed().message_id().unwrap())),
+        sent["messageId"].as_str().map(String::from)
+    );
 
     // Sent now: a second resend is refused, naming the state.
     let (status, b) = resend(&s, &t, &id).await;
@@ -107,7 +116,11 @@ async fn only_a_failed_message_can_be_resent_and_only_with_email_send(backend: B
     assert_eq!(status, 409, "{b}");
     assert!(b["errorMessage"].as_str().unwrap().contains("is scheduled"), "{b}");
     assert!(b["data"].is_null() && b["error"]["requestId"].is_string(), "the API's error body: {b}");
-    assert_eq!(common::wait_message_state(&s, &t, &scheduled, "scheduled").await["attemptLog"], json!([]), "nothing recorded");
+    assert_eq!(
+        common::wait_message_state(&s, &t, &scheduled, "scheduled").await["attemptLog"],
+        json!([]),
+        "nothing recorded"
+    );
 
     let (status, b) = resend(&s, &t, "msg_nosuchmessage").await;
     assert_eq!(status, 404, "{b}");

@@ -23,14 +23,26 @@ async fn start(dns: std::net::SocketAddr, tweak: impl FnOnce(&mut moneydesk_serv
 
 async fn verify(s: &Server, email: &str) -> Value {
     let t = s.token(&[Scope::EmailVerify]).await;
-    let r = s.client.post(s.url(paths::EMAIL_VALIDATION)).bearer_auth(&t).json(&json!({ "email": email })).send().await.unwrap();
+    let r = s
+        .client
+        .post(s.url(paths::EMAIL_VALIDATION))
+        .bearer_auth(&t)
+        .json(&json!({ "email": email }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200, "verifying {email}");
     json(r).await["data"].clone()
 }
 
 /// `name: result` of each check, in order.
 fn checks(v: &Value) -> Vec<String> {
-    v["checks"].as_array().unwrap().iter().map(|c| format!("{}: {}", c["name"].as_str().unwrap(), c["result"].as_str().unwrap())).collect()
+    v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| format!("{}: {}", c["name"].as_str().unwrap(), c["result"].as_str().unwrap()))
+        .collect()
 }
 
 fn detail<'a>(v: &'a Value, check: &str) -> &'a str {
@@ -164,10 +176,16 @@ async fn a_malformed_address_is_an_invalid_answer_and_a_missing_one_a_400() {
     let s = start(dns.addr, |_| {}).await;
     let v = verify(&s, "jane.doe.gmail.com").await;
     assert_eq!(v["verdict"], "invalid");
-    assert_eq!(checks(&v), ["syntax: fail", "mail_server: skipped", "disposable: skipped", "role: skipped", "typo: skipped"]);
+    assert_eq!(
+        checks(&v),
+        ["syntax: fail", "mail_server: skipped", "disposable: skipped", "role: skipped", "typo: skipped"]
+    );
     assert!(detail(&v, "syntax").contains("exactly one @"), "{v}");
     let v = verify(&s, "jane@hotmail.con").await;
-    assert_eq!(v["verdict"], "invalid", "`.con` is no top-level domain... but it parses; the domain does not exist: {v}");
+    assert_eq!(
+        v["verdict"], "invalid",
+        "`.con` is no top-level domain... but it parses; the domain does not exist: {v}"
+    );
     assert_eq!(v["suggestion"], "jane@hotmail.com");
     assert_eq!(dns.queries_for("hotmail.con"), 1);
 
@@ -190,7 +208,14 @@ async fn verifying_needs_the_email_verify_scope() {
     let t = s.token(&[Scope::EmailSend]).await;
     let r = s.client.post(s.url(paths::EMAIL_VALIDATION)).bearer_auth(&t).json(&body).send().await.unwrap();
     assert_eq!(r.status(), 403);
-    let r = s.client.post(s.url(paths::EMAIL_VALIDATION_BULK)).bearer_auth(&t).json(&json!({"emails": ["a@bank.example"]})).send().await.unwrap();
+    let r = s
+        .client
+        .post(s.url(paths::EMAIL_VALIDATION_BULK))
+        .bearer_auth(&t)
+        .json(&json!({"emails": ["a@bank.example"]}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 403);
     assert_eq!(dns.queries_for("bank.example"), 0, "nothing looked up for a refused caller");
 }
@@ -246,7 +271,14 @@ async fn a_thousand_addresses_are_verified_in_one_request_each_domain_looked_up_
             _ => format!("user{i} at bank.example"),
         })
         .collect();
-    let r = s.client.post(s.url(paths::EMAIL_VALIDATION_BULK)).bearer_auth(&t).json(&json!({ "emails": emails })).send().await.unwrap();
+    let r = s
+        .client
+        .post(s.url(paths::EMAIL_VALIDATION_BULK))
+        .bearer_auth(&t)
+        .json(&json!({ "emails": emails }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     let b = json(r).await["data"].clone();
     let results = b["results"].as_array().unwrap();
@@ -254,7 +286,10 @@ async fn a_thousand_addresses_are_verified_in_one_request_each_domain_looked_up_
     for (i, r) in results.iter().enumerate() {
         assert_eq!(r["email"], emails[i], "in the order given");
     }
-    assert_eq!((b["valid"].as_u64(), b["invalid"].as_u64(), b["risky"].as_u64(), b["unknown"].as_u64()), (Some(500), Some(500), Some(0), Some(0)));
+    assert_eq!(
+        (b["valid"].as_u64(), b["invalid"].as_u64(), b["risky"].as_u64(), b["unknown"].as_u64()),
+        (Some(500), Some(500), Some(0), Some(0))
+    );
     assert_eq!(b["domains"], 3);
     for d in ["bank.example", "small.example", "gone.example"] {
         assert_eq!(dns.mx_queries_for(d), 1, "{d} looked up once");

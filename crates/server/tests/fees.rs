@@ -55,7 +55,8 @@ async fn an_ach_quote_names_each_fee_type_its_tier_and_an_exact_amount() {
         text,
         r#"{"status":"success","data":[{"fee_type":"standard","fee_amount":5.25,"description":"ACH standard, 1,000.00 to 9,999.99: 0.25 + 0.10 %, max 25.00"},{"fee_type":"express","fee_amount":2.00,"description":"ACH express, 0.00 to 9,999.99: 2.00"}]}"#
     );
-    let (status, wire) = quote_text(&server, &token, paths::FEES_WIRE, "transferType=INTERNATIONAL_WIRE&amount=200000").await;
+    let (status, wire) =
+        quote_text(&server, &token, paths::FEES_WIRE, "transferType=INTERNATIONAL_WIRE&amount=200000").await;
     assert_eq!(status, 200);
     assert_eq!(fee_amounts(&wire), [("standard".into(), "150.00".into()), ("express".into(), "200.00".into())]);
 }
@@ -64,7 +65,8 @@ async fn an_ach_quote_names_each_fee_type_its_tier_and_an_exact_amount() {
 async fn a_json_body_and_query_parameters_give_the_same_answer_but_not_both_at_once() {
     let (server, token) = fees_server().await;
     let (_, by_query) =
-        quote_text(&server, &token, paths::FEES_ACH, "transferType=SAME_DAY_ACH&amount=1030.00&memo=Rent&payeeId=p-1").await;
+        quote_text(&server, &token, paths::FEES_ACH, "transferType=SAME_DAY_ACH&amount=1030.00&memo=Rent&payeeId=p-1")
+            .await;
     let body = json!({"transferType": "SAME_DAY_ACH", "amount": "1030.00", "memo": "Rent", "payeeId": "p-1"});
     let r = server.client.get(server.url(paths::FEES_ACH)).bearer_auth(&token).json(&body).send().await.unwrap();
     assert_eq!(r.status(), 200);
@@ -95,7 +97,8 @@ async fn every_bad_amount_is_a_400_in_the_fee_body_naming_the_amount_and_why() {
         ("%2012", "spaces"),
         ("1234567890123456", "16 integer digits"),
     ] {
-        let (status, body) = quote(&server, &token, paths::FEES_ACH, &format!("transferType=EFT&amount={amount}")).await;
+        let (status, body) =
+            quote(&server, &token, paths::FEES_ACH, &format!("transferType=EFT&amount={amount}")).await;
         assert_eq!(status, 400, "{amount}: {body}");
         assert_eq!(body["status"], "error");
         assert_eq!(body["error_code"], "400");
@@ -110,7 +113,11 @@ async fn transfer_types_memo_ids_and_unknown_parameters_are_checked_by_name() {
     let cases = [
         (paths::FEES_ACH, "amount=5", "transferType: transferType is required: one of EFT, SAME_DAY_ACH"),
         (paths::FEES_ACH, "transferType=WIRE", "transferType \"WIRE\" is not known"),
-        (paths::FEES_WIRE, "transferType=EFT", "is not a wire transfer type; use one of DOMESTIC_WIRE, INTERNATIONAL_WIRE"),
+        (
+            paths::FEES_WIRE,
+            "transferType=EFT",
+            "is not a wire transfer type; use one of DOMESTIC_WIRE, INTERNATIONAL_WIRE",
+        ),
         (paths::FEES_ACH, "transferType=EFT&memo=a%0Ab", "memo: memo has a control character at position 2"),
         (paths::FEES_ACH, "transferType=EFT&payerId=", "payerId: payerId must not be empty when given"),
         (paths::FEES_ACH, "transferType=EFT&ammount=5", "unknown parameter \"ammount\""),
@@ -123,7 +130,10 @@ async fn transfer_types_memo_ids_and_unknown_parameters_are_checked_by_name() {
     }
     let long_memo = "m".repeat(141);
     let (status, body) = quote(&server, &token, paths::FEES_ACH, &format!("transferType=EFT&memo={long_memo}")).await;
-    assert_eq!((status, body["message"].as_str().unwrap()), (400, "memo: memo has 141 characters; at most 140 are allowed"));
+    assert_eq!(
+        (status, body["message"].as_str().unwrap()),
+        (400, "memo: memo has 141 characters; at most 140 are allowed")
+    );
 }
 
 #[tokio::test]
@@ -131,16 +141,22 @@ async fn without_an_amount_the_transfer_types_whole_schedule_is_listed_with_rang
     let (server, token) = fees_server().await;
     let (status, body) = quote(&server, &token, paths::FEES_WIRE, "transferType=DOMESTIC_WIRE").await;
     assert_eq!(status, 200);
-    let described: Vec<&str> = body["data"].as_array().unwrap().iter().map(|e| e["description"].as_str().unwrap()).collect();
+    let described: Vec<&str> =
+        body["data"].as_array().unwrap().iter().map(|e| e["description"].as_str().unwrap()).collect();
     assert_eq!(
         described,
-        ["Wire standard, 0.00 to 99,999.99: 15.00", "Wire standard, 100,000.00 and above: 25.00", "Wire express, any amount: 35.00"]
+        [
+            "Wire standard, 0.00 to 99,999.99: 15.00",
+            "Wire standard, 100,000.00 and above: 25.00",
+            "Wire express, any amount: 35.00"
+        ]
     );
 }
 
 #[tokio::test]
 async fn past_the_rate_limit_a_429_says_when_to_retry_and_then_quotes_again() {
-    let server = Server::start_with(|c| c.fees_rate = moneydesk_server::rate_limit::Quota { per_second: 1, burst: 2 }).await;
+    let server =
+        Server::start_with(|c| c.fees_rate = moneydesk_server::rate_limit::Quota { per_second: 1, burst: 2 }).await;
     let token = server.token(&[Scope::FeesRead]).await;
     let other = server.token(&[Scope::FeesRead]).await;
     let path = format!("{}?transferType=EFT&amount=10", paths::FEES_ACH);
@@ -181,7 +197,6 @@ async fn both_fee_paths_refuse_missing_invalid_and_unscoped_tokens_in_the_fee_bo
     }
 }
 
-
 async fn post_schedule(server: &Server, token: &str, media: &str, body: String) -> (u16, Value) {
     let r = server
         .client
@@ -219,11 +234,16 @@ async fn a_loaded_version_takes_effect_at_its_time_and_not_a_moment_before(backe
     let at = chrono::Utc::now() + chrono::Duration::seconds(3);
     let at_text = at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let at = chrono::DateTime::parse_from_rfc3339(&at_text).unwrap();
-    let (status, body) = post_schedule(&server, &admin, "application/toml", common::schedule_toml(&at_text, "7.77")).await;
+    let (status, body) =
+        post_schedule(&server, &admin, "application/toml", common::schedule_toml(&at_text, "7.77")).await;
     assert_eq!(status, 201, "{body}");
-    assert_eq!((body["data"][0]["in_force"].as_bool(), body["data"][0]["loaded_by"].as_str()), (Some(false), Some("test")));
+    assert_eq!(
+        (body["data"][0]["in_force"].as_bool(), body["data"][0]["loaded_by"].as_str()),
+        (Some(false), Some("test"))
+    );
     let (_, listed) = quote(&server, &admin, paths::FEE_SCHEDULE_VERSIONS, "").await;
-    let flags: Vec<bool> = listed["data"].as_array().unwrap().iter().map(|v| v["in_force"].as_bool().unwrap()).collect();
+    let flags: Vec<bool> =
+        listed["data"].as_array().unwrap().iter().map(|v| v["in_force"].as_bool().unwrap()).collect();
     assert_eq!(flags, [true, false], "the default in force, the new one to come");
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
     loop {
@@ -251,7 +271,9 @@ async fn a_bad_schedule_file_is_refused_whole_with_every_problem_and_nothing_cha
     let (status, body) = post_schedule(&server, &admin, "application/toml", bad).await;
     assert_eq!(status, 400, "{body}");
     let message = body["message"].as_str().unwrap();
-    for needle in ["fees[0].flat", "must not be negative", "fees[1].transfer_type", "fees[4].percent", "between 0 and 100"] {
+    for needle in
+        ["fees[0].flat", "must not be negative", "fees[1].transfer_type", "fees[4].percent", "between 0 and 100"]
+    {
         assert!(message.contains(needle), "{needle:?} missing: {message}");
     }
     let (_, listed) = quote(&server, &admin, paths::FEE_SCHEDULE_VERSIONS, "").await;
@@ -260,13 +282,15 @@ async fn a_bad_schedule_file_is_refused_whole_with_every_problem_and_nothing_cha
     let (status, body) = post_schedule(&server, &admin, "application/json", "{\"effective_from\":".into()).await;
     assert_eq!(status, 400);
     assert!(body["message"].as_str().unwrap().contains("line 1"), "{body}");
-    let (status, body) = post_schedule(&server, &admin, "application/toml", common::schedule_toml("2020-01-01", "1.00")).await;
+    let (status, body) =
+        post_schedule(&server, &admin, "application/toml", common::schedule_toml("2020-01-01", "1.00")).await;
     assert_eq!(status, 400);
     assert!(body["message"].as_str().unwrap().contains("is in the past"), "{body}");
     let (status, _) = post_schedule(&server, &admin, "text/plain", common::schedule_toml(&future, "1.00")).await;
     assert_eq!(status, 415);
     let reader = server.token(&[Scope::FeesRead]).await;
-    let (status, body) = post_schedule(&server, &reader, "application/toml", common::schedule_toml(&future, "1.00")).await;
+    let (status, body) =
+        post_schedule(&server, &reader, "application/toml", common::schedule_toml(&future, "1.00")).await;
     assert_eq!((status, body["error_code"].as_str()), (403, Some("403")));
 }
 
@@ -275,7 +299,8 @@ async fn a_version_still_to_come_can_be_replaced_and_the_cli_loads_one_too(backe
     let admin = server.token(&[Scope::Admin]).await;
     let future = (chrono::Utc::now() + chrono::Duration::days(30)).format("%Y-%m-%d").to_string();
     let (first, _) = post_schedule(&server, &admin, "application/toml", common::schedule_toml(&future, "1.00")).await;
-    let (second, body) = post_schedule(&server, &admin, "application/toml", common::schedule_toml(&future, "2.00")).await;
+    let (second, body) =
+        post_schedule(&server, &admin, "application/toml", common::schedule_toml(&future, "2.00")).await;
     assert_eq!((first, second), (201, 201));
     assert_eq!(body["data"][0]["schedule"]["tiers"][0]["flat"], json!(2.00));
     let (_, listed) = quote(&server, &admin, paths::FEE_SCHEDULE_VERSIONS, "").await;

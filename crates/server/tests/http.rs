@@ -71,11 +71,7 @@ async fn body_limit_answers_413_with_the_envelope() {
         .unwrap();
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
     let body = json(resp).await;
-    assert_eq!(
-        (body["code"].as_u64(), body["error"]["reason"].as_str()),
-        (Some(400), Some("validation")),
-        "{body}"
-    );
+    assert_eq!((body["code"].as_u64(), body["error"]["reason"].as_str()), (Some(400), Some("validation")), "{body}");
     assert!(body["errorMessage"].as_str().unwrap().contains("email"), "{body}");
     s.running.stop().await;
 }

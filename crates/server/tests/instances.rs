@@ -74,15 +74,30 @@ async fn requests_alternating_between_two_instances_see_one_state() {
 
     // Vault: a file uploaded through A is downloaded through B (the bytes are in the bucket).
     let bytes: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
-    let form = reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(bytes.clone()).file_name("ledger.bin"));
-    let r = a.client.post(a.url(&format!("{}?path=%2F", paths::VAULT_FILE.replace("{userId}", "alice")))).bearer_auth(&alice).multipart(form).send().await.unwrap();
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(bytes.clone()).file_name("ledger.bin"));
+    let r = a
+        .client
+        .post(a.url(&format!("{}?path=%2F", paths::VAULT_FILE.replace("{userId}", "alice"))))
+        .bearer_auth(&alice)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 200, "{}", r.text().await.unwrap());
-    let r = b.client.get(b.url(&format!("{}?path=ledger.bin", paths::VAULT_FILE.replace("{userId}", "alice")))).bearer_auth(&alice).send().await.unwrap();
+    let r = b
+        .client
+        .get(b.url(&format!("{}?path=ledger.bin", paths::VAULT_FILE.replace("{userId}", "alice"))))
+        .bearer_auth(&alice)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 200);
     assert_eq!(r.bytes().await.unwrap().to_vec(), bytes);
 
     // Deposits: created through A, read and confirmed through B, its history read through A.
-    let (status, created) = call(&a, reqwest::Method::POST, paths::DEPOSITS_CHECK, &ops, Some(&deposit(&accounts[0], "4001"))).await;
+    let (status, created) =
+        call(&a, reqwest::Method::POST, paths::DEPOSITS_CHECK, &ops, Some(&deposit(&accounts[0], "4001"))).await;
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_i64().unwrap();
     let (status, list) = call(&b, reqwest::Method::GET, paths::DEPOSITS, &ops, None).await;
@@ -95,7 +110,8 @@ async fn requests_alternating_between_two_instances_see_one_state() {
     assert_eq!(da["data"]["ach"]["sha256"], db["data"]["ach"]["sha256"]);
     let (status, moved) = call(&b, reqwest::Method::POST, &actions, &ops, Some(&json!({"action": "confirm"}))).await;
     assert_eq!(status, 200, "{moved}");
-    let (_, detail) = call(&a, reqwest::Method::GET, &paths::DEPOSIT.replace("{id}", &id.to_string()), &ops, None).await;
+    let (_, detail) =
+        call(&a, reqwest::Method::GET, &paths::DEPOSIT.replace("{id}", &id.to_string()), &ops, None).await;
     assert!(detail.to_string().contains("confirm"), "{detail}");
 
     // Email: sent through A with an attachment, listed and its attachment read through B.
@@ -122,7 +138,11 @@ async fn a_token_revoked_through_one_instance_is_refused_by_both_within_the_cach
     a.running.state.tokens.revoke("test").await.unwrap();
     tokio::time::sleep(TOKEN_TTL + Duration::from_millis(100)).await;
     assert_eq!(call(&a, reqwest::Method::GET, path, &t, None).await.0, 401);
-    assert_eq!(call(&b, reqwest::Method::GET, path, &t, None).await.0, 401, "the other instance too, once its cache ran out");
+    assert_eq!(
+        call(&b, reqwest::Method::GET, path, &t, None).await.0,
+        401,
+        "the other instance too, once its cache ran out"
+    );
 }
 
 #[tokio::test]
@@ -134,7 +154,14 @@ async fn one_idempotency_key_sent_to_both_instances_at_once_makes_one_deposit() 
     w.commit().await.unwrap();
     let t = a.token(&[Scope::DepositsRead, Scope::DepositsWrite]).await;
     let body = deposit(&accounts[0], "5001");
-    let post = |s: &Server| s.client.post(s.url(paths::DEPOSITS_CHECK)).bearer_auth(&t).header("Idempotency-Key", "one-click").json(&body).send();
+    let post = |s: &Server| {
+        s.client
+            .post(s.url(paths::DEPOSITS_CHECK))
+            .bearer_auth(&t)
+            .header("Idempotency-Key", "one-click")
+            .json(&body)
+            .send()
+    };
     let tries = (0..6).map(|i| post(if i % 2 == 0 { &a } else { &b }));
     let answers = futures_util::future::join_all(tries).await;
     let mut ids = Vec::new();
@@ -172,12 +199,24 @@ async fn inbound_mail_taken_by_one_instance_is_delivered_once_by_the_two_workers
 
     let (a, b) = pair(true).await;
     let t = a.token(&[Scope::EmailSend]).await;
-    let (status, _) = call(&a, reqwest::Method::POST, paths::EMAIL_INBOUND_ROUTES, &t, Some(&json!({"domain": "in.bank.example", "url": url}))).await;
+    let (status, _) = call(
+        &a,
+        reqwest::Method::POST,
+        paths::EMAIL_INBOUND_ROUTES,
+        &t,
+        Some(&json!({"domain": "in.bank.example", "url": url})),
+    )
+    .await;
     assert_eq!(status, 201);
     let posts = (0..40).map(|i| {
         let s = if i % 2 == 0 { &a } else { &b };
         let raw = format!("From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: n{i}\r\n\r\nbody {i}\r\n");
-        s.client.post(s.url(paths::EMAIL_INBOUND_MESSAGES)).bearer_auth(&t).header("content-type", "message/rfc822").body(raw).send()
+        s.client
+            .post(s.url(paths::EMAIL_INBOUND_MESSAGES))
+            .bearer_auth(&t)
+            .header("content-type", "message/rfc822")
+            .body(raw)
+            .send()
     });
     for r in futures_util::future::join_all(posts).await {
         assert_eq!(r.unwrap().status().as_u16(), 202);

@@ -81,7 +81,6 @@ fn standard_fee(text: &str) -> String {
 
 const EFT_10: &str = "/api/v1/cores/money-movements/fee-schedules/fees/ach?transferType=EFT&amount=10";
 
-
 #[tokio::test]
 async fn both_instances_quote_alike_and_a_schedule_loaded_through_one_is_in_force_on_the_other() {
     let (a, b) = pair(|_| {}).await;
@@ -98,15 +97,22 @@ async fn both_instances_quote_alike_and_a_schedule_loaded_through_one_is_in_forc
         assert_eq!((sa, sb), (200, 200), "{ta}");
         assert_eq!(ta, tb, "the same answer, byte for byte, from either instance");
     }
-    let (_, ta) = get_text(&a, &admin, &format!("{}?transferType=INTERNATIONAL_WIRE&amount=200000", paths::FEES_WIRE)).await;
-    let (_, tb) = get_text(&b, &admin, &format!("{}?transferType=INTERNATIONAL_WIRE&amount=200000", paths::FEES_WIRE)).await;
+    let (_, ta) =
+        get_text(&a, &admin, &format!("{}?transferType=INTERNATIONAL_WIRE&amount=200000", paths::FEES_WIRE)).await;
+    let (_, tb) =
+        get_text(&b, &admin, &format!("{}?transferType=INTERNATIONAL_WIRE&amount=200000", paths::FEES_WIRE)).await;
     assert_eq!(ta, tb);
 
     // A version loaded through A, in force three seconds from now; B learns of it from the
     // database alone (the README: within 5 seconds) and never prices by it before its time.
-    let at_text = (chrono::Utc::now() + chrono::Duration::seconds(3)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let at_text =
+        (chrono::Utc::now() + chrono::Duration::seconds(3)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let at = chrono::DateTime::parse_from_rfc3339(&at_text).unwrap();
-    let r = a.client.post(a.url(paths::FEE_SCHEDULE_VERSIONS)).bearer_auth(&admin).header("content-type", "application/toml");
+    let r = a
+        .client
+        .post(a.url(paths::FEE_SCHEDULE_VERSIONS))
+        .bearer_auth(&admin)
+        .header("content-type", "application/toml");
     let r = r.body(common::schedule_toml(&at_text, "7.77")).send().await.unwrap();
     assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -148,7 +154,10 @@ async fn the_fee_rate_limit_is_each_instances_own_share_of_the_total() {
     // B has not seen this token: its bucket is full whatever the time, and says so.
     let r = b.get_auth(EFT_10, &token).await;
     assert_eq!(r.status(), 200, "B's share is its own");
-    assert_eq!((r.headers()["ratelimit-limit"].to_str().unwrap(), r.headers()["ratelimit-remaining"].to_str().unwrap()), ("3", "2"));
+    assert_eq!(
+        (r.headers()["ratelimit-limit"].to_str().unwrap(), r.headers()["ratelimit-remaining"].to_str().unwrap()),
+        ("3", "2")
+    );
 }
 
 fn routing_data(name: &str) -> PathBuf {
@@ -191,7 +200,11 @@ async fn both_instances_answer_lookups_alike_and_each_says_which_directory_it_se
     assert_eq!(refresh(&a).await.unwrap().status(), 200);
     let (on_a, on_b) = (digests(&a, &admin).await, digests(&b, &admin).await);
     assert_ne!(on_a.0, on_b.0, "A says it serves another ACH directory than B");
-    assert_eq!((on_a.1.as_str(), on_b.0.as_str()), (first.1.as_str(), first.0.as_str()), "the wire part and B unchanged");
+    assert_eq!(
+        (on_a.1.as_str(), on_b.0.as_str()),
+        (first.1.as_str(), first.0.as_str()),
+        "the wire part and B unchanged"
+    );
     assert_eq!((get(&a, &admin, &lookup).await.0, get(&b, &admin, &lookup).await.0), (200, 404));
     assert_eq!(refresh(&b).await.unwrap().status(), 200);
     assert_eq!(digests(&b, &admin).await, on_a, "both serve the new directory, and say so");
@@ -209,14 +222,27 @@ async fn digests(s: &Server, token: &str) -> (String, String) {
 const N: usize = 1_234;
 
 /// Every record's `key` over all pages of `query`, the pages asked of A and B by turns.
-async fn walk_alternating(servers: [&Server; 2], token: &str, path: &str, query: &str, size: u32, key: &str) -> Vec<String> {
+async fn walk_alternating(
+    servers: [&Server; 2],
+    token: &str,
+    path: &str,
+    query: &str,
+    size: u32,
+    key: &str,
+) -> Vec<String> {
     let mut out = Vec::new();
     for page in 1.. {
         let s = servers[page % 2];
         let (status, body) = get(s, token, &format!("{path}?{query}&page={page}&size={size}")).await;
         assert_eq!(status, 200, "{query} page {page}: {body}");
         let data = &body["data"];
-        out.extend(data["content"].as_array().unwrap().iter().map(|r| r[key].as_str().map_or(r[key].to_string(), str::to_string)));
+        out.extend(
+            data["content"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r[key].as_str().map_or(r[key].to_string(), str::to_string)),
+        );
         if data["last"].as_bool().unwrap() {
             assert_eq!(out.len() as u64, data["totalElements"].as_u64().unwrap(), "{query}");
             return out;
@@ -248,7 +274,8 @@ async fn accounts_written_through_one_instance_are_paged_through_both_by_turns()
     assert_eq!(import_accounts(&b.running.state.accounts, csv, Format::Csv).await.unwrap(), 2);
     let (_, found) = get(&a, &token, &format!("{}?name=quay%20street", paths::ACCOUNTS)).await;
     assert_eq!(found["data"]["content"][0]["id"], "imp001", "{found}");
-    let mut ids: Vec<String> = accounts.iter().map(|x| x.id.clone()).chain(["imp001".into(), "imp002".into()]).collect();
+    let mut ids: Vec<String> =
+        accounts.iter().map(|x| x.id.clone()).chain(["imp001".into(), "imp002".into()]).collect();
     ids.sort();
     assert_eq!(walk_alternating(both, &token, paths::ACCOUNTS, "sort=id", 250, "id").await, ids);
 
@@ -276,7 +303,11 @@ async fn accounts_written_through_one_instance_are_paged_through_both_by_turns()
         assert!(Instant::now() < deadline, "the marks were never rebuilt");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(walk_alternating(both, &token, paths::ACCOUNTS, query, 33, "id").await, want, "the same through the marks");
+    assert_eq!(
+        walk_alternating(both, &token, paths::ACCOUNTS, query, 33, "id").await,
+        want,
+        "the same through the marks"
+    );
     let (_, total) = get(&a, &token, paths::ACCOUNTS).await;
     assert_eq!(total["data"]["totalElements"], N, "{total}");
 }

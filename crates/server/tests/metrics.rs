@@ -22,7 +22,14 @@ async fn requests_and_deliveries_are_counted_at_the_metrics_address() {
     for _ in 0..3 {
         assert_eq!(s.get_auth(paths::EMAIL_SENDERS, &t).await.status(), 200);
     }
-    let r = s.client.post(s.url(paths::EMAIL_SEND)).bearer_auth(&t).json(&json!({"subject": "no sender"})).send().await.unwrap();
+    let r = s
+        .client
+        .post(s.url(paths::EMAIL_SEND))
+        .bearer_auth(&t)
+        .json(&json!({"subject": "no sender"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 400);
     let r = s.client.post(s.url(paths::EMAIL_SEND)).bearer_auth(&t)
         .json(&json!({"from": {"email": "ops@moneydesk.test"}, "subject": "Hi", "content": [{"type": "text/plain", "value": "x"}], "personalizations": [{"to": [{"email": "a@client.example"}]}]}))
@@ -41,10 +48,27 @@ async fn requests_and_deliveries_are_counted_at_the_metrics_address() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     let senders = paths::EMAIL_SENDERS;
-    assert!(text.contains(&format!("moneydesk_http_requests_total{{method=\"GET\",route=\"{senders}\",status=\"200\"}} 3")), "{text}");
-    assert!(text.contains(&format!("moneydesk_http_requests_total{{method=\"POST\",route=\"{}\",status=\"400\"}} 1", paths::EMAIL_SEND)), "{text}");
-    assert!(text.contains("moneydesk_http_requests_total{method=\"GET\",route=\"unmatched\",status=\"404\"} 1"), "{text}");
+    assert!(
+        text.contains(&format!("moneydesk_http_requests_total{{method=\"GET\",route=\"{senders}\",status=\"200\"}} 3")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "moneydesk_http_requests_total{{method=\"POST\",route=\"{}\",status=\"400\"}} 1",
+            paths::EMAIL_SEND
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("moneydesk_http_requests_total{method=\"GET\",route=\"unmatched\",status=\"404\"} 1"),
+        "{text}"
+    );
     assert!(text.contains("moneydesk_http_requests_total{method=\"GET\",route=\"portal\",status=\"200\"} 1"), "{text}");
-    assert!(text.contains(&format!("moneydesk_http_request_duration_seconds_bucket{{method=\"GET\",route=\"{senders}\",le=\"+Inf\"}} 3")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "moneydesk_http_request_duration_seconds_bucket{{method=\"GET\",route=\"{senders}\",le=\"+Inf\"}} 3"
+        )),
+        "{text}"
+    );
     assert!(text.contains("moneydesk_email_delivery_attempts_total{outcome=\"sent\"} 1"), "{text}");
 }

@@ -63,13 +63,29 @@ async fn claims_left_by_a_dead_holder_are_taken_over_and_counted_by_kind() {
     // Inbound: a message whose receiver is down (attempt 1 fails, retried in an hour), then
     // claimed by a dead worker: taken over at once (attempt 3).
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
-    post(&s, &t, paths::EMAIL_INBOUND_ROUTES, &json!({"domain": "in.bank.example", "url": format!("http://{closed}/inbound")})).await;
-    let r = s.client.post(s.url(paths::EMAIL_INBOUND_MESSAGES)).bearer_auth(&t).header("content-type", "message/rfc822")
-        .body("From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: x\r\n\r\nhello\r\n").send().await.unwrap();
+    post(
+        &s,
+        &t,
+        paths::EMAIL_INBOUND_ROUTES,
+        &json!({"domain": "in.bank.example", "url": format!("http://{closed}/inbound")}),
+    )
+    .await;
+    let r = s
+        .client
+        .post(s.url(paths::EMAIL_INBOUND_MESSAGES))
+        .bearer_auth(&t)
+        .header("content-type", "message/rfc822")
+        .body("From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: x\r\n\r\nhello\r\n")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 202);
     let inbound = json(r).await["data"]["ids"][0].as_str().unwrap().to_string();
     let inbound_path = paths::EMAIL_INBOUND_MESSAGE.replace("{messageId}", &inbound);
-    wait(&s, &t, &inbound_path, |d| d["attemptsMade"].as_array().is_some_and(|a| a.len() == 1 && a[0]["result"] != "delivering")).await;
+    wait(&s, &t, &inbound_path, |d| {
+        d["attemptsMade"].as_array().is_some_and(|a| a.len() == 1 && a[0]["result"] != "delivering")
+    })
+    .await;
     assert_eq!(state.inbound.store.claim("dead-worker", later, gone(), 10).await.unwrap().len(), 1);
     let d = wait(&s, &t, &inbound_path, |d| d["attemptsMade"].as_array().is_some_and(|a| a.len() == 3)).await;
     assert_eq!(d["attemptsMade"][1]["result"], moneydesk_server::email::store::delivery::TAKEN_OVER, "{d}");
@@ -78,10 +94,26 @@ async fn claims_left_by_a_dead_holder_are_taken_over_and_counted_by_kind() {
     // take-over; a run that ended is not.
     let db = &state.database;
     let hour = Duration::from_secs(3600);
-    assert!(moneydesk_server::storage::jobs::claim(db, "test-job", "dead", Utc::now() - chrono::Duration::hours(2), hour).await.unwrap());
+    assert!(moneydesk_server::storage::jobs::claim(
+        db,
+        "test-job",
+        "dead",
+        Utc::now() - chrono::Duration::hours(2),
+        hour
+    )
+    .await
+    .unwrap());
     assert!(moneydesk_server::storage::jobs::claim(db, "test-job", "alive", Utc::now(), hour).await.unwrap());
     moneydesk_server::storage::jobs::finish(db, "test-job", "alive", Utc::now()).await.unwrap();
-    assert!(moneydesk_server::storage::jobs::claim(db, "test-job", "alive", Utc::now() + chrono::Duration::hours(2), hour).await.unwrap());
+    assert!(moneydesk_server::storage::jobs::claim(
+        db,
+        "test-job",
+        "alive",
+        Utc::now() + chrono::Duration::hours(2),
+        hour
+    )
+    .await
+    .unwrap());
 
     let at = format!("http://{}/metrics", s.running.metrics_addr().expect("metrics are served"));
     let text = reqwest::get(&at).await.unwrap().text().await.unwrap();

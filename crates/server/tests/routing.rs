@@ -11,7 +11,9 @@ use moneydesk_model::Scope;
 use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
+        .join("../../../shared/data/routing")
+        .join(name)
 }
 
 async fn real_files() -> Server {

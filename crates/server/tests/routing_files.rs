@@ -8,7 +8,9 @@ use moneydesk_server::routing::directory::{load, Sources};
 use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
+        .join("../../../shared/data/routing")
+        .join(name)
 }
 
 fn raw_lines(name: &str) -> Vec<String> {
@@ -64,7 +66,8 @@ fn rn(s: &str) -> RoutingNumber {
 
 #[test]
 fn fixed_width_every_field_of_every_record() {
-    let dir = load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) }).expect("loads");
+    let dir =
+        load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) }).expect("loads");
     let ach_lines = raw_lines("FedACHdir.txt");
     let wire_lines = raw_lines("fpddir.txt");
     assert_eq!((dir.ach.len(), dir.wire.len()), (18_198, 7_693));
@@ -89,9 +92,18 @@ fn fixed_width_chosen_records_by_hand() {
     let a = dir.ach(&rn("011000138")).unwrap();
     assert_eq!(a.customer_name, "BANK OF AMERICA, N.A.");
     assert_eq!(a.customer_address, "8001 VILLA PARK DRIVE");
-    assert_eq!((a.customer_city.as_str(), a.customer_state.as_str(), a.customer_zip.as_str()), ("HENRICO", "VA", "23228"));
-    assert_eq!((a.customer_area_code.as_str(), a.customer_phone_prefix.as_str(), a.customer_phone_suffix.as_str()), ("800", "446", "0135"));
-    assert_eq!((a.change_date.as_str(), a.record_type_code.as_str(), a.servicing_frb_number.as_str()), ("101310", "1", "011000015"));
+    assert_eq!(
+        (a.customer_city.as_str(), a.customer_state.as_str(), a.customer_zip.as_str()),
+        ("HENRICO", "VA", "23228")
+    );
+    assert_eq!(
+        (a.customer_area_code.as_str(), a.customer_phone_prefix.as_str(), a.customer_phone_suffix.as_str()),
+        ("800", "446", "0135")
+    );
+    assert_eq!(
+        (a.change_date.as_str(), a.record_type_code.as_str(), a.servicing_frb_number.as_str()),
+        ("101310", "1", "011000015")
+    );
     let frb = dir.ach(&rn("011000015")).unwrap();
     assert_eq!((frb.record_type_code.as_str(), frb.customer_address.as_str()), ("0", "1000 PEACHTREE ST N.E."));
     // Wire: a blank change date stays eight spaces; the settlement flag stays a space.
@@ -129,7 +141,8 @@ fn json_expected(rec: &Value) -> Value {
 
 #[test]
 fn json_every_field_and_the_status_code_quirk() {
-    let dir = load::load(&Sources { fedach: Some(data("fedachdir.json")), fedwire: Some(data("fpddir.json")) }).unwrap();
+    let dir =
+        load::load(&Sources { fedach: Some(data("fedachdir.json")), fedwire: Some(data("fpddir.json")) }).unwrap();
     assert_eq!((dir.ach_info.format, dir.wire_info.format), (DirectoryFormat::Json, DirectoryFormat::Json));
     let ach: Value = serde_json::from_str(&std::fs::read_to_string(data("fedachdir.json")).unwrap()).unwrap();
     let ach = ach["fedACHParticipants"]["fedACHParticipants"].as_array().unwrap();
@@ -154,8 +167,10 @@ fn json_every_field_and_the_status_code_quirk() {
 
 #[test]
 fn both_formats_agree_on_shared_records() {
-    let fixed = load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) }).unwrap();
-    let json = load::load(&Sources { fedach: Some(data("fedachdir.json")), fedwire: Some(data("fpddir.json")) }).unwrap();
+    let fixed =
+        load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) }).unwrap();
+    let json =
+        load::load(&Sources { fedach: Some(data("fedachdir.json")), fedwire: Some(data("fpddir.json")) }).unwrap();
     let a = json.ach(&rn("011000015")).unwrap();
     assert_eq!(fixed.ach(&rn("011000015")).unwrap().customer_name, a.customer_name);
     let w = json.wire(&rn("011000015")).unwrap();
@@ -172,5 +187,7 @@ fn demo_numbers_are_valid_and_none_is_real() {
         assert!(real.ach(&n).is_none() && real.wire(&n).is_none(), "demo number {n} is a real one");
     }
     assert!(demo.ach.iter().any(|a| a.record_type_code == "0") && demo.ach.iter().any(|a| a.record_type_code == "2"));
-    assert!(demo.wire.iter().any(|w| w.settlement_only == "S") && demo.wire.iter().any(|w| w.change_date == "        "));
+    assert!(
+        demo.wire.iter().any(|w| w.settlement_only == "S") && demo.wire.iter().any(|w| w.change_date == "        ")
+    );
 }

@@ -9,7 +9,9 @@ use moneydesk_model::routing::RoutingNumber;
 use moneydesk_server::routing::directory::{Sources, State};
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
+        .join("../../../shared/data/routing")
+        .join(name)
 }
 
 fn real(name: &str) -> String {
@@ -26,7 +28,8 @@ fn scratch(dir: &Path, name: &str, text: &str) -> PathBuf {
 async fn state(dir: &Path) -> (State, PathBuf, PathBuf) {
     let ach = scratch(dir, "ach.txt", &real("FedACHdir.txt"));
     let wire = scratch(dir, "wire.json", &real("fpddir.json"));
-    let s = State::with_sources(Sources { fedach: Some(ach.clone()), fedwire: Some(wire.clone()) }, None).await.unwrap();
+    let s =
+        State::with_sources(Sources { fedach: Some(ach.clone()), fedwire: Some(wire.clone()) }, None).await.unwrap();
     (s, ach, wire)
 }
 
@@ -49,7 +52,10 @@ async fn bad_files_keep_the_previous_directory() {
     short[16] = cut;
     std::fs::write(&ach, short.join("\r\n")).unwrap();
     let e = s.refresh().await.unwrap_err();
-    assert_eq!(e.to_string(), "FedACH file ach.txt line 17: record is 120 characters long, expected 155 for a FedACH record");
+    assert_eq!(
+        e.to_string(),
+        "FedACH file ach.txt line 17: record is 120 characters long, expected 155 for a FedACH record"
+    );
     assert!(Arc::ptr_eq(&before, &s.current()), "the previous directory stays in service");
     assert!(s.current().ach(&rn("011000015")).is_some());
     let status = s.status();
@@ -64,7 +70,14 @@ async fn bad_files_keep_the_previous_directory() {
     bad[4] = &spoiled;
     std::fs::write(&ach, bad.join("\r\n")).unwrap();
     let e = s.refresh().await.unwrap_err().to_string();
-    assert!(e.starts_with(&format!("FedACH file ach.txt line 5: routingNumber \"{}{}\": checksum digit should be", &l5[..8], wrong)), "{e}");
+    assert!(
+        e.starts_with(&format!(
+            "FedACH file ach.txt line 5: routingNumber \"{}{}\": checksum digit should be",
+            &l5[..8],
+            wrong
+        )),
+        "{e}"
+    );
     assert!(Arc::ptr_eq(&before, &s.current()));
 
     // A letter where a digit belongs.
@@ -103,7 +116,8 @@ async fn lookups_keep_answering_while_reloads_swap() {
     let full = real("FedACHdir.txt");
     // The other version: the first 5,000 records only.
     let part: String = full.split_inclusive("\r\n").take(5_000).collect();
-    let keys: Vec<RoutingNumber> = full.split("\r\n").take(4_000).filter(|l| l.len() > 9).map(|l| rn(&l[..9])).collect();
+    let keys: Vec<RoutingNumber> =
+        full.split("\r\n").take(4_000).filter(|l| l.len() > 9).map(|l| rn(&l[..9])).collect();
 
     let stop = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicUsize::new(0));

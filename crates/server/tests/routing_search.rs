@@ -10,12 +10,16 @@ use moneydesk_server::routing::directory::{load, search, text, Directory, Search
 use proptest::prelude::*;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("../../../shared/data/routing").join(name)
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
+        .join("../../../shared/data/routing")
+        .join(name)
 }
 
 fn dir() -> &'static Directory {
     static DIR: OnceLock<Directory> = OnceLock::new();
-    DIR.get_or_init(|| load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) }).unwrap())
+    DIR.get_or_init(|| {
+        load::load(&Sources { fedach: Some(data("FedACHdir.txt")), fedwire: Some(data("fpddir.txt")) }).unwrap()
+    })
 }
 
 fn all() -> PageRequest {
@@ -31,7 +35,14 @@ fn raw_numbers() -> &'static [String] {
 fn read_numbers() -> Vec<String> {
     let mut v: Vec<String> = ["FedACHdir.txt", "fpddir.txt"]
         .iter()
-        .flat_map(|f| std::fs::read_to_string(data(f)).unwrap().lines().filter(|l| l.len() > 9).map(|l| l[..9].to_string()).collect::<Vec<_>>())
+        .flat_map(|f| {
+            std::fs::read_to_string(data(f))
+                .unwrap()
+                .lines()
+                .filter(|l| l.len() > 9)
+                .map(|l| l[..9].to_string())
+                .collect::<Vec<_>>()
+        })
         .collect();
     v.sort();
     v.dedup();
@@ -84,7 +95,11 @@ proptest! {
 /// Swaps two neighbouring letters in the longest word (a typical typo).
 fn typo(name: &str) -> Option<String> {
     let words: Vec<&str> = name.split(' ').collect();
-    let (i, w) = words.iter().enumerate().filter(|(_, w)| w.len() >= 5 && w.bytes().all(|b| b.is_ascii_alphabetic())).max_by_key(|(_, w)| w.len())?;
+    let (i, w) = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.len() >= 5 && w.bytes().all(|b| b.is_ascii_alphabetic()))
+        .max_by_key(|(_, w)| w.len())?;
     let mut b = w.as_bytes().to_vec();
     if b[1] == b[2] {
         return None;
@@ -103,7 +118,11 @@ fn one_typo_still_finds_the_name() {
         let q = SearchQuery { name: Some(query.clone()), state: Some(a.customer_state.clone()), ..Default::default() };
         let r = search(dir(), &q, PageRequest { index: 0, size: 20 });
         // "BMO HARRIS BANK,N.A." and "BMO HARRIS BANK NA" are the same name.
-        assert!(r.content.iter().any(|h| text::key(&h.customer_name) == text::key(&a.customer_name)), "{query:?} did not find {:?}", a.customer_name);
+        assert!(
+            r.content.iter().any(|h| text::key(&h.customer_name) == text::key(&a.customer_name)),
+            "{query:?} did not find {:?}",
+            a.customer_name
+        );
         checked += 1;
     }
     assert!(checked > 100, "{checked}");
@@ -117,7 +136,10 @@ fn names_rank_exact_first_and_normalise_punctuation() {
     let a = search(dir(), &q("Bank of America N.A."), all());
     let b = search(dir(), &q("BANK OF AMERICA NA"), all());
     assert_eq!(a.total_elements, b.total_elements);
-    assert_eq!(a.content.iter().map(|h| &h.routing_number).collect::<Vec<_>>(), b.content.iter().map(|h| &h.routing_number).collect::<Vec<_>>());
+    assert_eq!(
+        a.content.iter().map(|h| &h.routing_number).collect::<Vec<_>>(),
+        b.content.iter().map(|h| &h.routing_number).collect::<Vec<_>>()
+    );
     // Scores never increase down the list.
     assert!(a.content.windows(2).all(|w| w[0].score >= w[1].score));
 }

@@ -28,9 +28,9 @@ const EXAMPLES: &str = "40";
 const SEED: &str = "20261124";
 
 fn st_binary() -> PathBuf {
-    let cache = std::env::var_os("MONEYDESK_CACHE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/moneydesk")
-    });
+    let cache = std::env::var_os("MONEYDESK_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/moneydesk"));
     cache.join("schemathesis/bin/st")
 }
 
@@ -85,14 +85,13 @@ async fn the_server_keeps_its_openapi_document_under_fuzzing() {
     // A deposit's payee is an account of the collection: the hooks use one of the demo data's.
     let accounts = json(s.get_auth(&format!("{}?size=1", paths::ACCOUNTS), &token).await).await;
     let account_id = accounts["data"]["content"][0]["id"].as_str().expect("a demo account").to_string();
-    let hooks = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into())).join("tests/schemathesis");
+    let hooks = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
+        .join("tests/schemathesis");
 
     let url = s.url(paths::OPENAPI);
     let auth = format!("Authorization: Bearer {token}");
-    let runs: [&[&str]; 2] = [
-        &["--phases", "examples,fuzzing"],
-        &["--phases", "coverage", "--exclude-checks", "positive_data_acceptance"],
-    ];
+    let runs: [&[&str]; 2] =
+        [&["--phases", "examples,fuzzing"], &["--phases", "coverage", "--exclude-checks", "positive_data_acceptance"]];
     for phases in runs {
         let (st, config, hooks, url, auth) = (st.clone(), config.clone(), hooks.clone(), url.clone(), auth.clone());
         let account_id = account_id.clone();

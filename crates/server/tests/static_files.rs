@@ -241,7 +241,10 @@ async fn precompressed_variants_are_chosen_by_accept_encoding() {
     }
     // The app's navigations get the precompressed index too, as HTML and never cached.
     let r = get("/accounts", Some("br")).await.unwrap();
-    assert_eq!((r.headers()["content-encoding"].to_str().unwrap(), r.headers()["cache-control"].to_str().unwrap()), ("br", "no-cache"));
+    assert_eq!(
+        (r.headers()["content-encoding"].to_str().unwrap(), r.headers()["cache-control"].to_str().unwrap()),
+        ("br", "no-cache")
+    );
     assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
     // No variant of the stylesheet: gzip on the fly, as before.
     let r = get("/style-1a2b3c4d5e6f7a8b.css", Some("br, gzip")).await.unwrap();

@@ -117,7 +117,9 @@ on_both_backends!(
     identical_contents_are_stored_once_and_removed_when_nothing_references_them,
 );
 
-async fn folders_are_created_like_mkdir_p_listed_moved_with_everything_inside_and_deleted_with_their_counts(backend: Backend) {
+async fn folders_are_created_like_mkdir_p_listed_moved_with_everything_inside_and_deleted_with_their_counts(
+    backend: Backend,
+) {
     let v = vault(backend).await;
     let (status, body) = v.mkdir("alice", "Clients/Acme", "2026", &v.alice).await;
     assert_eq!(status, 200, "{body}");
@@ -139,7 +141,10 @@ async fn folders_are_created_like_mkdir_p_listed_moved_with_everything_inside_an
     let entries = body["data"]["content"].as_array().unwrap();
     assert_eq!(body["data"]["totalElements"], 2);
     assert_eq!(entries[0]["name"], "invoice.pdf");
-    assert_eq!((entries[0]["kind"].as_str(), entries[0]["contentType"].as_str()), (Some("file"), Some("application/pdf")));
+    assert_eq!(
+        (entries[0]["kind"].as_str(), entries[0]["contentType"].as_str()),
+        (Some("file"), Some("application/pdf"))
+    );
     assert_eq!(entries[0]["size"], 12);
 
     let (status, body) = v.mv("alice", "Clients/Acme", "Archive/Acme Corp", &v.alice).await;
@@ -151,7 +156,12 @@ async fn folders_are_created_like_mkdir_p_listed_moved_with_everything_inside_an
 
     let (_, record) = v.folder("alice", "Archive").await;
     assert_eq!(
-        (record["data"]["folders"].as_u64(), record["data"]["files"].as_u64(), record["data"]["versions"].as_u64(), record["data"]["bytes"].as_u64()),
+        (
+            record["data"]["folders"].as_u64(),
+            record["data"]["files"].as_u64(),
+            record["data"]["versions"].as_u64(),
+            record["data"]["bytes"].as_u64()
+        ),
         (Some(2), Some(2), Some(2), Some(15)),
         "the confirmation's counts: {record}"
     );
@@ -204,9 +214,11 @@ async fn files_keep_their_versions_and_download_with_ranges_and_etags(backend: B
     let (status, body) = v.upload("alice", "", "plan.txt", b"the second plan".to_vec(), &v.alice).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["versions"], 2, "the same name makes a new version: {body}");
-    let (_, history) =
-        v.send(reqwest::Method::GET, &format!("{}?path=plan.txt", at(paths::VAULT_FILE_VERSIONS, "alice")), &v.alice).await;
-    let versions: Vec<u64> = history["data"]["versions"].as_array().unwrap().iter().map(|x| x["version"].as_u64().unwrap()).collect();
+    let (_, history) = v
+        .send(reqwest::Method::GET, &format!("{}?path=plan.txt", at(paths::VAULT_FILE_VERSIONS, "alice")), &v.alice)
+        .await;
+    let versions: Vec<u64> =
+        history["data"]["versions"].as_array().unwrap().iter().map(|x| x["version"].as_u64().unwrap()).collect();
     assert_eq!(versions, [2, 1], "newest first: {history}");
     assert_eq!(history["data"]["versions"][0]["uploadedBy"], "alice-laptop");
 
@@ -281,12 +293,22 @@ async fn a_zip_of_folders_unzips_to_the_same_bytes_with_unicode_names(backend: B
         ("Other/Relevés 2026", "same name.txt", b"another folder of the same name".to_vec()),
     ];
     for (folder, name, bytes) in &files {
-        v.mkdir("alice", folder.rsplit_once('/').map(|x| x.0).unwrap_or(""), folder.rsplit('/').next().unwrap(), &v.alice).await;
+        v.mkdir(
+            "alice",
+            folder.rsplit_once('/').map(|x| x.0).unwrap_or(""),
+            folder.rsplit('/').next().unwrap(),
+            &v.alice,
+        )
+        .await;
         let (status, body) = v.upload("alice", folder, name, bytes.clone(), &v.alice).await;
         assert_eq!(status, 200, "{body}");
     }
     v.mkdir("alice", "Relevés 2026", "empty", &v.alice).await;
-    assert_eq!(v.zip("alice", &["Relevés 2026", "nowhere"], "x").await.status(), 404, "a missing folder: 404 before any byte");
+    assert_eq!(
+        v.zip("alice", &["Relevés 2026", "nowhere"], "x").await.status(),
+        404,
+        "a missing folder: 404 before any byte"
+    );
     let r = v.zip("alice", &["Relevés 2026", "Other/Relevés 2026"], "Relevés \"Q1\"").await;
     assert_eq!(r.status(), 200);
     assert_eq!(
@@ -297,15 +319,26 @@ async fn a_zip_of_folders_unzips_to_the_same_bytes_with_unicode_names(backend: B
     let dir = tempfile::tempdir().unwrap();
     let zip_path = dir.path().join("a.zip");
     std::fs::write(&zip_path, &bytes).unwrap();
-    let out = std::process::Command::new("unzip").arg("-q").arg(&zip_path).arg("-d").arg(dir.path().join("out")).output().unwrap();
+    let out = std::process::Command::new("unzip")
+        .arg("-q")
+        .arg(&zip_path)
+        .arg("-d")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
     assert!(out.status.success(), "unzip: {}", String::from_utf8_lossy(&out.stderr));
     let root = dir.path().join("out");
     assert_eq!(std::fs::read(root.join("Relevés 2026/janvier été.pdf")).unwrap(), files[0].2);
     assert_eq!(std::fs::read(root.join("Relevés 2026/Q1/données.csv")).unwrap(), files[1].2);
     assert_eq!(std::fs::read(root.join("Relevés 2026/Q1/big.bin")).unwrap(), files[2].2);
-    assert_eq!(std::fs::read(root.join("Relevés 2026 (2)/same name.txt")).unwrap(), files[3].2, "two folders of one name");
+    assert_eq!(
+        std::fs::read(root.join("Relevés 2026 (2)/same name.txt")).unwrap(),
+        files[3].2,
+        "two folders of one name"
+    );
     assert!(root.join("Relevés 2026/empty").is_dir(), "empty folders are kept");
-    let mut top: Vec<String> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let mut top: Vec<String> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     top.sort();
     assert_eq!(top, ["Relevés 2026", "Relevés 2026 (2)"], "entries are relative to each folder's parent");
 }
@@ -319,8 +352,16 @@ async fn identical_contents_are_stored_once_and_removed_when_nothing_references_
     }
     v.upload("alice", "b", "other.txt", b"different".to_vec(), &v.alice).await;
     let (_, usage) = v.send(reqwest::Method::GET, &at(paths::VAULT_USAGE, "alice"), &v.alice).await;
-    assert_eq!((usage["data"]["bytes"].as_u64(), usage["data"]["storedBytes"].as_u64()), (Some(27), Some(18)), "{usage}");
-    assert_eq!(moneydesk_server::vault::blobs::count(blobs).await.unwrap(), (0, 2), "two contents, no upload left over");
+    assert_eq!(
+        (usage["data"]["bytes"].as_u64(), usage["data"]["storedBytes"].as_u64()),
+        (Some(27), Some(18)),
+        "{usage}"
+    );
+    assert_eq!(
+        moneydesk_server::vault::blobs::count(blobs).await.unwrap(),
+        (0, 2),
+        "two contents, no upload left over"
+    );
     v.delete("alice", &["a"], &v.alice).await;
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(moneydesk_server::vault::blobs::count(blobs).await.unwrap(), (0, 2), "still referenced from b");
@@ -358,9 +399,11 @@ async fn path_attacks_are_refused_with_400_naming_the_problem() {
         assert_eq!(status, 400, "{parent:?} {name:?}: {body}");
         assert!(body["error"].to_string().contains(why), "{parent:?} {name:?} should say {why:?}: {body}");
     }
-    let (status, body) = v.send(reqwest::Method::GET, &format!("{}?path=..", at(paths::VAULT_FOLDER_CONTENTS, "alice")), &v.alice).await;
+    let (status, body) =
+        v.send(reqwest::Method::GET, &format!("{}?path=..", at(paths::VAULT_FOLDER_CONTENTS, "alice")), &v.alice).await;
     assert_eq!(status, 400, "{body}");
-    let (status, body) = v.send(reqwest::Method::GET, &format!("{}?path=", at(paths::VAULT_FOLDER_CONTENTS, "../x")), &v.alice).await;
+    let (status, body) =
+        v.send(reqwest::Method::GET, &format!("{}?path=", at(paths::VAULT_FOLDER_CONTENTS, "../x")), &v.alice).await;
     assert!(status == 400 || status == 404, "a userId with a slash never reaches a vault: {status} {body}");
 }
 

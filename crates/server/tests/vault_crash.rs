@@ -38,7 +38,10 @@ async fn start_with(data_dir: &Path, env: &[(&'static str, String)]) -> Process 
 }
 
 fn token(data_dir: &Path) -> String {
-    let out = common::cli(data_dir, &["token", "create", "--name", "alice", "--scope", "vault:read", "--scope", "vault:write"]);
+    let out = common::cli(
+        data_dir,
+        &["token", "create", "--name", "alice", "--scope", "vault:read", "--scope", "vault:write"],
+    );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
@@ -51,7 +54,9 @@ async fn call(base: &str, method: reqwest::Method, path: &str, token: &str) -> (
 async fn names(base: &str, token: &str, folder: &str) -> Option<Vec<String>> {
     let path = format!("{}?path={folder}&size=500", paths::VAULT_FOLDER_CONTENTS.replace("{userId}", "alice"));
     let (status, body) = call(base, reqwest::Method::GET, &path, token).await;
-    (status == 200).then(|| body["data"]["content"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_string()).collect())
+    (status == 200).then(|| {
+        body["data"]["content"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_string()).collect()
+    })
 }
 
 /// Objects under the blob store's vault area: (unfinished uploads, contents).
@@ -173,7 +178,8 @@ async fn a_kill_during_folder_moves_leaves_each_tree_whole_at_one_place() {
     let mut server = start(dir.path()).await;
     let folder = paths::VAULT_FOLDER.replace("{userId}", "alice");
     for i in 0..40 {
-        let (status, body) = call(&server.base, reqwest::Method::POST, &format!("{folder}?path=tree/sub{i:02}&name=leaf"), &token).await;
+        let (status, body) =
+            call(&server.base, reqwest::Method::POST, &format!("{folder}?path=tree/sub{i:02}&name=leaf"), &token).await;
         assert_eq!(status, 200, "{body}");
     }
     let mv = paths::VAULT_FOLDER_MOVE.replace("{userId}", "alice");
@@ -189,11 +195,18 @@ async fn a_kill_during_folder_moves_leaves_each_tree_whole_at_one_place() {
         let _ = request.await;
         server = start(dir.path()).await;
         let now = names(&server.base, &token, "").await.unwrap();
-        assert!(now == [from.clone()] || now == [to.clone()], "round {round}: the tree is at one place, not both or neither: {now:?}");
+        assert!(
+            now == [from.clone()] || now == [to.clone()],
+            "round {round}: the tree is at one place, not both or neither: {now:?}"
+        );
         let subs = names(&server.base, &token, &now[0]).await.unwrap();
         assert_eq!(subs.len(), 40, "round {round}: every subfolder moved with it or none did");
         for s in ["sub00", "sub39"] {
-            assert_eq!(names(&server.base, &token, &format!("{}/{s}", now[0])).await.unwrap(), ["leaf"], "round {round}");
+            assert_eq!(
+                names(&server.base, &token, &format!("{}/{s}", now[0])).await.unwrap(),
+                ["leaf"],
+                "round {round}"
+            );
         }
     }
     server.kill_9();

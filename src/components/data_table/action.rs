@@ -24,7 +24,8 @@ pub enum Action {
 pub const ATTR: &str = "data-action";
 
 impl Action {
-    const ALL: [Action; 6] = [Action::Clear, Action::LastPage, Action::Export, Action::Cancel, Action::Size, Action::Jump];
+    const ALL: [Action; 6] =
+        [Action::Clear, Action::LastPage, Action::Export, Action::Cancel, Action::Size, Action::Jump];
 
     pub const fn as_str(self) -> &'static str {
         match self {

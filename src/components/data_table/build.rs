@@ -7,8 +7,8 @@ use web_sys::{Document, Element};
 
 use super::action::{Action, ATTR};
 use super::column::{Column, FilterKind};
-use super::state::PAGE_SIZES;
 use super::ctx::Ctx;
+use super::state::PAGE_SIZES;
 
 /// `<tag attr=value ...>text</tag>`.
 pub fn el(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: &str) -> Element {
@@ -74,8 +74,12 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
         let label = el(doc, "label", &[("for", &fid)], f.label);
         let _ = form.append_child(&with(el(doc, "div", &[("class", class)], ""), &[&label, &control]));
     }
-    let clear =
-        el(doc, "button", &[("type", "button"), ("class", "button clear-filters"), (ATTR, Action::Clear.as_str())], "Clear");
+    let clear = el(
+        doc,
+        "button",
+        &[("type", "button"), ("class", "button clear-filters"), (ATTR, Action::Clear.as_str())],
+        "Clear",
+    );
     let _ = form.append_child(&clear);
 
     let fieldset =

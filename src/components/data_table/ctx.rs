@@ -98,4 +98,3 @@ impl Default for Win {
         Win { rows: 0, start: 0, end: 0, row_h: ROW_HEIGHT, tab_stop: 0, frame: false, view: None }
     }
 }
-

@@ -9,11 +9,11 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 use super::action::Action;
+use super::ctx::Ctx;
 use super::export::{self, Job, Outcome, Progress};
 use super::state::TableState;
 use super::sync::{group, value};
 use super::windowing;
-use super::ctx::Ctx;
 use crate::components::toasts::ToastKind;
 
 fn target(ev: &web_sys::Event) -> Option<Element> {
@@ -228,7 +228,11 @@ fn start_export(ctx: Ctx) {
             return; // the table went away meanwhile
         }
         let (kind, message) = match outcome {
-            Outcome::Done(chunks, n) => match crate::components::download::save(&chunks, &crate::components::download::dated_name(id, "csv"), crate::components::download::CSV) {
+            Outcome::Done(chunks, n) => match crate::components::download::save(
+                &chunks,
+                &crate::components::download::dated_name(id, "csv"),
+                crate::components::download::CSV,
+            ) {
                 Ok(()) => (ToastKind::Success, format!("Exported {} {noun} to CSV.", group(n))),
                 Err(e) => (ToastKind::Error, format!("Could not save the CSV file: {e:?}")),
             },

@@ -80,4 +80,3 @@ pub async fn run(
         query.page += 1;
     }
 }
-

@@ -41,9 +41,9 @@
 
 pub mod action;
 mod build;
-mod ctx;
 pub mod column;
 pub mod csv;
+mod ctx;
 mod dom;
 mod events;
 pub mod export;
@@ -58,8 +58,8 @@ use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 use serde_json::Value;
 
-pub use self::column::{Column, FilterDef, FilterKind, Format};
 use self::action::Action;
+pub use self::column::{Column, FilterDef, FilterKind, Format};
 pub(crate) use self::ctx::{columns_key, Ctx, Loaded};
 use self::state::{decode, merge_query};
 pub use self::state::{Fetcher, PageFuture, TableQuery, TableState, PAGE_SIZES};

@@ -7,8 +7,8 @@ use web_sys::Element;
 
 use super::action::{Action, ATTR};
 use super::build;
-use super::state::{TableState, PAGE_SIZES};
 use super::ctx::Ctx;
+use super::state::{TableState, PAGE_SIZES};
 use moneydesk_model::collections::SortDir;
 
 /// The two containers the controls live in.
@@ -170,9 +170,11 @@ pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
     if empty {
         let past_end = totals.filter(|(t, _)| *t > 0).map(|(_, n)| n);
         let (message, button, action) = match past_end {
-            Some(last) => {
-                (format!("Page {page} is past the end: there are {last} pages."), "Go to the last page", Action::LastPage)
-            }
+            Some(last) => (
+                format!("Page {page} is past the end: there are {last} pages."),
+                "Go to the last page",
+                Action::LastPage,
+            ),
             None if filtered => (format!("No {} match these filters.", ctx.noun), "Clear filters", Action::Clear),
             None => (format!("There are no {} yet.", ctx.noun), "", Action::Clear),
         };

@@ -129,7 +129,8 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
     // Sort by name, descending on the second click; aria-sort follows.
     find(&root, "th[data-key=name] button").await.click();
     let th = find(&root, "th[data-key=name]").await;
-    wait_until("the name column sorts ascending", || th.get_attribute("aria-sort").as_deref() == Some("ascending")).await;
+    wait_until("the name column sorts ascending", || th.get_attribute("aria-sort").as_deref() == Some("ascending"))
+        .await;
     find(&root, "th[data-key=name] button").await.click();
     text_containing(&root, "tbody tr:first-child td[data-key=name]", "Item 42").await;
     assert_eq!(find(&root, "th[data-key=name]").await.get_attribute("aria-sort").as_deref(), Some("descending"));

@@ -15,8 +15,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 use super::column::Column;
-use super::dom::rows_html;
 use super::ctx::Ctx;
+use super::dom::rows_html;
 
 /// Pages with more rows than this are windowed; shorter ones render every row.
 pub const WINDOW_MIN: usize = 100;

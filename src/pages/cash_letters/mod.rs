@@ -10,10 +10,10 @@ use moneydesk_model::Scope;
 use crate::api::request::{submit, Answer};
 use crate::api::{self, ApiError};
 use crate::components::data_table::column::format_money;
-use crate::format::format_date_time;
 use crate::components::download::save_blob;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::format::format_date_time;
 use crate::session::use_auth;
 
 mod x9_viewer;
@@ -71,21 +71,31 @@ fn CashLetters() -> impl IntoView {
         }
         let request = CashLetterRequest { business_date: Some(day.get_untracked()), deposit_ids: None, preview: !make };
         failed.set(None);
-        submit(busy, &owner, || api::cash_letters::create(&auth.client(), &request), move |result| match result {
-            Ok(letter) if make => {
-                toasts.show(
-                    ToastKind::Success,
-                    format!("Cash letter {} was made: {} checks, {}.", letter.cash_letter_id, letter.item_count, money(&letter.total_amount)),
-                );
-                preview.set(None);
-                changed.update(|n| *n += 1);
-            }
-            Ok(letter) => preview.set(Some(letter)),
-            Err(e) => {
-                preview.set(None);
-                failed.set(Some(e));
-            }
-        });
+        submit(
+            busy,
+            &owner,
+            || api::cash_letters::create(&auth.client(), &request),
+            move |result| match result {
+                Ok(letter) if make => {
+                    toasts.show(
+                        ToastKind::Success,
+                        format!(
+                            "Cash letter {} was made: {} checks, {}.",
+                            letter.cash_letter_id,
+                            letter.item_count,
+                            money(&letter.total_amount)
+                        ),
+                    );
+                    preview.set(None);
+                    changed.update(|n| *n += 1);
+                }
+                Ok(letter) => preview.set(Some(letter)),
+                Err(e) => {
+                    preview.set(None);
+                    failed.set(Some(e));
+                }
+            },
+        );
     };
     let ask = StoredValue::new(ask);
     // The file shown in the viewer: a letter from the list, or one the user opens.

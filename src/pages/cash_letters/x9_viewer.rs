@@ -43,7 +43,11 @@ fn read(name: String, bytes: &[u8]) -> Read {
     let letters = file.cash_letters.len();
     let bundles: usize = file.cash_letters.iter().map(|c| c.bundles.len()).sum();
     let (from, to, made) = file.header.as_ref().map_or(Default::default(), |h| {
-        (h.immediate_origin_routing_number.clone(), h.immediate_destination_routing_number.clone(), h.file_creation_date.clone())
+        (
+            h.immediate_origin_routing_number.clone(),
+            h.immediate_destination_routing_number.clone(),
+            h.file_creation_date.clone(),
+        )
     });
     let summary = format!(
         "{} cash letter{}, {} bundle{}, {} check{}, {} in all; from {} to {}, made {}.",
@@ -89,13 +93,10 @@ fn picture(tiff: &[u8]) -> Result<String, String> {
         document().create_element("canvas").map_err(|_| "no canvas")?.unchecked_into();
     canvas.set_width(w);
     canvas.set_height(h);
-    let context: web_sys::CanvasRenderingContext2d = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .ok_or("no 2D canvas")?
-        .unchecked_into();
-    let data = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h).map_err(|_| "no image data")?;
+    let context: web_sys::CanvasRenderingContext2d =
+        canvas.get_context("2d").ok().flatten().ok_or("no 2D canvas")?.unchecked_into();
+    let data =
+        web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h).map_err(|_| "no image data")?;
     context.put_image_data(&data, 0.0, 0.0).map_err(|_| "the canvas refused the picture")?;
     canvas.to_data_url().map_err(|_| "the canvas refused the picture".to_string())
 }
@@ -166,7 +167,8 @@ fn ItemRow(row: Row) -> impl IntoView {
     let count = row.images.len();
     let show = move |_| {
         if pictures.with_untracked(Option::is_none) {
-            pictures.set(Some(images.with_value(|all| all.iter().map(|(back, tiff)| (*back, picture(tiff))).collect())));
+            pictures
+                .set(Some(images.with_value(|all| all.iter().map(|(back, tiff)| (*back, picture(tiff))).collect())));
         }
     };
     view! {

@@ -9,8 +9,8 @@ use leptos_router::hooks::use_query_map;
 use moneydesk_model::deposits::{Date, DepositDayTotal, DepositStatus};
 
 use super::FILTERS;
-use crate::api::request::Answer;
 use crate::api;
+use crate::api::request::Answer;
 use crate::components::data_table::column::format_money;
 use crate::session::use_auth;
 
@@ -53,7 +53,13 @@ impl Day {
             .iter()
             .map(|p| format!("{} {} ({})", p.count, p.status.label().to_lowercase(), money(&p.amount)))
             .collect();
-        format!("{}: {} in {count} deposit{} — {}", short(self.date), money(&self.total()), if count == 1 { "" } else { "s" }, each.join(", "))
+        format!(
+            "{}: {} in {count} deposit{} — {}",
+            short(self.date),
+            money(&self.total()),
+            if count == 1 { "" } else { "s" },
+            each.join(", ")
+        )
     }
 }
 
@@ -79,7 +85,9 @@ pub fn DepositsChart(#[prop(into)] changed: Signal<u32>) -> impl IntoView {
         let filters: Vec<(String, String)> = query.with(|q| {
             FILTERS
                 .iter()
-                .filter_map(|f| q.get_str(f.param).filter(|v| !v.trim().is_empty()).map(|v| (f.param.to_string(), v.to_string())))
+                .filter_map(|f| {
+                    q.get_str(f.param).filter(|v| !v.trim().is_empty()).map(|v| (f.param.to_string(), v.to_string()))
+                })
                 .collect()
         });
         totals.load(api::deposits::daily_totals(&auth.client(), &filters));

@@ -11,9 +11,9 @@ use serde_json::Value;
 use crate::api::request::{submit, Answer};
 use crate::api::{self, ApiError};
 use crate::components::data_table::column::format_money;
-use crate::format::format_date_time;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::format::format_date_time;
 use crate::session::use_auth;
 
 /// Bumped when a deposit changed: the page's table fetches its view again.
@@ -63,8 +63,11 @@ fn DepositPanel(id: i64) -> impl IntoView {
             return;
         }
         failed.set(None);
-        submit(busy, &owner, || api::deposits::apply(&auth.client(), id, action, why), move |result| {
-            match result {
+        submit(
+            busy,
+            &owner,
+            || api::deposits::apply(&auth.client(), id, action, why),
+            move |result| match result {
                 Ok(d) => {
                     toasts.show(ToastKind::Success, format!("Deposit {id} is now {}.", d.record.status.label()));
                     asking.set(None);
@@ -77,8 +80,8 @@ fn DepositPanel(id: i64) -> impl IntoView {
                 Err(e) => {
                     failed.set(Some(e));
                 }
-            }
-        });
+            },
+        );
     });
 
     let body = move || {

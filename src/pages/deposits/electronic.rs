@@ -65,13 +65,21 @@ pub fn NewPull(on_done: Callback<bool>) -> impl IntoView {
         failed.set(None);
         complaints.0.set(Vec::new());
         let k = key.get_value();
-        submit(busy, &owner, || api::deposits::create_electronic(&auth.client(), &fields, &k), move |result| match result {
-            Ok(record) => {
-                toasts.show(ToastKind::Success, format!("Pull {} was recorded: {} to confirm.", record.id, record.amount));
-                on_done.run(true);
-            }
-            Err(e) => refused(e, key, complaints, failed, "pull-form-error"),
-        });
+        submit(
+            busy,
+            &owner,
+            || api::deposits::create_electronic(&auth.client(), &fields, &k),
+            move |result| match result {
+                Ok(record) => {
+                    toasts.show(
+                        ToastKind::Success,
+                        format!("Pull {} was recorded: {} to confirm.", record.id, record.amount),
+                    );
+                    on_done.run(true);
+                }
+                Err(e) => refused(e, key, complaints, failed, "pull-form-error"),
+            },
+        );
     };
 
     view! {

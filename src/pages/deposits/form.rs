@@ -37,7 +37,13 @@ pub(super) fn new_key() -> String {
 /// A submission the server refused (or whose answer was lost): the fields it named show their
 /// complaints, and the next submission gets a new `Idempotency-Key` — unless no answer came
 /// (the network), when the same key makes the retry safe. Shown in `failed`, focused at `error_id`.
-pub(super) fn refused(e: ApiError, key: StoredValue<String>, complaints: Complaints, failed: RwSignal<Option<ApiError>>, error_id: &str) {
+pub(super) fn refused(
+    e: ApiError,
+    key: StoredValue<String>,
+    complaints: Complaints,
+    failed: RwSignal<Option<ApiError>>,
+    error_id: &str,
+) {
     if !matches!(e, ApiError::Network { .. }) {
         key.set_value(new_key());
     }
@@ -214,8 +220,15 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
             return;
         }
         // A scan's images were stored by the scan: the deposit names it instead of sending them.
-        let scanned = scan.with_untracked(|s: &Option<moneydesk_model::deposits::CheckScan>| s.as_ref().map(|s| s.scan_id.clone()));
-        let images = |side: RwSignal<Option<(String, String)>>| if scanned.is_some() { None } else { side.get_untracked().map(|(_, b)| b) };
+        let scanned = scan
+            .with_untracked(|s: &Option<moneydesk_model::deposits::CheckScan>| s.as_ref().map(|s| s.scan_id.clone()));
+        let images = |side: RwSignal<Option<(String, String)>>| {
+            if scanned.is_some() {
+                None
+            } else {
+                side.get_untracked().map(|(_, b)| b)
+            }
+        };
         let fields = CheckDepositFields {
             amount: text(amount).map(|a| a.replace([',', '$'], "")),
             bank_account_number: text(account),
@@ -235,15 +248,21 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
         failed.set(None);
         complaints.0.set(Vec::new());
         let k = key.get_value();
-        submit(busy, &owner, || api::deposits::create(&auth.client(), &fields, &k), move |result| {
-            match result {
+        submit(
+            busy,
+            &owner,
+            || api::deposits::create(&auth.client(), &fields, &k),
+            move |result| match result {
                 Ok(record) => {
-                    toasts.show(ToastKind::Success, format!("Deposit {} was created: {} to confirm.", record.id, record.amount));
+                    toasts.show(
+                        ToastKind::Success,
+                        format!("Deposit {} was created: {} to confirm.", record.id, record.amount),
+                    );
                     on_done.run(true);
                 }
                 Err(e) => refused(e, key, complaints, failed, "deposit-form-error"),
-            }
-        });
+            },
+        );
     };
 
     view! {

@@ -66,7 +66,9 @@ pub fn bank_name(routing: RwSignal<String>) -> Signal<Option<String>> {
         }
         if let Err(e) = RoutingNumber::parse(&text) {
             let message = e.to_string();
-            return Some(Box::pin(async move { Some(message) }) as std::pin::Pin<Box<dyn std::future::Future<Output = _>>>);
+            return Some(
+                Box::pin(async move { Some(message) }) as std::pin::Pin<Box<dyn std::future::Future<Output = _>>>
+            );
         }
         let request = api::routing::ach(&auth.client(), &text);
         Some(Box::pin(async move {

@@ -74,17 +74,22 @@ pub fn ReadCheck(targets: ScanTargets) -> impl IntoView {
         };
         let sleeve = targets.sleeve.get_untracked().trim().to_string();
         failed.set(None);
-        submit(busy, &owner, || api::deposits::scan(&auth.client(), &sleeve, &fields), move |result| match result {
-            Ok(scan) => {
-                if let Some(m) = &scan.micr {
-                    fill(targets.routing, &m.routing_number);
-                    fill(targets.account, &m.account_number);
-                    fill(targets.check_number, &m.check_number);
+        submit(
+            busy,
+            &owner,
+            || api::deposits::scan(&auth.client(), &sleeve, &fields),
+            move |result| match result {
+                Ok(scan) => {
+                    if let Some(m) = &scan.micr {
+                        fill(targets.routing, &m.routing_number);
+                        fill(targets.account, &m.account_number);
+                        fill(targets.check_number, &m.check_number);
+                    }
+                    targets.scan.set(Some(scan));
                 }
-                targets.scan.set(Some(scan));
-            }
-            Err(e) => failed.set(Some(e)),
-        });
+                Err(e) => failed.set(Some(e)),
+            },
+        );
     };
     view! {
         <div class="scan-check">

@@ -107,7 +107,11 @@ pub fn Attachments(picked: RwSignal<Vec<Picked>>) -> impl IntoView {
 
 /// Past the limit the total reads as an error.
 fn total_class(total: u64) -> &'static str {
-    if total > MAX_TOTAL_BYTES as u64 { "field-error" } else { "muted" }
+    if total > MAX_TOTAL_BYTES as u64 {
+        "field-error"
+    } else {
+        "muted"
+    }
 }
 
 /// Reads a dropped or picked CSV's text.

@@ -75,7 +75,11 @@ pub fn default_mapping(variables: &[String], sheet: &Sheet) -> Vec<(String, Opti
 }
 
 #[component]
-pub fn BulkPicker(sheet: RwSignal<Option<Sheet>>, mapping: RwSignal<Vec<(String, Option<String>)>>, variables: Signal<Vec<String>>) -> impl IntoView {
+pub fn BulkPicker(
+    sheet: RwSignal<Option<Sheet>>,
+    mapping: RwSignal<Vec<(String, Option<String>)>>,
+    variables: Signal<Vec<String>>,
+) -> impl IntoView {
     let input = NodeRef::<leptos::html::Input>::new();
     let error = RwSignal::new(None::<String>);
     Effect::new(move |_| {
@@ -144,13 +148,23 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn a_row_becomes_its_recipient_and_its_mapped_data_and_a_short_row_lacks_the_variable() {
-        let s = Sheet::parse("c.csv", "Email,name,first\nada@x.example,\"Lovelace, Ada\",Ada\nbob@x.example,,\ncy@x.example\n").unwrap();
+        let s = Sheet::parse(
+            "c.csv",
+            "Email,name,first\nada@x.example,\"Lovelace, Ada\",Ada\nbob@x.example,,\ncy@x.example\n",
+        )
+        .unwrap();
         let mapping = vec![("first_name".to_string(), Some("first".to_string())), ("unmapped".to_string(), None)];
         let ada = s.personalization(0, &mapping, true);
         assert_eq!(ada.to, [Mailbox { email: "ada@x.example".into(), name: Some("Lovelace, Ada".into()) }]);
-        assert_eq!(ada.dynamic_template_data.unwrap(), serde_json::json!({"first_name": "Ada"}).as_object().unwrap().clone());
+        assert_eq!(
+            ada.dynamic_template_data.unwrap(),
+            serde_json::json!({"first_name": "Ada"}).as_object().unwrap().clone()
+        );
         // An empty cell is an empty value; a missing cell, a missing variable.
-        assert_eq!(s.personalization(1, &mapping, true).dynamic_template_data.unwrap(), serde_json::json!({"first_name": ""}).as_object().unwrap().clone());
+        assert_eq!(
+            s.personalization(1, &mapping, true).dynamic_template_data.unwrap(),
+            serde_json::json!({"first_name": ""}).as_object().unwrap().clone()
+        );
         assert!(s.personalization(2, &mapping, true).dynamic_template_data.unwrap().is_empty());
         assert_eq!(s.personalization(2, &mapping, false).dynamic_template_data, None);
     }

@@ -52,7 +52,8 @@ pub fn BulkPreview(
         };
         // The form's subject is every message's, and overrides a template's (as the send does).
         let own_subject = move || Some(subject.get()).filter(|s| !s.is_empty());
-        let body = move || match template.get() {
+        let body = move || {
+            match template.get() {
             None => view! { <p><strong>"Subject: "</strong><span class="email-bulk-subject">{own_subject().unwrap_or_else(|| "(no subject)".into())}</span></p> }.into_any(),
             Some(_) => rendered[i].with(|r| match r {
                 None => view! { <p class="muted" aria-busy="true">"Rendering…"</p> }.into_any(),
@@ -77,9 +78,11 @@ pub fn BulkPreview(
                     view! { <p class=class>{said}</p> }.into_any()
                 }
             }),
+        }
         };
         // Marked in words as well as by the frame (style/email.css: a message holding a refusal).
-        let class = if shown_to.is_none() { "email-bulk-message email-bulk-message-refused" } else { "email-bulk-message" };
+        let class =
+            if shown_to.is_none() { "email-bulk-message email-bulk-message-refused" } else { "email-bulk-message" };
         let to_text = shown_to.unwrap_or_else(|| "(no address: the send would refuse this row)".into());
         view! {
             <li class=class data-row=i.to_string()>

@@ -6,7 +6,10 @@
 
 use leptos::prelude::*;
 use moneydesk_model::email::send::encode_base64;
-use moneydesk_model::email::{Attachment, Content, Mailbox, Personalization, RenderedTemplate, SendRequest, SenderIdentity, TemplateDetail, TemplatePreview, TemplateSummary};
+use moneydesk_model::email::{
+    Attachment, Content, Mailbox, Personalization, RenderedTemplate, SendRequest, SenderIdentity, TemplateDetail,
+    TemplatePreview, TemplateSummary,
+};
 use moneydesk_model::FieldError;
 use serde_json::{Map, Value};
 
@@ -41,7 +44,8 @@ pub fn Compose() -> impl IntoView {
     let identity = RwSignal::new(0usize);
     let local = RwSignal::new("ops".to_string());
     let from_name = RwSignal::new(String::new());
-    let (to, cc, bcc) = (RwSignal::new(Vec::<String>::new()), RwSignal::new(Vec::<String>::new()), RwSignal::new(Vec::<String>::new()));
+    let (to, cc, bcc) =
+        (RwSignal::new(Vec::<String>::new()), RwSignal::new(Vec::<String>::new()), RwSignal::new(Vec::<String>::new()));
     let show_cc = RwSignal::new(false);
     let subject = RwSignal::new(String::new());
     let mode = RwSignal::new(Mode::Write);
@@ -64,10 +68,12 @@ pub fn Compose() -> impl IntoView {
             template.load(api::template(&auth.client(), &id));
         }
     });
-    let variables = Signal::derive(move || template.with(|t| match t {
-        Some(Ok(t)) => t.latest.variables.clone(),
-        _ => Vec::new(),
-    }));
+    let variables = Signal::derive(move || {
+        template.with(|t| match t {
+            Some(Ok(t)) => t.latest.variables.clone(),
+            _ => Vec::new(),
+        })
+    });
     Effect::new(move |_| {
         let vars = variables.get();
         values.set(vars.into_iter().map(|v| (v, String::new())).collect());
@@ -75,16 +81,19 @@ pub fn Compose() -> impl IntoView {
 
     // The sender's address: the identity's, or the local part typed for a domain's.
     let from_email = move || {
-        senders.with(|s| match s {
-            Some(Ok(list)) => list.get(identity.get()).map(|i| match i.address.strip_prefix('@') {
-                Some(domain) => format!("{}@{domain}", local.get().trim()),
-                None => i.address.clone(),
-            }),
-            _ => None,
-        })
-        .unwrap_or_default()
+        senders
+            .with(|s| match s {
+                Some(Ok(list)) => list.get(identity.get()).map(|i| match i.address.strip_prefix('@') {
+                    Some(domain) => format!("{}@{domain}", local.get().trim()),
+                    None => i.address.clone(),
+                }),
+                _ => None,
+            })
+            .unwrap_or_default()
     };
-    let data_of = move |pairs: &[(String, String)]| -> Map<String, Value> { pairs.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect() };
+    let data_of = move |pairs: &[(String, String)]| -> Map<String, Value> {
+        pairs.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect()
+    };
     let mailboxes = |list: Vec<String>| list.into_iter().map(|email| Mailbox { email, name: None }).collect::<Vec<_>>();
 
     let build = move || -> SendRequest {
@@ -112,7 +121,10 @@ pub fn Compose() -> impl IntoView {
             }
         }
         SendRequest {
-            from: Mailbox { email: from_email(), name: Some(from_name.get_untracked()).filter(|n| !n.trim().is_empty()) },
+            from: Mailbox {
+                email: from_email(),
+                name: Some(from_name.get_untracked()).filter(|n| !n.trim().is_empty()),
+            },
             subject: Some(subject.get_untracked()).filter(|s| !s.is_empty()),
             content,
             personalizations,
@@ -158,20 +170,29 @@ pub fn Compose() -> impl IntoView {
             return;
         }
         problems.set(Vec::new());
-        submit(busy, &owner, || api::send(&auth.client(), &request), move |r: Result<Vec<String>, ApiError>| match r {
-            Ok(ids) => {
-                notice.set(Some(format!("{} queued: {}", if ids.len() == 1 { "1 message".to_string() } else { format!("{} messages", ids.len()) }, ids.join(", "))));
-                to.set(Vec::new());
-                cc.set(Vec::new());
-                bcc.set(Vec::new());
-                picked.set(Vec::new());
-                sheet.set(None);
-            }
-            Err(ApiError::Validation { message, fields }) => {
-                problems.set(if fields.is_empty() { vec![FieldError::new("request", message)] } else { fields })
-            }
-            Err(e) => problems.set(vec![FieldError::new("request", e.to_string())]),
-        });
+        submit(
+            busy,
+            &owner,
+            || api::send(&auth.client(), &request),
+            move |r: Result<Vec<String>, ApiError>| match r {
+                Ok(ids) => {
+                    notice.set(Some(format!(
+                        "{} queued: {}",
+                        if ids.len() == 1 { "1 message".to_string() } else { format!("{} messages", ids.len()) },
+                        ids.join(", ")
+                    )));
+                    to.set(Vec::new());
+                    cc.set(Vec::new());
+                    bcc.set(Vec::new());
+                    picked.set(Vec::new());
+                    sheet.set(None);
+                }
+                Err(ApiError::Validation { message, fields }) => {
+                    problems.set(if fields.is_empty() { vec![FieldError::new("request", message)] } else { fields })
+                }
+                Err(e) => problems.set(vec![FieldError::new("request", e.to_string())]),
+            },
+        );
     };
 
     view! {

@@ -54,15 +54,20 @@ pub fn Domains() -> impl IntoView {
             problem.set(Some("Type the domain to send from, like notices.bank.example".into()));
             return;
         }
-        submit(busy, &owner, || api::register_domain(&auth.client(), &d), move |r: Result<SendingDomain, ApiError>| match r {
-            Ok(d) => {
-                problem.set(None);
-                name.set(String::new());
-                reload.update(|n| *n += 1);
-                go.run(vec![("tab".into(), "domains".into()), ("domain".into(), d.domain)]);
-            }
-            Err(e) => problem.set(Some(e.to_string())),
-        });
+        submit(
+            busy,
+            &owner,
+            || api::register_domain(&auth.client(), &d),
+            move |r: Result<SendingDomain, ApiError>| match r {
+                Ok(d) => {
+                    problem.set(None);
+                    name.set(String::new());
+                    reload.update(|n| *n += 1);
+                    go.run(vec![("tab".into(), "domains".into()), ("domain".into(), d.domain)]);
+                }
+                Err(e) => problem.set(Some(e.to_string())),
+            },
+        );
     };
     view! {
         <div class="email-domains">
@@ -121,7 +126,11 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
             busy,
             &owner,
             || -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<SendingDomain, ApiError>>>> {
-                if activate { Box::pin(api::activate_domain(&auth.client(), &name)) } else { Box::pin(api::verify_domain(&auth.client(), &name)) }
+                if activate {
+                    Box::pin(api::activate_domain(&auth.client(), &name))
+                } else {
+                    Box::pin(api::verify_domain(&auth.client(), &name))
+                }
             },
             move |r: Result<SendingDomain, ApiError>| match r {
                 Ok(d) => {

@@ -61,7 +61,12 @@ pub fn Inbound() -> impl IntoView {
     Effect::new(move |_| {
         let moving = messages.with(|l| matches!(l, Some(Ok(l)) if l.iter().any(|m| matches!(m.state, InboundState::Pending | InboundState::Delivering))));
         if moving {
-            set_timeout(move || { tick.try_update(|t| *t += 1); }, REFRESH);
+            set_timeout(
+                move || {
+                    tick.try_update(|t| *t += 1);
+                },
+                REFRESH,
+            );
         }
     });
     let changed = Callback::new(move |()| {
@@ -77,18 +82,25 @@ pub fn Inbound() -> impl IntoView {
         ev.prevent_default();
         let (d, u) = (new_domain.get_untracked().trim().to_string(), new_url.get_untracked().trim().to_string());
         if d.is_empty() || u.is_empty() {
-            problem.set(Some("Type the domain that receives mail (like in.bank.example) and the URL to post it to".into()));
+            problem.set(Some(
+                "Type the domain that receives mail (like in.bank.example) and the URL to post it to".into(),
+            ));
             return;
         }
-        submit(busy, &owner, || api::create_inbound_route(&auth.client(), &d, &u), move |r: Result<InboundRoute, ApiError>| match r {
-            Ok(_) => {
-                problem.set(None);
-                new_domain.set(String::new());
-                new_url.set(String::new());
-                reload.update(|n| *n += 1);
-            }
-            Err(e) => problem.set(Some(e.to_string())),
-        });
+        submit(
+            busy,
+            &owner,
+            || api::create_inbound_route(&auth.client(), &d, &u),
+            move |r: Result<InboundRoute, ApiError>| match r {
+                Ok(_) => {
+                    problem.set(None);
+                    new_domain.set(String::new());
+                    new_url.set(String::new());
+                    reload.update(|n| *n += 1);
+                }
+                Err(e) => problem.set(Some(e.to_string())),
+            },
+        );
     };
 
     view! {
@@ -187,14 +199,19 @@ fn RouteRow(route: InboundRoute, on_change: Callback<()>, show: Callback<String>
     let secret = RwSignal::new(None::<InboundSecret>);
     let save = Callback::new(move |()| {
         let u = url.get_untracked().trim().to_string();
-        submit(busy, &owner, || api::update_inbound_route(&auth.client(), &domain.get_value(), &u), move |r: Result<InboundRoute, ApiError>| match r {
-            Ok(_) => {
-                editing.set(false);
-                said.set(None);
-                on_change.run(());
-            }
-            Err(e) => said.set(Some(e.to_string())),
-        });
+        submit(
+            busy,
+            &owner,
+            || api::update_inbound_route(&auth.client(), &domain.get_value(), &u),
+            move |r: Result<InboundRoute, ApiError>| match r {
+                Ok(_) => {
+                    editing.set(false);
+                    said.set(None);
+                    on_change.run(());
+                }
+                Err(e) => said.set(Some(e.to_string())),
+            },
+        );
     });
     let secret_owner = Owner::current();
     let fetch = Callback::new(move |rotate: bool| {
@@ -206,7 +223,11 @@ fn RouteRow(route: InboundRoute, on_change: Callback<()>, show: Callback<String>
             busy,
             &secret_owner,
             || -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<InboundSecret, ApiError>>>> {
-                if rotate { Box::pin(api::rotate_inbound_secret(&auth.client(), &d)) } else { Box::pin(api::inbound_secret(&auth.client(), &d)) }
+                if rotate {
+                    Box::pin(api::rotate_inbound_secret(&auth.client(), &d))
+                } else {
+                    Box::pin(api::inbound_secret(&auth.client(), &d))
+                }
             },
             move |r: Result<InboundSecret, ApiError>| match r {
                 Ok(s) => {

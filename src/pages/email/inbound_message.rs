@@ -26,21 +26,33 @@ pub fn InboundView(id: String, on_change: Callback<()>, close: Callback<()>) -> 
     });
     // Follows a delivery under way.
     Effect::new(move |_| {
-        if answer.with(|a| matches!(a, Some(Ok(d)) if matches!(d.message.state, InboundState::Pending | InboundState::Delivering))) {
-            set_timeout(move || { tick.try_update(|t| *t += 1); }, std::time::Duration::from_secs(2));
+        if answer.with(
+            |a| matches!(a, Some(Ok(d)) if matches!(d.message.state, InboundState::Pending | InboundState::Delivering)),
+        ) {
+            set_timeout(
+                move || {
+                    tick.try_update(|t| *t += 1);
+                },
+                std::time::Duration::from_secs(2),
+            );
         }
     });
     let busy = RwSignal::new(false);
     let said = RwSignal::new(None::<String>);
     let redeliver = Callback::new(move |()| {
-        submit(busy, &owner, || api::redeliver_inbound(&auth.client(), &id.get_value()), move |r: Result<InboundMessage, ApiError>| match r {
-            Ok(_) => {
-                said.set(Some("Posting it again now".into()));
-                tick.update(|t| *t += 1);
-                on_change.run(());
-            }
-            Err(e) => said.set(Some(e.to_string())),
-        });
+        submit(
+            busy,
+            &owner,
+            || api::redeliver_inbound(&auth.client(), &id.get_value()),
+            move |r: Result<InboundMessage, ApiError>| match r {
+                Ok(_) => {
+                    said.set(Some("Posting it again now".into()));
+                    tick.update(|t| *t += 1);
+                    on_change.run(());
+                }
+                Err(e) => said.set(Some(e.to_string())),
+            },
+        );
     });
     view! {
         <section class="email-message email-inbound-message" id="inbound-message" aria-labelledby="inbound-message-title">

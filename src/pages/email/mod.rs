@@ -104,7 +104,8 @@ pub fn EmailPage() -> impl IntoView {
     let query = use_query_map();
     let go = use_go();
     let auth = crate::session::use_auth();
-    let shown = Memo::new(move |_| Tab::ALL.into_iter().filter(|t| auth.may(t.scope()) == Some(true)).collect::<Vec<_>>());
+    let shown =
+        Memo::new(move |_| Tab::ALL.into_iter().filter(|t| auth.may(t.scope()) == Some(true)).collect::<Vec<_>>());
     // The tab the URL names when this token may use it, else the first it may.
     let tab = Memo::new(move |_| {
         let asked = query.with(|q| Tab::ALL.into_iter().find(|t| q.get_str("tab") == Some(t.slug())));

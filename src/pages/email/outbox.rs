@@ -73,7 +73,8 @@ pub fn Outbox() -> impl IntoView {
     Effect::new(move |_| {
         let p = place.get();
         tick.track();
-        let mut filters: Vec<(String, String)> = p.states.iter().map(|s| ("state".to_string(), s.as_str().to_string())).collect();
+        let mut filters: Vec<(String, String)> =
+            p.states.iter().map(|s| ("state".to_string(), s.as_str().to_string())).collect();
         if !p.q.is_empty() {
             filters.push(("q".into(), p.q.clone()));
         }
@@ -90,7 +91,12 @@ pub fn Outbox() -> impl IntoView {
     Effect::new(move |_| {
         let moving = list.with(|l| matches!(l, Some(Ok(p)) if p.content.iter().any(|m| !m.state.is_final())));
         if moving {
-            set_timeout(move || { tick.try_update(|t| *t += 1); }, REFRESH);
+            set_timeout(
+                move || {
+                    tick.try_update(|t| *t += 1);
+                },
+                REFRESH,
+            );
         }
     });
     let with = move |f: &dyn Fn(&mut Place)| {

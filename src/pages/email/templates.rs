@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
-use moneydesk_model::email::{DraftPreview, NewTemplate, NewTemplateVersion, RenderedTemplate, TemplateDetail, TemplateSummary};
+use moneydesk_model::email::{
+    DraftPreview, NewTemplate, NewTemplateVersion, RenderedTemplate, TemplateDetail, TemplateSummary,
+};
 use moneydesk_model::Scope;
 use serde_json::{Map, Value};
 
@@ -85,7 +87,9 @@ pub fn Templates() -> impl IntoView {
         subject.set(t.map(|t| t.latest.subject.clone()).unwrap_or_default());
         text.set(t.and_then(|t| t.latest.text.clone()).unwrap_or_default());
         html.set(t.and_then(|t| t.latest.html.clone()).unwrap_or_default());
-        let vars: Map<String, Value> = t.map(|t| t.latest.variables.iter().map(|v| (v.clone(), Value::String(format!("sample {v}")))).collect()).unwrap_or_default();
+        let vars: Map<String, Value> = t
+            .map(|t| t.latest.variables.iter().map(|v| (v.clone(), Value::String(format!("sample {v}")))).collect())
+            .unwrap_or_default();
         sample.set(serde_json::to_string_pretty(&vars).unwrap_or_else(|_| "{}".into()));
         editing.set(true);
     };
@@ -102,27 +106,32 @@ pub fn Templates() -> impl IntoView {
         let client = auth.client();
         let target = open.get_untracked();
         let new_name = name.get_untracked();
-        owner.with_value(|owner| submit(
-            busy,
-            owner,
-            move || {
-                let fut: std::pin::Pin<Box<dyn std::future::Future<Output = _>>> = match &target {
-                    Some(id) => Box::pin(api::add_version(&client, id, &version)),
-                    None => Box::pin(api::create_template(&client, &NewTemplate { name: new_name, version })),
-                };
-                fut
-            },
-            move |r| match r {
-                Ok(t) => {
-                    toasts.show(ToastKind::Success, format!("Template “{}” saved as version {}.", t.name, t.latest.version));
-                    save_error.set(None);
-                    editing.set(false);
-                    open.set(Some(t.id.clone()));
-                    changed.update(|c| *c += 1);
-                }
-                Err(e) => save_error.set(Some(e.to_string())),
-            },
-        ));
+        owner.with_value(|owner| {
+            submit(
+                busy,
+                owner,
+                move || {
+                    let fut: std::pin::Pin<Box<dyn std::future::Future<Output = _>>> = match &target {
+                        Some(id) => Box::pin(api::add_version(&client, id, &version)),
+                        None => Box::pin(api::create_template(&client, &NewTemplate { name: new_name, version })),
+                    };
+                    fut
+                },
+                move |r| match r {
+                    Ok(t) => {
+                        toasts.show(
+                            ToastKind::Success,
+                            format!("Template “{}” saved as version {}.", t.name, t.latest.version),
+                        );
+                        save_error.set(None);
+                        editing.set(false);
+                        open.set(Some(t.id.clone()));
+                        changed.update(|c| *c += 1);
+                    }
+                    Err(e) => save_error.set(Some(e.to_string())),
+                },
+            )
+        });
     };
 
     view! {

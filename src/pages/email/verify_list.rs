@@ -3,7 +3,9 @@
 //! results as a table filtered by verdict, with the counts, exported as CSV.
 
 use leptos::prelude::*;
-use moneydesk_model::email::validation::{BulkValidationResult, CheckName, CheckOutcome, ValidationResult, Verdict, MAX_BULK_ADDRESSES};
+use moneydesk_model::email::validation::{
+    BulkValidationResult, CheckName, CheckOutcome, ValidationResult, Verdict, MAX_BULK_ADDRESSES,
+};
 
 use super::verify::{outcome_label, verdict_badge};
 use crate::api::email as api;
@@ -25,8 +27,10 @@ pub fn addresses_in(text: &str) -> Vec<String> {
 /// The addresses of a file: a CSV's `email` column when it has one, else every cell that
 /// holds an `@` (a plain list, one a line, is such a file too).
 pub fn addresses_in_file(text: &str) -> Vec<String> {
-    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
-    let rows: Vec<Vec<String>> = reader.records().filter_map(Result::ok).map(|r| r.iter().map(str::to_string).collect()).collect();
+    let mut reader =
+        csv::ReaderBuilder::new().has_headers(false).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
+    let rows: Vec<Vec<String>> =
+        reader.records().filter_map(Result::ok).map(|r| r.iter().map(str::to_string).collect()).collect();
     let column = rows.first().and_then(|h| h.iter().position(|c| c.eq_ignore_ascii_case("email")));
     let cells: Vec<String> = match column {
         Some(c) => rows.iter().skip(1).filter_map(|r| r.get(c).cloned()).collect(),
@@ -37,7 +41,8 @@ pub fn addresses_in_file(text: &str) -> Vec<String> {
 
 /// Why a result is what it is: the first check that did not pass, or the mail server's.
 fn reason(r: &ValidationResult) -> String {
-    let notable = r.checks.iter().find(|c| matches!(c.result, CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Unknown));
+    let notable =
+        r.checks.iter().find(|c| matches!(c.result, CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Unknown));
     notable.or_else(|| r.check(CheckName::MailServer)).map(|c| c.detail.clone()).unwrap_or_default()
 }
 
@@ -49,7 +54,13 @@ pub fn results_csv(results: &[ValidationResult]) -> String {
     header.push("reason".into());
     let mut out = header.join(",") + "\r\n";
     for r in results {
-        let mut row = vec![csv_cell(&r.email), r.verdict.as_str().into(), r.score.to_string(), csv_cell(r.host.as_deref().unwrap_or("")), csv_cell(r.suggestion.as_deref().unwrap_or(""))];
+        let mut row = vec![
+            csv_cell(&r.email),
+            r.verdict.as_str().into(),
+            r.score.to_string(),
+            csv_cell(r.host.as_deref().unwrap_or("")),
+            csv_cell(r.suggestion.as_deref().unwrap_or("")),
+        ];
         row.extend(CheckName::ALL.iter().map(|n| r.check(*n).map(|c| c.result.as_str()).unwrap_or("").to_string()));
         row.push(csv_cell(&reason(r)));
         out += &(row.join(",") + "\r\n");
@@ -81,13 +92,18 @@ pub fn VerifyList() -> impl IntoView {
             return;
         }
         problem.set(None);
-        submit(busy, &owner, || api::verify_all(&auth.client(), emails), move |r: Result<BulkValidationResult, ApiError>| match r {
-            Ok(b) => {
-                shown.set(None);
-                results.set(Some(b));
-            }
-            Err(e) => problem.set(Some(e.to_string())),
-        });
+        submit(
+            busy,
+            &owner,
+            || api::verify_all(&auth.client(), emails),
+            move |r: Result<BulkValidationResult, ApiError>| match r {
+                Ok(b) => {
+                    shown.set(None);
+                    results.set(Some(b));
+                }
+                Err(e) => problem.set(Some(e.to_string())),
+            },
+        );
     };
     let export = move |_| {
         let Some(b) = results.get_untracked() else { return };
@@ -173,12 +189,18 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn pasted_addresses_are_split_and_deduplicated() {
-        assert_eq!(addresses_in("a@x.example, b@x.example\nA@X.example;  c@x.example\n\n\"d@x.example\""), ["a@x.example", "b@x.example", "c@x.example", "d@x.example"]);
+        assert_eq!(
+            addresses_in("a@x.example, b@x.example\nA@X.example;  c@x.example\n\n\"d@x.example\""),
+            ["a@x.example", "b@x.example", "c@x.example", "d@x.example"]
+        );
     }
 
     #[wasm_bindgen_test]
     fn a_csv_gives_its_email_column_and_a_plain_list_its_addresses() {
-        assert_eq!(addresses_in_file("name,Email\nAda,ada@x.example\n\"Lovelace, A\",al@x.example\n"), ["ada@x.example", "al@x.example"]);
+        assert_eq!(
+            addresses_in_file("name,Email\nAda,ada@x.example\n\"Lovelace, A\",al@x.example\n"),
+            ["ada@x.example", "al@x.example"]
+        );
         assert_eq!(addresses_in_file("ada@x.example\nnot one\nbob@x.example\n"), ["ada@x.example", "bob@x.example"]);
     }
 
@@ -195,7 +217,10 @@ mod tests {
         };
         let csv = results_csv(&[r]);
         let mut lines = csv.lines();
-        assert_eq!(lines.next(), Some("email,verdict,score,domain,suggestion,syntax,mail_server,disposable,role,typo,reason"));
+        assert_eq!(
+            lines.next(),
+            Some("email,verdict,score,domain,suggestion,syntax,mail_server,disposable,role,typo,reason")
+        );
         assert!(lines.next().unwrap().starts_with("'=cmd@x.example,invalid,0,x.example,"));
     }
 }

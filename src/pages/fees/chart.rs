@@ -118,7 +118,8 @@ pub struct Edge {
 
 /// The edges of the series (every `from` above zero), each described for the readout.
 pub fn edges(series: &[Series]) -> Vec<Edge> {
-    let mut at: Vec<Money> = series.iter().flat_map(|s| s.tiers.iter().map(|t| t.from)).filter(|m| !m.decimal().is_zero()).collect();
+    let mut at: Vec<Money> =
+        series.iter().flat_map(|s| s.tiers.iter().map(|t| t.from)).filter(|m| !m.decimal().is_zero()).collect();
     at.sort();
     at.dedup();
     at.into_iter()
@@ -141,7 +142,8 @@ pub fn FeeChart(
     #[prop(into)]
     amount: Signal<Option<String>>,
 ) -> impl IntoView {
-    let borrowed: Vec<Series> = series.iter().map(|(f, t)| Series { fee_type: f.clone(), tiers: t.iter().collect() }).collect();
+    let borrowed: Vec<Series> =
+        series.iter().map(|(f, t)| Series { fee_type: f.clone(), tiers: t.iter().collect() }).collect();
     let all: Vec<&FeeTier> = borrowed.iter().flat_map(|s| s.tiers.iter().copied()).collect();
     let amount_f = move || amount.get().and_then(|a| a.parse::<f64>().ok());
     let scale = Scale::fit(&all, untrack(amount_f));

@@ -35,7 +35,8 @@ struct Choice {
 
 fn choice_from(rail: Option<&str>, t: Option<&str>, amount: Option<&str>) -> Choice {
     let rail = rail.and_then(Rail::parse).unwrap_or(Rail::Ach);
-    let transfer_type = t.and_then(TransferType::parse).filter(|t| t.rail() == rail).unwrap_or(rail.transfer_types()[0]);
+    let transfer_type =
+        t.and_then(TransferType::parse).filter(|t| t.rail() == rail).unwrap_or(rail.transfer_types()[0]);
     let amount = amount.map(tidy).and_then(|t| t.amount);
     Choice { transfer_type, amount }
 }
@@ -55,7 +56,10 @@ enum Quote {
     /// No amount yet.
     Idle,
     Asking,
-    Fees { amount: String, entries: Vec<FeeEntry> },
+    Fees {
+        amount: String,
+        entries: Vec<FeeEntry>,
+    },
     Failed(ApiError),
 }
 
@@ -64,9 +68,8 @@ pub fn FeesPage() -> impl IntoView {
     let auth = use_auth();
     let query = use_query_map();
     let navigate = use_navigate();
-    let choice = Memo::new(move |_| {
-        query.with(|q| choice_from(q.get_str("rail"), q.get_str("type"), q.get_str("amount")))
-    });
+    let choice =
+        Memo::new(move |_| query.with(|q| choice_from(q.get_str("rail"), q.get_str("type"), q.get_str("amount"))));
     let go = move |c: Choice, replace: bool| {
         navigate(&href(&c), NavigateOptions { replace, scroll: false, ..Default::default() });
     };

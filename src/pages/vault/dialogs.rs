@@ -66,32 +66,47 @@ fn MoveDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
     let failed = RwSignal::new(None::<ApiError>);
     let owner = Owner::current();
     let items = StoredValue::new(items);
-    let moving: Vec<String> = items.with_value(|i| i.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect());
+    let moving: Vec<String> =
+        items.with_value(|i| i.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect());
     let blocked = move |path: &str| moving.iter().any(|m| moneydesk_model::vault::is_within(path, m));
     let blocked = StoredValue::new(blocked);
     let go = move || {
         let to = target.get_untracked();
         let plan: Vec<(VaultEntry, String)> = items.with_value(|i| {
-            i.iter().filter_map(|e| Some((e.clone(), move_target(&e.path, e.kind == VaultEntryKind::Folder, &to)?))).collect()
+            i.iter()
+                .filter_map(|e| Some((e.clone(), move_target(&e.path, e.kind == VaultEntryKind::Folder, &to)?)))
+                .collect()
         });
         if plan.is_empty() {
-            failed.set(Some(ApiError::Decode { status: 0, message: "Nothing would move: pick another folder.".into() }));
+            failed
+                .set(Some(ApiError::Decode { status: 0, message: "Nothing would move: pick another folder.".into() }));
             return;
         }
         let (client, user) = (auth.client(), user.clone());
         failed.set(None);
-        submit(busy, &owner, move || async move {
-            for (e, to) in &plan {
-                if e.kind == VaultEntryKind::Folder {
-                    api::vault::move_folder(&client, &user, &e.path, to).await?;
-                } else {
-                    api::vault::move_file(&client, &user, &e.path, to).await?;
+        submit(
+            busy,
+            &owner,
+            move || async move {
+                for (e, to) in &plan {
+                    if e.kind == VaultEntryKind::Folder {
+                        api::vault::move_folder(&client, &user, &e.path, to).await?;
+                    } else {
+                        api::vault::move_file(&client, &user, &e.path, to).await?;
+                    }
                 }
-            }
-            Ok(plan.len())
-        }, settle(vault, toasts, "Moved", failed, close));
+                Ok(plan.len())
+            },
+            settle(vault, toasts, "Moved", failed, close),
+        );
     };
-    let what = items.with_value(|i| if i.len() == 1 { format!("Move “{}”", i[0].name) } else { format!("Move {} items", i.len()) });
+    let what = items.with_value(|i| {
+        if i.len() == 1 {
+            format!("Move “{}”", i[0].name)
+        } else {
+            format!("Move {} items", i.len())
+        }
+    });
     view! {
         <Drawer title=what id="vault-move-dialog" on_close=close>
             <p>"Into: " <strong id="vault-move-target">{move || { let t = target.get(); if t.is_empty() { "Vault (top level)".to_string() } else { format!("/{t}") } }}</strong></p>
@@ -168,18 +183,30 @@ fn DeleteDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
         let (client, user) = (auth.client(), user.clone());
         let list = items.get_value();
         failed.set(None);
-        submit(busy, &owner, move || async move {
-            let folders: Vec<String> = list.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect();
-            if !folders.is_empty() {
-                api::vault::delete_folders(&client, &user, &folders).await?;
-            }
-            for e in list.iter().filter(|e| e.kind == VaultEntryKind::File) {
-                api::vault::delete_file(&client, &user, &e.path).await?;
-            }
-            Ok(list.len())
-        }, settle(vault, toasts, "Deleted", failed, close));
+        submit(
+            busy,
+            &owner,
+            move || async move {
+                let folders: Vec<String> =
+                    list.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect();
+                if !folders.is_empty() {
+                    api::vault::delete_folders(&client, &user, &folders).await?;
+                }
+                for e in list.iter().filter(|e| e.kind == VaultEntryKind::File) {
+                    api::vault::delete_file(&client, &user, &e.path).await?;
+                }
+                Ok(list.len())
+            },
+            settle(vault, toasts, "Deleted", failed, close),
+        );
     };
-    let title = items.with_value(|i| if i.len() == 1 { format!("Delete “{}”?", i[0].name) } else { format!("Delete {} items?", i.len()) });
+    let title = items.with_value(|i| {
+        if i.len() == 1 {
+            format!("Delete “{}”?", i[0].name)
+        } else {
+            format!("Delete {} items?", i.len())
+        }
+    });
     view! {
         <Drawer title id="vault-delete-dialog" on_close=close>
             <ul class="vault-doomed">
@@ -231,14 +258,19 @@ fn ZipDialog(folders: Vec<String>, close: Callback<()>) -> impl IntoView {
         let file = if n.to_ascii_lowercase().ends_with(".zip") { n.clone() } else { format!("{n}.zip") };
         let (client, user, list) = (auth.client(), user.clone(), folders.get_value());
         failed.set(None);
-        submit(busy, &owner, move || async move { api::vault::zip(&client, &user, &list, &n).await }, move |r| match r {
-            Ok(blob) => {
-                let _ = save_blob(&blob, &file);
-                toasts.show(ToastKind::Success, format!("Downloaded {file} ({}).", bytes(blob.size() as u64)));
-                close.run(());
-            }
-            Err(e) => failed.set(Some(e)),
-        });
+        submit(
+            busy,
+            &owner,
+            move || async move { api::vault::zip(&client, &user, &list, &n).await },
+            move |r| match r {
+                Ok(blob) => {
+                    let _ = save_blob(&blob, &file);
+                    toasts.show(ToastKind::Success, format!("Downloaded {file} ({}).", bytes(blob.size() as u64)));
+                    close.run(());
+                }
+                Err(e) => failed.set(Some(e)),
+            },
+        );
     };
     view! {
         <Drawer title="Download as zip" id="vault-zip-dialog" on_close=close>

@@ -10,11 +10,11 @@ use super::use_vault;
 use crate::api;
 use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
-use crate::format::format_date_time;
 use crate::components::download::save_blob;
 use crate::components::drawer::Drawer;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::format::format_date_time;
 use crate::session::use_auth;
 
 /// What the browser can show itself.
@@ -62,12 +62,17 @@ pub fn FileDrawer(entry: VaultEntry, close: Callback<()>) -> impl IntoView {
         let (user, path, name, owner) = (user.clone(), path.clone(), name.clone(), owner.clone());
         move |version: u32| {
             let (client, user, path, name) = (auth.client(), user.clone(), path.clone(), name.clone());
-            submit(downloading, &owner, move || api::vault::file(&client, &user, &path, Some(version)), move |r| match r {
-                Ok(blob) => {
-                    let _ = save_blob(&blob, &name);
-                }
-                Err(e) => toasts.show(ToastKind::Error, format!("The download failed: {e}")),
-            });
+            submit(
+                downloading,
+                &owner,
+                move || api::vault::file(&client, &user, &path, Some(version)),
+                move |r| match r {
+                    Ok(blob) => {
+                        let _ = save_blob(&blob, &name);
+                    }
+                    Err(e) => toasts.show(ToastKind::Error, format!("The download failed: {e}")),
+                },
+            );
         }
     };
     let download = StoredValue::new(download);
@@ -84,14 +89,19 @@ pub fn FileDrawer(entry: VaultEntry, close: Callback<()>) -> impl IntoView {
                 return;
             }
             let (client, user, from) = (auth.client(), user.clone(), path.clone());
-            submit(renaming, &owner, move || api::vault::move_file(&client, &user, &from, &to), move |r: Result<VaultEntry, ApiError>| match r {
-                Ok(e) => {
-                    toasts.show(ToastKind::Success, format!("Renamed to “{}”.", e.name));
-                    vault.reload();
-                    close.run(());
-                }
-                Err(e) => rename_error.set(Some(e.to_string())),
-            });
+            submit(
+                renaming,
+                &owner,
+                move || api::vault::move_file(&client, &user, &from, &to),
+                move |r: Result<VaultEntry, ApiError>| match r {
+                    Ok(e) => {
+                        toasts.show(ToastKind::Success, format!("Renamed to “{}”.", e.name));
+                        vault.reload();
+                        close.run(());
+                    }
+                    Err(e) => rename_error.set(Some(e.to_string())),
+                },
+            );
         }
     };
     view! {

@@ -13,15 +13,29 @@ use crate::format::format_date_time;
 const SORTS: [(&str, &str); 3] = [("name", "Name"), ("size", "Size"), ("modifiedAt", "Modified")];
 
 #[component]
-pub fn Listing(page: Page<VaultEntry>, open: Callback<String>, resort: Callback<String>, turn: Callback<u32>) -> impl IntoView {
+pub fn Listing(
+    page: Page<VaultEntry>,
+    open: Callback<String>,
+    resort: Callback<String>,
+    turn: Callback<u32>,
+) -> impl IntoView {
     let vault = use_vault();
     let entries = page.content.clone();
     let all = entries.clone();
     let sort = vault.place.with_untracked(|p| p.sort.clone());
-    let (field, dir) = sort.split_once(',').map(|(f, d)| (f.to_string(), d.to_string())).unwrap_or((sort.clone(), "asc".into()));
+    let (field, dir) =
+        sort.split_once(',').map(|(f, d)| (f.to_string(), d.to_string())).unwrap_or((sort.clone(), "asc".into()));
     let header = move |key: &'static str, label: &'static str| {
         let current = field == key;
-        let aria = if current { if dir == "desc" { "descending" } else { "ascending" } } else { "none" };
+        let aria = if current {
+            if dir == "desc" {
+                "descending"
+            } else {
+                "ascending"
+            }
+        } else {
+            "none"
+        };
         let next = if current && dir == "asc" { format!("{key},desc") } else { format!("{key},asc") };
         view! {
             <th scope="col" aria-sort=aria data-key=key>
@@ -126,7 +140,11 @@ fn row(e: VaultEntry, open: Callback<String>) -> impl IntoView {
 pub fn SelectionActions() -> impl IntoView {
     let vault = use_vault();
     let some = move || vault.selected.with(|s| !s.is_empty());
-    let folders = move || vault.selected.with(|s| s.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect::<Vec<_>>());
+    let folders = move || {
+        vault
+            .selected
+            .with(|s| s.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect::<Vec<_>>())
+    };
     view! {
         <button type="button" class="button" id="vault-zip" on:click=move |_| {
             let mut f = folders();

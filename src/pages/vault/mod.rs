@@ -81,7 +81,11 @@ pub fn VaultPage() -> impl IntoView {
     let place = Memo::new(move |_| {
         query.with(|q| Place {
             // Only an admin reaches another user's vault; anyone else sees their own.
-            user: q.get_str("user").filter(|u| !u.is_empty() && admin.get()).map(str::to_string).unwrap_or_else(|| own.get()),
+            user: q
+                .get_str("user")
+                .filter(|u| !u.is_empty() && admin.get())
+                .map(str::to_string)
+                .unwrap_or_else(|| own.get()),
             path: q.get_str("path").unwrap_or_default().trim_matches('/').to_string(),
             sort: q.get_str("sort").filter(|s| !s.is_empty()).unwrap_or("name,asc").to_string(),
             page: q.get_str("page").and_then(|p| p.parse().ok()).filter(|p| *p >= 1).unwrap_or(1),
@@ -166,15 +170,20 @@ pub fn VaultPage() -> impl IntoView {
         }
         let p = place.get_untracked();
         name_error.set(None);
-        submit(busy, &owner, || api::vault::create_folder(&auth.client(), &p.user, &p.path, &name), move |r| match r {
-            Ok(f) => {
-                toasts.show(ToastKind::Success, format!("Folder “{}” created.", f.name));
-                naming.set(false);
-                new_name.set(String::new());
-                vault.reload();
-            }
-            Err(e) => name_error.set(Some(e.to_string())),
-        });
+        submit(
+            busy,
+            &owner,
+            || api::vault::create_folder(&auth.client(), &p.user, &p.path, &name),
+            move |r| match r {
+                Ok(f) => {
+                    toasts.show(ToastKind::Success, format!("Folder “{}” created.", f.name));
+                    naming.set(false);
+                    new_name.set(String::new());
+                    vault.reload();
+                }
+                Err(e) => name_error.set(Some(e.to_string())),
+            },
+        );
     });
 
     let file_input = NodeRef::<leptos::html::Input>::new();

@@ -26,7 +26,11 @@ pub fn name(path: &str) -> &str {
 }
 
 pub fn join(folder: &str, name: &str) -> String {
-    if folder.is_empty() { name.to_string() } else { format!("{folder}/{name}") }
+    if folder.is_empty() {
+        name.to_string()
+    } else {
+        format!("{folder}/{name}")
+    }
 }
 
 /// Where `item` goes when moved into `target`; `None` when that is where it is, or (a folder)
@@ -66,7 +70,10 @@ mod tests {
     #[wasm_bindgen_test]
     fn breadcrumbs_parents_and_joins_follow_the_path() {
         assert_eq!(crumbs(""), vec![]);
-        assert_eq!(crumbs("Clients/Acme"), vec![("Clients".into(), "Clients".into()), ("Acme".into(), "Clients/Acme".into())]);
+        assert_eq!(
+            crumbs("Clients/Acme"),
+            vec![("Clients".into(), "Clients".into()), ("Acme".into(), "Clients/Acme".into())]
+        );
         assert_eq!(parent("Clients/Acme"), "Clients");
         assert_eq!(parent("Clients"), "");
         assert_eq!(join("", "a"), "a");

@@ -33,7 +33,8 @@ fn TreeNode(path: String, name: String, open: Callback<String>) -> impl IntoView
     let vault = use_vault();
     let auth = use_auth();
     let here = path.clone();
-    let on_the_way = move || vault.place.with(|p| here.is_empty() || p.path == here || p.path.starts_with(&format!("{here}/")));
+    let on_the_way =
+        move || vault.place.with(|p| here.is_empty() || p.path == here || p.path.starts_with(&format!("{here}/")));
     let expanded = RwSignal::new(on_the_way());
     // The way to a folder opened elsewhere (the listing, Back) unfolds.
     Effect::new(move |_| {

@@ -67,7 +67,14 @@ impl Queue {
         self.next.set_value(id + 1);
         let total = file.size();
         self.items.update(|items| {
-            items.push(Item { id, name: file.name(), folder: folder.to_string(), sent: 0.0, total, state: State::Waiting })
+            items.push(Item {
+                id,
+                name: file.name(),
+                folder: folder.to_string(),
+                sent: 0.0,
+                total,
+                state: State::Waiting,
+            })
         });
         self.files.update_value(|f| {
             f.insert(id, SendWrapper::new(file));
@@ -88,7 +95,10 @@ impl Queue {
         let auth = self.auth;
         loop {
             let sending = self.items.with_untracked(|i| i.iter().filter(|i| i.state == State::Sending).count());
-            let Some(next) = self.items.with_untracked(|i| i.iter().find(|i| i.state == State::Waiting).cloned()) else { return };
+            let Some(next) = self.items.with_untracked(|i| i.iter().find(|i| i.state == State::Waiting).cloned())
+            else {
+                return;
+            };
             if sending >= AT_ONCE {
                 return;
             }
@@ -106,7 +116,9 @@ impl Queue {
                 &file,
                 &next.name,
                 // The request's total includes the multipart framing: show the file's share.
-                move |sent, total| queue.set(id, |i| i.sent = if total > 0.0 { i.total * (sent / total).min(1.0) } else { 0.0 }),
+                move |sent, total| {
+                    queue.set(id, |i| i.sent = if total > 0.0 { i.total * (sent / total).min(1.0) } else { 0.0 })
+                },
                 move |result| {
                     queue.running.try_update_value(|r| r.remove(&id));
                     match result {

@@ -283,7 +283,14 @@ impl Look {
 /// `line`'s E-13B characters inked into `ink` (`w` pixels a row), 8 an inch (`unit` pixels a
 /// unit of the standard), each right-aligned in its cell, the first cell starting at `x0` and
 /// the characters standing on `base`.
-pub fn ink_line(line: &str, outlines: &[(char, svg::Outline)], ink: &mut [f32], w: usize, (x0, base): (f64, f64), unit: f64) {
+pub fn ink_line(
+    line: &str,
+    outlines: &[(char, svg::Outline)],
+    ink: &mut [f32],
+    w: usize,
+    (x0, base): (f64, f64),
+    unit: f64,
+) {
     let scale = unit * 9.0 / 8.42; // pixels an SVG unit (the outlines are 8.42 tall for 9 units)
     for (i, c) in line.chars().enumerate() {
         let Some((_, o)) = outlines.iter().find(|(k, _)| *k == c) else { continue };

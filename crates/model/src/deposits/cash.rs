@@ -57,12 +57,19 @@ impl CashDepositFields {
                 errors.push(FieldError::new("amount", "amount is required, like 200.00"));
                 None
             }
-            Some(a) => super::request::money(a, "amount", true).map_err(|m| errors.push(FieldError::new("amount", m))).ok(),
+            Some(a) => {
+                super::request::money(a, "amount", true).map_err(|m| errors.push(FieldError::new("amount", m))).ok()
+            }
         };
         let mut id = |v: &Option<String>, field: &str| match v.as_deref().map(str::trim) {
-            Some(s) if !s.is_empty() && s.chars().count() <= 140 && !s.chars().any(char::is_control) => Some(s.to_string()),
+            Some(s) if !s.is_empty() && s.chars().count() <= 140 && !s.chars().any(char::is_control) => {
+                Some(s.to_string())
+            }
             Some(_) => {
-                errors.push(FieldError::new(field, format!("{field} must be 1 to 140 characters without control characters")));
+                errors.push(FieldError::new(
+                    field,
+                    format!("{field} must be 1 to 140 characters without control characters"),
+                ));
                 None
             }
             None => {
@@ -78,7 +85,10 @@ impl CashDepositFields {
                 None
             }
             Ok(d) if d < today => {
-                errors.push(FieldError::new("scheduleDate", format!("scheduleDate {d} is in the past (today is {today})")));
+                errors.push(FieldError::new(
+                    "scheduleDate",
+                    format!("scheduleDate {d} is in the past (today is {today})"),
+                ));
                 None
             }
             Ok(d) => Some(d),

@@ -105,7 +105,9 @@ impl ElectronicDepositFields {
                     err(field, format!("{field} is required"));
                     None
                 }
-                Some(s) if s.is_empty() || s.chars().count() > max || !s.bytes().all(|b| (b' '..=b'~').contains(&b)) => {
+                Some(s)
+                    if s.is_empty() || s.chars().count() > max || !s.bytes().all(|b| (b' '..=b'~').contains(&b)) =>
+                {
                     err(field, format!("{field} must be 1 to {max} printable ASCII characters"));
                     None
                 }
@@ -134,7 +136,9 @@ impl ElectronicDepositFields {
                 err("bankRoutingNumber", "bankRoutingNumber is required".into());
                 None
             }
-            Some(r) => RoutingNumber::parse(r).map_err(|e| err("bankRoutingNumber", format!("bankRoutingNumber: {e}"))).ok(),
+            Some(r) => {
+                RoutingNumber::parse(r).map_err(|e| err("bankRoutingNumber", format!("bankRoutingNumber: {e}"))).ok()
+            }
         };
         let account = match self.bank_account_number.as_deref() {
             Some(a) if (1..=17).contains(&a.len()) && a.bytes().all(|b| b.is_ascii_digit()) => Some(a.to_string()),
@@ -182,7 +186,9 @@ impl ElectronicDepositFields {
         // Ids, not written in the ACH file: any text without control characters.
         let id = |v: &Option<String>, field: &str, err: &mut dyn FnMut(&str, String)| -> Option<String> {
             match v.as_deref().map(str::trim) {
-                Some(s) if !s.is_empty() && s.chars().count() <= 140 && !s.chars().any(char::is_control) => Some(s.to_string()),
+                Some(s) if !s.is_empty() && s.chars().count() <= 140 && !s.chars().any(char::is_control) => {
+                    Some(s.to_string())
+                }
                 Some(_) => {
                     err(field, format!("{field} must be 1 to 140 characters without control characters"));
                     None
@@ -202,8 +208,20 @@ impl ElectronicDepositFields {
                 None
             }
         });
-        match (amount, routing, account, account_type, vendor_name, description, effective_date, payee_account, payee_user) {
-            (Some(amount), Some(r), Some(a), Some(t), Some(v), Some(c), Some(e), Some(p), Some(u)) if errors.is_empty() => {
+        match (
+            amount,
+            routing,
+            account,
+            account_type,
+            vendor_name,
+            description,
+            effective_date,
+            payee_account,
+            payee_user,
+        ) {
+            (Some(amount), Some(r), Some(a), Some(t), Some(v), Some(c), Some(e), Some(p), Some(u))
+                if errors.is_empty() =>
+            {
                 Ok(ElectronicDeposit {
                     amount,
                     bank_routing_number: r,

@@ -24,7 +24,14 @@ pub struct CheckDepositFields {
     /// The account on the check's MICR line.
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{1,17}$"))]
     pub bank_account_number: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 140,
+            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub bank_name: Option<String>,
     /// Nine digits with a valid ABA checksum, in the FedACH directory.
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{9}$"))]
@@ -55,21 +62,56 @@ pub struct CheckDepositFields {
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "\\S"))]
     pub payee_user_id: Option<String>,
     /// A managed sleeve account of the accounts collection, when given.
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 140,
+            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub payer_id: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 140,
+            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub payer_type: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 140,
+            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub payment_type: Option<String>,
     /// When the deposit should be processed: today or later.
     #[serde(alias = "scheduledDate")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Date, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
     pub schedule_date: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 140,
+            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub source: Option<String>,
     /// The example's `payeeBankId`.
     #[serde(alias = "payeeBankId")]
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 140,
+            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub bank_info_id: Option<String>,
     /// Extension: a scan of this check (`POST …/smas/{smaSfid}/scan`) whose images the deposit
     /// takes instead of `checkFrontImage` and `checkBackImage` (give one or the other); the
@@ -77,7 +119,14 @@ pub struct CheckDepositFields {
     #[cfg_attr(feature = "openapi", schema(pattern = "^scn_[0-9a-f]{32}$"))]
     pub scan_id: Option<String>,
     /// Stored as given (the example's field; not in the field table).
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 140,
+            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub transfer_type: Option<String>,
 }
 
@@ -148,7 +197,9 @@ impl CheckDepositFields {
         };
         let fee = self.fee.as_deref().and_then(|f| money(f, "fee", false).map_err(|m| err("fee", m)).ok());
         let routing = match required(&self.bank_routing_number, "bankRoutingNumber", &mut err) {
-            Some(r) => RoutingNumber::parse(r).map_err(|e| err("bankRoutingNumber", format!("bankRoutingNumber: {e}"))).ok(),
+            Some(r) => {
+                RoutingNumber::parse(r).map_err(|e| err("bankRoutingNumber", format!("bankRoutingNumber: {e}"))).ok()
+            }
             None => None,
         };
         let account = required(&self.bank_account_number, "bankAccountNumber", &mut err)
@@ -159,7 +210,9 @@ impl CheckDepositFields {
             .map(str::to_string);
         let images = match (&self.scan_id, &self.check_front_image, &self.check_back_image) {
             (Some(id), None, None) => {
-                let ok = id.len() == 36 && id.starts_with("scn_") && id[4..].bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+                let ok = id.len() == 36
+                    && id.starts_with("scn_")
+                    && id[4..].bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
                 if !ok {
                     err("scanId", format!("scanId must be a scan's id like scn_ and 32 hex digits, got {id:?}"));
                 }
@@ -184,7 +237,12 @@ impl CheckDepositFields {
                 None
             }
             Ok(d) if d > today => {
-                err("checkDate", format!("checkDate {d} is in the future (today is {today}): a postdated check cannot be deposited yet"));
+                err(
+                    "checkDate",
+                    format!(
+                        "checkDate {d} is in the future (today is {today}): a postdated check cannot be deposited yet"
+                    ),
+                );
                 None
             }
             Ok(d) if today.days_since(d) > STALE_AFTER_DAYS => {
@@ -234,8 +292,7 @@ impl CheckDepositFields {
         else {
             return Err(errors);
         };
-        let (Some(images), Some(payee_account_id), Some(payee_user_id)) = (images, payee_account, payee_user)
-        else {
+        let (Some(images), Some(payee_account_id), Some(payee_user_id)) = (images, payee_account, payee_user) else {
             return Err(errors);
         };
         Ok(CheckDeposit {

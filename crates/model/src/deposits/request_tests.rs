@@ -39,7 +39,9 @@ fn a_good_request_passes_with_exact_amounts() {
 
 #[test]
 fn amounts_as_numbers_or_strings_keep_their_digits() {
-    for (given, want) in [(json!(0.10), "0.10"), (json!("0.1"), "0.10"), (json!(9999999999.99), "9999999999.99"), (json!(3), "3.00")] {
+    for (given, want) in
+        [(json!(0.10), "0.10"), (json!("0.1"), "0.10"), (json!(9999999999.99), "9999999999.99"), (json!(3), "3.00")]
+    {
         let mut v = good();
         v["amount"] = given.clone();
         assert_eq!(check(v).unwrap().amount.to_string(), want, "{given}");
@@ -56,7 +58,14 @@ fn the_examples_names_are_aliases_and_only_they_still_miss_every_required_field(
     let errors = check(example).unwrap_err();
     assert_eq!(
         fields_of(&errors),
-        ["bankRoutingNumber", "bankAccountNumber", "checkNumber", "checkFrontImage", "checkBackImage", "payeeAccountId"]
+        [
+            "bankRoutingNumber",
+            "bankAccountNumber",
+            "checkNumber",
+            "checkFrontImage",
+            "checkBackImage",
+            "payeeAccountId"
+        ]
     );
     let mut v = good();
     v.as_object_mut().unwrap().remove("scheduleDate");

@@ -50,7 +50,9 @@ impl CheckScanFields {
                 errors.push(FieldError::new("amount", "amount is required: the amount of the check, like 125.00"));
                 None
             }
-            Some(a) => super::request::money(a, "amount", true).map_err(|m| errors.push(FieldError::new("amount", m))).ok(),
+            Some(a) => {
+                super::request::money(a, "amount", true).map_err(|m| errors.push(FieldError::new("amount", m))).ok()
+            }
         };
         let mut image = |v: &Option<String>, field: &str| match v.as_deref() {
             Some(s) if !s.trim().is_empty() => Some(s.to_string()),

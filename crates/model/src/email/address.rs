@@ -39,7 +39,9 @@ pub enum EmailAddressError {
     TooLong(usize),
     #[error("the part before @ in {0:?} is empty, longer than 64 bytes, or has a character that is not allowed")]
     Local(String),
-    #[error("the part before @ in {0:?} has non-ASCII characters; write it in ASCII (relays need SMTPUTF8 for others)")]
+    #[error(
+        "the part before @ in {0:?} has non-ASCII characters; write it in ASCII (relays need SMTPUTF8 for others)"
+    )]
     LocalNotAscii(String),
     #[error("the domain of {0:?} is not a valid domain name (like example.com)")]
     Domain(String),
@@ -214,7 +216,10 @@ mod tests {
         assert!(matches!(EmailAddress::parse("ü@x.com"), Err(EmailAddressError::LocalNotAscii(_))));
         assert!(matches!(EmailAddress::parse("a@ex ample.com"), Err(EmailAddressError::Domain(_))));
         assert!(matches!(EmailAddress::parse(&format!("{}@x.com", "a".repeat(65))), Err(EmailAddressError::Local(_))));
-        assert!(matches!(EmailAddress::parse(&format!("a@{}.com", vec!["b".repeat(60); 5].join("."))), Err(EmailAddressError::TooLong(_) | EmailAddressError::Domain(_))));
+        assert!(matches!(
+            EmailAddress::parse(&format!("a@{}.com", vec!["b".repeat(60); 5].join("."))),
+            Err(EmailAddressError::TooLong(_) | EmailAddressError::Domain(_))
+        ));
     }
 
     #[test]
@@ -224,7 +229,10 @@ mod tests {
         assert_eq!(EmailAddress::parse("ops@例え.テスト").unwrap().as_str(), "ops@xn--r8jz45g.xn--zckzah");
         assert_eq!(EmailAddress::parse("ops@例え.テスト").unwrap().display(), "ops@例え.テスト");
         // Two spellings of one domain are one address.
-        assert_eq!(EmailAddress::parse("ops@BÜCHER.example").unwrap(), EmailAddress::parse("ops@xn--bcher-kva.example").unwrap());
+        assert_eq!(
+            EmailAddress::parse("ops@BÜCHER.example").unwrap(),
+            EmailAddress::parse("ops@xn--bcher-kva.example").unwrap()
+        );
     }
 
     proptest::proptest! {

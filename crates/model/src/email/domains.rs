@@ -182,9 +182,27 @@ pub fn records_for(domain: &str, service: &str) -> Vec<DnsRecord> {
             value: format!("bounces.{service}"),
             required: true,
         },
-        DnsRecord { purpose: RecordPurpose::Dkim1, kind: RecordKind::Cname, host: format!("{}._domainkey.{domain}", DKIM_SELECTORS[0]), value: key_host(DKIM_SELECTORS[0]), required: true },
-        DnsRecord { purpose: RecordPurpose::Dkim2, kind: RecordKind::Cname, host: format!("{}._domainkey.{domain}", DKIM_SELECTORS[1]), value: key_host(DKIM_SELECTORS[1]), required: true },
-        DnsRecord { purpose: RecordPurpose::Spf, kind: RecordKind::Txt, host: domain.to_string(), value: format!("v=spf1 include:spf.{service} ~all"), required: false },
+        DnsRecord {
+            purpose: RecordPurpose::Dkim1,
+            kind: RecordKind::Cname,
+            host: format!("{}._domainkey.{domain}", DKIM_SELECTORS[0]),
+            value: key_host(DKIM_SELECTORS[0]),
+            required: true,
+        },
+        DnsRecord {
+            purpose: RecordPurpose::Dkim2,
+            kind: RecordKind::Cname,
+            host: format!("{}._domainkey.{domain}", DKIM_SELECTORS[1]),
+            value: key_host(DKIM_SELECTORS[1]),
+            required: true,
+        },
+        DnsRecord {
+            purpose: RecordPurpose::Spf,
+            kind: RecordKind::Txt,
+            host: domain.to_string(),
+            value: format!("v=spf1 include:spf.{service} ~all"),
+            required: false,
+        },
     ]
 }
 

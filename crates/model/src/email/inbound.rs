@@ -18,8 +18,20 @@ pub const DELIVERY_HEADER: &str = "Moneydesk-Delivery";
 pub const ATTEMPT_HEADER: &str = "Moneydesk-Attempt";
 
 /// The names of the form's parts, in the order they are sent (then `attachment1..N`).
-pub const FORM_PARTS: [&str; 12] =
-    ["headers", "text", "html", "from", "to", "cc", "subject", "envelope", "charsets", "spam_score", "attachments", "attachment-info"];
+pub const FORM_PARTS: [&str; 12] = [
+    "headers",
+    "text",
+    "html",
+    "from",
+    "to",
+    "cc",
+    "subject",
+    "envelope",
+    "charsets",
+    "spam_score",
+    "attachments",
+    "attachment-info",
+];
 
 /// POST `…/email/inbound/routes`: `{"domain": "in.bank.example", "url": "https://…"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,7 +103,8 @@ pub enum InboundState {
 }
 
 impl InboundState {
-    pub const ALL: [InboundState; 4] = [InboundState::Pending, InboundState::Delivering, InboundState::Delivered, InboundState::Failed];
+    pub const ALL: [InboundState; 4] =
+        [InboundState::Pending, InboundState::Delivering, InboundState::Delivered, InboundState::Failed];
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -221,7 +234,9 @@ pub fn check_url(url: &str) -> Result<(), String> {
     if url.len() > 2000 {
         return Err("the URL is longer than 2000 characters".into());
     }
-    let (scheme, rest) = url.split_once("://").ok_or_else(|| format!("{url:?} is not a URL (like https://hooks.bank.example/inbound)"))?;
+    let (scheme, rest) = url
+        .split_once("://")
+        .ok_or_else(|| format!("{url:?} is not a URL (like https://hooks.bank.example/inbound)"))?;
     if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
         return Err(format!("the URL must be http or https, not {scheme}"));
     }

@@ -12,9 +12,14 @@ pub mod templates;
 pub mod validation;
 
 pub use address::{EmailAddress, EmailAddressError};
-pub use messages::{Attempt, AttachmentInfo, Delivery, MessageDetail, MessageState, OutboxMessage, ResentBy, SenderIdentity};
-pub use send::{
-    Attachment, CheckedAttachment, CheckedMailbox, CheckedPersonalization, Content, Disposition, Mailbox, Personalization,
-    SendPlan, SendRequest,
+pub use messages::{
+    AttachmentInfo, Attempt, Delivery, MessageDetail, MessageState, OutboxMessage, ResentBy, SenderIdentity,
 };
-pub use templates::{DraftPreview, NewTemplate, NewTemplateVersion, RenderedTemplate, TemplateDetail, TemplatePreview, TemplateSummary, TemplateVersion};
+pub use send::{
+    Attachment, CheckedAttachment, CheckedMailbox, CheckedPersonalization, Content, Disposition, Mailbox,
+    Personalization, SendPlan, SendRequest,
+};
+pub use templates::{
+    DraftPreview, NewTemplate, NewTemplateVersion, RenderedTemplate, TemplateDetail, TemplatePreview, TemplateSummary,
+    TemplateVersion,
+};

@@ -223,7 +223,11 @@ impl SendRequest {
 
         let template_id = match &self.template_id {
             None => None,
-            Some(t) if t.is_empty() || t.len() > 64 || !t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') => {
+            Some(t)
+                if t.is_empty()
+                    || t.len() > 64
+                    || !t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
+            {
                 p.add("template_id", "is not a template id (letters, digits, `_` and `-`, like tmpl_01HX…)");
                 None
             }
@@ -248,7 +252,9 @@ impl SendRequest {
                 TEXT_PLAIN => text = Some(c.value.clone()),
                 TEXT_HTML if html.is_some() => p.add(format!("{at}.type"), "text/html is given more than once"),
                 TEXT_HTML => html = Some(c.value.clone()),
-                other => p.add(format!("{at}.type"), format!("{other:?} is not supported; use text/plain or text/html")),
+                other => {
+                    p.add(format!("{at}.type"), format!("{other:?} is not supported; use text/plain or text/html"))
+                }
             }
         }
 
@@ -258,7 +264,10 @@ impl SendRequest {
         if n == 0 {
             p.add("personalizations", "needs at least one personalization");
         } else if n > MAX_PERSONALIZATIONS {
-            p.add("personalizations", format!("has {n} personalizations; at most {MAX_PERSONALIZATIONS} are allowed in one request"));
+            p.add(
+                "personalizations",
+                format!("has {n} personalizations; at most {MAX_PERSONALIZATIONS} are allowed in one request"),
+            );
         }
         let mut personalizations = Vec::with_capacity(n.min(MAX_PERSONALIZATIONS));
         for (i, pz) in self.personalizations.iter().enumerate().take(MAX_PERSONALIZATIONS) {
@@ -273,7 +282,13 @@ impl SendRequest {
                     recipients += 1;
                     if let Some(checked) = mailbox(p, &field, m) {
                         if !seen.insert(checked.email.canonical()) {
-                            p.add(format!("{field}.email"), format!("{} appears more than once in this request; an address may appear only once", checked.email));
+                            p.add(
+                                format!("{field}.email"),
+                                format!(
+                                    "{} appears more than once in this request; an address may appear only once",
+                                    checked.email
+                                ),
+                            );
                         }
                         out.push(checked);
                     }
@@ -310,7 +325,10 @@ impl SendRequest {
 
         let mut categories = Vec::new();
         if self.categories.len() > MAX_CATEGORIES {
-            p.add("categories", format!("has {} categories; at most {MAX_CATEGORIES} are allowed", self.categories.len()));
+            p.add(
+                "categories",
+                format!("has {} categories; at most {MAX_CATEGORIES} are allowed", self.categories.len()),
+            );
         }
         for (i, c) in self.categories.iter().enumerate() {
             let at = format!("categories[{i}]");
@@ -326,7 +344,10 @@ impl SendRequest {
         }
 
         if self.attachments.len() > MAX_ATTACHMENTS {
-            p.add("attachments", format!("has {} attachments; at most {MAX_ATTACHMENTS} are allowed", self.attachments.len()));
+            p.add(
+                "attachments",
+                format!("has {} attachments; at most {MAX_ATTACHMENTS} are allowed", self.attachments.len()),
+            );
         }
         let mut attachments = Vec::new();
         let mut content_ids = HashSet::new();
@@ -342,7 +363,9 @@ impl SendRequest {
         }
 
         match (p.0.is_empty(), from) {
-            (true, Some(from)) => Ok(SendPlan { from, reply_to, text, html, template_id, attachments, categories, personalizations }),
+            (true, Some(from)) => {
+                Ok(SendPlan { from, reply_to, text, html, template_id, attachments, categories, personalizations })
+            }
             _ => Err(p.0),
         }
     }
@@ -399,7 +422,12 @@ fn media_type_ok(t: &str) -> bool {
     matches!(essence.split_once('/'), Some((a, b)) if token(a) && token(b)) && header_text_problem(t).is_none()
 }
 
-fn attachment(p: &mut Problems, at: &str, a: &Attachment, content_ids: &mut HashSet<String>) -> Option<CheckedAttachment> {
+fn attachment(
+    p: &mut Problems,
+    at: &str,
+    a: &Attachment,
+    content_ids: &mut HashSet<String>,
+) -> Option<CheckedAttachment> {
     let before = p.0.len();
     // A path someone pasted is not a name: keep its last segment.
     let filename = a.filename.rsplit(['/', '\\']).next().unwrap_or("").trim().to_string();
@@ -408,7 +436,10 @@ fn attachment(p: &mut Problems, at: &str, a: &Attachment, content_ids: &mut Hash
     } else if let Some(why) = header_text_problem(&filename) {
         p.add(format!("{at}.filename"), why);
     } else if filename.len() > MAX_FILENAME_BYTES {
-        p.add(format!("{at}.filename"), format!("is {} bytes long; at most {MAX_FILENAME_BYTES} are allowed", filename.len()));
+        p.add(
+            format!("{at}.filename"),
+            format!("is {} bytes long; at most {MAX_FILENAME_BYTES} are allowed", filename.len()),
+        );
     }
     let content_type = a.kind.clone().unwrap_or_else(|| "application/octet-stream".to_string());
     if !media_type_ok(&content_type) {
@@ -429,7 +460,10 @@ fn attachment(p: &mut Problems, at: &str, a: &Attachment, content_ids: &mut Hash
         }
         None | Some("") => None,
         Some(id) if id.len() > 255 || !id.chars().all(|c| c.is_ascii_graphic() && !"<>\"\\()[],;:".contains(c)) => {
-            p.add(format!("{at}.content_id"), "must be 1 to 255 printable characters without spaces, <, >, quotes, brackets or separators");
+            p.add(
+                format!("{at}.content_id"),
+                "must be 1 to 255 printable characters without spaces, <, >, quotes, brackets or separators",
+            );
             None
         }
         Some(id) if !content_ids.insert(id.to_string()) => {
@@ -450,7 +484,9 @@ fn attachment(p: &mut Problems, at: &str, a: &Attachment, content_ids: &mut Hash
         }
     };
     match bytes {
-        Some(bytes) if p.0.len() == before => Some(CheckedAttachment { filename, content_type, disposition, content_id, bytes }),
+        Some(bytes) if p.0.len() == before => {
+            Some(CheckedAttachment { filename, content_type, disposition, content_id, bytes })
+        }
         _ => None,
     }
 }
@@ -466,7 +502,8 @@ pub fn decode_base64(s: &str) -> Result<Vec<u8>, String> {
     use base64::Engine;
     let engine = base64::engine::GeneralPurpose::new(
         &base64::alphabet::STANDARD,
-        base64::engine::GeneralPurposeConfig::new().with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+        base64::engine::GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
     );
     let compact: Vec<u8> = s.bytes().filter(|b| !b" \t\r\n".contains(b)).collect();
     engine.decode(compact).map_err(|e| format!("is not base64: {e}"))
@@ -524,7 +561,10 @@ mod tests {
             {"to": [{"email": "b@client.example"}, {"email": "not-an-address"}], "cc": [{"email": "A@client.example"}]},
             {"to": [], "cc": [{"email": "c@client.example"}]}
         ]);
-        assert_eq!(fields(v), ["personalizations[1].to[1].email", "personalizations[1].cc[0].email", "personalizations[2].to"]);
+        assert_eq!(
+            fields(v),
+            ["personalizations[1].to[1].email", "personalizations[1].cc[0].email", "personalizations[2].to"]
+        );
     }
 
     #[test]
@@ -546,7 +586,8 @@ mod tests {
     #[test]
     fn more_than_a_thousand_personalizations_or_recipients_are_refused() {
         let mut v = plain();
-        v["personalizations"] = json!((0..1001).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
+        v["personalizations"] =
+            json!((0..1001).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect::<Vec<_>>());
         assert_eq!(fields(v.clone()), ["personalizations"]);
         v["personalizations"] = json!((0..500).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}], "cc": [{"email": format!("c{i}@client.example")}], "bcc": [{"email": format!("b{i}@client.example")}]})).collect::<Vec<_>>());
         assert_eq!(fields(v), ["personalizations"]);
@@ -556,7 +597,10 @@ mod tests {
     fn send_at_may_be_at_most_72_hours_ahead() {
         let mut v = plain();
         v["send_at"] = json!(NOW + MAX_SCHEDULE_AHEAD_SECS);
-        assert_eq!(request(v.clone()).check(NOW).unwrap().personalizations[0].send_at, Some(NOW + MAX_SCHEDULE_AHEAD_SECS));
+        assert_eq!(
+            request(v.clone()).check(NOW).unwrap().personalizations[0].send_at,
+            Some(NOW + MAX_SCHEDULE_AHEAD_SECS)
+        );
         v["send_at"] = json!(NOW + MAX_SCHEDULE_AHEAD_SECS + 1);
         assert_eq!(fields(v), ["send_at"]);
     }

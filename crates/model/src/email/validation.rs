@@ -105,7 +105,8 @@ pub enum CheckName {
 }
 
 impl CheckName {
-    pub const ALL: [CheckName; 5] = [CheckName::Syntax, CheckName::MailServer, CheckName::Disposable, CheckName::Role, CheckName::Typo];
+    pub const ALL: [CheckName; 5] =
+        [CheckName::Syntax, CheckName::MailServer, CheckName::Disposable, CheckName::Role, CheckName::Typo];
 
     /// The wire name (`mail_server`).
     ///

@@ -34,7 +34,9 @@ pub enum FeeAmountError {
     Whitespace,
     #[error("amount must not be negative or signed; got {0:?}")]
     Signed(String),
-    #[error("amount must be a plain decimal number like 1234.56 (no exponent, separators or currency sign), got {0:?}")]
+    #[error(
+        "amount must be a plain decimal number like 1234.56 (no exponent, separators or currency sign), got {0:?}"
+    )]
     NotDecimal(String),
     #[error("amount has {0} decimal places; at most 2 are allowed")]
     TooPrecise(usize),

@@ -21,7 +21,9 @@ mod schedule;
 pub use amount::{FeeAmount, FeeAmountError, Memo, MemoError, AMOUNT_PATTERN, MAX_INTEGER_DIGITS, MEMO_MAX_CHARS};
 pub use quote::{describe_range, FeeQuote};
 pub use request::{message_of, FeeRequest, FeeRequestFields, FIELDS, ID_MAX_CHARS};
-pub use schedule::{FeeSchedule, FeeTier, ScheduleFile, ScheduleProblem, ScheduleProblems, TierFile, DEFAULT_SCHEDULE_TOML};
+pub use schedule::{
+    FeeSchedule, FeeTier, ScheduleFile, ScheduleProblem, ScheduleProblems, TierFile, DEFAULT_SCHEDULE_TOML,
+};
 
 /// One fee of a schedule, as the description's example writes it (snake_case names).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,7 +178,9 @@ impl TransferType {
         let list = || rail.transfer_types().iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
         match TransferType::parse(s) {
             Some(t) if t.rail() == rail => Ok(t),
-            Some(_) => Err(format!("transferType {s} is not a{} {} transfer type; use one of {}", article(rail), rail, list())),
+            Some(_) => {
+                Err(format!("transferType {s} is not a{} {} transfer type; use one of {}", article(rail), rail, list()))
+            }
             None => Err(format!("transferType {s:?} is not known; use one of {}", list())),
         }
     }

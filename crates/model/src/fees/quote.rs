@@ -108,9 +108,8 @@ impl FeeSchedule {
         self.fee_types(transfer_type)
             .into_iter()
             .filter_map(|fee_type| {
-                let tier = self
-                    .tiers_for(transfer_type)
-                    .find(|t| t.fee_type == fee_type && t.contains(amount.decimal()))?;
+                let tier =
+                    self.tiers_for(transfer_type).find(|t| t.fee_type == fee_type && t.contains(amount.decimal()))?;
                 let entry = FeeEntry {
                     fee_type: fee_type.to_string(),
                     fee_amount: tier.fee_for(amount),

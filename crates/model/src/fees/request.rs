@@ -117,7 +117,9 @@ impl<'a> FeeRequestFields<'a> {
                 errors.push(FieldError::new("transferType", format!("transferType is required: one of {allowed}")));
                 None
             }
-            Some(t) => TransferType::parse_for(rail, t).map_err(|m| errors.push(FieldError::new("transferType", m))).ok(),
+            Some(t) => {
+                TransferType::parse_for(rail, t).map_err(|m| errors.push(FieldError::new("transferType", m))).ok()
+            }
         };
         let amount = match self.amount.as_deref() {
             None => Some(None),

@@ -293,12 +293,7 @@ fn parse_tier(t: &TierFile, at: &mut impl FnMut(&str, String)) -> Option<FeeTier
 
 /// Tiers of each (rail, transfer type, fee type) start at 0.00, follow each other without gap
 /// or overlap, and end open; every transfer type is priced.
-fn check_coverage(
-    tiers: &[FeeTier],
-    origin: &[usize],
-    refused: &[(&str, &str)],
-    say: &mut impl FnMut(String, String),
-) {
+fn check_coverage(tiers: &[FeeTier], origin: &[usize], refused: &[(&str, &str)], say: &mut impl FnMut(String, String)) {
     let mut groups: BTreeMap<(TransferType, &str), Vec<usize>> = BTreeMap::new();
     for (k, t) in tiers.iter().enumerate() {
         if !refused.contains(&(t.transfer_type.as_str(), t.fee_type.as_str())) {
@@ -330,10 +325,9 @@ fn check_coverage(
                     place(pair[1]),
                     format!("{name}: gap between {to} and {} (no tier prices those amounts)", b.from),
                 ),
-                Some(to) if to.decimal() > b.from.decimal() => say(
-                    place(pair[1]),
-                    format!("{name}: the tier from {} overlaps the tier up to {to}", b.from),
-                ),
+                Some(to) if to.decimal() > b.from.decimal() => {
+                    say(place(pair[1]), format!("{name}: the tier from {} overlaps the tier up to {to}", b.from))
+                }
                 Some(_) => {}
             }
         }

@@ -56,7 +56,8 @@ fn a_tier_includes_its_lower_edge_and_excludes_its_upper_edge() {
         let Some(to) = t.to else { continue };
         let below = amount(&(to.decimal() - rust_decimal::Decimal::new(1, 2)).to_string());
         assert!(t.contains(below.decimal()) && !t.contains(to.decimal()), "{t:?}");
-        let next = s.tiers.iter().find(|u| u.transfer_type == t.transfer_type && u.fee_type == t.fee_type && u.from == to);
+        let next =
+            s.tiers.iter().find(|u| u.transfer_type == t.transfer_type && u.fee_type == t.fee_type && u.from == to);
         assert!(next.is_some_and(|n| n.contains(to.decimal())), "no tier starts at {to} after {t:?}");
     }
 }
@@ -165,7 +166,8 @@ fn gaps_and_unpriced_amounts_are_problems() {
     );
     let msg = FeeSchedule::from_json(&gap).unwrap_err().to_string();
     assert!(msg.contains("fees[1]: ach EFT standard: gap between 100 and 200"), "{msg}");
-    let closed = base(r#"{"rail":"ach","transfer_type":"EFT","fee_type":"standard","from":"0","to":"100","flat":"1"},"#);
+    let closed =
+        base(r#"{"rail":"ach","transfer_type":"EFT","fee_type":"standard","from":"0","to":"100","flat":"1"},"#);
     let msg = FeeSchedule::from_json(&closed).unwrap_err().to_string();
     assert!(msg.contains("the last tier ends at 100"), "{msg}");
     let late = base(r#"{"rail":"ach","transfer_type":"EFT","fee_type":"standard","from":"5","flat":"1"},"#);
@@ -177,8 +179,9 @@ fn gaps_and_unpriced_amounts_are_problems() {
 
 #[test]
 fn an_unknown_field_or_a_float_amount_is_refused_with_its_line() {
-    let err = FeeSchedule::from_json("{\"effective_from\":\"2026-01-01\",\n\"fees\":[{\"rail\":\"ach\",\"surprise\":1}]}")
-        .unwrap_err();
+    let err =
+        FeeSchedule::from_json("{\"effective_from\":\"2026-01-01\",\n\"fees\":[{\"rail\":\"ach\",\"surprise\":1}]}")
+            .unwrap_err();
     assert!(err.0[0].place.starts_with("line 2"), "{err}");
     assert!(err.to_string().contains("surprise"), "{err}");
     let float = toml::from_str::<ScheduleFile>(

@@ -185,10 +185,8 @@ impl fmt::Display for UserId {
 /// assert_eq!(archive_name("  "), "vault.zip");
 /// ```
 pub fn archive_name(requested: &str) -> String {
-    let cleaned: String = requested
-        .chars()
-        .map(|c| if c.is_control() || "/\\:*?\"<>|".contains(c) { '_' } else { c })
-        .collect();
+    let cleaned: String =
+        requested.chars().map(|c| if c.is_control() || "/\\:*?\"<>|".contains(c) { '_' } else { c }).collect();
     // No leading dots or separators left over (`../x` → `x`), no trailing dots or spaces.
     let trimmed = cleaned.trim_start_matches(['.', '_', ' ']).trim_end_matches(['.', ' ']);
     let mut name: String = trimmed.chars().take(200).collect();

@@ -39,7 +39,9 @@ impl Default for CashLetterConfig {
 impl CashLetterConfig {
     pub fn from_env(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<CashLetterConfig> {
         let mut c = CashLetterConfig::default();
-        for (name, slot) in [("MONEYDESK_CASH_LETTER_DESTINATION", &mut c.destination), ("MONEYDESK_CASH_LETTER_ORIGIN", &mut c.origin)] {
+        for (name, slot) in
+            [("MONEYDESK_CASH_LETTER_DESTINATION", &mut c.destination), ("MONEYDESK_CASH_LETTER_ORIGIN", &mut c.origin)]
+        {
             if let Some(v) = var(name) {
                 let v = v.trim().to_string();
                 if !moneydesk_x9::is_valid_routing_number(&v) {
@@ -49,12 +51,10 @@ impl CashLetterConfig {
             }
         }
         if let Some(v) = var("MONEYDESK_CASH_LETTER_BUNDLE_ITEMS") {
-            c.bundle_items = v
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|n| (1..=9999).contains(n))
-                .with_context(|| format!("MONEYDESK_CASH_LETTER_BUNDLE_ITEMS must be 1 to 9999 items, got {v:?}"))?;
+            c.bundle_items =
+                v.trim().parse::<u32>().ok().filter(|n| (1..=9999).contains(n)).with_context(|| {
+                    format!("MONEYDESK_CASH_LETTER_BUNDLE_ITEMS must be 1 to 9999 items, got {v:?}")
+                })?;
         }
         if let Some(v) = var("MONEYDESK_CASH_LETTER_ENCODING") {
             c.encoding = match v.trim().to_ascii_lowercase().as_str() {

@@ -119,13 +119,26 @@ pub fn write(letter: &Letter<'_>, checks: &[Check]) -> Result<(Vec<u8>, Vec<Item
                 bofd_business_date: letter.business_date.into(),
                 bofd_item_sequence_number: sequence.clone(),
                 // The field takes printable ASCII: other letters (an accent) are left out, not refused.
-                payee_name: d.payee_name.as_deref().unwrap_or_default().chars().filter(|c| c.is_ascii_graphic() || *c == ' ').take(15).collect(),
+                payee_name: d
+                    .payee_name
+                    .as_deref()
+                    .unwrap_or_default()
+                    .chars()
+                    .filter(|c| c.is_ascii_graphic() || *c == ' ')
+                    .take(15)
+                    .collect(),
                 truncation_indicator: 'Y',
                 ..CheckDetailAddendumA::default()
             };
             let images = vec![
-                Image::new(ImageViewDetail::g4_tiff(&cfg.origin, letter.business_date, false), ImageViewData::new(check.front_g4.clone())),
-                Image::new(ImageViewDetail::g4_tiff(&cfg.origin, letter.business_date, true), ImageViewData::new(check.back_g4.clone())),
+                Image::new(
+                    ImageViewDetail::g4_tiff(&cfg.origin, letter.business_date, false),
+                    ImageViewData::new(check.front_g4.clone()),
+                ),
+                Image::new(
+                    ImageViewDetail::g4_tiff(&cfg.origin, letter.business_date, true),
+                    ImageViewData::new(check.back_g4.clone()),
+                ),
             ];
             w.add_item(&Item { detail, addenda: vec![addendum], images, ..Item::default() })?;
             items.push(ItemRow {
@@ -139,7 +152,10 @@ pub fn write(letter: &Letter<'_>, checks: &[Check]) -> Result<(Vec<u8>, Vec<Item
         }
         w.finish_bundle()?;
     }
-    w.finish_cash_letter(CashLetterControl { ece_institution_name: cfg.origin_name.clone(), ..CashLetterControl::default() })?;
+    w.finish_cash_letter(CashLetterControl {
+        ece_institution_name: cfg.origin_name.clone(),
+        ..CashLetterControl::default()
+    })?;
     let bytes = w.finish(FileControl::default())?;
     Ok((bytes, items, bundles))
 }

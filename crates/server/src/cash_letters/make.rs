@@ -17,7 +17,11 @@ use crate::deposits::store::MoveError;
 use crate::error::Error;
 use crate::AppState;
 
-pub async fn make(state: &AppState, caller: &Caller, req: &CashLetterRequest) -> Result<(StatusCode, CashLetter), Error> {
+pub async fn make(
+    state: &AppState,
+    caller: &Caller,
+    req: &CashLetterRequest,
+) -> Result<(StatusCode, CashLetter), Error> {
     let tz = state.config.business_time_zone;
     let selection = req.check().map_err(Error::fields)?;
     let today = crate::deposits::today(tz);
@@ -111,7 +115,9 @@ pub async fn make(state: &AppState, caller: &Caller, req: &CashLetterRequest) ->
     letter.id = state.cash_letters.record(&letter, &items).await.map_err(|e| match e {
         MoveError::Db(e) => Error::from(e),
         other => {
-            let mut e = Error::conflict(format!("A deposit changed while the cash letter was made ({other}); nothing was sent — make it again"));
+            let mut e = Error::conflict(format!(
+                "A deposit changed while the cash letter was made ({other}); nothing was sent — make it again"
+            ));
             e.reason = "deposits_changed".into();
             e
         }
@@ -149,7 +155,13 @@ async fn check_of(state: &AppState, c: Candidate) -> Result<Check, Error> {
                 .map_err(|e| Error::internal(format_args!("converting deposit {id}'s images stopped: {e}")))??
         }
     };
-    Ok(Check { routing_number: c.bank_routing_number.clone().unwrap_or_default(), on_us: file::on_us(&c), deposit: c, front_g4, back_g4 })
+    Ok(Check {
+        routing_number: c.bank_routing_number.clone().unwrap_or_default(),
+        on_us: file::on_us(&c),
+        deposit: c,
+        front_g4,
+        back_g4,
+    })
 }
 
 fn g4_of(id: i64, stored: &[u8]) -> Result<Vec<u8>, Error> {
@@ -159,7 +171,9 @@ fn g4_of(id: i64, stored: &[u8]) -> Result<Vec<u8>, Error> {
         ..Default::default()
     };
     let decoded = moneydesk_checkimage::decode(stored, limits).map_err(|e| {
-        let mut err = Error::conflict(format!("deposit {id}'s stored image does not decode ({e}); it cannot go in a cash letter"));
+        let mut err = Error::conflict(format!(
+            "deposit {id}'s stored image does not decode ({e}); it cannot go in a cash letter"
+        ));
         err.reason = "deposits_refused".into();
         err
     })?;

@@ -36,7 +36,11 @@ pub fn router() -> OpenApiRouter<AppState> {
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "A page of cash letters, newest first (without their items)", body = Envelope<Page<CashLetter>>),
         (status = 400, description = "A paging parameter is wrong", body = ErrorEnvelopeDoc)))]
-async fn list_cash_letters(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<CashLetter>>>, Error> {
+async fn list_cash_letters(
+    State(state): State<AppState>,
+    _caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<Page<CashLetter>>>, Error> {
     let pairs = crate::http::extract::query_pairs(q.as_deref());
     let page = PageRequest::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
@@ -72,8 +76,13 @@ async fn create_cash_letter(State(state): State<AppState>, caller: Caller, body:
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The cash letter with its items", body = Envelope<CashLetter>),
         (status = 404, description = "No such cash letter", body = ErrorEnvelopeDoc)))]
-async fn get_cash_letter(State(state): State<AppState>, _caller: Caller, UrlPath(id): UrlPath<i64>) -> Result<Json<Envelope<CashLetter>>, Error> {
-    let (letter, items) = state.cash_letters.get(id).await?.ok_or_else(|| Error::not_found(format!("No cash letter {id}")))?;
+async fn get_cash_letter(
+    State(state): State<AppState>,
+    _caller: Caller,
+    UrlPath(id): UrlPath<i64>,
+) -> Result<Json<Envelope<CashLetter>>, Error> {
+    let (letter, items) =
+        state.cash_letters.get(id).await?.ok_or_else(|| Error::not_found(format!("No cash letter {id}")))?;
     Ok(Json(Envelope::ok(make::answer(&letter, &items))))
 }
 
@@ -83,8 +92,13 @@ async fn get_cash_letter(State(state): State<AppState>, _caller: Caller, UrlPath
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The X9.100-187 file (ASCII, images binary)", content_type = "application/octet-stream"),
         (status = 404, description = "No such cash letter", body = ErrorEnvelopeDoc)))]
-async fn cash_letter_file(State(state): State<AppState>, _caller: Caller, UrlPath(id): UrlPath<i64>) -> Result<Response, Error> {
-    let (letter, _) = state.cash_letters.get(id).await?.ok_or_else(|| Error::not_found(format!("No cash letter {id}")))?;
+async fn cash_letter_file(
+    State(state): State<AppState>,
+    _caller: Caller,
+    UrlPath(id): UrlPath<i64>,
+) -> Result<Response, Error> {
+    let (letter, _) =
+        state.cash_letters.get(id).await?.ok_or_else(|| Error::not_found(format!("No cash letter {id}")))?;
     let got = state
         .blobs
         .get(&object_store::path::Path::from(letter.file_path.as_str()))

@@ -41,7 +41,8 @@ pub struct LetterRow {
     pub file_sha256: String,
 }
 
-const LETTER: &str = "id, cash_letter_id, business_date, created_at, created_by, item_count, bundle_count, total_cents, \
+const LETTER: &str =
+    "id, cash_letter_id, business_date, created_at, created_by, item_count, bundle_count, total_cents, \
     file_path, file_bytes, file_sha256";
 
 /// One item as stored.
@@ -98,7 +99,8 @@ impl CashLetterStore {
         let mut tx = self.db.begin().await?;
         let counted = take_writers_turn(&mut tx).await?;
         let ids: Vec<i64> = items.iter().map(|i| i.deposit_id).collect();
-        send_all(&mut tx, &ids, counted, &letter.created_by, &format!("in cash letter {}", letter.cash_letter_id)).await?;
+        send_all(&mut tx, &ids, counted, &letter.created_by, &format!("in cash letter {}", letter.cash_letter_id))
+            .await?;
         let mut q = Sql::new(
             tx.dialect(),
             "INSERT INTO cash_letters (cash_letter_id, business_date, created_at, created_by, item_count, bundle_count, \

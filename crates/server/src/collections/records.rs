@@ -42,7 +42,6 @@ impl From<sqlx::Error> for ImportFailure {
 
 use serde_json::value::RawValue;
 
-
 /// One record's fields (absent, null and empty cells are left out), and its line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Record {

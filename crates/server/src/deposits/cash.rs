@@ -14,17 +14,23 @@ use crate::error::Error;
 use crate::AppState;
 
 /// Records a cash deposit: 201 with the record, or 200 with the existing one for a retry.
-pub async fn create(state: &AppState, caller: &Caller, headers: &HeaderMap, body: &[u8]) -> Result<(StatusCode, DepositRecord), Error> {
+pub async fn create(
+    state: &AppState,
+    caller: &Caller,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<(StatusCode, DepositRecord), Error> {
     let key = idempotency_key(caller, headers, body, state.config.idempotency_hours)?;
     let fields: CashDepositFields =
         serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
     let tz = state.config.business_time_zone;
     let d = fields.check(today(tz)).map_err(Error::fields)?;
-    let payee = state
-        .accounts
-        .get(&d.payee_account_id)
-        .await?
-        .ok_or_else(|| Error::field("payeeAccountId", format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id)))?;
+    let payee = state.accounts.get(&d.payee_account_id).await?.ok_or_else(|| {
+        Error::field(
+            "payeeAccountId",
+            format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id),
+        )
+    })?;
     let row = DepositRow {
         id: 0,
         service_type: ServiceType::Cash.as_str().into(),
@@ -64,5 +70,7 @@ pub async fn create(state: &AppState, caller: &Caller, headers: &HeaderMap, body
         ach_entry_description: None,
     };
     // Cash has no presentment: a duplicate cannot arise.
-    created(state.deposits.create(&row, key.as_ref()).await, tz, |id| Error::conflict(format!("deposit {id} conflicts with this one")))
+    created(state.deposits.create(&row, key.as_ref()).await, tz, |id| {
+        Error::conflict(format!("deposit {id} conflicts with this one"))
+    })
 }

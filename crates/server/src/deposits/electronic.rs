@@ -5,7 +5,9 @@
 
 use axum::http::{HeaderMap, StatusCode};
 use chrono::{Timelike, Utc};
-use moneydesk_model::deposits::{AchAccountType, Date, DepositRecord, DepositStatus, ElectronicDepositFields, ServiceType};
+use moneydesk_model::deposits::{
+    AchAccountType, Date, DepositRecord, DepositStatus, ElectronicDepositFields, ServiceType,
+};
 use moneydesk_model::fees::TransferType;
 use moneydesk_nacha::{BatchInfo, EntryInfo, FileBuilder, FileInfo, Sec, TransactionCode};
 
@@ -57,7 +59,10 @@ impl AchConfig {
             c.company_id = v.trim().into();
         }
         if let Some(v) = var("MONEYDESK_ACH_COMPANY_NAME") {
-            anyhow::ensure!((1..=16).contains(&v.trim().len()), "MONEYDESK_ACH_COMPANY_NAME must be 1 to 16 characters");
+            anyhow::ensure!(
+                (1..=16).contains(&v.trim().len()),
+                "MONEYDESK_ACH_COMPANY_NAME must be 1 to 16 characters"
+            );
             c.company_name = v.trim().into();
         }
         Ok(c)
@@ -65,7 +70,12 @@ impl AchConfig {
 }
 
 /// Creates an electronic deposit: 201 with the record, or 200 with the existing one for a retry.
-pub async fn create(state: &AppState, caller: &Caller, headers: &HeaderMap, body: &[u8]) -> Result<(StatusCode, DepositRecord), Error> {
+pub async fn create(
+    state: &AppState,
+    caller: &Caller,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<(StatusCode, DepositRecord), Error> {
     let key = idempotency_key(caller, headers, body, state.config.idempotency_hours)?;
     let fields: ElectronicDepositFields =
         serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
@@ -79,11 +89,12 @@ pub async fn create(state: &AppState, caller: &Caller, headers: &HeaderMap, body
         e.fields.push(moneydesk_model::FieldError::new("bankRoutingNumber", why));
         return Err(e);
     }
-    let payee = state
-        .accounts
-        .get(&d.payee_account_id)
-        .await?
-        .ok_or_else(|| Error::field("payeeAccountId", format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id)))?;
+    let payee = state.accounts.get(&d.payee_account_id).await?.ok_or_else(|| {
+        Error::field(
+            "payeeAccountId",
+            format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id),
+        )
+    })?;
     let cents = cents_of(d.amount);
     let row = DepositRow {
         id: 0,
@@ -156,7 +167,14 @@ pub async fn ach_file(state: &AppState, day: &str) -> Result<String, Error> {
     descriptions.sort();
     descriptions.dedup();
     for description in descriptions {
-        let batch = BatchInfo::new(Sec::Ccd, &cfg.company_name, &cfg.company_id, &description, nacha_date(effective)?, &cfg.odfi);
+        let batch = BatchInfo::new(
+            Sec::Ccd,
+            &cfg.company_name,
+            &cfg.company_id,
+            &description,
+            nacha_date(effective)?,
+            &cfg.odfi,
+        );
         let entries = rows
             .iter()
             .filter(|r| r.ach_entry_description.as_deref() == Some(description.as_str()))

@@ -5,8 +5,8 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode};
 use chrono::{Duration, NaiveDate, TimeZone, Utc};
 use moneydesk_model::deposits::{
-    CheckDeposit, CheckDepositFields, CheckImages, Date, DepositDayTotal, DepositDetail, DepositMove, DepositRecord, DepositStatus,
-    ServiceType,
+    CheckDeposit, CheckDepositFields, CheckImages, Date, DepositDayTotal, DepositDetail, DepositMove, DepositRecord,
+    DepositStatus, ServiceType,
 };
 use moneydesk_model::fees::{FeeAmount, TransferType};
 use moneydesk_model::{Money, Page, PageRequest, Scope, Sort};
@@ -76,7 +76,9 @@ pub(super) fn created(
         Err(CreateError::KeyReused(id)) => Err(Error::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "idempotency_key_reused",
-            format!("This Idempotency-Key was used for a different request (deposit {id}); use a new key for a new deposit"),
+            format!(
+                "This Idempotency-Key was used for a different request (deposit {id}); use a new key for a new deposit"
+            ),
         )),
         Err(CreateError::Duplicate(first)) => Err(duplicate(first)),
         Err(CreateError::ScanUsed(first)) => {
@@ -93,11 +95,21 @@ pub(super) fn created(
 async fn take_scan(state: &AppState, d: &CheckDeposit, id: &str, row: &mut DepositRow) -> Result<(), Error> {
     let scan = state.deposits.scan(id).await?.ok_or_else(|| Error::field("scanId", format!("no scan {id:?}")))?;
     if scan.amount_cents != row.amount_cents {
-        return Err(Error::field("amount", format!("the scan {id} was made for {}, not {}", Money::new(rust_decimal::Decimal::new(scan.amount_cents, 2)), d.amount)));
+        return Err(Error::field(
+            "amount",
+            format!(
+                "the scan {id} was made for {}, not {}",
+                Money::new(rust_decimal::Decimal::new(scan.amount_cents, 2)),
+                d.amount
+            ),
+        ));
     }
     match &d.payer_id {
         Some(p) if *p != scan.sma_sfid => {
-            return Err(Error::field("payerId", format!("the scan {id} was made for the managed sleeve account {:?}", scan.sma_sfid)))
+            return Err(Error::field(
+                "payerId",
+                format!("the scan {id} was made for the managed sleeve account {:?}", scan.sma_sfid),
+            ))
         }
         _ => row.payer_id = Some(scan.sma_sfid.clone()),
     }
@@ -111,14 +123,15 @@ async fn take_scan(state: &AppState, d: &CheckDeposit, id: &str, row: &mut Depos
 /// The row of a new check deposit: the payee (and the sleeve account) from the accounts
 /// collection, the bank's name from the directory when none was given, the fee quoted now.
 async fn new_row(state: &AppState, caller: &Caller, d: &CheckDeposit) -> Result<DepositRow, Error> {
-    let payee = state
-        .accounts
-        .get(&d.payee_account_id)
-        .await?
-        .ok_or_else(|| Error::field("payeeAccountId", format!("no account {:?} in the accounts collection", d.payee_account_id)))?;
+    let payee = state.accounts.get(&d.payee_account_id).await?.ok_or_else(|| {
+        Error::field("payeeAccountId", format!("no account {:?} in the accounts collection", d.payee_account_id))
+    })?;
     if let Some(payer) = &d.payer_id {
         if state.accounts.get(payer).await?.is_none() {
-            return Err(Error::field("payerId", format!("no managed sleeve account {payer:?} in the accounts collection")));
+            return Err(Error::field(
+                "payerId",
+                format!("no managed sleeve account {payer:?} in the accounts collection"),
+            ));
         }
     }
     let directory_name = directory_name(state, d);
@@ -154,7 +167,13 @@ async fn new_row(state: &AppState, caller: &Caller, d: &CheckDeposit) -> Result<
         submitter: caller.token_name().to_string(),
         front_image: None,
         back_image: None,
-        presentment: Some(format!("{}|{}|{}|{}", d.bank_routing_number, d.bank_account_number, d.check_number, cents(d.amount))),
+        presentment: Some(format!(
+            "{}|{}|{}|{}",
+            d.bank_routing_number,
+            d.bank_account_number,
+            d.check_number,
+            cents(d.amount)
+        )),
         duplicate_of: None,
         override_reason: None,
         scan_id: None,
@@ -172,7 +191,9 @@ pub fn directory_name(state: &AppState, d: &CheckDeposit) -> Option<String> {
 /// The directory's name for a routing number (FedACH first), when it lists it.
 pub fn directory_name_of(state: &AppState, rn: &moneydesk_model::RoutingNumber) -> Option<String> {
     let dir = state.routing.current();
-    dir.ach(rn).map(|a| a.customer_name.trim().to_string()).or_else(|| dir.wire(rn).map(|w| w.customer_name.trim().to_string()))
+    dir.ach(rn)
+        .map(|a| a.customer_name.trim().to_string())
+        .or_else(|| dir.wire(rn).map(|w| w.customer_name.trim().to_string()))
 }
 
 /// The standard fee of the schedule in force for the amount: for the request's transfer type
@@ -197,7 +218,12 @@ pub(super) fn standard_fee(state: &AppState, amount: Money, transfer_type: Trans
 }
 
 /// The request's `Idempotency-Key`, remembered for `hours`.
-pub(super) fn idempotency_key(caller: &Caller, headers: &HeaderMap, body: &[u8], hours: u32) -> Result<Option<IdempotencyKey>, Error> {
+pub(super) fn idempotency_key(
+    caller: &Caller,
+    headers: &HeaderMap,
+    body: &[u8],
+    hours: u32,
+) -> Result<Option<IdempotencyKey>, Error> {
     let Some(v) = headers.get("idempotency-key") else { return Ok(None) };
     let key = v.to_str().map_err(|_| Error::field("Idempotency-Key", "must be visible ASCII"))?.trim();
     if key.is_empty() || key.len() > KEY_MAX {
@@ -228,7 +254,10 @@ fn duplicate_override(caller: &Caller, query: &[(String, String)]) -> Result<Opt
             caller.require(Scope::Admin)?;
             match reason {
                 Some(reason) => Ok(Some(reason)),
-                None => Err(Error::field("overrideReason", "an override of a duplicate needs a reason (1 to 500 characters)")),
+                None => Err(Error::field(
+                    "overrideReason",
+                    "an override of a duplicate needs a reason (1 to 500 characters)",
+                )),
             }
         }
         Some(other) => Err(Error::field("overrideDuplicate", format!("must be true or false, got {other:?}"))),
@@ -243,7 +272,9 @@ pub async fn detail(state: &AppState, id: i64) -> Result<DepositDetail, Error> {
     let directory_bank_name = row.bank_routing_number.as_deref().and_then(|rn| {
         let rn = moneydesk_model::RoutingNumber::parse(rn).ok()?;
         let dir = state.routing.current();
-        dir.ach(&rn).map(|a| a.customer_name.trim().to_string()).or_else(|| dir.wire(&rn).map(|w| w.customer_name.trim().to_string()))
+        dir.ach(&rn)
+            .map(|a| a.customer_name.trim().to_string())
+            .or_else(|| dir.wire(&rn).map(|w| w.customer_name.trim().to_string()))
     });
     Ok(DepositDetail {
         allowed_actions: rec.status.allowed().to_vec(),
@@ -285,7 +316,10 @@ pub async fn apply(state: &AppState, caller: &Caller, id: i64, m: DepositMove) -
 /// The list's filters and sort from the query: `status`, `serviceType`, `createdFrom` and
 /// `createdTo` (dates, inclusive, business time zone), `payeeAccountId`, `amountMin`,
 /// `amountMax`, `sort=createdDate|amount[,asc|desc]` (default `createdDate,desc`).
-pub async fn list(state: &AppState, pairs: &[(String, String)]) -> Result<Page<moneydesk_model::DepositListItem>, Error> {
+pub async fn list(
+    state: &AppState,
+    pairs: &[(String, String)],
+) -> Result<Page<moneydesk_model::DepositListItem>, Error> {
     list_as(state, pairs, record::list_item).await
 }
 
@@ -338,17 +372,29 @@ fn list_filter(state: &AppState, pairs: &[(String, String)]) -> Result<(ListFilt
     let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim());
     let mut f = ListFilter { desc: true, ..Default::default() };
     if let Some(s) = get("status") {
-        f.status = Some(DepositStatus::parse(s).ok_or_else(|| Error::field("status", format!("unknown status {s:?}")))?.as_str().into());
+        f.status = Some(
+            DepositStatus::parse(s)
+                .ok_or_else(|| Error::field("status", format!("unknown status {s:?}")))?
+                .as_str()
+                .into(),
+        );
     }
     if let Some(s) = get("serviceType") {
-        f.service_type =
-            Some(ServiceType::parse(s).ok_or_else(|| Error::field("serviceType", format!("unknown service type {s:?}")))?.as_str().into());
+        f.service_type = Some(
+            ServiceType::parse(s)
+                .ok_or_else(|| Error::field("serviceType", format!("unknown service type {s:?}")))?
+                .as_str()
+                .into(),
+        );
     }
     let day_start = |field: &str, s: &str, next: bool| -> Result<String, Error> {
-        let d = NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| Error::field(field, format!("{s:?} is not a date like 2026-11-24")))?;
+        let d = NaiveDate::parse_from_str(s, "%Y-%m-%d")
+            .map_err(|_| Error::field(field, format!("{s:?} is not a date like 2026-11-24")))?;
         let d = if next { d + Duration::days(1) } else { d };
         let local = tz.from_local_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default()).earliest();
-        let utc = local.map(|t| t.with_timezone(&Utc)).ok_or_else(|| Error::field(field, "not a time in the business time zone"))?;
+        let utc = local
+            .map(|t| t.with_timezone(&Utc))
+            .ok_or_else(|| Error::field(field, "not a time in the business time zone"))?;
         Ok(utc.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
     };
     if let Some(s) = get("createdFrom") {

@@ -5,11 +5,14 @@
 //! and G4, the MICR line read; a check deposit then names the scan instead of sending images.
 
 use axum::body::Bytes;
+use axum::extract::FromRequest;
 use axum::extract::{Path as UrlPath, RawQuery, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::extract::FromRequest;
-use moneydesk_model::deposits::{CashDepositFields, CheckDepositFields, CheckScan, CheckScanFields, ElectronicDepositFields, DepositDayTotal, DepositDetail, DepositMove, DepositRecord};
+use moneydesk_model::deposits::{
+    CashDepositFields, CheckDepositFields, CheckScan, CheckScanFields, DepositDayTotal, DepositDetail, DepositMove,
+    DepositRecord, ElectronicDepositFields,
+};
 use moneydesk_model::{paths, DepositListItem, Envelope, Page};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -91,7 +94,11 @@ struct DepositSort {
     security(("bearer" = ["deposits:read"])),
     responses((status = 200, description = "A page of deposits (2.4), newest first unless sorted otherwise", body = Envelope<Page<DepositListItem>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
-async fn list_deposits(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<DepositListItem>>>, Error> {
+async fn list_deposits(
+    State(state): State<AppState>,
+    _caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<Page<DepositListItem>>>, Error> {
     Ok(Json(Envelope::ok(handlers::list(&state, &pairs(&q)).await?)))
 }
 
@@ -103,7 +110,11 @@ struct OverrideParams {
     /// `true` to deposit a check that was already deposited (scope `admin`).
     overrideDuplicate: Option<bool>,
     /// Why (1 to 500 characters), kept with the deposit.
-    #[param(min_length = 1, max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$")]
+    #[param(
+        min_length = 1,
+        max_length = 500,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
     overrideReason: Option<String>,
 }
 
@@ -116,7 +127,11 @@ const EXAMPLE_CHECK_IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAMgAAABQCAAAAAB5BmVsA
     description = "The deposit list (same filters, sort and paging) with each deposit as its whole record (2.5): what a back office needs to act on a row (its id, amount, fee and status), which the list item (2.4) does not carry.",
     responses((status = 200, description = "A page of deposit records, newest first unless sorted otherwise", body = Envelope<Page<DepositRecord>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
-async fn list_deposit_records(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<DepositRecord>>>, Error> {
+async fn list_deposit_records(
+    State(state): State<AppState>,
+    _caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<Page<DepositRecord>>>, Error> {
     Ok(Json(Envelope::ok(handlers::list_records(&state, &pairs(&q)).await?)))
 }
 
@@ -126,7 +141,11 @@ async fn list_deposit_records(State(state): State<AppState>, _caller: Caller, Ra
     description = "The deposits the list's filters select, summed per day (business time zone, MONEYDESK_BUSINESS_TIME_ZONE) and status: count and exact amount. Days without deposits are left out; oldest day first, statuses in the state machine's order.",
     responses((status = 200, description = "The totals", body = Envelope<Vec<DepositDayTotal>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
-async fn deposit_daily_totals(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Vec<DepositDayTotal>>>, Error> {
+async fn deposit_daily_totals(
+    State(state): State<AppState>,
+    _caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<Vec<DepositDayTotal>>>, Error> {
     Ok(Json(Envelope::ok(handlers::daily_totals(&state, &pairs(&q)).await?)))
 }
 
@@ -180,7 +199,12 @@ async fn create_check_deposit(State(state): State<AppState>, caller: Caller, req
         (status = 400, description = "A field is missing or wrong, or an image does not decode", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such managed sleeve account", body = ErrorEnvelopeDoc),
         (status = 413, description = "An image is larger than 10 MiB", body = ErrorEnvelopeDoc)))]
-async fn scan_check(State(state): State<AppState>, caller: Caller, UrlPath(sma_sfid): UrlPath<String>, req: Request) -> Response {
+async fn scan_check(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(sma_sfid): UrlPath<String>,
+    req: Request,
+) -> Response {
     let body = match Bytes::from_request(req, &state).await {
         Ok(b) => b,
         Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -208,7 +232,12 @@ async fn scan_check(State(state): State<AppState>, caller: Caller, UrlPath(sma_s
         (status = 404, description = "The vendor's bank is not in the FedACH directory (CONTRACT.md point 9)", body = ErrorEnvelopeDoc),
         (status = 409, description = "The same pull was already made; the message names the first deposit", body = ErrorEnvelopeDoc),
         (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
-async fn create_electronic_deposit(State(state): State<AppState>, caller: Caller, headers: axum::http::HeaderMap, body: Bytes) -> Response {
+async fn create_electronic_deposit(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Response {
     match electronic::create(&state, &caller, &headers, &body).await {
         Ok((status, record)) => (status, axum::Json(record)).into_response(),
         Err(e) => e.into_response(),
@@ -225,7 +254,12 @@ async fn create_electronic_deposit(State(state): State<AppState>, caller: Caller
         (status = 200, description = "An idempotent retry: the existing deposit record", body = DepositRecord),
         (status = 400, description = "Every wrong field, each named", body = ErrorEnvelopeDoc),
         (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
-async fn create_cash_deposit(State(state): State<AppState>, caller: Caller, headers: axum::http::HeaderMap, body: Bytes) -> Response {
+async fn create_cash_deposit(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Response {
     match cash::create(&state, &caller, &headers, &body).await {
         Ok((status, record)) => (status, axum::Json(record)).into_response(),
         Err(e) => e.into_response(),
@@ -250,7 +284,11 @@ struct AchFileQuery {
     responses((status = 200, description = "The NACHA file", content_type = "text/plain"),
         (status = 400, description = "effectiveDate is missing or not a date", body = ErrorEnvelopeDoc),
         (status = 404, description = "No electronic deposit is effective that day", body = ErrorEnvelopeDoc)))]
-async fn day_ach_file(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Response, Error> {
+async fn day_ach_file(
+    State(state): State<AppState>,
+    _caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Response, Error> {
     let pairs = pairs(&q);
     let day = pairs
         .iter()
@@ -272,7 +310,11 @@ async fn day_ach_file(State(state): State<AppState>, _caller: Caller, RawQuery(q
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The deposit with its history and allowed moves", body = Envelope<DepositDetail>),
         (status = 404, description = "No such deposit", body = ErrorEnvelopeDoc)))]
-async fn get_deposit(State(state): State<AppState>, _caller: Caller, UrlPath(id): UrlPath<i64>) -> Result<Json<Envelope<DepositDetail>>, Error> {
+async fn get_deposit(
+    State(state): State<AppState>,
+    _caller: Caller,
+    UrlPath(id): UrlPath<i64>,
+) -> Result<Json<Envelope<DepositDetail>>, Error> {
     Ok(Json(Envelope::ok(handlers::detail(&state, id).await?)))
 }
 
@@ -283,7 +325,11 @@ async fn get_deposit(State(state): State<AppState>, _caller: Caller, UrlPath(id)
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The image as stored (JPEG, PNG or TIFF)", content_type = "image/*"),
         (status = 404, description = "No such deposit or image", body = ErrorEnvelopeDoc)))]
-async fn deposit_image(State(state): State<AppState>, _caller: Caller, UrlPath((id, side)): UrlPath<(i64, String)>) -> Result<Response, Error> {
+async fn deposit_image(
+    State(state): State<AppState>,
+    _caller: Caller,
+    UrlPath((id, side)): UrlPath<(i64, String)>,
+) -> Result<Response, Error> {
     let row = state.deposits.get(id).await?.ok_or_else(|| Error::not_found(format!("No deposit {id}")))?;
     let path = match side.as_str() {
         "front" => row.front_image,
@@ -308,6 +354,11 @@ async fn deposit_image(State(state): State<AppState>, _caller: Caller, UrlPath((
         (status = 400, description = "A reason is missing or too long", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such deposit", body = ErrorEnvelopeDoc),
         (status = 409, description = "Not allowed from the deposit's state; the message names the state and the allowed moves", body = ErrorEnvelopeDoc)))]
-async fn move_deposit(State(state): State<AppState>, caller: Caller, UrlPath(id): UrlPath<i64>, Json(m): Json<DepositMove>) -> Result<Json<Envelope<DepositDetail>>, Error> {
+async fn move_deposit(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(id): UrlPath<i64>,
+    Json(m): Json<DepositMove>,
+) -> Result<Json<Envelope<DepositDetail>>, Error> {
     Ok(Json(Envelope::ok(handlers::apply(&state, &caller, id, m).await?)))
 }

@@ -28,7 +28,8 @@ pub async fn scan(state: &AppState, caller: &Caller, sma_sfid: &str, body: &[u8]
     let (front, rear) = tokio::task::spawn_blocking(move || {
         // A photo of the check on a table is found and straightened first; a scan or a picture
         // already cropped to the check is kept as it is.
-        let front = images::decode("frontimage", &req.frontimage).map(|(_, picture)| side::prepare_photo(&picture).0)?;
+        let front =
+            images::decode("frontimage", &req.frontimage).map(|(_, picture)| side::prepare_photo(&picture).0)?;
         let rear = images::decode("rearimage", &req.rearimage).map(|(_, picture)| side::prepare_photo(&picture).0)?;
         Ok::<_, Error>((front, rear))
     })
@@ -97,7 +98,9 @@ fn problems(front: &Side, rear: &Side, micr: Option<&MicrRead>, amount: Money) -
         }
     }
     match micr {
-        None => out.push("No MICR line was found at the bottom of the front: photograph the whole check, flat and lit evenly".into()),
+        None => out.push(
+            "No MICR line was found at the bottom of the front: photograph the whole check, flat and lit evenly".into(),
+        ),
         Some(m) => {
             match &m.routing_number {
                 None => out.push("The MICR line has no routing number between two ⑆ symbols".into()),
@@ -110,7 +113,11 @@ fn problems(front: &Side, rear: &Side, micr: Option<&MicrRead>, amount: Money) -
             if let Some(a) = &m.amount {
                 if let Ok(printed) = Money::parse(&a.value) {
                     if printed.with_cents() != amount.with_cents() {
-                        out.push(format!("The amount encoded on the check is {} but {} was typed", printed.with_cents(), amount.with_cents()));
+                        out.push(format!(
+                            "The amount encoded on the check is {} but {} was typed",
+                            printed.with_cents(),
+                            amount.with_cents()
+                        ));
                     }
                 }
             }
@@ -122,7 +129,11 @@ fn problems(front: &Side, rear: &Side, micr: Option<&MicrRead>, amount: Money) -
 /// The MICR line of the front, with the directory's name for its routing number.
 fn read_micr(state: &AppState, front: &Side) -> Option<MicrRead> {
     let line = moneydesk_checkimage::micr::read(&front.gray).ok()?;
-    let bank_name = line.routing.as_ref().filter(|_| line.routing_valid).and_then(|r| moneydesk_model::RoutingNumber::parse(&r.value).ok())
+    let bank_name = line
+        .routing
+        .as_ref()
+        .filter(|_| line.routing_valid)
+        .and_then(|r| moneydesk_model::RoutingNumber::parse(&r.value).ok())
         .and_then(|rn| super::handlers::directory_name_of(state, &rn));
     Some(MicrRead { bank_name, ..answer::micr_read(&line) })
 }

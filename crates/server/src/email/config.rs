@@ -97,10 +97,18 @@ impl EmailConfig {
             c.senders = parse_senders(&list).context("MONEYDESK_EMAIL_SENDERS")?;
         }
         if let Some(n) = var("MONEYDESK_EMAIL_CONNECTIONS") {
-            c.connections = n.trim().parse().ok().filter(|n| (1..=64).contains(n)).with_context(|| format!("MONEYDESK_EMAIL_CONNECTIONS must be 1 to 64; got {n:?}"))?;
+            c.connections = n
+                .trim()
+                .parse()
+                .ok()
+                .filter(|n| (1..=64).contains(n))
+                .with_context(|| format!("MONEYDESK_EMAIL_CONNECTIONS must be 1 to 64; got {n:?}"))?;
         }
         if let Some(n) = var("MONEYDESK_EMAIL_MAX_ATTEMPTS") {
-            c.max_attempts = n.trim().parse().ok().filter(|n| *n >= 1).with_context(|| format!("MONEYDESK_EMAIL_MAX_ATTEMPTS must be a whole number from 1; got {n:?}"))?;
+            c.max_attempts =
+                n.trim().parse().ok().filter(|n| *n >= 1).with_context(|| {
+                    format!("MONEYDESK_EMAIL_MAX_ATTEMPTS must be a whole number from 1; got {n:?}")
+                })?;
         }
         for (name, slot) in [
             ("MONEYDESK_EMAIL_RETRY_BASE", &mut c.retry_base),
@@ -122,7 +130,8 @@ impl EmailConfig {
         }
         c.verify = super::validation::VerifyConfig::from_env(var)?;
         if let Some(d) = var("MONEYDESK_EMAIL_SERVICE_DOMAIN").filter(|s| !s.trim().is_empty()) {
-            c.service_domain = EmailAddress::domain_name(&d).with_context(|| format!("MONEYDESK_EMAIL_SERVICE_DOMAIN must be a domain name; got {d:?}"))?;
+            c.service_domain = EmailAddress::domain_name(&d)
+                .with_context(|| format!("MONEYDESK_EMAIL_SERVICE_DOMAIN must be a domain name; got {d:?}"))?;
         }
         if let Some(v) = var("MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE") {
             c.auto_activate_domains = matches!(v.trim(), "on" | "1" | "true" | "yes");
@@ -163,7 +172,13 @@ impl FileKeys {
     pub fn get(&self, name: &str) -> Option<String> {
         match self.0.get(&file_key(name))? {
             toml::Value::String(s) => Some(s.clone()),
-            toml::Value::Array(items) => Some(items.iter().map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())).collect::<Vec<_>>().join(", ")),
+            toml::Value::Array(items) => Some(
+                items
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
             other => Some(other.to_string()),
         }
     }
@@ -193,14 +208,17 @@ pub fn parse_senders(list: &str) -> anyhow::Result<Vec<SenderIdentity>> {
     for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (name, address) = match item.rsplit_once('<') {
             Some((name, rest)) => {
-                let addr = rest.strip_suffix('>').with_context(|| format!("{item:?}: a name with an address is written Name <addr@domain>"))?;
+                let addr = rest
+                    .strip_suffix('>')
+                    .with_context(|| format!("{item:?}: a name with an address is written Name <addr@domain>"))?;
                 (Some(name.trim().trim_matches('"').to_string()).filter(|n| !n.is_empty()), addr.trim())
             }
             None => (None, item),
         };
         let address = match address.strip_prefix('@') {
             Some(domain) => {
-                EmailAddress::parse(&format!("x@{domain}")).with_context(|| format!("{item:?} is not a domain like @bank.example"))?;
+                EmailAddress::parse(&format!("x@{domain}"))
+                    .with_context(|| format!("{item:?} is not a domain like @bank.example"))?;
                 format!("@{}", domain.to_ascii_lowercase())
             }
             None => EmailAddress::parse(address).with_context(|| format!("{item:?} is not an address"))?.to_string(),
@@ -223,7 +241,13 @@ mod tests {
         std::fs::write(&file, text).unwrap();
         let path = file.to_str().unwrap().to_string();
         let vars: Vec<(String, String)> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Config::from_lookup(|k| if k == "MONEYDESK_CONFIG" { Some(path.clone()) } else { vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()) })
+        Config::from_lookup(|k| {
+            if k == "MONEYDESK_CONFIG" {
+                Some(path.clone())
+            } else {
+                vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
+            }
+        })
     }
 
     #[test]
@@ -235,7 +259,10 @@ mod tests {
         .unwrap();
         let e = c.email;
         assert_eq!(e.smtp_url.as_deref(), Some("smtps://relay.bank.example:465"));
-        assert_eq!(e.senders.iter().map(|s| s.address.as_str()).collect::<Vec<_>>(), ["ops@bank.example", "@bank.example"]);
+        assert_eq!(
+            e.senders.iter().map(|s| s.address.as_str()).collect::<Vec<_>>(),
+            ["ops@bank.example", "@bank.example"]
+        );
         assert_eq!(e.max_attempts, 5, "the variable wins");
         assert_eq!(e.claim, std::time::Duration::from_secs(120));
         assert!(!e.worker);

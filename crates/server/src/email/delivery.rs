@@ -95,7 +95,12 @@ struct Ctx<'a> {
 /// checked here: a bad one stops the server from starting).
 pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
     let c = &state.config.email;
-    let relay = c.smtp_url.as_deref().map(|url| Relay::parse(url)?.trusting(c.smtp_ca_file.as_deref())).transpose()?.map(Arc::new);
+    let relay = c
+        .smtp_url
+        .as_deref()
+        .map(|url| Relay::parse(url)?.trusting(c.smtp_ca_file.as_deref()))
+        .transpose()?
+        .map(Arc::new);
     let cancel = CancellationToken::new();
     let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
     let stop = cancel.clone();
@@ -106,14 +111,27 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
         // lanes never meet in SQLite's busy handler (which sleeps 1, 2, 5, 10… ms between
         // tries), and the time between a relay's 250 and its record stays short.
         let (recorder, committer) = Recorder::start(state.email.clone(), worker.clone());
-        let queue = Queue { waiting: Mutex::new(VecDeque::new()), claiming: tokio::sync::Mutex::new(()), batch: connections * CLAIM_PER_LANE, low: connections };
-        let ctx = Ctx { state: &state, relay: relay.as_deref(), worker: &worker, stop: &stop, recorder: &recorder, queue: &queue };
+        let queue = Queue {
+            waiting: Mutex::new(VecDeque::new()),
+            claiming: tokio::sync::Mutex::new(()),
+            batch: connections * CLAIM_PER_LANE,
+            low: connections,
+        };
+        let ctx = Ctx {
+            state: &state,
+            relay: relay.as_deref(),
+            worker: &worker,
+            stop: &stop,
+            recorder: &recorder,
+            queue: &queue,
+        };
         futures_util::future::join_all((0..connections).map(|_| run_lane(&ctx))).await;
         // A stop lets the attempts under way finish, their outcomes committed (the committer
         // ends once its last handle is dropped), and gives back the claims not started.
         drop(recorder);
         let _ = committer.await;
-        let unstarted: Vec<String> = queue.waiting.into_inner().expect("not poisoned").into_iter().map(|(m, _)| m.message.id).collect();
+        let unstarted: Vec<String> =
+            queue.waiting.into_inner().expect("not poisoned").into_iter().map(|(m, _)| m.message.id).collect();
         if let Err(e) = state.email.release(&worker, &unstarted).await {
             tracing::warn!(error = %e, "giving back email claims");
         }
@@ -211,7 +229,9 @@ async fn deliver(ctx: &Ctx<'_>, lane: &mut Option<Lane>, m: Claimed) {
     crate::metrics::attempt("email", outcome.state.as_str());
     match ctx.recorder.record(outcome).await {
         Ok(true) => {}
-        Ok(false) => tracing::warn!(id = %m.message.id, "an email's claim was taken over before its outcome was recorded"),
+        Ok(false) => {
+            tracing::warn!(id = %m.message.id, "an email's claim was taken over before its outcome was recorded")
+        }
         Err(e) => tracing::error!(id = %m.message.id, error = %e, "recording an email's outcome"),
     }
 }
@@ -224,7 +244,8 @@ async fn attempt(ctx: &Ctx<'_>, lane: &mut Option<Lane>, m: &Claimed) -> Outcome
     // Whether the sender's domain is an active sending domain: a failure to read it is
     // temporary (the message is deferred), never a reason to send unsigned or to give up.
     let signers = state.domains.signers_for(domain).await;
-    let built = match (&signers, mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await) {
+    let built = match (&signers, mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await)
+    {
         (Err(_), _) => None,
         (_, Err(e)) => Some(Err(e)),
         (Ok(None), Ok((raw, message))) => Some(Ok((raw, message.envelope().clone()))),
@@ -240,7 +261,14 @@ async fn attempt(ctx: &Ctx<'_>, lane: &mut Option<Lane>, m: &Claimed) -> Outcome
         (Some(Ok((raw, envelope))), Some(r)) => Some(r.send(lane, envelope, raw).await),
         _ => None,
     };
-    let outcome = |state: MessageState, reply: String| Outcome { id: m.message.id.clone(), attempt: m.attempt, state, reply, next: None, mailbox: None };
+    let outcome = |state: MessageState, reply: String| Outcome {
+        id: m.message.id.clone(),
+        attempt: m.attempt,
+        state,
+        reply,
+        next: None,
+        mailbox: None,
+    };
     // A temporary failure: deferred, or failed after the last allowed attempt.
     let retry = |reply: String| {
         if m.tries >= c.max_attempts {
@@ -250,11 +278,19 @@ async fn attempt(ctx: &Ctx<'_>, lane: &mut Option<Lane>, m: &Claimed) -> Outcome
         }
     };
     match (built, sent) {
-        (None, _) => retry(format!("the sending domain {domain} could not be read: {}", signers.err().map(|e| e.message).unwrap_or_default())),
+        (None, _) => retry(format!(
+            "the sending domain {domain} could not be read: {}",
+            signers.err().map(|e| e.message).unwrap_or_default()
+        )),
         (Some(Err(e)), _) => outcome(MessageState::Failed, format!("the message could not be built: {}", e.message)),
         // No relay: the development mailbox.
-        (Some(Ok((raw, _))), None) => Outcome { mailbox: Some(String::from_utf8_lossy(&raw).into_owned()), ..outcome(MessageState::Sent, "stored in the development mailbox".into()) },
-        (Some(Ok(_)), Some(Ok(reply))) => outcome(MessageState::Sent, format!("{} {}", reply.code(), reply.message().collect::<Vec<_>>().join(" "))),
+        (Some(Ok((raw, _))), None) => Outcome {
+            mailbox: Some(String::from_utf8_lossy(&raw).into_owned()),
+            ..outcome(MessageState::Sent, "stored in the development mailbox".into())
+        },
+        (Some(Ok(_)), Some(Ok(reply))) => {
+            outcome(MessageState::Sent, format!("{} {}", reply.code(), reply.message().collect::<Vec<_>>().join(" ")))
+        }
         (Some(Ok(_)), Some(Err(e))) if e.is_permanent() => outcome(MessageState::Failed, e.reply_text()),
         (Some(Ok(_)), Some(Err(e))) => retry(e.reply_text()),
     }
@@ -266,7 +302,9 @@ fn return_path(envelope: &lettre::address::Envelope, id: &str, domain: &str) -> 
     let local: String = id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').collect();
     let from = format!("bounces+{local}@{}.{domain}", moneydesk_model::email::domains::RETURN_PATH_LABEL).parse().ok();
     match from {
-        Some(from) => lettre::address::Envelope::new(Some(from), envelope.to().to_vec()).unwrap_or_else(|_| envelope.clone()),
+        Some(from) => {
+            lettre::address::Envelope::new(Some(from), envelope.to().to_vec()).unwrap_or_else(|_| envelope.clone())
+        }
         None => envelope.clone(),
     }
 }

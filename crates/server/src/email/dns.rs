@@ -11,10 +11,10 @@ use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use hickory_resolver::config::{NameServerConfig, ResolverConfig};
+use hickory_resolver::lookup::Lookup;
 use hickory_resolver::net::runtime::TokioRuntimeProvider;
 use hickory_resolver::net::NetError;
 use hickory_resolver::proto::rr::{RData, RecordType};
-use hickory_resolver::lookup::Lookup;
 use hickory_resolver::TokioResolver;
 
 /// What DNS says about a domain's mail.
@@ -63,9 +63,13 @@ impl Dns {
                 for c in &mut ns.connections {
                     c.port = addr.port();
                 }
-                Ok(TokioResolver::builder_with_config(ResolverConfig::from_name_servers(vec![ns]), TokioRuntimeProvider::default()))
+                Ok(TokioResolver::builder_with_config(
+                    ResolverConfig::from_name_servers(vec![ns]),
+                    TokioRuntimeProvider::default(),
+                ))
             }
-            None => TokioResolver::builder_tokio().map_err(|e| format!("no DNS resolver configured ({e}); set MONEYDESK_DNS_SERVER")),
+            None => TokioResolver::builder_tokio()
+                .map_err(|e| format!("no DNS resolver configured ({e}); set MONEYDESK_DNS_SERVER")),
         };
         let resolver = builder.and_then(|mut b| {
             let o = b.options_mut();
@@ -95,7 +99,9 @@ impl Dns {
     async fn ask(&self, host: &str, rtype: RecordType) -> Result<Result<Lookup, NetError>, String> {
         let resolver = self.resolver()?;
         let fqdn = format!("{}.", host.trim_end_matches('.'));
-        tokio::time::timeout(self.guard(), resolver.lookup(fqdn.as_str(), rtype)).await.map_err(|_| did_not_answer_within(self.guard()))
+        tokio::time::timeout(self.guard(), resolver.lookup(fqdn.as_str(), rtype))
+            .await
+            .map_err(|_| did_not_answer_within(self.guard()))
     }
 
     /// Where mail for `domain` (ASCII, A-labels) goes.
@@ -140,7 +146,11 @@ impl Dns {
             Err(_) => MailHosts::Unreachable(did_not_answer_within(self.guard())),
             Ok(Ok(ips)) => {
                 let ips: Vec<IpAddr> = ips.iter().collect();
-                if ips.is_empty() { MailHosts::NoMailHost } else { MailHosts::Address(ips) }
+                if ips.is_empty() {
+                    MailHosts::NoMailHost
+                } else {
+                    MailHosts::Address(ips)
+                }
             }
             Ok(Err(e)) if e.is_nx_domain() => MailHosts::NoSuchDomain,
             Ok(Err(e)) if e.is_no_records_found() => MailHosts::NoMailHost,
@@ -161,10 +171,17 @@ impl Dns {
                 .answers()
                 .iter()
                 // Only the asked name's records: a TXT query through a CNAME also lists the alias.
-                .filter(|r| r.name.to_ascii().trim_end_matches('.').eq_ignore_ascii_case(host.trim_end_matches('.')) || kind == ValueKind::Txt)
+                .filter(|r| {
+                    r.name.to_ascii().trim_end_matches('.').eq_ignore_ascii_case(host.trim_end_matches('.'))
+                        || kind == ValueKind::Txt
+                })
                 .filter_map(|r| match (&r.data, kind) {
-                    (RData::CNAME(c), ValueKind::Cname) => Some(c.0.to_ascii().trim_end_matches('.').to_ascii_lowercase()),
-                    (RData::TXT(t), ValueKind::Txt) => Some(t.txt_data.iter().map(|p| String::from_utf8_lossy(p).into_owned()).collect()),
+                    (RData::CNAME(c), ValueKind::Cname) => {
+                        Some(c.0.to_ascii().trim_end_matches('.').to_ascii_lowercase())
+                    }
+                    (RData::TXT(t), ValueKind::Txt) => {
+                        Some(t.txt_data.iter().map(|p| String::from_utf8_lossy(p).into_owned()).collect())
+                    }
                     _ => None,
                 })
                 .collect()),

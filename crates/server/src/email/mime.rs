@@ -38,7 +38,10 @@ fn mailbox(m: &StoredMailbox) -> Result<Mailbox, Error> {
 
 /// Builds the message from its stored parts and its attachments' bytes (in the stored order).
 pub fn build(m: &StoredMessage, contents: &[Vec<u8>], list_unsubscribe: Option<&str>) -> Result<Message, Error> {
-    let mut b = Message::builder().from(mailbox(&m.from)?).subject(m.subject.clone()).message_id(Some(format!("<{}>", m.message_id)));
+    let mut b = Message::builder()
+        .from(mailbox(&m.from)?)
+        .subject(m.subject.clone())
+        .message_id(Some(format!("<{}>", m.message_id)));
     if let Ok(date) = chrono::DateTime::parse_from_rfc2822(&m.date_header) {
         b = b.date(std::time::SystemTime::from(date));
     }
@@ -58,11 +61,15 @@ pub fn build(m: &StoredMessage, contents: &[Vec<u8>], list_unsubscribe: Option<&
         b = b.header(ListUnsubscribe(l.to_string()));
     }
 
-    let content_type = |t: &str| ContentType::parse(t).unwrap_or(ContentType::parse("application/octet-stream").expect("a media type"));
+    let content_type = |t: &str| {
+        ContentType::parse(t).unwrap_or(ContentType::parse("application/octet-stream").expect("a media type"))
+    };
     let (mut inline, mut attached) = (Vec::new(), Vec::new());
     for (a, bytes) in m.attachments.iter().zip(contents) {
         match (&a.content_id, a.disposition.as_str()) {
-            (Some(cid), "inline") => inline.push(Attachment::new_inline(cid.clone()).body(bytes.clone(), content_type(&a.content_type))),
+            (Some(cid), "inline") => {
+                inline.push(Attachment::new_inline(cid.clone()).body(bytes.clone(), content_type(&a.content_type)))
+            }
             _ => attached.push(Attachment::new(a.filename.clone()).body(bytes.clone(), content_type(&a.content_type))),
         }
     }
@@ -71,7 +78,8 @@ pub fn build(m: &StoredMessage, contents: &[Vec<u8>], list_unsubscribe: Option<&
         if inline.is_empty() {
             Part::Single(SinglePart::html(h))
         } else {
-            let related = inline.drain(..).fold(MultiPart::related().singlepart(SinglePart::html(h)), |r, i| r.singlepart(i));
+            let related =
+                inline.drain(..).fold(MultiPart::related().singlepart(SinglePart::html(h)), |r, i| r.singlepart(i));
             Part::Multi(related)
         }
     });
@@ -86,7 +94,9 @@ pub fn build(m: &StoredMessage, contents: &[Vec<u8>], list_unsubscribe: Option<&
     let body = if attached.is_empty() {
         body
     } else {
-        Part::Multi(attached.into_iter().fold(body.into_multi(MultiPart::mixed().build()), |mixed, a| mixed.singlepart(a)))
+        Part::Multi(
+            attached.into_iter().fold(body.into_multi(MultiPart::mixed().build()), |mixed, a| mixed.singlepart(a)),
+        )
     };
     match body {
         Part::Single(s) => b.singlepart(s),
@@ -112,10 +122,20 @@ impl Part {
 
 /// The message with its attachments read from the blob store: its formatted bytes and the
 /// message (whose envelope names every recipient, Bcc included).
-pub async fn build_with_blobs(blobs: &Blobs, m: &StoredMessage, list_unsubscribe: Option<&str>) -> Result<(Vec<u8>, Message), Error> {
+pub async fn build_with_blobs(
+    blobs: &Blobs,
+    m: &StoredMessage,
+    list_unsubscribe: Option<&str>,
+) -> Result<(Vec<u8>, Message), Error> {
     let mut contents = Vec::with_capacity(m.attachments.len());
     for a in &m.attachments {
-        let bytes = blobs.get(&attachment_path(&a.sha256)).await.map_err(Error::internal)?.bytes().await.map_err(Error::internal)?;
+        let bytes = blobs
+            .get(&attachment_path(&a.sha256))
+            .await
+            .map_err(Error::internal)?
+            .bytes()
+            .await
+            .map_err(Error::internal)?;
         contents.push(bytes.to_vec());
     }
     let message = build(m, &contents, list_unsubscribe)?;

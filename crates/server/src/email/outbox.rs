@@ -41,16 +41,27 @@ pub fn router() -> OpenApiRouter<AppState> {
     description = "The outbox, newest first (a request's messages in personalization order).",
     responses((status = 200, description = "A page of messages", body = Envelope<Page<OutboxMessage>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
-async fn messages(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<OutboxMessage>>>, Error> {
+async fn messages(
+    State(state): State<AppState>,
+    _caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<Page<OutboxMessage>>>, Error> {
     let q = crate::http::extract::query_pairs(q.as_deref());
-    let page = PageRequest::from_query(q.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| Error::field(e.param(), e.to_string()))?;
+    let page = PageRequest::from_query(q.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let mut filter = OutboxFilter::default();
     for (k, v) in &q {
         match k.as_str() {
-            "state" => filter.states.push(v.parse().map_err(|e: moneydesk_model::email::messages::UnknownMessageState| Error::field("state", e.to_string()))?),
+            "state" => {
+                filter.states.push(v.parse().map_err(|e: moneydesk_model::email::messages::UnknownMessageState| {
+                    Error::field("state", e.to_string())
+                })?)
+            }
             "q" if v.chars().count() > 200 => return Err(Error::field("q", "is longer than 200 characters")),
             "q" => filter.q = Some(v.clone()),
-            "batchId" if v.chars().count() > 100 => return Err(Error::field("batchId", "is longer than 100 characters")),
+            "batchId" if v.chars().count() > 100 => {
+                return Err(Error::field("batchId", "is longer than 100 characters"))
+            }
             "batchId" => filter.batch_id = Some(v.clone()),
             "createdFrom" => filter.created_from = Some(day("createdFrom", v)?.first_instant()),
             "createdTo" => filter.created_to = Some(day("createdTo", v)?.last_instant()),
@@ -114,9 +125,17 @@ pub fn headers(m: &StoredMessage, list_unsubscribe: Option<&str>) -> Vec<(String
     description = "One message: its state, every attempt with the relay's reply, its headers, parts and attachments (Bcc recipients included: only the envelope carries them).",
     responses((status = 200, description = "The message", body = Envelope<MessageDetail>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
-async fn message(State(state): State<AppState>, _caller: Caller, Path(id): Path<String>) -> Result<Json<Envelope<MessageDetail>>, Error> {
+async fn message(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Envelope<MessageDetail>>, Error> {
     let unsubscribe = state.config.email.list_unsubscribe.clone();
-    let detail = state.email.detail(&id, |m| headers(m, unsubscribe.as_deref())).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
+    let detail = state
+        .email
+        .detail(&id, |m| headers(m, unsubscribe.as_deref()))
+        .await?
+        .ok_or_else(|| Error::not_found(format!("No message {id}")))?;
     Ok(Json(Envelope::ok(detail)))
 }
 
@@ -133,7 +152,9 @@ async fn raw(State(state): State<AppState>, _caller: Caller, Path(id): Path<Stri
         None => {
             let row = state.email.row(&id).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
             let stored = row.stored();
-            let (message, _) = super::mime::build_with_blobs(&state.blobs, &stored, state.config.email.list_unsubscribe.as_deref()).await?;
+            let (message, _) =
+                super::mime::build_with_blobs(&state.blobs, &stored, state.config.email.list_unsubscribe.as_deref())
+                    .await?;
             message
         }
     };
@@ -141,7 +162,10 @@ async fn raw(State(state): State<AppState>, _caller: Caller, Path(id): Path<Stri
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("message/rfc822"));
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::CONTENT_DISPOSITION, HeaderValue::from_str(&format!("attachment; filename=\"{id}.eml\"")).expect("ascii id"));
+    h.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_str(&format!("attachment; filename=\"{id}.eml\"")).expect("ascii id"),
+    );
     Ok(response)
 }
 
@@ -153,10 +177,16 @@ async fn raw(State(state): State<AppState>, _caller: Caller, Path(id): Path<Stri
     responses((status = 202, description = "Queued again", body = Envelope<OutboxMessage>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc),
         (status = 409, description = "The message is not failed", body = ErrorEnvelopeDoc)))]
-async fn resend(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<(StatusCode, Json<Envelope<OutboxMessage>>), Error> {
+async fn resend(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<Envelope<OutboxMessage>>), Error> {
     match state.email.resend(&id, caller.token_name(), caller.user_id(), chrono::Utc::now()).await? {
         None => Err(Error::not_found(format!("No message {id}"))),
-        Some(Err(current)) => Err(Error::conflict(format!("Message {id} is {current}: only a failed message can be resent"))),
+        Some(Err(current)) => {
+            Err(Error::conflict(format!("Message {id} is {current}: only a failed message can be resent")))
+        }
         Some(Ok(row)) => Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, row.record())))),
     }
 }
@@ -169,14 +199,30 @@ async fn resend(State(state): State<AppState>, caller: Caller, Path(id): Path<St
     description = "An attachment's bytes with its content type, as a download (served with a sandboxing CSP and nosniff).",
     responses((status = 200, description = "The bytes", content_type = "application/octet-stream", body = Vec<u8>),
         (status = 404, description = "No such message or attachment", body = ErrorEnvelopeDoc)))]
-async fn attachment(State(state): State<AppState>, _caller: Caller, Path((id, index)): Path<(String, u32)>) -> Result<Response, Error> {
+async fn attachment(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path((id, index)): Path<(String, u32)>,
+) -> Result<Response, Error> {
     let row = state.email.row(&id).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
     let stored = row.stored();
-    let a = stored.attachments.get(index as usize).ok_or_else(|| Error::not_found(format!("Message {id} has {} attachments; none at index {index}", stored.attachments.len())))?;
-    let bytes = state.blobs.get(&attachment_path(&a.sha256)).await.map_err(Error::internal)?.bytes().await.map_err(Error::internal)?;
+    let a = stored.attachments.get(index as usize).ok_or_else(|| {
+        Error::not_found(format!("Message {id} has {} attachments; none at index {index}", stored.attachments.len()))
+    })?;
+    let bytes = state
+        .blobs
+        .get(&attachment_path(&a.sha256))
+        .await
+        .map_err(Error::internal)?
+        .bytes()
+        .await
+        .map_err(Error::internal)?;
     let mut response = Body::from(bytes).into_response();
     let h = response.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_str(&a.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(&a.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")),
+    );
     h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox; default-src 'none'"));
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     if let Ok(d) = HeaderValue::from_str(&crate::vault::archive::content_disposition("attachment", &a.filename)) {

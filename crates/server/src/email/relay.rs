@@ -24,9 +24,9 @@ use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 #[allow(deprecated)] // see `Encrypted`
 use lettre::transport::smtp::client::AsyncNetworkStream;
 use lettre::transport::smtp::client::{AsyncSmtpConnection, AsyncTokioStream, Certificate, TlsParameters};
-use tokio_util::compat::{Compat, FuturesAsyncReadCompatExt};
 use lettre::transport::smtp::extension::ClientId;
 use lettre::transport::smtp::response::Response;
+use tokio_util::compat::{Compat, FuturesAsyncReadCompatExt};
 
 /// How long to wait for the relay to accept a connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -106,11 +106,14 @@ impl Relay {
             ("smtp", None | Some("none")) => (Tls::None, 25),
             ("smtp", Some("required")) => (Tls::StartTls { required: true }, 587),
             ("smtp", Some("opportunistic")) => (Tls::StartTls { required: false }, 587),
-            ("smtp", Some(other)) => bail!("MONEYDESK_SMTP_URL: tls={other} is not one of required, opportunistic, none"),
+            ("smtp", Some(other)) => {
+                bail!("MONEYDESK_SMTP_URL: tls={other} is not one of required, opportunistic, none")
+            }
             (other, _) => bail!("MONEYDESK_SMTP_URL must be smtp:// or smtps://, not {other}://"),
         };
         let decode = |s: &str| percent_decode(s);
-        let credentials = (!url.username().is_empty()).then(|| Credentials::new(decode(url.username()), decode(url.password().unwrap_or(""))));
+        let credentials = (!url.username().is_empty())
+            .then(|| Credentials::new(decode(url.username()), decode(url.password().unwrap_or(""))));
         let hello = url
             .query_pairs()
             .find(|(k, _)| k == "helo_name")
@@ -142,10 +145,13 @@ impl Relay {
 
     /// A TCP connection to the relay with `TCP_NODELAY`.
     async fn tcp(&self) -> Result<tokio::net::TcpStream, SendError> {
-        let stream = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect((self.host.as_str(), self.port)))
-            .await
-            .map_err(|_| SendError::Connect(format!("{}:{} did not answer within {CONNECT_TIMEOUT:?}", self.host, self.port)))?
-            .map_err(|e| SendError::Connect(format!("{}:{}: {e}", self.host, self.port)))?;
+        let stream =
+            tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect((self.host.as_str(), self.port)))
+                .await
+                .map_err(|_| {
+                    SendError::Connect(format!("{}:{} did not answer within {CONNECT_TIMEOUT:?}", self.host, self.port))
+                })?
+                .map_err(|e| SendError::Connect(format!("{}:{}: {e}", self.host, self.port)))?;
         stream.set_nodelay(true).map_err(|e| SendError::Connect(e.to_string()))?;
         Ok(stream)
     }
@@ -157,7 +163,9 @@ impl Relay {
         let mut conn = if self.tls == Tls::Implicit {
             let peer = stream.peer_addr().map_err(|e| SendError::Connect(e.to_string()))?;
             let tls_stream = Encrypted::handshake(stream, peer, tls()?).await?;
-            AsyncSmtpConnection::connect_with_transport(Box::new(tls_stream), &self.hello).await.map_err(SendError::Smtp)?
+            AsyncSmtpConnection::connect_with_transport(Box::new(tls_stream), &self.hello)
+                .await
+                .map_err(SendError::Smtp)?
         } else {
             AsyncSmtpConnection::connect_with_transport(Box::new(stream), &self.hello).await.map_err(SendError::Smtp)?
         };
@@ -166,7 +174,10 @@ impl Relay {
                 conn.starttls(tls()?, &self.hello).await.map_err(SendError::Smtp)?;
             } else if required {
                 conn.abort().await;
-                return Err(SendError::Connect(format!("{} does not offer STARTTLS, which tls=required asks for", self.host)));
+                return Err(SendError::Connect(format!(
+                    "{} does not offer STARTTLS, which tls=required asks for",
+                    self.host
+                )));
             }
         }
         if let Some(credentials) = &self.credentials {
@@ -216,7 +227,11 @@ struct Encrypted {
 
 #[allow(deprecated)]
 impl Encrypted {
-    async fn handshake(stream: tokio::net::TcpStream, peer: std::net::SocketAddr, tls: TlsParameters) -> Result<Encrypted, SendError> {
+    async fn handshake(
+        stream: tokio::net::TcpStream,
+        peer: std::net::SocketAddr,
+        tls: TlsParameters,
+    ) -> Result<Encrypted, SendError> {
         let mut net = AsyncNetworkStream::use_existing_tokio1(Box::new(stream));
         net.upgrade_tls(tls).await.map_err(SendError::Smtp)?;
         Ok(Encrypted { inner: net.compat(), peer })
@@ -236,13 +251,21 @@ impl AsyncTokioStream for Encrypted {
 }
 
 impl tokio::io::AsyncRead for Encrypted {
-    fn poll_read(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>, buf: &mut tokio::io::ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.inner).poll_read(cx, buf)
     }
 }
 
 impl tokio::io::AsyncWrite for Encrypted {
-    fn poll_write(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
         Pin::new(&mut self.inner).poll_write(cx, buf)
     }
 

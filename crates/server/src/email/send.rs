@@ -25,17 +25,36 @@ use crate::AppState;
     responses((status = 202, description = "Accepted; `data` holds the message ids (`code` 202)", body = Envelope<Vec<String>>),
         (status = 400, description = "A rule is broken; `error.fields` names each field (`personalizations[3].to[0].email`)", body = ErrorEnvelopeDoc),
         (status = 413, description = "The body is over the limit", body = ErrorEnvelopeDoc)))]
-pub async fn send_email(State(state): State<AppState>, caller: Caller, Json(request): Json<SendRequest>) -> Result<(StatusCode, Json<Envelope<Vec<String>>>), Error> {
+pub async fn send_email(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(request): Json<SendRequest>,
+) -> Result<(StatusCode, Json<Envelope<Vec<String>>>), Error> {
     let now = Utc::now();
     let plan = request.check(now.timestamp()).map_err(Error::fields)?;
     // A configured identity, or any address of an active sending domain.
-    if state.config.email.sender_for(&plan.from.email).is_none() && state.domains.signers_for(plan.from.email.domain()).await?.is_none() {
+    if state.config.email.sender_for(&plan.from.email).is_none()
+        && state.domains.signers_for(plan.from.email.domain()).await?.is_none()
+    {
         let allowed: Vec<&str> = state.config.email.senders.iter().map(|s| s.address.as_str()).collect();
-        return Err(Error::field("from.email", format!("{} is not a sender identity of this server; it may send as {} or from an active sending domain", plan.from.email, allowed.join(", "))));
+        return Err(Error::field(
+            "from.email",
+            format!(
+                "{} is not a sender identity of this server; it may send as {} or from an active sending domain",
+                plan.from.email,
+                allowed.join(", ")
+            ),
+        ));
     }
     let template = match &plan.template_id {
         None => None,
-        Some(id) => Some(state.templates.compiled_latest(id).await?.ok_or_else(|| Error::field("template_id", format!("no template {id}")))?),
+        Some(id) => Some(
+            state
+                .templates
+                .compiled_latest(id)
+                .await?
+                .ok_or_else(|| Error::field("template_id", format!("no template {id}")))?,
+        ),
     };
 
     // Render first: a request with one bad personalization is refused whole, before anything
@@ -130,4 +149,3 @@ pub async fn send_email(State(state): State<AppState>, caller: Caller, Json(requ
 fn stored(m: &CheckedMailbox) -> StoredMailbox {
     StoredMailbox { email: m.email.to_string(), name: m.name.clone() }
 }
-

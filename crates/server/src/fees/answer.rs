@@ -91,7 +91,8 @@ mod tests {
         schedule.tiers[0].fee_type = "standard \"next-day\" \\ é".into();
         let descriptions: Vec<String> = schedule.tiers.iter().map(|t| t.description()).collect();
         let pieces = pieces(&schedule, &descriptions);
-        let mut amounts: Vec<String> = ["0.01", "0.99", "1", "5000.00", "999999999999999.99"].map(String::from).to_vec();
+        let mut amounts: Vec<String> =
+            ["0.01", "0.99", "1", "5000.00", "999999999999999.99"].map(String::from).to_vec();
         for t in &schedule.tiers {
             for edge in [Some(t.from.decimal()), t.to.map(|m| m.decimal())].into_iter().flatten() {
                 for delta in ["-0.01", "0", "0.01"] {
@@ -112,12 +113,20 @@ mod tests {
                         .iter()
                         .zip(&descriptions)
                         .filter(|(t, _)| t.transfer_type == transfer_type && t.contains(amount.decimal()))
-                        .map(|(t, d)| FeeEntry { fee_type: t.fee_type.clone(), fee_amount: t.fee_for(amount), description: d.clone() })
+                        .map(|(t, d)| FeeEntry {
+                            fee_type: t.fee_type.clone(),
+                            fee_amount: t.fee_for(amount),
+                            description: d.clone(),
+                        })
                         .collect();
                     assert!(!expected.is_empty(), "{transfer_type:?} {text} falls in no tier");
                     let serde = serde_json::to_vec(&FeeSuccess::new(expected)).unwrap();
                     let ours = body(quote(&schedule, &pieces, transfer_type, amount)).await;
-                    assert_eq!(String::from_utf8(ours).unwrap(), String::from_utf8(serde).unwrap(), "{transfer_type:?} {text}");
+                    assert_eq!(
+                        String::from_utf8(ours).unwrap(),
+                        String::from_utf8(serde).unwrap(),
+                        "{transfer_type:?} {text}"
+                    );
                     compared += 1;
                 }
             }

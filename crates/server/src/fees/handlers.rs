@@ -3,11 +3,11 @@
 //! `{"status":"success","data":[...]}`, errors `{"status":"error","error_code":"N",...}`.
 
 use axum::body::Bytes;
+use axum::body::HttpBody as _;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
-use axum::body::HttpBody as _;
 use moneydesk_model::fees::{message_of, FeeRequest, FeeRequestFields, Rail, ScheduleVersion};
 use moneydesk_model::{FeeSuccess, Scope};
 
@@ -59,11 +59,9 @@ async fn answer(state: &AppState, rail: Rail, req: Request) -> Result<Response, 
     };
     let now = Utc::now();
     state.fees.versions.recheck(&state.fees.store, now).await;
-    let version = state
-        .fees
-        .versions
-        .in_force(now)
-        .ok_or_else(|| Error::not_found("No fee schedule is in force yet; load one (moneydesk-server fees load FILE)"))?;
+    let version = state.fees.versions.in_force(now).ok_or_else(|| {
+        Error::not_found("No fee schedule is in force yet; load one (moneydesk-server fees load FILE)")
+    })?;
     Ok(match amount {
         Some(amount) => super::answer::quote(&version.schedule, &version.pieces, transfer_type, amount),
         None => axum::Json(FeeSuccess::new(version.schedule.entries(transfer_type))).into_response(),
@@ -118,9 +116,8 @@ fn rate_limit_headers(h: &mut HeaderMap, d: &Decision) {
 /// a table of static texts: formatting three numbers into three allocated values was a tenth of
 /// the quote handler's time (perf, benches/http_stack.rs `STACK_PROFILE=quote`).
 fn count(n: u64) -> HeaderValue {
-    static SMALL: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-        (0..1024u32).map(|i| &*Box::leak(i.to_string().into_boxed_str())).collect()
-    });
+    static SMALL: std::sync::LazyLock<Vec<&'static str>> =
+        std::sync::LazyLock::new(|| (0..1024u32).map(|i| &*Box::leak(i.to_string().into_boxed_str())).collect());
     match SMALL.get(n as usize) {
         Some(text) => HeaderValue::from_static(text),
         None => HeaderValue::from(n),

@@ -59,19 +59,30 @@ pub struct FeeQuery {
     #[param(pattern = r"^([1-9][0-9]{0,14}(\.[0-9]{1,2})?|0\.(0[1-9]|[1-9][0-9]?))$", example = "1250.00")]
     amount: Option<String>,
     /// Up to 64 characters, no control characters, no surrounding spaces.
-    #[param(min_length = 1, max_length = 64, pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$")]
+    #[param(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
+    )]
     payeeId: Option<String>,
     /// As payeeId.
-    #[param(min_length = 1, max_length = 64, pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$")]
+    #[param(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
+    )]
     payeeBankId: Option<String>,
     /// As payeeId.
-    #[param(min_length = 1, max_length = 64, pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$")]
+    #[param(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
+    )]
     payerId: Option<String>,
     /// Up to 140 characters, no control characters.
     #[param(max_length = 140, pattern = r"^[^\x00-\x1f\x7f-\x9f]*$")]
     memo: Option<String>,
 }
-
 
 // The pattern above is AMOUNT_PATTERN written out (attributes take literals); a test keeps
 // them equal.

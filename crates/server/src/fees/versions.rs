@@ -119,7 +119,8 @@ fn version(v: StoredVersion) -> anyhow::Result<Arc<Version>> {
 
 /// The built-in default schedule (crates/model/src/fees/default-schedule.toml).
 pub fn default_schedule() -> anyhow::Result<FeeSchedule> {
-    parse_schedule_text(DEFAULT_SCHEDULE_TOML, Format::Toml).map_err(|e| anyhow::anyhow!("the default fee schedule: {e}"))
+    parse_schedule_text(DEFAULT_SCHEDULE_TOML, Format::Toml)
+        .map_err(|e| anyhow::anyhow!("the default fee schedule: {e}"))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,7 +135,8 @@ pub fn parse_schedule_text(text: &str, format: Format) -> Result<FeeSchedule, St
     match format {
         Format::Json => FeeSchedule::from_json(text).map_err(|e| e.to_string()),
         Format::Toml => {
-            let file: ScheduleFile = toml::from_str(text).map_err(|e| format!("the fee schedule does not parse: {e}"))?;
+            let file: ScheduleFile =
+                toml::from_str(text).map_err(|e| format!("the fee schedule does not parse: {e}"))?;
             FeeSchedule::from_file(&file).map_err(|e| e.to_string())
         }
     }
@@ -154,15 +156,17 @@ mod tests {
         let all = dates
             .iter()
             .enumerate()
-            .map(|(i, d)| Arc::new(Version {
-                id: i as i64 + 1,
-                descriptions: Arc::from(Vec::new()),
-                pieces: Arc::from(Vec::new()),
-                effective_from: DateTime::parse_from_rfc3339(d).unwrap().with_timezone(&Utc),
-                schedule: Arc::new(FeeSchedule { effective_from: d.to_string(), ..schedule.clone() }),
-                loaded_at: String::new(),
-                loaded_by: String::new(),
-            }))
+            .map(|(i, d)| {
+                Arc::new(Version {
+                    id: i as i64 + 1,
+                    descriptions: Arc::from(Vec::new()),
+                    pieces: Arc::from(Vec::new()),
+                    effective_from: DateTime::parse_from_rfc3339(d).unwrap().with_timezone(&Utc),
+                    schedule: Arc::new(FeeSchedule { effective_from: d.to_string(), ..schedule.clone() }),
+                    loaded_at: String::new(),
+                    loaded_by: String::new(),
+                })
+            })
             .collect();
         Versions { all: ArcSwap::from_pointee(all), latest_id: AtomicI64::new(0), checked_at: AtomicI64::new(0) }
     }

@@ -30,21 +30,29 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
     // Any answer from the store (a missing object included) shows it is reachable.
     let probe = object_store::path::Path::from("readyz/probe");
     let blobs = state.blobs.head(&probe);
-    let (database, blobs) = tokio::join!(tokio::time::timeout(CHECK_WITHIN, database), tokio::time::timeout(CHECK_WITHIN, blobs));
+    let (database, blobs) =
+        tokio::join!(tokio::time::timeout(CHECK_WITHIN, database), tokio::time::timeout(CHECK_WITHIN, blobs));
     let database = match database {
         Ok(Ok(_)) => Ok("ok".to_string()),
         Ok(Err(e)) => Err(format!("unreachable: {e}")),
         Err(_) => Err(format!("no answer within {} s", CHECK_WITHIN.as_secs())),
     };
     let blobs = match blobs {
-        Ok(Ok(_)) | Ok(Err(object_store::Error::NotFound { .. })) => Ok(state.config.blobs.describe(&state.config.data_dir)),
+        Ok(Ok(_)) | Ok(Err(object_store::Error::NotFound { .. })) => {
+            Ok(state.config.blobs.describe(&state.config.data_dir))
+        }
         Ok(Err(e)) => Err(format!("unreachable: {e}")),
         Err(_) => Err(format!("no answer within {} s", CHECK_WITHIN.as_secs())),
     };
     let directory = state.routing.current();
     let (ach, wire) = directory.parts();
     let routing = if ach.records + wire.records > 0 {
-        Ok(format!("{} ACH and {} wire participants, as of {}", ach.records, wire.records, directory.as_of().0.map(|d| d.to_string()).unwrap_or_else(|| "an unknown date".into())))
+        Ok(format!(
+            "{} ACH and {} wire participants, as of {}",
+            ach.records,
+            wire.records,
+            directory.as_of().0.map(|d| d.to_string()).unwrap_or_else(|| "an unknown date".into())
+        ))
     } else {
         Err("no directory loaded".to_string())
     };

@@ -62,7 +62,10 @@ pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
     let guard = Guard::from_openapi(&doc, state.tokens.clone(), state.config.body_limit)?
         .with_body_limit(paths::VAULT_FILE, upload_limit)
         // A send may carry 30 MiB of attachments, in base64 inside JSON.
-        .with_body_limit(paths::EMAIL_SEND, moneydesk_model::email::send::MAX_REQUEST_BYTES.max(state.config.body_limit));
+        .with_body_limit(
+            paths::EMAIL_SEND,
+            moneydesk_model::email::send::MAX_REQUEST_BYTES.max(state.config.body_limit),
+        );
     let doc = Arc::new(doc);
 
     // route_layer: the guard runs on every group route (after routing, so it knows the

@@ -7,10 +7,10 @@ use moneydesk_model::{paths, Envelope, Page};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::http::extract::Json;
-use crate::http::openapi::PageParams;
 use crate::auth::Caller;
 use crate::error::Error;
+use crate::http::extract::Json;
+use crate::http::openapi::PageParams;
 use crate::AppState;
 
 pub mod import;

@@ -14,11 +14,11 @@ use moneydesk_model::{paths, Envelope, Page, RoutingNumber};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::http::extract::Json;
-use crate::http::openapi::PageParams;
+use super::directory::SearchQuery;
 use crate::auth::Caller;
 use crate::error::{Error, ErrorEnvelopeDoc};
-use super::directory::SearchQuery;
+use crate::http::extract::Json;
+use crate::http::openapi::PageParams;
 use crate::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {

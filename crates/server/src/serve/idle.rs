@@ -56,13 +56,20 @@ impl Watch {
         }
         let at = |nanos: u64, d: Duration| self.opened + Duration::from_nanos(nanos) + d;
         if !self.served.load(Relaxed) {
-            return Some((at(0, limits.header_read_timeout), "no complete request head within the header read timeout"));
+            return Some((
+                at(0, limits.header_read_timeout),
+                "no complete request head within the header read timeout",
+            ));
         }
         match self.head_started.load(Relaxed) {
-            0 => Some((at(self.last_active.load(Relaxed), limits.keep_alive_timeout), "idle beyond the keep-alive timeout")),
-            started => {
-                Some((at(started - 1, limits.header_read_timeout), "request head not complete within the header read timeout"))
-            }
+            0 => Some((
+                at(self.last_active.load(Relaxed), limits.keep_alive_timeout),
+                "idle beyond the keep-alive timeout",
+            )),
+            started => Some((
+                at(started - 1, limits.header_read_timeout),
+                "request head not complete within the header read timeout",
+            )),
         }
     }
 }

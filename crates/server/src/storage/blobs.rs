@@ -59,9 +59,11 @@ impl BlobConfig {
         if bucket.contains('/') {
             anyhow::bail!("MONEYDESK_S3_BUCKET is a bucket name alone ({bucket:?} has a '/'): put the folder in MONEYDESK_S3_PREFIX");
         }
-        let endpoint = var("MONEYDESK_S3_ENDPOINT").map(|e| e.trim().trim_end_matches('/').to_string()).filter(|e| !e.is_empty());
+        let endpoint =
+            var("MONEYDESK_S3_ENDPOINT").map(|e| e.trim().trim_end_matches('/').to_string()).filter(|e| !e.is_empty());
         if let Some(e) = &endpoint {
-            let url = url::Url::parse(e).with_context(|| format!("MONEYDESK_S3_ENDPOINT must be a URL like http://minio:9000; got {e:?}"))?;
+            let url = url::Url::parse(e)
+                .with_context(|| format!("MONEYDESK_S3_ENDPOINT must be a URL like http://minio:9000; got {e:?}"))?;
             if !matches!(url.scheme(), "http" | "https") {
                 anyhow::bail!("MONEYDESK_S3_ENDPOINT must be http or https; got {e:?}");
             }
@@ -72,7 +74,9 @@ impl BlobConfig {
         };
         Ok(BlobConfig::S3(S3Config {
             bucket,
-            prefix: var("MONEYDESK_S3_PREFIX").map(|p| p.trim().trim_matches('/').to_string()).filter(|p| !p.is_empty()),
+            prefix: var("MONEYDESK_S3_PREFIX")
+                .map(|p| p.trim().trim_matches('/').to_string())
+                .filter(|p| !p.is_empty()),
             endpoint,
             region: var("MONEYDESK_S3_REGION").filter(|r| !r.trim().is_empty()).unwrap_or_else(|| "us-east-1".into()),
             path_style,

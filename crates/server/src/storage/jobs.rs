@@ -13,10 +13,19 @@ use crate::email::store::time_text;
 
 /// Claims `job` for `instance` if it is due at `now`; the next run is then due `every` later.
 /// True: run it now. False: another instance ran it within `every` (or is running it).
-pub async fn claim(db: &Database, job: &str, instance: &str, now: DateTime<Utc>, every: std::time::Duration) -> sqlx::Result<bool> {
+pub async fn claim(
+    db: &Database,
+    job: &str,
+    instance: &str,
+    now: DateTime<Utc>,
+    every: std::time::Duration,
+) -> sqlx::Result<bool> {
     let next = now + chrono::Duration::from_std(every).unwrap_or(chrono::Duration::hours(1));
     let mut conn = db.acquire().await?;
-    let q = db.sql("INSERT INTO job_runs (name, due_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING").arg(job).arg(time_text(now));
+    let q = db
+        .sql("INSERT INTO job_runs (name, due_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING")
+        .arg(job)
+        .arg(time_text(now));
     conn.exec().execute(&q).await?;
     // Whether the previous run is unfinished, read before the claim: if this claim wins, the
     // run it read is the one it takes over (a claim in between would have moved `due_at`, and
@@ -40,7 +49,11 @@ pub async fn claim(db: &Database, job: &str, instance: &str, now: DateTime<Utc>,
 /// Records that `instance`'s run of `job` ended (whatever its result): the next claim is then
 /// no take-over.
 pub async fn finish(db: &Database, job: &str, instance: &str, now: DateTime<Utc>) -> sqlx::Result<()> {
-    let q = db.sql("UPDATE job_runs SET finished_at = ? WHERE name = ? AND instance = ?").arg(time_text(now)).arg(job).arg(instance);
+    let q = db
+        .sql("UPDATE job_runs SET finished_at = ? WHERE name = ? AND instance = ?")
+        .arg(time_text(now))
+        .arg(job)
+        .arg(instance);
     db.acquire().await?.exec().execute(&q).await?;
     Ok(())
 }

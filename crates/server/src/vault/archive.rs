@@ -10,12 +10,12 @@ use async_zip::base::write::ZipFileWriter;
 use async_zip::{Compression, ZipEntryBuilder};
 use axum::body::Body;
 use futures_util::io::AsyncWriteExt;
-use tokio::io::AsyncWriteExt as _;
 use futures_util::StreamExt;
 use moneydesk_model::vault::VaultPath;
 use object_store::ObjectStore;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
+use tokio::io::AsyncWriteExt as _;
 
 use bytes::{Bytes, BytesMut};
 use tokio_util::sync::PollSender;
@@ -47,8 +47,16 @@ pub fn entries(folders: Vec<(VaultPath, Vec<String>, Vec<ArchiveFile>)>) -> (Vec
             top = format!("{base} ({n})");
         }
         let relative = |path: &str| -> String {
-            let rest = if root.is_root() { path } else { path.strip_prefix(root.as_str()).unwrap_or("").trim_start_matches('/') };
-            if rest.is_empty() { top.clone() } else { format!("{top}/{rest}") }
+            let rest = if root.is_root() {
+                path
+            } else {
+                path.strip_prefix(root.as_str()).unwrap_or("").trim_start_matches('/')
+            };
+            if rest.is_empty() {
+                top.clone()
+            } else {
+                format!("{top}/{rest}")
+            }
         };
         dirs.push(format!("{top}/"));
         dirs.extend(subfolders.iter().map(|p| format!("{}/", relative(p))));
@@ -64,7 +72,9 @@ pub fn entries(folders: Vec<(VaultPath, Vec<String>, Vec<ArchiveFile>)>) -> (Vec
 pub fn body(blobs: Blobs, dirs: Vec<String>, files: Vec<(String, ArchiveFile)>) -> Body {
     let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(IN_FLIGHT);
     tokio::spawn(async move {
-        if let Err(e) = write(&blobs, Pieces { tx: PollSender::new(tx), buf: BytesMut::with_capacity(PIECE) }, dirs, files).await {
+        if let Err(e) =
+            write(&blobs, Pieces { tx: PollSender::new(tx), buf: BytesMut::with_capacity(PIECE) }, dirs, files).await
+        {
             tracing::warn!(error = %e, "vault zip stopped before its end");
         }
     });
@@ -116,15 +126,11 @@ impl tokio::io::AsyncWrite for Pieces {
     }
 }
 
-async fn write(
-    blobs: &Blobs,
-    out: Pieces,
-    dirs: Vec<String>,
-    files: Vec<(String, ArchiveFile)>,
-) -> anyhow::Result<()> {
+async fn write(blobs: &Blobs, out: Pieces, dirs: Vec<String>, files: Vec<(String, ArchiveFile)>) -> anyhow::Result<()> {
     let mut zip = ZipFileWriter::with_tokio(out);
     for dir in dirs {
-        zip.write_entry_whole(ZipEntryBuilder::new(dir.into(), Compression::Stored).unix_permissions(0o755), &[]).await?;
+        zip.write_entry_whole(ZipEntryBuilder::new(dir.into(), Compression::Stored).unix_permissions(0o755), &[])
+            .await?;
     }
     // Small files are read a few ahead while the current one is written: a read is a file
     // open and a seek on the local store, a request on S3, so they overlap the writing. At
@@ -174,10 +180,8 @@ async fn write(
 /// );
 /// ```
 pub fn content_disposition(kind: &str, name: &str) -> String {
-    let fallback: String = name
-        .chars()
-        .map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' { c } else { '_' })
-        .collect();
+    let fallback: String =
+        name.chars().map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' { c } else { '_' }).collect();
     let mut encoded = String::new();
     for b in name.bytes() {
         // RFC 5987 attr-char: ALPHA / DIGIT / "!#$&+-.^_`|~"

@@ -121,12 +121,18 @@ pub async fn sweep_these(blobs: &Blobs, store: &VaultStore, shas: &[String], gra
 /// than `grace` are removed (what a crash between a step and the next left behind).
 /// `local_root`: the local store's directory, whose half-written parts (`<name>#<n>`, which
 /// the store's listing hides) are removed too; an S3 bucket's are its lifecycle rule's.
-pub async fn sweep_all(blobs: &Blobs, store: &VaultStore, grace: Duration, local_root: Option<&std::path::Path>) -> anyhow::Result<usize> {
+pub async fn sweep_all(
+    blobs: &Blobs,
+    store: &VaultStore,
+    grace: Duration,
+    local_root: Option<&std::path::Path>,
+) -> anyhow::Result<usize> {
     let cutoff = chrono::Utc::now() - chrono::Duration::from_std(grace)?;
     let mut removed = 0;
     if let Some(dir) = local_root.map(|r| r.join(INCOMING)) {
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let old = entry.metadata().and_then(|m| m.modified()).map(|t| chrono::DateTime::<chrono::Utc>::from(t) <= cutoff);
+            let old =
+                entry.metadata().and_then(|m| m.modified()).map(|t| chrono::DateTime::<chrono::Utc>::from(t) <= cutoff);
             if old.unwrap_or(false) && std::fs::remove_file(entry.path()).is_ok() {
                 removed += 1;
             }
@@ -178,7 +184,9 @@ pub fn spawn_sweeper(blobs: Blobs, store: VaultStore, grace: Duration, local_roo
             match crate::storage::jobs::claim(&store.db, "vault-sweep", &instance, chrono::Utc::now(), EVERY).await {
                 Ok(true) => {
                     sweep().await;
-                    if let Err(e) = crate::storage::jobs::finish(&store.db, "vault-sweep", &instance, chrono::Utc::now()).await {
+                    if let Err(e) =
+                        crate::storage::jobs::finish(&store.db, "vault-sweep", &instance, chrono::Utc::now()).await
+                    {
                         tracing::warn!(error = %e, "vault sweeper: recording the end of its run");
                     }
                 }

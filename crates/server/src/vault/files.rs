@@ -2,15 +2,15 @@
 //! download any version with `Range` and `ETag`, delete, move or rename), a file's versions
 //! and a user's usage.
 
+use axum::body::Body;
 use axum::extract::{Multipart, Path as UrlPath, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use futures_util::TryStreamExt;
-use object_store::ObjectStore;
 use moneydesk_model::collections::SortSpec;
 use moneydesk_model::vault::{FileRecord, VaultEntry, VaultPath, VaultSortField, VaultUsage};
 use moneydesk_model::{paths, Envelope, Page, PageRequest, Sort};
+use object_store::ObjectStore;
 
 use super::store::VersionRow;
 use super::{archive, blobs, owner, pairs, path_param, required};
@@ -45,7 +45,12 @@ pub(crate) fn sweep_later(state: &AppState, shas: Vec<String>) {
     responses((status = 200, description = "A page of the folder's subfolders and files", body = Envelope<Page<VaultEntry>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such folder", body = ErrorEnvelopeDoc)))]
-pub(super) async fn contents(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<Page<VaultEntry>>>, Error> {
+pub(super) async fn contents(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<Page<VaultEntry>>>, Error> {
     let user = owner(&caller, &user_id)?;
     let q = pairs(&q);
     let path = path_param("path", required(&q, "path")?)?;
@@ -57,7 +62,12 @@ pub(super) async fn contents(State(state): State<AppState>, caller: Caller, UrlP
     };
     let spec = sort.unwrap_or(SortSpec::asc(VaultSortField::Name));
     let (total, entries) = state.vault.list(&user, &path, spec.field, spec.dir, page.offset(), page.size).await?;
-    Ok(Json(Envelope::ok(Page::build(page, total, entries, if sort.is_some() { Sort::SORTED } else { Sort::UNSORTED }))))
+    Ok(Json(Envelope::ok(Page::build(
+        page,
+        total,
+        entries,
+        if sort.is_some() { Sort::SORTED } else { Sort::UNSORTED },
+    ))))
 }
 
 #[utoipa::path(post, path = paths::VAULT_FILE, tag = "vault",
@@ -72,7 +82,13 @@ pub(super) async fn contents(State(state): State<AppState>, caller: Caller, UrlP
         (status = 404, description = "No such folder", body = ErrorEnvelopeDoc),
         (status = 409, description = "A folder of that name exists", body = ErrorEnvelopeDoc),
         (status = 413, description = "The file is larger than the limit", body = ErrorEnvelopeDoc)))]
-pub(super) async fn upload(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery, mut multipart: Multipart) -> Result<Json<Envelope<VaultEntry>>, Error> {
+pub(super) async fn upload(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    RawQuery(q): RawQuery,
+    mut multipart: Multipart,
+) -> Result<Json<Envelope<VaultEntry>>, Error> {
     let user = owner(&caller, &user_id)?;
     let q = pairs(&q);
     let folder = path_param("path", required(&q, "path")?)?;
@@ -92,14 +108,17 @@ pub(super) async fn upload(State(state): State<AppState>, caller: Caller, UrlPat
             (_, Some(n)) => n.clone(),
             _ => return Err(Error::field("file", "the part has no filename; give one, or the name parameter")),
         };
-        let name = VaultPath::parse_name(&raw_name).map_err(|e| Error::field("file", format!("file name {raw_name:?}: {e}")))?;
+        let name = VaultPath::parse_name(&raw_name)
+            .map_err(|e| Error::field("file", format!("file name {raw_name:?}: {e}")))?;
         let content_type = match field.content_type() {
             Some(t) if !t.is_empty() && t != "application/octet-stream" => t.to_string(),
             _ => mime_guess::from_path(&name).first_or_octet_stream().essence_str().to_string(),
         };
         let chunks = field.map_err(|e| e.body_text());
         let stored = blobs::store_upload(&state.blobs, chunks, limit).await.map_err(|e| match e {
-            blobs::UploadError::TooLarge(n) => Error::payload_too_large(format!("The file is larger than the limit of {n} bytes")),
+            blobs::UploadError::TooLarge(n) => {
+                Error::payload_too_large(format!("The file is larger than the limit of {n} bytes"))
+            }
             blobs::UploadError::Read(m) => multipart_error(&m, limit),
             blobs::UploadError::Store(e) => Error::internal(e),
         })?;
@@ -114,7 +133,13 @@ pub(super) async fn upload(State(state): State<AppState>, caller: Caller, UrlPat
         // One part only: anything after the file refuses the whole request.
         let extra = match multipart.next_field().await {
             Ok(None) => None,
-            Ok(Some(f)) => Some(Error::field("file", format!("unexpected part {:?} after the file: send one part, named \"file\"", f.name().unwrap_or_default()))),
+            Ok(Some(f)) => Some(Error::field(
+                "file",
+                format!(
+                    "unexpected part {:?} after the file: send one part, named \"file\"",
+                    f.name().unwrap_or_default()
+                ),
+            )),
             Err(e) => Some(multipart_error(&e.body_text(), limit)),
         };
         if let Some(e) = extra {
@@ -167,12 +192,23 @@ fn multipart_error(message: &str, limit: u64) -> Error {
         (status = 304, description = "Unchanged (If-None-Match)"),
         (status = 404, description = "No such file or version", body = ErrorEnvelopeDoc),
         (status = 416, description = "The range lies outside the file", body = ErrorEnvelopeDoc)))]
-pub(super) async fn download(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, headers: HeaderMap, RawQuery(q): RawQuery) -> Result<Response, Error> {
+pub(super) async fn download(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Result<Response, Error> {
     let user = owner(&caller, &user_id)?;
     let q = pairs(&q);
     let path = path_param("path", required(&q, "path")?)?;
     let wanted = match q.iter().find(|(k, _)| k == "version") {
-        Some((_, v)) => Some(v.parse::<i64>().ok().filter(|n| *n >= 1).ok_or_else(|| Error::field("version", "must be a version number from 1"))?),
+        Some((_, v)) => Some(
+            v.parse::<i64>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| Error::field("version", "must be a version number from 1"))?,
+        ),
         None => None,
     };
     let inline = match q.iter().find(|(k, _)| k == "inline").map(|(_, v)| v.as_str()) {
@@ -180,14 +216,19 @@ pub(super) async fn download(State(state): State<AppState>, caller: Caller, UrlP
         Some("true") => true,
         Some(_) => return Err(Error::field("inline", "must be true or false")),
     };
-    let (_, _, rows) = state.vault.file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
+    let (_, _, rows) =
+        state.vault.file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
     let v = match wanted {
         None => rows.first(),
         Some(n) => rows.iter().find(|r| r.version == n),
     }
     .ok_or_else(|| Error::not_found(format!("File {path} has no version {}", wanted.unwrap_or(0))))?;
     let etag = format!("\"{}\"", v.sha256);
-    if headers.get(header::IF_NONE_MATCH).and_then(|h| h.to_str().ok()).is_some_and(|h| h.split(',').any(|t| t.trim() == etag || t.trim() == "*")) {
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|h| h.to_str().ok())
+        .is_some_and(|h| h.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
+    {
         return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
     }
     let size = v.size as u64;
@@ -195,8 +236,14 @@ pub(super) async fn download(State(state): State<AppState>, caller: Caller, UrlP
         Some(r) => match byte_range(r, size) {
             Ok(range) => range,
             Err(()) => {
-                let mut e = Error::new(StatusCode::RANGE_NOT_SATISFIABLE, "range", format!("The file has {size} bytes; {r:?} lies outside it")).into_response();
-                e.headers_mut().insert(header::CONTENT_RANGE, HeaderValue::from_str(&format!("bytes */{size}")).expect("ascii"));
+                let mut e = Error::new(
+                    StatusCode::RANGE_NOT_SATISFIABLE,
+                    "range",
+                    format!("The file has {size} bytes; {r:?} lies outside it"),
+                )
+                .into_response();
+                e.headers_mut()
+                    .insert(header::CONTENT_RANGE, HeaderValue::from_str(&format!("bytes */{size}")).expect("ascii"));
                 return Ok(e);
             }
         },
@@ -207,12 +254,18 @@ pub(super) async fn download(State(state): State<AppState>, caller: Caller, UrlP
     let stream = blobs::read(&state.blobs, &v.sha256, size, range.clone());
     let mut response = Body::from_stream(stream).into_response();
     let h = response.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_str(&v.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(&v.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")),
+    );
     h.insert(header::ETAG, HeaderValue::from_str(&etag).expect("hex"));
     h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
     // A preview never runs as a page of this origin (an uploaded HTML or SVG file).
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox; default-src 'none'; img-src 'self' data: blob:; style-src 'unsafe-inline'"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("sandbox; default-src 'none'; img-src 'self' data: blob:; style-src 'unsafe-inline'"),
+    );
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     let kind = if inline { "inline" } else { "attachment" };
     if let Ok(d) = HeaderValue::from_str(&archive::content_disposition(kind, path.name())) {
@@ -220,7 +273,10 @@ pub(super) async fn download(State(state): State<AppState>, caller: Caller, UrlP
     }
     match range {
         Some(r) => {
-            h.insert(header::CONTENT_RANGE, HeaderValue::from_str(&format!("bytes {}-{}/{size}", r.start, r.end - 1)).expect("ascii"));
+            h.insert(
+                header::CONTENT_RANGE,
+                HeaderValue::from_str(&format!("bytes {}-{}/{size}", r.start, r.end - 1)).expect("ascii"),
+            );
             h.insert(header::CONTENT_LENGTH, HeaderValue::from(r.end - r.start));
             *response.status_mut() = StatusCode::PARTIAL_CONTENT;
         }
@@ -260,7 +316,12 @@ fn byte_range(header: &str, size: u64) -> Result<Option<std::ops::Range<u64>>, (
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The file as it was, with every version (all deleted)", body = Envelope<FileRecord>),
         (status = 404, description = "No such file", body = ErrorEnvelopeDoc)))]
-pub(super) async fn delete(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<FileRecord>>, Error> {
+pub(super) async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<FileRecord>>, Error> {
     let user = owner(&caller, &user_id)?;
     let path = path_param("path", required(&pairs(&q), "path")?)?;
     let (record, shas) = state.vault.delete_file(&user, &path).await?;
@@ -277,7 +338,12 @@ pub(super) async fn delete(State(state): State<AppState>, caller: Caller, UrlPat
     responses((status = 200, description = "The file at its new path", body = Envelope<VaultEntry>),
         (status = 404, description = "No such file, or the target folder does not exist", body = ErrorEnvelopeDoc),
         (status = 409, description = "A file or folder exists at `newPath`", body = ErrorEnvelopeDoc)))]
-pub(super) async fn move_file(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<VaultEntry>>, Error> {
+pub(super) async fn move_file(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<VaultEntry>>, Error> {
     let user = owner(&caller, &user_id)?;
     let q = pairs(&q);
     let from = path_param("path", required(&q, "path")?)?;
@@ -292,10 +358,16 @@ pub(super) async fn move_file(State(state): State<AppState>, caller: Caller, Url
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The file with its versions, newest first", body = Envelope<FileRecord>),
         (status = 404, description = "No such file", body = ErrorEnvelopeDoc)))]
-pub(super) async fn versions(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<FileRecord>>, Error> {
+pub(super) async fn versions(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<FileRecord>>, Error> {
     let user = owner(&caller, &user_id)?;
     let path = path_param("path", required(&pairs(&q), "path")?)?;
-    let (_, record, _) = state.vault.file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
+    let (_, record, _) =
+        state.vault.file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
     Ok(Json(Envelope::ok(record)))
 }
 
@@ -304,7 +376,11 @@ pub(super) async fn versions(State(state): State<AppState>, caller: Caller, UrlP
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "What the vault holds", body = Envelope<VaultUsage>)))]
-pub(super) async fn usage(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>) -> Result<Json<Envelope<VaultUsage>>, Error> {
+pub(super) async fn usage(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+) -> Result<Json<Envelope<VaultUsage>>, Error> {
     let user = owner(&caller, &user_id)?;
     let (folders, files, versions, bytes, stored_bytes) = state.vault.usage(&user).await?;
     Ok(Json(Envelope::ok(VaultUsage { user_id: user, folders, files, versions, bytes, stored_bytes })))

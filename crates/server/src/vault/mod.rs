@@ -76,12 +76,17 @@ pub(crate) fn path_param(name: &str, value: &str) -> Result<VaultPath, Error> {
 
 /// The vault `user_id` names, if the caller may reach it: its own, or any with `admin`.
 pub(crate) fn owner(caller: &Caller, user_id: &str) -> Result<String, Error> {
-    let user: UserId = user_id.parse().map_err(|e: moneydesk_model::vault::UserIdError| Error::field("userId", e.to_string()))?;
+    let user: UserId =
+        user_id.parse().map_err(|e: moneydesk_model::vault::UserIdError| Error::field("userId", e.to_string()))?;
     if caller.user_id() != user.as_str() && !caller.can(Scope::Admin) {
         return Err(Error::new(
             axum::http::StatusCode::FORBIDDEN,
             "forbidden",
-            format!("This token reaches only the vault of user {:?}; user {:?}'s vault needs the admin scope", caller.user_id(), user.as_str()),
+            format!(
+                "This token reaches only the vault of user {:?}; user {:?}'s vault needs the admin scope",
+                caller.user_id(),
+                user.as_str()
+            ),
         ));
     }
     Ok(user.as_str().to_string())
@@ -97,7 +102,12 @@ pub(crate) fn owner(caller: &Caller, user_id: &str) -> Result<String, Error> {
         (status = 400, description = "A path or name is not allowed; the message says why", body = ErrorEnvelopeDoc),
         (status = 403, description = "Another user's vault without admin", body = ErrorEnvelopeDoc),
         (status = 409, description = "A folder or file of that name exists", body = ErrorEnvelopeDoc)))]
-async fn create_folder(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<FolderRecord>>, Error> {
+async fn create_folder(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<FolderRecord>>, Error> {
     let user = owner(&caller, &user_id)?;
     let q = pairs(&q);
     let parent = path_param("path", required(&q, "path")?)?;
@@ -113,10 +123,16 @@ async fn create_folder(State(state): State<AppState>, caller: Caller, UrlPath(us
     description = "A folder's record: how many folders, files and versions its subtree holds and their bytes (what a delete would remove).",
     responses((status = 200, description = "The folder", body = Envelope<FolderRecord>),
         (status = 404, description = "No such folder", body = ErrorEnvelopeDoc)))]
-async fn folder(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<FolderRecord>>, Error> {
+async fn folder(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<FolderRecord>>, Error> {
     let user = owner(&caller, &user_id)?;
     let path = path_param("path", required(&pairs(&q), "path")?)?;
-    let record = state.vault.folder(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No folder {path}")))?;
+    let record =
+        state.vault.folder(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No folder {path}")))?;
     Ok(Json(Envelope::ok(record)))
 }
 
@@ -130,7 +146,12 @@ async fn folder(State(state): State<AppState>, caller: Caller, UrlPath(user_id):
         (status = 400, description = "A path is not allowed, or the root was given", body = ErrorEnvelopeDoc),
         (status = 404, description = "No folder at `path`", body = ErrorEnvelopeDoc),
         (status = 409, description = "Something exists at `newPath`, or it lies inside the folder", body = ErrorEnvelopeDoc)))]
-async fn move_folder(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Json<Envelope<FolderRecord>>, Error> {
+async fn move_folder(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<FolderRecord>>, Error> {
     let user = owner(&caller, &user_id)?;
     let q = pairs(&q);
     let from = path_param("path", required(&q, "path")?)?;
@@ -147,7 +168,12 @@ async fn move_folder(State(state): State<AppState>, caller: Caller, UrlPath(user
     responses((status = 200, description = "The zip archive", content_type = "application/zip", body = Vec<u8>),
         (status = 400, description = "A path is not allowed, or none was given", body = ErrorEnvelopeDoc),
         (status = 404, description = "A folder does not exist", body = ErrorEnvelopeDoc)))]
-async fn download_folders(State(state): State<AppState>, caller: Caller, UrlPath(user_id): UrlPath<String>, RawQuery(q): RawQuery) -> Result<Response, Error> {
+async fn download_folders(
+    State(state): State<AppState>,
+    caller: Caller,
+    UrlPath(user_id): UrlPath<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, Error> {
     let user = owner(&caller, &user_id)?;
     let q = pairs(&q);
     let paths = folder_list(&q)?;
@@ -186,7 +212,11 @@ fn folder_list(q: &[(String, String)]) -> Result<Vec<VaultPath>, Error> {
     responses((status = 200, description = "What was deleted", body = Envelope<Vec<FolderRecord>>),
         (status = 400, description = "A path is not allowed, or none was given", body = ErrorEnvelopeDoc),
         (status = 404, description = "A folder does not exist (nothing was deleted)", body = ErrorEnvelopeDoc)))]
-async fn delete_folders(State(state): State<AppState>, caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Vec<FolderRecord>>>, Error> {
+async fn delete_folders(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<Vec<FolderRecord>>>, Error> {
     let q = pairs(&q);
     let user = owner(&caller, required(&q, "userId")?)?;
     let paths = folder_list(&q)?;

@@ -121,7 +121,8 @@ impl DnsServer {
 
     pub fn txt(&self, owner: &str, text: &str) -> &Self {
         // Strings of at most 255 bytes, as a long TXT (a DKIM key) is published.
-        let chunks: Vec<String> = text.as_bytes().chunks(255).map(|c| String::from_utf8_lossy(c).into_owned()).collect();
+        let chunks: Vec<String> =
+            text.as_bytes().chunks(255).map(|c| String::from_utf8_lossy(c).into_owned()).collect();
         self.add(owner, RData::TXT(TXT::new(chunks)));
         self
     }
@@ -162,7 +163,9 @@ fn answer(zone: &Mutex<Zone>, request: &[u8]) -> Option<Vec<u8>> {
     let mut zone = zone.lock().unwrap();
     let qname = Name::from_str(&query.name().to_ascii().to_ascii_lowercase()).ok()?;
     zone.queries.push((qname.to_ascii(), query.query_type()));
-    let of = |n: &Name, t: RecordType| -> Vec<Record> { zone.records.iter().filter(|r| &r.name == n && r.record_type() == t).cloned().collect() };
+    let of = |n: &Name, t: RecordType| -> Vec<Record> {
+        zone.records.iter().filter(|r| &r.name == n && r.record_type() == t).cloned().collect()
+    };
     let mut answers = of(&qname, query.query_type());
     if answers.is_empty() && query.query_type() != RecordType::CNAME {
         if let Some(c) = of(&qname, RecordType::CNAME).into_iter().next() {

@@ -82,7 +82,9 @@ impl Server {
         let mut config = Config::for_tests(dir.path());
         tweak(&mut config);
         // PostgreSQL goes with an S3 bucket (unless the test chose a blob store itself).
-        if config.database_url.starts_with("postgres") && config.blobs == moneydesk_server::storage::blobs::BlobConfig::Local {
+        if config.database_url.starts_with("postgres")
+            && config.blobs == moneydesk_server::storage::blobs::BlobConfig::Local
+        {
             config.blobs = moneydesk_server::storage::blobs::BlobConfig::S3(s3::fresh_bucket());
         }
         let running = start(config).await.expect("server starts");
@@ -155,7 +157,9 @@ pub async fn wait_message_state(s: &Server, token: &str, id: &str, state: &str) 
 /// for EFT, 1.00 for the others.
 pub fn schedule_toml(effective_from: &str, eft_standard_flat: &str) -> String {
     let mut toml = format!("effective_from = \"{effective_from}\"\n");
-    for (rail, t) in [("ach", "EFT"), ("ach", "SAME_DAY_ACH"), ("wire", "DOMESTIC_WIRE"), ("wire", "INTERNATIONAL_WIRE")] {
+    for (rail, t) in
+        [("ach", "EFT"), ("ach", "SAME_DAY_ACH"), ("wire", "DOMESTIC_WIRE"), ("wire", "INTERNATIONAL_WIRE")]
+    {
         let flat = if t == "EFT" { eft_standard_flat } else { "1.00" };
         toml.push_str(&format!(
             "[[fees]]\nrail = \"{rail}\"\ntransfer_type = \"{t}\"\nfee_type = \"standard\"\nfrom = \"0\"\nflat = \"{flat}\"\n"

@@ -44,7 +44,9 @@ fn binary() -> PathBuf {
     if let Ok(p) = std::env::var("MONEYDESK_S3S_FS") {
         return PathBuf::from(p);
     }
-    let home = std::env::var("CARGO_HOME").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo"));
+    let home = std::env::var("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo"));
     let installed = home.join("bin/s3s-fs");
     if installed.exists() {
         return installed;
@@ -56,7 +58,16 @@ fn start() -> S3Server {
     let root = tempfile::Builder::new().prefix("moneydesk-s3-").tempdir().expect("temp dir").keep();
     let port = TcpListener::bind("127.0.0.1:0").expect("free port").local_addr().unwrap().port();
     let child = Command::new(binary())
-        .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--access-key", ACCESS_KEY, "--secret-key", SECRET_KEY])
+        .args([
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port.to_string(),
+            "--access-key",
+            ACCESS_KEY,
+            "--secret-key",
+            SECRET_KEY,
+        ])
         .arg(&root)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -111,6 +122,8 @@ pub fn bucket_dir(c: &S3Config) -> PathBuf {
 pub fn multipart_parts() -> usize {
     let Some(server) = SERVER.get() else { return 0 };
     std::fs::read_dir(&server.root)
-        .map(|d| d.filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().starts_with(".upload_id-")).count())
+        .map(|d| {
+            d.filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().starts_with(".upload_id-")).count()
+        })
         .unwrap_or(0)
 }

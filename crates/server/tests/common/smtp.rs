@@ -122,7 +122,8 @@ impl SmtpSink {
         names
             .into_iter()
             .map(|p| {
-                let envelope: Value = serde_json::from_str(&std::fs::read_to_string(p.with_extension("json")).unwrap()).unwrap();
+                let envelope: Value =
+                    serde_json::from_str(&std::fs::read_to_string(p.with_extension("json")).unwrap()).unwrap();
                 // Files are `<pid>-<n, six digits>.eml`; the reply said `queued as <pid>-<n>`.
                 let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
                 let (pid, n) = stem.split_once('-').unwrap();
@@ -130,7 +131,12 @@ impl SmtpSink {
                     queued_as: format!("{pid}-{}", n.parse::<u64>().unwrap()),
                     raw: std::fs::read(&p).unwrap(),
                     mail_from: envelope["mail_from"].as_str().unwrap_or("").to_string(),
-                    rcpt_tos: envelope["rcpt_tos"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect(),
+                    rcpt_tos: envelope["rcpt_tos"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|v| v.as_str().unwrap().to_string())
+                        .collect(),
                 }
             })
             .collect()

@@ -118,8 +118,10 @@ pub fn Camera(
             return;
         };
         let constraints = web_sys::MediaStreamConstraints::new();
-        let video_wanted = js_sys::JSON::parse(r#"{"facingMode":{"ideal":"environment"},"width":{"ideal":1920},"height":{"ideal":1080}}"#)
-            .unwrap_or(JsValue::TRUE);
+        let video_wanted = js_sys::JSON::parse(
+            r#"{"facingMode":{"ideal":"environment"},"width":{"ideal":1920},"height":{"ideal":1080}}"#,
+        )
+        .unwrap_or(JsValue::TRUE);
         constraints.set_video(&video_wanted);
         let Ok(promise) = devices.get_user_media_with_constraints(&constraints) else {
             on_unavailable.run("The camera could not be started.".into());
@@ -149,7 +151,10 @@ pub fn Camera(
         }
         let height = (FRAME_WIDTH * v.video_height() / v.video_width()).max(1);
         let Some((_, ctx)) = canvas(FRAME_WIDTH, height) else { return };
-        if ctx.draw_image_with_html_video_element_and_dw_and_dh(&v, 0.0, 0.0, FRAME_WIDTH.into(), height.into()).is_err() {
+        if ctx
+            .draw_image_with_html_video_element_and_dw_and_dh(&v, 0.0, 0.0, FRAME_WIDTH.into(), height.into())
+            .is_err()
+        {
             return;
         }
         let Ok(data) = ctx.get_image_data(0.0, 0.0, FRAME_WIDTH.into(), height.into()) else { return };

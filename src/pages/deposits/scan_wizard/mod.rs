@@ -30,7 +30,8 @@ use crate::api::scan_worker::ScanWorker;
 use side::{SideCapture, SideDone};
 
 /// The wizard's steps, as the URL names them, with their titles.
-const STEPS: [(&str, &str); 4] = [("who", "Who"), ("front", "Front"), ("back", "Back"), ("review", "Review and deposit")];
+const STEPS: [(&str, &str); 4] =
+    [("who", "Who"), ("front", "Front"), ("back", "Back"), ("review", "Review and deposit")];
 
 /// What the steps gather.
 #[derive(Clone, Copy)]
@@ -82,9 +83,11 @@ pub fn ScanWizard(on_done: Callback<bool>) -> impl IntoView {
     // A step can be left when what it gathers is there; a later step reached by the URL with an
     // earlier one unfinished shows the earliest unfinished one.
     let finished = move |i: usize| match i {
-        0 => !gathered.sleeve.with(|s| s.trim().is_empty())
-            && !gathered.payee_account.with(|s| s.trim().is_empty())
-            && !gathered.payee_user.with(|s| s.trim().is_empty()),
+        0 => {
+            !gathered.sleeve.with(|s| s.trim().is_empty())
+                && !gathered.payee_account.with(|s| s.trim().is_empty())
+                && !gathered.payee_user.with(|s| s.trim().is_empty())
+        }
         1 => gathered.front.with(Option::is_some),
         2 => gathered.back.with(Option::is_some),
         _ => false,

@@ -81,10 +81,15 @@ pub fn Review(gathered: Gathered, on_done: Callback<bool>) -> impl IntoView {
             ..Default::default()
         };
         let k = key.get_value();
-        submit(busy, &deposit_owner, || api::deposits::create(&auth.client(), &fields, &k), move |result| match result {
-            Ok(record) => made.set(Some(record)),
-            Err(e) => refused(e, key, complaints, failed, "scan-error"),
-        });
+        submit(
+            busy,
+            &deposit_owner,
+            || api::deposits::create(&auth.client(), &fields, &k),
+            move |result| match result {
+                Ok(record) => made.set(Some(record)),
+                Err(e) => refused(e, key, complaints, failed, "scan-error"),
+            },
+        );
     };
     let deposit = StoredValue::new_local(deposit);
     let on_submit = move |ev: web_sys::SubmitEvent| {
@@ -97,7 +102,14 @@ pub fn Review(gathered: Gathered, on_done: Callback<bool>) -> impl IntoView {
         let typed = text(amount).map(|a| a.replace([',', '$'], ""));
         // A scan already made for this amount is deposited as it is (it is deposited once).
         let same = scan.with_untracked(|s| {
-            s.as_ref().filter(|s| typed.as_deref().and_then(|t| Money::parse(t).ok()).is_some_and(|t| t.with_cents() == s.amount.with_cents())).cloned()
+            s.as_ref()
+                .filter(|s| {
+                    typed
+                        .as_deref()
+                        .and_then(|t| Money::parse(t).ok())
+                        .is_some_and(|t| t.with_cents() == s.amount.with_cents())
+                })
+                .cloned()
         });
         if let Some(s) = same.filter(|s| s.problems.is_empty()) {
             deposit.with_value(|d| d(s));
@@ -108,20 +120,25 @@ pub fn Review(gathered: Gathered, on_done: Callback<bool>) -> impl IntoView {
         };
         let fields = CheckScanFields { amount: typed, frontimage: b64(gathered.front), rearimage: b64(gathered.back) };
         let sleeve = gathered.sleeve.get_untracked().trim().to_string();
-        submit(busy, &owner, || api::deposits::scan(&auth.client(), &sleeve, &fields), move |result| match result {
-            Ok(s) => {
-                scan.set(Some(s.clone()));
-                if s.problems.is_empty() {
-                    deposit.with_value(|d| d(s));
+        submit(
+            busy,
+            &owner,
+            || api::deposits::scan(&auth.client(), &sleeve, &fields),
+            move |result| match result {
+                Ok(s) => {
+                    scan.set(Some(s.clone()));
+                    if s.problems.is_empty() {
+                        deposit.with_value(|d| d(s));
+                    }
                 }
-            }
-            Err(e) => {
-                if let ApiError::Validation { fields, .. } = &e {
-                    complaints.0.set(fields.clone());
+                Err(e) => {
+                    if let ApiError::Validation { fields, .. } = &e {
+                        complaints.0.set(fields.clone());
+                    }
+                    failed.set(Some(e));
                 }
-                failed.set(Some(e));
-            }
-        });
+            },
+        );
     };
 
     let line = micr.map(|m| m.line);

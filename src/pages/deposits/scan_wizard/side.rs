@@ -137,7 +137,11 @@ pub fn SideCapture(
         show(shown, None);
         show(straightened, None);
         picture.set_value(None);
-        source.set(if no_camera.with_untracked(Option::is_none) && camera_possible() { Source::Camera } else { Source::Choose });
+        source.set(if no_camera.with_untracked(Option::is_none) && camera_possible() {
+            Source::Camera
+        } else {
+            Source::Choose
+        });
     };
     let file_id = format!("scan-{side}-file");
     let title = if side == "front" { "The front of the check" } else { "The back of the check, endorsed" };

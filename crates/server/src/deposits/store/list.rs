@@ -60,7 +60,12 @@ impl DepositStore {
 
     /// The same page by `count(*)` and `OFFSET`: what the buckets must agree with (the tests
     /// compare the two), and the answer for filters the buckets do not index.
-    pub async fn list_by_scanning(&self, f: &ListFilter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<DepositRow>)> {
+    pub async fn list_by_scanning(
+        &self,
+        f: &ListFilter,
+        offset: i64,
+        limit: i64,
+    ) -> sqlx::Result<(i64, Vec<DepositRow>)> {
         let mut tx = self.db.begin_snapshot().await?;
         let answer = scan(&mut tx, f, offset, limit).await?;
         tx.commit().await?;
@@ -99,7 +104,13 @@ impl DepositStore {
 
 /// A page through the buckets: the range's positions from the ranks of its bounds, then the
 /// page's rows read ascending from the bucket holding its first position.
-async fn page(tx: &mut Tx, plan: &Plan<'_>, desc: bool, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<DepositRow>)> {
+async fn page(
+    tx: &mut Tx,
+    plan: &Plan<'_>,
+    desc: bool,
+    offset: i64,
+    limit: i64,
+) -> sqlx::Result<(i64, Vec<DepositRow>)> {
     let part = buckets::part_of(plan.status, plan.service_type);
     let all = buckets::of_part(tx, plan.order, part).await?;
     let start = match &plan.from {

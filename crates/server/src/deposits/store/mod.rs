@@ -164,10 +164,13 @@ impl DepositStore {
         let mut tx = self.db.begin().await?;
         if let Some(k) = key {
             // A key older than the window is forgotten: its claim starts afresh.
-            let expired = Sql::new(tx.dialect(), "DELETE FROM deposit_idempotency WHERE token_id = ? AND key = ? AND created_at < ?")
-                .arg(k.token_id)
-                .arg(k.key.as_str())
-                .arg(k.expired_before.as_str());
+            let expired = Sql::new(
+                tx.dialect(),
+                "DELETE FROM deposit_idempotency WHERE token_id = ? AND key = ? AND created_at < ?",
+            )
+            .arg(k.token_id)
+            .arg(k.key.as_str())
+            .arg(k.expired_before.as_str());
             tx.exec().execute(&expired).await?;
             let claim = Sql::new(
                 tx.dialect(),
@@ -204,10 +207,11 @@ impl DepositStore {
         }
         event(&mut tx, id, &row.submitter, "create", None, &row.status, None).await?;
         if let Some(k) = key {
-            let q = Sql::new(tx.dialect(), "UPDATE deposit_idempotency SET deposit_id = ? WHERE token_id = ? AND key = ?")
-                .arg(id)
-                .arg(k.token_id)
-                .arg(k.key.as_str());
+            let q =
+                Sql::new(tx.dialect(), "UPDATE deposit_idempotency SET deposit_id = ? WHERE token_id = ? AND key = ?")
+                    .arg(id)
+                    .arg(k.token_id)
+                    .arg(k.key.as_str());
             tx.exec().execute(&q).await?;
         }
         tx.commit().await?;
@@ -273,12 +277,20 @@ impl DepositStore {
     }
 
     /// Moves a deposit; the move and its history entry commit together.
-    pub async fn apply(&self, id: i64, action: DepositAction, actor: &str, reason: Option<&str>) -> Result<DepositRow, MoveError> {
+    pub async fn apply(
+        &self,
+        id: i64,
+        action: DepositAction,
+        actor: &str,
+        reason: Option<&str>,
+    ) -> Result<DepositRow, MoveError> {
         let mut tx = self.db.begin().await?;
         // A write first: the deposit writers' turn (SQLite's write lock, a row lock in
         // PostgreSQL) before the state is read, so two moves of one deposit take turns.
         let counted = buckets::take_turn(&mut tx).await?;
-        let q = Sql::new(tx.dialect(), "SELECT status, service_type, created_at, amount_cents FROM deposits WHERE id = ?").arg(id);
+        let q =
+            Sql::new(tx.dialect(), "SELECT status, service_type, created_at, amount_cents FROM deposits WHERE id = ?")
+                .arg(id);
         let (status, service_type, created_at, amount_cents): (String, String, String, i64) =
             tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
         let from = DepositStatus::parse(&status).ok_or(MoveError::NotFound(id))?;
@@ -303,7 +315,13 @@ impl DepositStore {
         tx.exec().execute(&q).await?;
         event(&mut tx, id, actor, action.as_str(), Some(from.as_str()), to.as_str(), reason).await?;
         if counted {
-            let c = buckets::Counted { id, created_at: &created_at, amount_cents, status: to.as_str(), service_type: &service_type };
+            let c = buckets::Counted {
+                id,
+                created_at: &created_at,
+                amount_cents,
+                status: to.as_str(),
+                service_type: &service_type,
+            };
             buckets::moved(&mut tx, &c, from.as_str()).await?;
         }
         tx.commit().await?;
@@ -320,9 +338,17 @@ pub(crate) async fn take_writers_turn(tx: &mut Tx) -> sqlx::Result<bool> {
 /// Moves each of `ids` from Confirmed_2 to Sent_3 in `tx` (which took the writers' turn), with
 /// its history entry and the list's counts: all of them, or an error naming the first that
 /// cannot move.
-pub(crate) async fn send_all(tx: &mut Tx, ids: &[i64], counted: bool, actor: &str, reason: &str) -> Result<(), MoveError> {
+pub(crate) async fn send_all(
+    tx: &mut Tx,
+    ids: &[i64],
+    counted: bool,
+    actor: &str,
+    reason: &str,
+) -> Result<(), MoveError> {
     for &id in ids {
-        let q = Sql::new(tx.dialect(), "SELECT status, service_type, created_at, amount_cents FROM deposits WHERE id = ?").arg(id);
+        let q =
+            Sql::new(tx.dialect(), "SELECT status, service_type, created_at, amount_cents FROM deposits WHERE id = ?")
+                .arg(id);
         let (status, service_type, created_at, amount_cents): (String, String, String, i64) =
             tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
         let from = DepositStatus::parse(&status).ok_or(MoveError::NotFound(id))?;
@@ -331,7 +357,13 @@ pub(crate) async fn send_all(tx: &mut Tx, ids: &[i64], counted: bool, actor: &st
         tx.exec().execute(&q).await?;
         event(tx, id, actor, DepositAction::Send.as_str(), Some(from.as_str()), to.as_str(), Some(reason)).await?;
         if counted {
-            let c = buckets::Counted { id, created_at: &created_at, amount_cents, status: to.as_str(), service_type: &service_type };
+            let c = buckets::Counted {
+                id,
+                created_at: &created_at,
+                amount_cents,
+                status: to.as_str(),
+                service_type: &service_type,
+            };
             buckets::moved(tx, &c, from.as_str()).await?;
         }
     }

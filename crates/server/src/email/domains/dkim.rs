@@ -13,7 +13,18 @@ use moneydesk_model::email::domains::DKIM_SELECTORS;
 use rustls_pki_types::{PrivateKeyDer, PrivatePkcs1KeyDer};
 
 /// The headers signed (RFC 6376 §5.4.1's list, as far as the outbox writes them).
-const SIGNED_HEADERS: [&str; 10] = ["From", "Reply-To", "Subject", "Date", "To", "Cc", "Message-ID", "MIME-Version", "Content-Type", "List-Unsubscribe"];
+const SIGNED_HEADERS: [&str; 10] = [
+    "From",
+    "Reply-To",
+    "Subject",
+    "Date",
+    "To",
+    "Cc",
+    "Message-ID",
+    "MIME-Version",
+    "Content-Type",
+    "List-Unsubscribe",
+];
 
 /// A domain's key pairs, DER bytes as stored (base64 in the table).
 #[derive(Clone)]
@@ -46,7 +57,10 @@ impl DomainKeys {
     /// The DKIM key records (`v=DKIM1; k=rsa; p=…`), in the order of `DKIM_SELECTORS`.
     pub fn txt_records(&self) -> [String; 2] {
         let b64 = |k: &[u8]| base64::engine::general_purpose::STANDARD.encode(k);
-        [format!("v=DKIM1; k=rsa; p={}", b64(&self.rsa_public)), format!("v=DKIM1; k=ed25519; p={}", b64(&self.ed25519_public))]
+        [
+            format!("v=DKIM1; k=rsa; p={}", b64(&self.rsa_public)),
+            format!("v=DKIM1; k=ed25519; p={}", b64(&self.ed25519_public)),
+        ]
     }
 }
 
@@ -64,9 +78,11 @@ impl std::fmt::Debug for Signers {
 
 impl Signers {
     pub fn new(domain: &str, keys: &DomainKeys) -> anyhow::Result<Signers> {
-        let rsa = RsaKey::<Sha256>::from_key_der(PrivateKeyDer::Pkcs1(PrivatePkcs1KeyDer::from(keys.rsa_private.clone())))
-            .map_err(|e| anyhow::anyhow!("the stored RSA key of {domain}: {e}"))?;
-        let ed = Ed25519Key::from_pkcs8_der(&keys.ed25519_private).map_err(|e| anyhow::anyhow!("the stored Ed25519 key of {domain}: {e}"))?;
+        let rsa =
+            RsaKey::<Sha256>::from_key_der(PrivateKeyDer::Pkcs1(PrivatePkcs1KeyDer::from(keys.rsa_private.clone())))
+                .map_err(|e| anyhow::anyhow!("the stored RSA key of {domain}: {e}"))?;
+        let ed = Ed25519Key::from_pkcs8_der(&keys.ed25519_private)
+            .map_err(|e| anyhow::anyhow!("the stored Ed25519 key of {domain}: {e}"))?;
         Ok(Signers {
             rsa: DkimSigner::from_key(rsa).domain(domain).selector(DKIM_SELECTORS[0]).headers(SIGNED_HEADERS),
             ed25519: DkimSigner::from_key(ed).domain(domain).selector(DKIM_SELECTORS[1]).headers(SIGNED_HEADERS),

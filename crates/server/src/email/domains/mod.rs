@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 use axum::extract::State;
 use axum::http::StatusCode;
 use moneydesk_model::email::domains::{
-    records_for, DnsRecord, DomainState, NewSendingDomain, RecordCheck, RecordKind, RecordPurpose, RecordStatus, SendingDomain,
+    records_for, DnsRecord, DomainState, NewSendingDomain, RecordCheck, RecordKind, RecordPurpose, RecordStatus,
+    SendingDomain,
 };
 use moneydesk_model::email::EmailAddress;
 use moneydesk_model::{paths, Envelope, Scope};
@@ -82,7 +83,9 @@ impl Domains {
             }
         }
         let found = match self.store.get(domain).await? {
-            Some(d) if d.state == DomainState::Active => Some(Arc::new(Signers::new(&d.domain, &d.keys).map_err(Error::internal)?)),
+            Some(d) if d.state == DomainState::Active => {
+                Some(Arc::new(Signers::new(&d.domain, &d.keys).map_err(Error::internal)?))
+            }
             _ => None,
         };
         self.signers.lock().unwrap().insert(domain.to_string(), (Instant::now(), found.clone()));
@@ -100,7 +103,13 @@ impl Domains {
             .iter()
             .filter(|r| matches!(r.purpose, RecordPurpose::Dkim1 | RecordPurpose::Dkim2))
             .zip(d.keys.txt_records())
-            .map(|(r, txt)| DnsRecord { purpose: r.purpose, kind: RecordKind::Txt, host: r.value.clone(), value: txt, required: true })
+            .map(|(r, txt)| DnsRecord {
+                purpose: r.purpose,
+                kind: RecordKind::Txt,
+                host: r.value.clone(),
+                value: txt,
+                required: true,
+            })
             .collect();
         SendingDomain {
             records,
@@ -127,7 +136,8 @@ impl Domains {
             let status_of = |found: &[String]| -> RecordStatus {
                 match r.purpose {
                     RecordPurpose::Spf => {
-                        let spf: Vec<&String> = found.iter().filter(|t| t.to_ascii_lowercase().starts_with("v=spf1")).collect();
+                        let spf: Vec<&String> =
+                            found.iter().filter(|t| t.to_ascii_lowercase().starts_with("v=spf1")).collect();
                         let include = format!("include:spf.{}", self.service);
                         if spf.is_empty() {
                             RecordStatus::Missing
@@ -156,7 +166,8 @@ impl Domains {
 
 /// The domain named in the path (or a body), as stored: ASCII, lowercase.
 pub(crate) fn domain_name(field: &str, given: &str) -> Result<String, Error> {
-    EmailAddress::domain_name(given).ok_or_else(|| Error::field(field, format!("{given:?} is not a domain name (like notices.bank.example)")))
+    EmailAddress::domain_name(given)
+        .ok_or_else(|| Error::field(field, format!("{given:?} is not a domain name (like notices.bank.example)")))
 }
 
 async fn found(state: &AppState, domain: &str) -> Result<StoredDomain, Error> {
@@ -181,12 +192,17 @@ async fn list(State(state): State<AppState>, _caller: Caller) -> Result<Json<Env
     responses((status = 201, description = "Registered, pending", body = Envelope<SendingDomain>),
         (status = 400, description = "Not a domain name (`domain`)", body = ErrorEnvelopeDoc),
         (status = 409, description = "Already registered", body = ErrorEnvelopeDoc)))]
-async fn register(State(state): State<AppState>, caller: Caller, Json(new): Json<NewSendingDomain>) -> Result<(StatusCode, Json<Envelope<SendingDomain>>), Error> {
+async fn register(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(new): Json<NewSendingDomain>,
+) -> Result<(StatusCode, Json<Envelope<SendingDomain>>), Error> {
     let domain = domain_name("domain", &new.domain)?;
     if state.domains.store.get(&domain).await?.is_some() {
         return Err(Error::conflict(format!("{domain} is registered already")));
     }
-    let keys = tokio::task::spawn_blocking(DomainKeys::generate).await.map_err(Error::internal)?.map_err(Error::internal)?;
+    let keys =
+        tokio::task::spawn_blocking(DomainKeys::generate).await.map_err(Error::internal)?.map_err(Error::internal)?;
     let stored = state.domains.store.insert(&domain, &keys, caller.user_id()).await?;
     Ok((StatusCode::CREATED, Json(Envelope::with_code(201, state.domains.answer(stored)))))
 }
@@ -198,7 +214,11 @@ async fn register(State(state): State<AppState>, caller: Caller, Json(new): Json
     responses((status = 200, description = "The domain", body = Envelope<SendingDomain>),
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "Not registered", body = ErrorEnvelopeDoc)))]
-async fn detail(State(state): State<AppState>, _caller: Caller, Path(domain): Path<String>) -> Result<Json<Envelope<SendingDomain>>, Error> {
+async fn detail(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(domain): Path<String>,
+) -> Result<Json<Envelope<SendingDomain>>, Error> {
     let domain = domain_name("domain", &domain)?;
     Ok(Json(Envelope::ok(state.domains.answer(found(&state, &domain).await?))))
 }
@@ -211,7 +231,11 @@ async fn detail(State(state): State<AppState>, _caller: Caller, Path(domain): Pa
     responses((status = 200, description = "The domain with this verification in `lastCheck`", body = Envelope<SendingDomain>),
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "Not registered", body = ErrorEnvelopeDoc)))]
-async fn verify(State(state): State<AppState>, _caller: Caller, Path(domain): Path<String>) -> Result<Json<Envelope<SendingDomain>>, Error> {
+async fn verify(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(domain): Path<String>,
+) -> Result<Json<Envelope<SendingDomain>>, Error> {
     let domain = domain_name("domain", &domain)?;
     let stored = found(&state, &domain).await?;
     let checks = state.domains.check(&domain).await;
@@ -223,7 +247,12 @@ async fn verify(State(state): State<AppState>, _caller: Caller, Path(domain): Pa
         (_, true) => DomainState::Verified,
         (_, false) => DomainState::Pending,
     };
-    let mut updated = state.domains.store.record_check(&domain, &checks, next, passed).await?.ok_or_else(|| Error::not_found(format!("No sending domain {domain}")))?;
+    let mut updated = state
+        .domains
+        .store
+        .record_check(&domain, &checks, next, passed)
+        .await?
+        .ok_or_else(|| Error::not_found(format!("No sending domain {domain}")))?;
     if next == DomainState::Active && stored.state != DomainState::Active {
         updated = state.domains.store.activate(&domain).await?.unwrap_or(updated);
         state.domains.forget(&domain);
@@ -240,14 +269,23 @@ async fn verify(State(state): State<AppState>, _caller: Caller, Path(domain): Pa
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "Not registered", body = ErrorEnvelopeDoc),
         (status = 409, description = "Not verified", body = ErrorEnvelopeDoc)))]
-async fn activate(State(state): State<AppState>, caller: Caller, Path(domain): Path<String>) -> Result<Json<Envelope<SendingDomain>>, Error> {
+async fn activate(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(domain): Path<String>,
+) -> Result<Json<Envelope<SendingDomain>>, Error> {
     caller.require(Scope::Admin)?;
     let domain = domain_name("domain", &domain)?;
     let stored = found(&state, &domain).await?;
     if stored.state == DomainState::Pending {
         return Err(Error::conflict(format!("{domain} is not verified: install its records and verify it first")));
     }
-    let updated = state.domains.store.activate(&domain).await?.ok_or_else(|| Error::not_found(format!("No sending domain {domain}")))?;
+    let updated = state
+        .domains
+        .store
+        .activate(&domain)
+        .await?
+        .ok_or_else(|| Error::not_found(format!("No sending domain {domain}")))?;
     state.domains.forget(&domain);
     Ok(Json(Envelope::ok(state.domains.answer(updated))))
 }
@@ -260,7 +298,11 @@ async fn activate(State(state): State<AppState>, caller: Caller, Path(domain): P
     responses((status = 204, description = "Removed"),
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "Not registered", body = ErrorEnvelopeDoc)))]
-async fn delete(State(state): State<AppState>, caller: Caller, Path(domain): Path<String>) -> Result<StatusCode, Error> {
+async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(domain): Path<String>,
+) -> Result<StatusCode, Error> {
     caller.require(Scope::Admin)?;
     let domain = domain_name("domain", &domain)?;
     if !state.domains.store.delete(&domain).await? {

@@ -106,7 +106,13 @@ impl DomainStore {
 
     /// Records a verification and the state it leads to (`verified_at` set the first time it
     /// passes, kept after).
-    pub async fn record_check(&self, domain: &str, check: &[RecordCheck], state: DomainState, passed: bool) -> sqlx::Result<Option<StoredDomain>> {
+    pub async fn record_check(
+        &self,
+        domain: &str,
+        check: &[RecordCheck],
+        state: DomainState,
+        passed: bool,
+    ) -> sqlx::Result<Option<StoredDomain>> {
         let now = time_text(chrono::Utc::now());
         let json = serde_json::to_string(check).expect("checks serialize");
         let q = self

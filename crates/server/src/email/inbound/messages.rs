@@ -18,7 +18,9 @@ const MAX_LIMIT: u32 = 200;
 
 /// Message ids are UUIDs: anything else is no message (404 without a lookup).
 fn message_id(given: &str) -> Result<String, Error> {
-    uuid::Uuid::parse_str(given).map(|u| u.to_string()).map_err(|_| Error::not_found(format!("No inbound message {given}")))
+    uuid::Uuid::parse_str(given)
+        .map(|u| u.to_string())
+        .map_err(|_| Error::not_found(format!("No inbound message {given}")))
 }
 
 #[utoipa::path(get, path = paths::EMAIL_INBOUND_MESSAGES, tag = "email",
@@ -31,21 +33,45 @@ fn message_id(given: &str) -> Result<String, Error> {
     description = "The messages received, newest first. Older ones: repeat with `before` set to the `receivedAt|id` of the last one listed.",
     responses((status = 200, description = "The messages", body = Envelope<Vec<InboundMessage>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
-pub(super) async fn list(State(state): State<AppState>, _caller: Caller, RawQuery(q): RawQuery) -> Result<Json<Envelope<Vec<InboundMessage>>>, Error> {
+pub(super) async fn list(
+    State(state): State<AppState>,
+    _caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Json<Envelope<Vec<InboundMessage>>>, Error> {
     let (mut domain, mut st, mut before, mut limit) = (None, None, None, 50u32);
     for (k, v) in query_pairs(q.as_deref()) {
         match k.as_str() {
-            "domain" => domain = Some(EmailAddress::domain_name(&v).ok_or_else(|| Error::field("domain", format!("{v:?} is not a domain name")))?),
+            "domain" => {
+                domain = Some(
+                    EmailAddress::domain_name(&v)
+                        .ok_or_else(|| Error::field("domain", format!("{v:?} is not a domain name")))?,
+                )
+            }
             "state" => st = Some(v.parse::<InboundState>().map_err(|e| Error::field("state", e))?),
             "before" => {
-                let (at, id) = v.split_once('|').filter(|(at, id)| crate::email::store::parse_time(at).is_some() && !id.is_empty() && id.len() <= 100).ok_or_else(|| Error::field("before", "is not a cursor from an earlier answer (receivedAt|id)"))?;
+                let (at, id) = v
+                    .split_once('|')
+                    .filter(|(at, id)| {
+                        crate::email::store::parse_time(at).is_some() && !id.is_empty() && id.len() <= 100
+                    })
+                    .ok_or_else(|| Error::field("before", "is not a cursor from an earlier answer (receivedAt|id)"))?;
                 before = Some((at.to_string(), id.to_string()));
             }
-            "limit" => limit = v.parse().ok().filter(|n| (1..=MAX_LIMIT).contains(n)).ok_or_else(|| Error::field("limit", format!("must be 1 to {MAX_LIMIT}; got {v:?}")))?,
+            "limit" => {
+                limit = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_LIMIT).contains(n))
+                    .ok_or_else(|| Error::field("limit", format!("must be 1 to {MAX_LIMIT}; got {v:?}")))?
+            }
             _ => {}
         }
     }
-    let rows = state.inbound.store.messages(domain.as_deref(), st, before.as_ref().map(|(a, i)| (a.as_str(), i.as_str())), limit).await?;
+    let rows = state
+        .inbound
+        .store
+        .messages(domain.as_deref(), st, before.as_ref().map(|(a, i)| (a.as_str(), i.as_str())), limit)
+        .await?;
     Ok(Json(Envelope::ok(rows.iter().map(|r| r.answer()).collect())))
 }
 
@@ -60,15 +86,24 @@ pub(super) async fn list(State(state): State<AppState>, _caller: Caller, RawQuer
         (status = 400, description = "Not a message (`message`), or no recipient at all (`to`)", body = ErrorEnvelopeDoc),
         (status = 404, description = "No recipient is at a domain with a route; the message names the domains", body = ErrorEnvelopeDoc),
         (status = 413, description = "Larger than inbound mail may be (`MONEYDESK_INBOUND_MAX_SIZE`)", body = ErrorEnvelopeDoc)))]
-pub(super) async fn post_raw(State(state): State<AppState>, _caller: Caller, req: Request) -> Result<(StatusCode, Json<Envelope<InboundReceipt>>), Error> {
+pub(super) async fn post_raw(
+    State(state): State<AppState>,
+    _caller: Caller,
+    req: Request,
+) -> Result<(StatusCode, Json<Envelope<InboundReceipt>>), Error> {
     let q = query_pairs(req.uri().query());
     let kind = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_ascii_lowercase();
-    if !(kind.starts_with("message/rfc822") || kind.starts_with("text/plain") || kind.starts_with("application/octet-stream")) {
+    if !(kind.starts_with("message/rfc822")
+        || kind.starts_with("text/plain")
+        || kind.starts_with("application/octet-stream"))
+    {
         return Err(Error::bad_request("Send the message itself as the body, with Content-Type: message/rfc822"));
     }
     let body = match Bytes::from_request(req, &state).await {
         Ok(b) => b,
-        Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(Error::payload_too_large("Request body is too large")),
+        Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return Err(Error::payload_too_large("Request body is too large"))
+        }
         Err(r) => return Err(Error::bad_request(r.body_text())),
     };
     let to: Vec<String> = q.iter().filter(|(k, _)| k == "to").map(|(_, v)| v.trim().to_string()).collect();
@@ -84,7 +119,10 @@ pub(super) async fn post_raw(State(state): State<AppState>, _caller: Caller, req
     } else {
         let parsed_from = || super::parse::parse(&body).ok().and_then(|p| p.sender_address);
         let parsed_to = || super::parse::parse(&body).ok().map(|p| p.recipient_addresses).unwrap_or_default();
-        Some(MailEnvelope { from: from.clone().or_else(parsed_from).unwrap_or_default(), to: if to.is_empty() { parsed_to() } else { to } })
+        Some(MailEnvelope {
+            from: from.clone().or_else(parsed_from).unwrap_or_default(),
+            to: if to.is_empty() { parsed_to() } else { to },
+        })
     };
     let ids = super::receive(&state, body.to_vec(), envelope, "api").await?;
     Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, InboundReceipt { ids }))))
@@ -97,9 +135,14 @@ pub(super) async fn post_raw(State(state): State<AppState>, _caller: Caller, req
     description = "One inbound message with every delivery attempt (the URL, the receiver's status and the start of its answer, or why it could not be reached) and its attachments.",
     responses((status = 200, description = "The message", body = Envelope<InboundDetail>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
-pub(super) async fn detail(State(state): State<AppState>, _caller: Caller, Path(id): Path<String>) -> Result<Json<Envelope<InboundDetail>>, Error> {
+pub(super) async fn detail(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Envelope<InboundDetail>>, Error> {
     let id = message_id(&id)?;
-    let row = state.inbound.store.message(&id).await?.ok_or_else(|| Error::not_found(format!("No inbound message {id}")))?;
+    let row =
+        state.inbound.store.message(&id).await?.ok_or_else(|| Error::not_found(format!("No inbound message {id}")))?;
     let attempts_made = state.inbound.store.attempts(&id).await?;
     Ok(Json(Envelope::ok(InboundDetail { message: row.answer(), attachments: row.attachment_info(), attempts_made })))
 }
@@ -112,14 +155,23 @@ pub(super) async fn detail(State(state): State<AppState>, _caller: Caller, Path(
     responses((status = 202, description = "Due again", body = Envelope<InboundMessage>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc),
         (status = 409, description = "Still pending or under way", body = ErrorEnvelopeDoc)))]
-pub(super) async fn redeliver(State(state): State<AppState>, _caller: Caller, Path(id): Path<String>) -> Result<(StatusCode, Json<Envelope<InboundMessage>>), Error> {
+pub(super) async fn redeliver(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<Envelope<InboundMessage>>), Error> {
     let id = message_id(&id)?;
     match state.inbound.store.redeliver(&id, state.config.email.inbound.retry_for).await? {
         None => Err(Error::not_found(format!("No inbound message {id}"))),
         Some(false) => Err(Error::conflict("The message is still being delivered: it is pending or under way")),
         Some(true) => {
             state.inbound.store.wake();
-            let row = state.inbound.store.message(&id).await?.ok_or_else(|| Error::not_found(format!("No inbound message {id}")))?;
+            let row = state
+                .inbound
+                .store
+                .message(&id)
+                .await?
+                .ok_or_else(|| Error::not_found(format!("No inbound message {id}")))?;
             Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, row.answer()))))
         }
     }

@@ -81,11 +81,18 @@ impl Default for InboundConfig {
 impl InboundConfig {
     pub fn from_env(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<InboundConfig> {
         let mut c = InboundConfig::default();
-        if let Some(v) = var("MONEYDESK_INBOUND_SMTP").map(|v| v.trim().to_string()).filter(|v| !v.is_empty() && v != "off") {
-            c.smtp = Some(v.parse().with_context(|| format!("MONEYDESK_INBOUND_SMTP must be an address and port like 0.0.0.0:25 or off; got {v:?}"))?);
+        if let Some(v) =
+            var("MONEYDESK_INBOUND_SMTP").map(|v| v.trim().to_string()).filter(|v| !v.is_empty() && v != "off")
+        {
+            c.smtp = Some(v.parse().with_context(|| {
+                format!("MONEYDESK_INBOUND_SMTP must be an address and port like 0.0.0.0:25 or off; got {v:?}")
+            })?);
         }
         if let Some(h) = var("MONEYDESK_INBOUND_HOSTNAME").filter(|s| !s.trim().is_empty()) {
-            c.hostname = Some(EmailAddress::domain_name(&h).with_context(|| format!("MONEYDESK_INBOUND_HOSTNAME must be a host name; got {h:?}"))?);
+            c.hostname = Some(
+                EmailAddress::domain_name(&h)
+                    .with_context(|| format!("MONEYDESK_INBOUND_HOSTNAME must be a host name; got {h:?}"))?,
+            );
         }
         if let Some(v) = var("MONEYDESK_INBOUND_MAX_SIZE") {
             c.max_size = crate::config::parse_size(&v).context("MONEYDESK_INBOUND_MAX_SIZE")?;
@@ -139,13 +146,24 @@ pub fn domain_of(address: &str) -> Option<String> {
 /// domain among the recipients. The bytes are stored before the rows, the rows in one
 /// transaction: answered only once durable. Unrouted recipients are dropped (SMTP refused them
 /// already); no recipient is a 400, none at a routed domain a 404 naming the domains.
-pub async fn receive(state: &AppState, raw: Vec<u8>, envelope: Option<Envelope>, by: &'static str) -> Result<Vec<String>, Error> {
+pub async fn receive(
+    state: &AppState,
+    raw: Vec<u8>,
+    envelope: Option<Envelope>,
+    by: &'static str,
+) -> Result<Vec<String>, Error> {
     let max = state.config.email.inbound.max_size;
     if raw.len() > max {
-        return Err(Error::payload_too_large(format!("the message is {} bytes; inbound mail is at most {max} bytes", raw.len())));
+        return Err(Error::payload_too_large(format!(
+            "the message is {} bytes; inbound mail is at most {max} bytes",
+            raw.len()
+        )));
     }
     let parsed = parse::parse(&raw).map_err(|why| Error::field("message", why))?;
-    let envelope = envelope.unwrap_or_else(|| Envelope { from: parsed.sender_address.clone().unwrap_or_default(), to: parsed.recipient_addresses.clone() });
+    let envelope = envelope.unwrap_or_else(|| Envelope {
+        from: parsed.sender_address.clone().unwrap_or_default(),
+        to: parsed.recipient_addresses.clone(),
+    });
     let mut by_domain: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for to in &envelope.to {
         if let Some(d) = domain_of(to) {
@@ -158,10 +176,16 @@ pub async fn receive(state: &AppState, raw: Vec<u8>, envelope: Option<Envelope>,
     let domains: Vec<String> = by_domain.keys().cloned().collect();
     let routed = state.inbound.store.routed(&domains).await?;
     if domains.is_empty() {
-        return Err(Error::field("to", "the message names no recipient: give the envelope's with `to`, or a To or Cc header"));
+        return Err(Error::field(
+            "to",
+            "the message names no recipient: give the envelope's with `to`, or a To or Cc header",
+        ));
     }
     if routed.is_empty() {
-        return Err(Error::not_found(format!("No inbound route for {}: create one for the recipients' domain first", domains.join(", "))));
+        return Err(Error::not_found(format!(
+            "No inbound route for {}: create one for the recipients' domain first",
+            domains.join(", ")
+        )));
     }
     let sha256 = hex::encode(Sha256::digest(&raw));
     let size = raw.len() as u64;

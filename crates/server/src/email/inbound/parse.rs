@@ -56,8 +56,12 @@ pub struct Envelope {
 /// ```
 pub fn parse(raw: &[u8]) -> Result<Parsed, String> {
     let message = MessageParser::default().parse(raw).ok_or("the message is empty")?;
-    if message.headers().is_empty() || message.headers().iter().all(|h| matches!(h.value(), mail_parser::HeaderValue::Empty)) {
-        return Err("the message has no header section (RFC 5322 §2.1: header fields, a blank line, then the body)".into());
+    if message.headers().is_empty()
+        || message.headers().iter().all(|h| matches!(h.value(), mail_parser::HeaderValue::Empty))
+    {
+        return Err(
+            "the message has no header section (RFC 5322 §2.1: header fields, a blank line, then the body)".into()
+        );
     }
     let body_at = (message.root_part().raw_body_offset() as usize).min(raw.len());
     let headers = String::from_utf8_lossy(&raw[..body_at]).trim_end_matches(['\r', '\n']).to_string();
@@ -73,7 +77,8 @@ pub fn parse(raw: &[u8]) -> Result<Parsed, String> {
             charsets.insert(field, declared.unwrap_or_else(|| "us-ascii".into()));
         }
     }
-    let spam_score = message.header_raw("X-Spam-Score").map(str::trim).filter(|s| s.parse::<f64>().is_ok()).map(str::to_string);
+    let spam_score =
+        message.header_raw("X-Spam-Score").map(str::trim).filter(|s| s.parse::<f64>().is_ok()).map(str::to_string);
     let attachments = message
         .attachments()
         .enumerate()
@@ -97,7 +102,9 @@ pub fn parse(raw: &[u8]) -> Result<Parsed, String> {
             (info, bytes)
         })
         .collect();
-    let bare = |a: Option<&Address>| a.map(|a| a.iter().filter_map(|x| x.address().map(str::to_string)).collect::<Vec<_>>()).unwrap_or_default();
+    let bare = |a: Option<&Address>| {
+        a.map(|a| a.iter().filter_map(|x| x.address().map(str::to_string)).collect::<Vec<_>>()).unwrap_or_default()
+    };
     let mut recipient_addresses = bare(message.to());
     recipient_addresses.extend(bare(message.cc()));
     Ok(Parsed {
@@ -143,7 +150,9 @@ fn header_charset(raw: Option<&str>) -> String {
 
 fn is_token_type(t: &str) -> bool {
     let mut halves = t.split('/');
-    let ok = |s: Option<&str>| s.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b)));
+    let ok = |s: Option<&str>| {
+        s.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b)))
+    };
     ok(halves.next()) && ok(halves.next()) && halves.next().is_none()
 }
 
@@ -154,9 +163,16 @@ fn is_token_type(t: &str) -> bool {
 /// [`FORM_PARTS`]: moneydesk_model::email::inbound::FORM_PARTS
 pub fn form(p: &Parsed, envelope: &Envelope) -> (String, Vec<u8>) {
     let boundary = format!("moneydesk-{}", uuid::Uuid::new_v4().simple());
-    let mut body = Vec::with_capacity(p.headers.len() + p.text.as_ref().map_or(0, String::len) * 2 + p.attachments.iter().map(|(a, _)| a.size as usize + 200).sum::<usize>() + 2048);
+    let mut body = Vec::with_capacity(
+        p.headers.len()
+            + p.text.as_ref().map_or(0, String::len) * 2
+            + p.attachments.iter().map(|(a, _)| a.size as usize + 200).sum::<usize>()
+            + 2048,
+    );
     let mut field = |name: &str, value: &[u8], json: bool| {
-        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n").as_bytes());
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n").as_bytes(),
+        );
         let kind = if json { "application/json" } else { "text/plain; charset=utf-8" };
         body.extend_from_slice(format!("Content-Type: {kind}\r\n\r\n").as_bytes());
         body.extend_from_slice(value);
@@ -179,8 +195,12 @@ pub fn form(p: &Parsed, envelope: &Envelope) -> (String, Vec<u8>) {
         field("spam_score", s.as_bytes(), false);
     }
     field("attachments", p.attachments.len().to_string().as_bytes(), false);
-    let info: serde_json::Map<String, serde_json::Value> =
-        p.attachments.iter().enumerate().map(|(i, (a, _))| (format!("attachment{}", i + 1), serde_json::to_value(a).expect("serializes"))).collect();
+    let info: serde_json::Map<String, serde_json::Value> = p
+        .attachments
+        .iter()
+        .enumerate()
+        .map(|(i, (a, _))| (format!("attachment{}", i + 1), serde_json::to_value(a).expect("serializes")))
+        .collect();
     field("attachment-info", serde_json::Value::Object(info).to_string().as_bytes(), true);
     for (i, (a, bytes)) in p.attachments.iter().enumerate() {
         // The HTML form encoding's escapes for a file name in a quoted string.

@@ -44,7 +44,10 @@ async fn found(state: &AppState, domain: &str) -> Result<StoredRoute, Error> {
     extensions(("x-extension" = json!(true))),
     description = "The inbound routes, by domain: where each domain's mail is posted, the MX record the domain publishes (`<domain> MX 10 <mxHost>`), the secret's last four characters, and how many messages were received and how many failed.",
     responses((status = 200, description = "The routes", body = Envelope<Vec<InboundRoute>>)))]
-pub(super) async fn list(State(state): State<AppState>, _caller: Caller) -> Result<Json<Envelope<Vec<InboundRoute>>>, Error> {
+pub(super) async fn list(
+    State(state): State<AppState>,
+    _caller: Caller,
+) -> Result<Json<Envelope<Vec<InboundRoute>>>, Error> {
     let routes = state.inbound.store.routes().await?;
     Ok(Json(Envelope::ok(routes.into_iter().map(|r| answer(&state, r)).collect())))
 }
@@ -57,7 +60,11 @@ pub(super) async fn list(State(state): State<AppState>, _caller: Caller) -> Resu
     responses((status = 201, description = "Created", body = Envelope<InboundRoute>),
         (status = 400, description = "Not a domain name (`domain`), or not an http(s) URL (`url`)", body = ErrorEnvelopeDoc),
         (status = 409, description = "The domain has a route already", body = ErrorEnvelopeDoc)))]
-pub(super) async fn create(State(state): State<AppState>, caller: Caller, Json(new): Json<NewInboundRoute>) -> Result<(StatusCode, Json<Envelope<InboundRoute>>), Error> {
+pub(super) async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(new): Json<NewInboundRoute>,
+) -> Result<(StatusCode, Json<Envelope<InboundRoute>>), Error> {
     let domain = domain_name(&new.domain)?;
     let url = url(&new.url)?;
     if state.inbound.store.route(&domain).await?.is_some() {
@@ -74,7 +81,11 @@ pub(super) async fn create(State(state): State<AppState>, caller: Caller, Json(n
     responses((status = 200, description = "The route", body = Envelope<InboundRoute>),
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
-pub(super) async fn detail(State(state): State<AppState>, _caller: Caller, Path(domain): Path<String>) -> Result<Json<Envelope<InboundRoute>>, Error> {
+pub(super) async fn detail(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(domain): Path<String>,
+) -> Result<Json<Envelope<InboundRoute>>, Error> {
     let domain = domain_name(&domain)?;
     Ok(Json(Envelope::ok(answer(&state, found(&state, &domain).await?))))
 }
@@ -88,10 +99,20 @@ pub(super) async fn detail(State(state): State<AppState>, _caller: Caller, Path(
     responses((status = 200, description = "Changed", body = Envelope<InboundRoute>),
         (status = 400, description = "Not a domain name, or not an http(s) URL (`url`)", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
-pub(super) async fn update(State(state): State<AppState>, _caller: Caller, Path(domain): Path<String>, Json(change): Json<InboundRouteUpdate>) -> Result<Json<Envelope<InboundRoute>>, Error> {
+pub(super) async fn update(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(domain): Path<String>,
+    Json(change): Json<InboundRouteUpdate>,
+) -> Result<Json<Envelope<InboundRoute>>, Error> {
     let domain = domain_name(&domain)?;
     let url = url(&change.url)?;
-    let stored = state.inbound.store.set_url(&domain, &url).await?.ok_or_else(|| Error::not_found(format!("No inbound route for {domain}")))?;
+    let stored = state
+        .inbound
+        .store
+        .set_url(&domain, &url)
+        .await?
+        .ok_or_else(|| Error::not_found(format!("No inbound route for {domain}")))?;
     Ok(Json(Envelope::ok(answer(&state, stored))))
 }
 
@@ -103,7 +124,11 @@ pub(super) async fn update(State(state): State<AppState>, _caller: Caller, Path(
     responses((status = 204, description = "Removed"),
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
-pub(super) async fn delete(State(state): State<AppState>, caller: Caller, Path(domain): Path<String>) -> Result<StatusCode, Error> {
+pub(super) async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(domain): Path<String>,
+) -> Result<StatusCode, Error> {
     caller.require(Scope::Admin)?;
     let domain = domain_name(&domain)?;
     if !state.inbound.store.delete_route(&domain).await? {
@@ -124,7 +149,11 @@ fn secret(r: StoredRoute) -> InboundSecret {
     responses((status = 200, description = "The secret", body = Envelope<InboundSecret>),
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
-pub(super) async fn reveal_secret(State(state): State<AppState>, _caller: Caller, Path(domain): Path<String>) -> Result<Json<Envelope<InboundSecret>>, Error> {
+pub(super) async fn reveal_secret(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(domain): Path<String>,
+) -> Result<Json<Envelope<InboundSecret>>, Error> {
     let domain = domain_name(&domain)?;
     Ok(Json(Envelope::ok(secret(found(&state, &domain).await?))))
 }
@@ -137,8 +166,17 @@ pub(super) async fn reveal_secret(State(state): State<AppState>, _caller: Caller
     responses((status = 200, description = "The new secret", body = Envelope<InboundSecret>),
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
-pub(super) async fn rotate_secret(State(state): State<AppState>, _caller: Caller, Path(domain): Path<String>) -> Result<Json<Envelope<InboundSecret>>, Error> {
+pub(super) async fn rotate_secret(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(domain): Path<String>,
+) -> Result<Json<Envelope<InboundSecret>>, Error> {
     let domain = domain_name(&domain)?;
-    let stored = state.inbound.store.set_secret(&domain, &new_secret()).await?.ok_or_else(|| Error::not_found(format!("No inbound route for {domain}")))?;
+    let stored = state
+        .inbound
+        .store
+        .set_secret(&domain, &new_secret())
+        .await?
+        .ok_or_else(|| Error::not_found(format!("No inbound route for {domain}")))?;
     Ok(Json(Envelope::ok(secret(stored))))
 }

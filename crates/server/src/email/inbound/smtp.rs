@@ -46,7 +46,9 @@ impl Listener {
 }
 
 pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<Listener> {
-    let listener = TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("MONEYDESK_INBOUND_SMTP: listening on {addr}: {e}"))?;
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("MONEYDESK_INBOUND_SMTP: listening on {addr}: {e}"))?;
     let addr = listener.local_addr()?;
     let cancel = CancellationToken::new();
     let stop = cancel.clone();
@@ -116,7 +118,12 @@ impl<'a> Session<'a> {
         let mut line = Vec::new();
         loop {
             line.clear();
-            let n = match tokio::time::timeout(COMMAND_WAIT, (&mut read).take(MAX_COMMAND as u64).read_until(b'\n', &mut line)).await {
+            let n = match tokio::time::timeout(
+                COMMAND_WAIT,
+                (&mut read).take(MAX_COMMAND as u64).read_until(b'\n', &mut line),
+            )
+            .await
+            {
                 Ok(r) => r?,
                 Err(_) => return reply(&mut write, "421 4.4.2 Timeout waiting for a command, closing").await,
             };
@@ -136,7 +143,9 @@ impl<'a> Session<'a> {
                 None => (text.to_ascii_uppercase(), String::new()),
             };
             match verb.as_str() {
-                "EHLO" | "HELO" if arg.is_empty() => reply(&mut write, "501 5.5.4 Say who you are: EHLO <your host name>").await?,
+                "EHLO" | "HELO" if arg.is_empty() => {
+                    reply(&mut write, "501 5.5.4 Say who you are: EHLO <your host name>").await?
+                }
                 "EHLO" => {
                     self.helo = Some(arg.clone());
                     self.reset();
@@ -165,7 +174,9 @@ impl<'a> Session<'a> {
                         Err(_) => return reply(&mut write, "421 4.4.2 Timeout reading the message, closing").await,
                     };
                     let r = match data {
-                        Data::TooLarge(n) => format!("552 5.3.4 The message is larger than {max} bytes (at least {n} sent)"),
+                        Data::TooLarge(n) => {
+                            format!("552 5.3.4 The message is larger than {max} bytes (at least {n} sent)")
+                        }
                         Data::Message(raw) => self.store(raw).await,
                     };
                     self.reset();

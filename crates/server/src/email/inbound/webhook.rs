@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use chrono::Utc;
 use hmac::{Hmac, Mac};
-use moneydesk_model::email::inbound::{InboundState, ATTEMPT_HEADER, DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+use moneydesk_model::email::inbound::{
+    InboundState, ATTEMPT_HEADER, DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER,
+};
 use rand::RngCore;
 use sha2::Sha256;
 use tokio::task::JoinHandle;
@@ -129,7 +131,8 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
             // PARALLEL at a time; a stop lets those under way finish and gives the rest back.
             let mut waiting = claimed.into_iter();
             loop {
-                let batch: Vec<Claimed> = if stop.is_cancelled() { Vec::new() } else { waiting.by_ref().take(PARALLEL).collect() };
+                let batch: Vec<Claimed> =
+                    if stop.is_cancelled() { Vec::new() } else { waiting.by_ref().take(PARALLEL).collect() };
                 if batch.is_empty() {
                     break;
                 }
@@ -148,17 +151,25 @@ pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
 async fn attempt(state: &AppState, client: &reqwest::Client, worker: &str, m: Claimed) {
     let c = &state.config.email.inbound;
     let outcome = match post(state, client, &m).await {
-        Ok((status, duration_ms, result)) if (200..300).contains(&status) => {
-            Outcome { state: InboundState::Delivered, status: Some(status), duration_ms: Some(duration_ms), result, next: None }
-        }
+        Ok((status, duration_ms, result)) if (200..300).contains(&status) => Outcome {
+            state: InboundState::Delivered,
+            status: Some(status),
+            duration_ms: Some(duration_ms),
+            result,
+            next: None,
+        },
         Ok((status, duration_ms, result)) => retry(c, &m, Some(status), Some(duration_ms), result),
-        Err(Failure::Final(result)) => Outcome { state: InboundState::Failed, status: None, duration_ms: None, result, next: None },
+        Err(Failure::Final(result)) => {
+            Outcome { state: InboundState::Failed, status: None, duration_ms: None, result, next: None }
+        }
         Err(Failure::Again(result)) => retry(c, &m, None, None, result),
     };
     crate::metrics::attempt("inbound", outcome.state.as_str());
     match state.inbound.store.finish(worker, &m, &outcome).await {
         Ok(true) => {}
-        Ok(false) => tracing::warn!(id = %m.message.id, "an inbound message's claim was taken over before its outcome was recorded"),
+        Ok(false) => {
+            tracing::warn!(id = %m.message.id, "an inbound message's claim was taken over before its outcome was recorded")
+        }
         Err(e) => tracing::error!(id = %m.message.id, error = %e, "recording an inbound delivery"),
     }
 }
@@ -167,7 +178,10 @@ fn retry(c: &InboundConfig, m: &Claimed, status: Option<u16>, duration_ms: Optio
     let next = Utc::now() + chrono::Duration::from_std(backoff(c, m.attempt)).unwrap_or(chrono::Duration::hours(1));
     let until = crate::email::store::parse_time(&m.message.retry_until).unwrap_or(next);
     if next > until {
-        let result = format!("{result} (gave up after {} attempts: the retry window closed at {})", m.attempt, m.message.retry_until);
+        let result = format!(
+            "{result} (gave up after {} attempts: the retry window closed at {})",
+            m.attempt, m.message.retry_until
+        );
         return Outcome { state: InboundState::Failed, status, duration_ms, result, next: None };
     }
     Outcome { state: InboundState::Pending, status, duration_ms, result, next: Some(next) }
@@ -190,7 +204,10 @@ async fn post(state: &AppState, client: &reqwest::Client, m: &Claimed) -> Result
         Err(e) => return Err(Failure::Again(format!("reading the stored message: {e}"))),
     };
     let parsed = parse::parse(&raw).map_err(Failure::Final)?;
-    let envelope = Envelope { from: m.message.mail_from.clone(), to: serde_json::from_str(&m.message.rcpt_to).unwrap_or_default() };
+    let envelope = Envelope {
+        from: m.message.mail_from.clone(),
+        to: serde_json::from_str(&m.message.rcpt_to).unwrap_or_default(),
+    };
     let (boundary, body) = parse::form(&parsed, &envelope);
     let timestamp = Utc::now().timestamp();
     let signature = sign(secret, timestamp, &body);

@@ -21,7 +21,8 @@ use crate::storage::{Dialect, Sql};
 
 /// The reply of an attempt whose worker died before recording its outcome (the message was
 /// then taken over).
-pub const TAKEN_OVER: &str = "no outcome recorded: the worker stopped during this attempt and the message was taken over when its claim ran out";
+pub const TAKEN_OVER: &str =
+    "no outcome recorded: the worker stopped during this attempt and the message was taken over when its claim ran out";
 
 /// A claimed message: what to send, and which attempt this is.
 #[derive(Debug, Clone)]
@@ -54,7 +55,13 @@ impl EmailStore {
     /// Claims up to `limit` due messages for `worker` until `until`: queued, scheduled or
     /// deferred ones whose time has come, and `sending` ones whose claim ran out (their
     /// process died mid-attempt; they are sent again, see `email::delivery`).
-    pub async fn claim(&self, worker: &str, now: DateTime<Utc>, until: DateTime<Utc>, limit: usize) -> Result<Vec<Claimed>, EmailError> {
+    pub async fn claim(
+        &self,
+        worker: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Claimed>, EmailError> {
         let now_text = time_text(now);
         let lock = match self.db.dialect() {
             Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
@@ -120,7 +127,12 @@ impl EmailStore {
         crate::metrics::taken_over("outbox", taken_over);
         Ok(rows
             .iter()
-            .map(|r| Claimed { message: r.stored(), attempt: r.attempts as u32, tries: (r.attempts - r.resent_after) as u32, delivery: r.delivery.clone() })
+            .map(|r| Claimed {
+                message: r.stored(),
+                attempt: r.attempts as u32,
+                tries: (r.attempts - r.resent_after) as u32,
+                delivery: r.delivery.clone(),
+            })
             .collect())
     }
 
@@ -138,7 +150,12 @@ impl EmailStore {
     /// connection's page cache when another connection wrote since its last transaction, and
     /// the pool lends its connections in turn, so each group read its pages again (that
     /// thread's CPU went from about 170 to 120 µs a message).
-    pub async fn record(&self, held: &mut Option<Conn>, worker: &str, outcomes: &[Outcome]) -> Result<Vec<bool>, EmailError> {
+    pub async fn record(
+        &self,
+        held: &mut Option<Conn>,
+        worker: &str,
+        outcomes: &[Outcome],
+    ) -> Result<Vec<bool>, EmailError> {
         if outcomes.is_empty() {
             return Ok(Vec::new());
         }
@@ -223,7 +240,13 @@ impl EmailStore {
     /// Puts a failed message back in the queue, due now, with its attempts kept, and records
     /// who resent it; the message as it then stands. `Ok(None)`: no such message; `Err(state)`
     /// inside: it is not failed.
-    pub(crate) async fn resend(&self, id: &str, token: &str, user: &str, now: DateTime<Utc>) -> Result<Option<Result<MessageRow, MessageState>>, EmailError> {
+    pub(crate) async fn resend(
+        &self,
+        id: &str,
+        token: &str,
+        user: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Result<MessageRow, MessageState>>, EmailError> {
         let now = time_text(now);
         let mut tx = self.db.begin().await?;
         // `resent_after = attempts`: the attempt limit counts afresh from here.
@@ -264,9 +287,17 @@ fn messages_update(q: &mut Sql, outcomes: &[Outcome], now: &str, worker: &str) {
             q.push(", ");
         }
         let sent_at = (o.state == MessageState::Sent).then(|| now.to_string());
-        q.bind_row([o.id.as_str().into(), o.state.as_str().into(), o.reply.as_str().into(), sent_at.into(), o.next.map(time_text).into()]);
+        q.bind_row([
+            o.id.as_str().into(),
+            o.state.as_str().into(),
+            o.reply.as_str().into(),
+            sent_at.into(),
+            o.next.map(time_text).into(),
+        ]);
     }
-    q.push(") AS v WHERE m.id = v.column1 AND m.state = 'sending' AND m.claimed_by = ").bind(worker).push(" RETURNING id");
+    q.push(") AS v WHERE m.id = v.column1 AND m.state = 'sending' AND m.claimed_by = ")
+        .bind(worker)
+        .push(" RETURNING id");
 }
 
 /// The condition that a message (`v.column1`) is still claimed by `worker`, when given.

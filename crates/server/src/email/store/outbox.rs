@@ -1,7 +1,9 @@
 //! Accepted messages in (one transaction a request), the outbox's list and a message's
 //! detail out.
 
-use moneydesk_model::email::{Attempt, AttachmentInfo, Delivery, Disposition, MessageDetail, MessageState, OutboxMessage, ResentBy};
+use moneydesk_model::email::{
+    AttachmentInfo, Attempt, Delivery, Disposition, MessageDetail, MessageState, OutboxMessage, ResentBy,
+};
 use moneydesk_model::{Page, PageRequest, Sort};
 
 use super::{EmailError, EmailStore, StoredAttachment, StoredMailbox, StoredMessage, StoredRecipients};
@@ -70,7 +72,8 @@ pub(crate) struct MessageRow {
     pub resent_after: i64,
 }
 
-pub(crate) const ROW_COLUMNS: &str = "id, batch_id, idx, state, delivery, message_id, date_header, from_email, from_name, \
+pub(crate) const ROW_COLUMNS: &str =
+    "id, batch_id, idx, state, delivery, message_id, date_header, from_email, from_name, \
     reply_to_email, reply_to_name, recipients, subject, text_body, html_body, attachments, template_id, \
     template_version, categories, created_at, send_at, next_attempt_at, attempts, sent_at, last_reply, resent_after";
 
@@ -83,7 +86,10 @@ impl MessageRow {
             message_id: self.message_id.clone(),
             date_header: self.date_header.clone(),
             from: StoredMailbox { email: self.from_email.clone(), name: self.from_name.clone() },
-            reply_to: self.reply_to_email.clone().map(|email| StoredMailbox { email, name: self.reply_to_name.clone() }),
+            reply_to: self
+                .reply_to_email
+                .clone()
+                .map(|email| StoredMailbox { email, name: self.reply_to_name.clone() }),
             recipients: serde_json::from_str(&self.recipients).unwrap_or_default(),
             subject: self.subject.clone(),
             text: self.text_body.clone(),
@@ -119,7 +125,8 @@ impl MessageRow {
             attempts: self.attempts as u32,
             created_at: self.created_at.clone(),
             send_at: self.send_at.clone(),
-            next_attempt_at: matches!(state, MessageState::Deferred | MessageState::Scheduled).then(|| self.next_attempt_at.clone()),
+            next_attempt_at: matches!(state, MessageState::Deferred | MessageState::Scheduled)
+                .then(|| self.next_attempt_at.clone()),
             sent_at: self.sent_at.clone(),
             last_reply: self.last_reply.clone(),
         }
@@ -210,9 +217,16 @@ impl EmailStore {
     }
 
     /// One message with its parts and attempts; `headers` are the ones it is sent with.
-    pub async fn detail(&self, id: &str, headers: impl FnOnce(&StoredMessage) -> Vec<(String, String)>) -> Result<Option<MessageDetail>, EmailError> {
+    pub async fn detail(
+        &self,
+        id: &str,
+        headers: impl FnOnce(&StoredMessage) -> Vec<(String, String)>,
+    ) -> Result<Option<MessageDetail>, EmailError> {
         let Some(row) = self.row(id).await? else { return Ok(None) };
-        let q = self.db.sql("SELECT number, started_at, outcome, reply FROM email_attempts WHERE message_id = ? ORDER BY number").arg(id);
+        let q = self
+            .db
+            .sql("SELECT number, started_at, outcome, reply FROM email_attempts WHERE message_id = ? ORDER BY number")
+            .arg(id);
         let mut conn = self.db.acquire().await?;
         let attempts: Vec<AttemptRow> = conn.exec().rows(&q).await?;
         let q = self.db.sql("SELECT after_attempt, resent_at, resent_by, resent_by_user FROM email_resends WHERE message_id = ? ORDER BY after_attempt").arg(id);
@@ -230,7 +244,8 @@ impl EmailStore {
             .collect();
         // Each resend right after the failed attempt it follows.
         for r in resends.into_iter().rev() {
-            let at = attempt_log.iter().position(|a| i64::from(a.number) > r.after_attempt).unwrap_or(attempt_log.len());
+            let at =
+                attempt_log.iter().position(|a| i64::from(a.number) > r.after_attempt).unwrap_or(attempt_log.len());
             let resend = Attempt {
                 number: r.after_attempt as u32,
                 started_at: r.resent_at,
@@ -301,7 +316,8 @@ fn where_clause(q: &mut Sql, f: &OutboxFilter) {
     }
     if let Some(text) = f.q.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         // LIKE's own wildcards in the text are matched literally.
-        let pattern = format!("%{}%", text.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+        let pattern =
+            format!("%{}%", text.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
         q.push(and).push("(LOWER(subject) LIKE ").bind(pattern.clone()).push(" ESCAPE '\\' OR LOWER(recipients) LIKE ");
         q.bind(pattern.clone()).push(" ESCAPE '\\' OR id = ").bind(text).push(" OR batch_id = ").bind(text).push(")");
     }

@@ -3,7 +3,9 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use moneydesk_model::email::{DraftPreview, NewTemplate, NewTemplateVersion, RenderedTemplate, TemplateDetail, TemplatePreview, TemplateSummary};
+use moneydesk_model::email::{
+    DraftPreview, NewTemplate, NewTemplateVersion, RenderedTemplate, TemplateDetail, TemplatePreview, TemplateSummary,
+};
 use moneydesk_model::{paths, Envelope, FieldError};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -35,7 +37,9 @@ fn checked(parts: &NewTemplateVersion) -> Result<Compiled, Error> {
     } else if let Some(why) = moneydesk_model::email::send::header_text_problem(&parts.subject) {
         problems.push(FieldError::new("subject", why));
     }
-    if parts.text.as_deref().is_none_or(|t| t.trim().is_empty()) && parts.html.as_deref().is_none_or(|t| t.trim().is_empty()) {
+    if parts.text.as_deref().is_none_or(|t| t.trim().is_empty())
+        && parts.html.as_deref().is_none_or(|t| t.trim().is_empty())
+    {
         problems.push(FieldError::new("text", "give a text or an html part (or both)"));
     }
     if !problems.is_empty() {
@@ -47,7 +51,9 @@ fn checked(parts: &NewTemplateVersion) -> Result<Compiled, Error> {
 fn rendered(result: Result<RenderedTemplate, RenderError>) -> Result<Json<Envelope<RenderedTemplate>>, Error> {
     match result {
         Ok(r) => Ok(Json(Envelope::ok(r))),
-        Err(e) => Err(Error::field(e.variable.map(|v| format!("data.{v}")).unwrap_or_else(|| e.part.to_string()), e.message)),
+        Err(e) => {
+            Err(Error::field(e.variable.map(|v| format!("data.{v}")).unwrap_or_else(|| e.part.to_string()), e.message))
+        }
     }
 }
 
@@ -56,7 +62,10 @@ fn rendered(result: Result<RenderedTemplate, RenderError>) -> Result<Json<Envelo
     extensions(("x-extension" = json!(true))),
     description = "Every stored template with its latest version's number and subject, by name.",
     responses((status = 200, description = "The templates", body = Envelope<Vec<TemplateSummary>>)))]
-async fn list_templates(State(state): State<AppState>, _caller: Caller) -> Result<Json<Envelope<Vec<TemplateSummary>>>, Error> {
+async fn list_templates(
+    State(state): State<AppState>,
+    _caller: Caller,
+) -> Result<Json<Envelope<Vec<TemplateSummary>>>, Error> {
     Ok(Json(Envelope::ok(state.templates.list().await?)))
 }
 
@@ -68,15 +77,23 @@ async fn list_templates(State(state): State<AppState>, _caller: Caller) -> Resul
     responses((status = 201, description = "The template", body = Envelope<TemplateDetail>),
         (status = 400, description = "A part is missing or does not compile; `error.fields` names it", body = ErrorEnvelopeDoc),
         (status = 409, description = "A template of that name exists", body = ErrorEnvelopeDoc)))]
-async fn create_template(State(state): State<AppState>, caller: Caller, Json(t): Json<NewTemplate>) -> Result<(StatusCode, Json<Envelope<TemplateDetail>>), Error> {
+async fn create_template(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(t): Json<NewTemplate>,
+) -> Result<(StatusCode, Json<Envelope<TemplateDetail>>), Error> {
     let name = t.name.trim();
     if name.is_empty() || name.chars().count() > 128 || name.chars().any(char::is_control) {
         return Err(Error::field("name", "must be 1 to 128 characters without control characters"));
     }
     checked(&t.version)?;
-    let detail = state.templates.create(&new_id(), name, &t.version, caller.user_id()).await.map_err(|e| match Error::from(e) {
-        e if e.status == StatusCode::CONFLICT => Error::conflict(format!("A template named {name:?} exists (names are unique whatever their case)")),
-        e => e,
+    let detail = state.templates.create(&new_id(), name, &t.version, caller.user_id()).await.map_err(|e| {
+        match Error::from(e) {
+            e if e.status == StatusCode::CONFLICT => {
+                Error::conflict(format!("A template named {name:?} exists (names are unique whatever their case)"))
+            }
+            e => e,
+        }
     })?;
     Ok((StatusCode::CREATED, Json(Envelope::with_code(201, detail))))
 }
@@ -88,7 +105,11 @@ async fn create_template(State(state): State<AppState>, caller: Caller, Json(t):
     description = "A template with its latest version and every version (newest first), each with the variables it uses.",
     responses((status = 200, description = "The template", body = Envelope<TemplateDetail>),
         (status = 404, description = "No such template", body = ErrorEnvelopeDoc)))]
-async fn template(State(state): State<AppState>, _caller: Caller, Path(id): Path<String>) -> Result<Json<Envelope<TemplateDetail>>, Error> {
+async fn template(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Envelope<TemplateDetail>>, Error> {
     let detail = state.templates.detail(&id).await?.ok_or_else(|| Error::not_found(format!("No template {id}")))?;
     Ok(Json(Envelope::ok(detail)))
 }
@@ -102,9 +123,18 @@ async fn template(State(state): State<AppState>, _caller: Caller, Path(id): Path
     responses((status = 201, description = "The template with its new version", body = Envelope<TemplateDetail>),
         (status = 400, description = "A part is missing or does not compile", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such template", body = ErrorEnvelopeDoc)))]
-async fn add_version(State(state): State<AppState>, caller: Caller, Path(id): Path<String>, Json(parts): Json<NewTemplateVersion>) -> Result<(StatusCode, Json<Envelope<TemplateDetail>>), Error> {
+async fn add_version(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Json(parts): Json<NewTemplateVersion>,
+) -> Result<(StatusCode, Json<Envelope<TemplateDetail>>), Error> {
     checked(&parts)?;
-    let detail = state.templates.add_version(&id, &parts, caller.user_id()).await?.ok_or_else(|| Error::not_found(format!("No template {id}")))?;
+    let detail = state
+        .templates
+        .add_version(&id, &parts, caller.user_id())
+        .await?
+        .ok_or_else(|| Error::not_found(format!("No template {id}")))?;
     Ok((StatusCode::CREATED, Json(Envelope::with_code(201, detail))))
 }
 
@@ -117,7 +147,12 @@ async fn add_version(State(state): State<AppState>, caller: Caller, Path(id): Pa
     responses((status = 200, description = "The rendered subject, text and HTML", body = Envelope<RenderedTemplate>),
         (status = 400, description = "A variable is missing from the data", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such template or version", body = ErrorEnvelopeDoc)))]
-async fn preview(State(state): State<AppState>, _caller: Caller, Path(id): Path<String>, Json(p): Json<TemplatePreview>) -> Result<Json<Envelope<RenderedTemplate>>, Error> {
+async fn preview(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(id): Path<String>,
+    Json(p): Json<TemplatePreview>,
+) -> Result<Json<Envelope<RenderedTemplate>>, Error> {
     let compiled = state.templates.compiled(&id, p.version).await?.ok_or_else(|| match p.version {
         Some(v) => Error::not_found(format!("No version {v} of template {id}")),
         None => Error::not_found(format!("No template {id}")),
@@ -132,6 +167,9 @@ async fn preview(State(state): State<AppState>, _caller: Caller, Path(id): Path<
     description = "Renders parts that are not stored (the editor's live preview) with sample data; nothing is saved.",
     responses((status = 200, description = "The rendered subject, text and HTML", body = Envelope<RenderedTemplate>),
         (status = 400, description = "A part does not compile, or a variable is missing from the data", body = ErrorEnvelopeDoc)))]
-async fn draft_preview(_caller: Caller, Json(p): Json<DraftPreview>) -> Result<Json<Envelope<RenderedTemplate>>, Error> {
+async fn draft_preview(
+    _caller: Caller,
+    Json(p): Json<DraftPreview>,
+) -> Result<Json<Envelope<RenderedTemplate>>, Error> {
     rendered(checked(&p.version)?.render(&p.data))
 }

@@ -76,7 +76,14 @@ impl Compiled {
         if let Some(h) = &parts.html {
             add(&mut html, "html", h)?;
         }
-        Ok(Compiled { id: id.to_string(), version, plain, html, has_text: parts.text.is_some(), has_html: parts.html.is_some() })
+        Ok(Compiled {
+            id: id.to_string(),
+            version,
+            plain,
+            html,
+            has_text: parts.text.is_some(),
+            has_html: parts.html.is_some(),
+        })
     }
 
     /// Renders with one personalization's data: values HTML-escaped in `html` only; a
@@ -100,7 +107,11 @@ impl Compiled {
         let html = if self.has_html { Some(render(&self.html, "html")?) } else { None };
         // A rendered subject is a header: a line break from the data would inject one.
         if subject.contains(['\r', '\n']) {
-            return Err(RenderError { part: "subject", variable: None, message: "the rendered subject contains a line break; subjects must be one line".into() });
+            return Err(RenderError {
+                part: "subject",
+                variable: None,
+                message: "the rendered subject contains a line break; subjects must be one line".into(),
+            });
         }
         Ok(RenderedTemplate { subject, text, html })
     }
@@ -123,7 +134,13 @@ pub fn variables(parts: &[&str]) -> Vec<String> {
         while let Some(start) = rest.find("{{") {
             rest = &rest[start + 2..];
             let Some(end) = rest.find("}}") else { break };
-            let inner = rest[..end].trim_start_matches('{').trim_end_matches('}').trim().trim_start_matches('~').trim_end_matches('~').trim();
+            let inner = rest[..end]
+                .trim_start_matches('{')
+                .trim_end_matches('}')
+                .trim()
+                .trim_start_matches('~')
+                .trim_end_matches('~')
+                .trim();
             rest = &rest[end + 2..];
             let mut words = inner.split_whitespace();
             let Some(first) = words.next() else { continue };
@@ -146,13 +163,23 @@ pub fn variables(parts: &[&str]) -> Vec<String> {
                     depth = depth.saturating_sub(1);
                 }
                 continue;
-            } else if depth > 0 || first.starts_with('!') || first == "else" || first.starts_with('>') || words.next().is_some() {
+            } else if depth > 0
+                || first.starts_with('!')
+                || first == "else"
+                || first.starts_with('>')
+                || words.next().is_some()
+            {
                 continue;
             } else {
                 first
             };
             let top = name.split(['.', '/', '[']).next().unwrap_or("");
-            if top.is_empty() || top.starts_with('@') || top == "this" || top == "else" || !top.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
+            if top.is_empty()
+                || top.starts_with('@')
+                || top == "this"
+                || top == "else"
+                || !top.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            {
                 continue;
             }
             if !out.iter().any(|v| v == top) {

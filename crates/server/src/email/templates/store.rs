@@ -34,7 +34,10 @@ struct VersionRow {
 
 impl VersionRow {
     fn record(self) -> TemplateVersion {
-        let parts: Vec<&str> = [Some(self.subject.as_str()), self.text_body.as_deref(), self.html_body.as_deref()].into_iter().flatten().collect();
+        let parts: Vec<&str> = [Some(self.subject.as_str()), self.text_body.as_deref(), self.html_body.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
         TemplateVersion {
             version: self.version as u32,
             variables: variables(&parts),
@@ -54,7 +57,13 @@ impl TemplateStore {
 
     /// Creates a template with its version 1. A name already used (whatever its case) breaks
     /// the `name_key` constraint: a 409 by the crate's one mapping.
-    pub async fn create(&self, id: &str, name: &str, parts: &NewTemplateVersion, by: &str) -> sqlx::Result<TemplateDetail> {
+    pub async fn create(
+        &self,
+        id: &str,
+        name: &str,
+        parts: &NewTemplateVersion,
+        by: &str,
+    ) -> sqlx::Result<TemplateDetail> {
         let now = time_text(chrono::Utc::now());
         let mut tx = self.db.begin().await?;
         let q = self
@@ -72,7 +81,12 @@ impl TemplateStore {
     }
 
     /// Saves a new version (the next number); `None` when there is no such template.
-    pub async fn add_version(&self, id: &str, parts: &NewTemplateVersion, by: &str) -> sqlx::Result<Option<TemplateDetail>> {
+    pub async fn add_version(
+        &self,
+        id: &str,
+        parts: &NewTemplateVersion,
+        by: &str,
+    ) -> sqlx::Result<Option<TemplateDetail>> {
         let now = time_text(chrono::Utc::now());
         let mut tx = self.db.begin().await?;
         // The UPDATE first: it takes the row's write lock, so two concurrent saves number
@@ -88,7 +102,14 @@ impl TemplateStore {
         self.detail(id).await
     }
 
-    fn insert_version(&self, id: &str, version: i64, parts: &NewTemplateVersion, by: &str, now: &str) -> crate::storage::Sql {
+    fn insert_version(
+        &self,
+        id: &str,
+        version: i64,
+        parts: &NewTemplateVersion,
+        by: &str,
+        now: &str,
+    ) -> crate::storage::Sql {
         self.db
             .sql("INSERT INTO email_template_versions (template_id, version, subject, text_body, html_body, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .arg(id)
@@ -118,21 +139,34 @@ impl TemplateStore {
         let rows: Vec<Row> = self.db.acquire().await?.exec().rows(&q).await?;
         Ok(rows
             .into_iter()
-            .map(|r| TemplateSummary { id: r.id, name: r.name, version: r.latest_version as u32, subject: r.subject, created_at: r.created_at, updated_at: r.updated_at })
+            .map(|r| TemplateSummary {
+                id: r.id,
+                name: r.name,
+                version: r.latest_version as u32,
+                subject: r.subject,
+                created_at: r.created_at,
+                updated_at: r.updated_at,
+            })
             .collect())
     }
 
     /// A template with every version, newest first.
     pub async fn detail(&self, id: &str) -> sqlx::Result<Option<TemplateDetail>> {
         let mut conn = self.db.acquire().await?;
-        let q = self.db.sql("SELECT id, name, latest_version, created_at, updated_at FROM email_templates WHERE id = ?").arg(id);
+        let q = self
+            .db
+            .sql("SELECT id, name, latest_version, created_at, updated_at FROM email_templates WHERE id = ?")
+            .arg(id);
         let Some(t): Option<TemplateRow> = conn.exec().row(&q).await? else { return Ok(None) };
         let q = self
             .db
             .sql("SELECT version, subject, text_body, html_body, created_at, created_by FROM email_template_versions WHERE template_id = ? ORDER BY version DESC")
             .arg(id);
-        let versions: Vec<TemplateVersion> = conn.exec().rows::<VersionRow>(&q).await?.into_iter().map(VersionRow::record).collect();
-        let Some(latest) = versions.iter().find(|v| v.version as i64 == t.latest_version).cloned() else { return Ok(None) };
+        let versions: Vec<TemplateVersion> =
+            conn.exec().rows::<VersionRow>(&q).await?.into_iter().map(VersionRow::record).collect();
+        let Some(latest) = versions.iter().find(|v| v.version as i64 == t.latest_version).cloned() else {
+            return Ok(None);
+        };
         let _ = t.updated_at;
         Ok(Some(TemplateDetail { id: t.id, name: t.name, created_at: t.created_at, latest, versions }))
     }

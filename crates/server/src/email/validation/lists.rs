@@ -65,7 +65,10 @@ impl List {
                 Err(e) => tracing::warn!("{}: {e}; using the built-in list", path.display()),
             }
         }
-        (modified.or_else(|| self.file.as_ref().and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())), Arc::new(set))
+        (
+            modified.or_else(|| self.file.as_ref().and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())),
+            Arc::new(set),
+        )
     }
 
     /// Whether `domain` or a domain above it is listed (`x.mailinator.com` is disposable).
@@ -91,9 +94,7 @@ impl List {
 }
 
 fn entries(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim().to_ascii_lowercase())
-        .filter(|l| !l.is_empty())
+    text.lines().map(|l| l.split('#').next().unwrap_or("").trim().to_ascii_lowercase()).filter(|l| !l.is_empty())
 }
 
 #[cfg(test)]

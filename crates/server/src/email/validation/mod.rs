@@ -23,8 +23,8 @@ use anyhow::Context;
 use axum::extract::State;
 use futures_util::StreamExt;
 use moneydesk_model::email::validation::{
-    BulkValidationRequest, BulkValidationResult, Check, CheckName, CheckOutcome, ValidationRequest, ValidationResult, Verdict,
-    MAX_BULK_ADDRESSES,
+    BulkValidationRequest, BulkValidationResult, Check, CheckName, CheckOutcome, ValidationRequest, ValidationResult,
+    Verdict, MAX_BULK_ADDRESSES,
 };
 use moneydesk_model::email::{EmailAddress, EmailAddressError};
 use moneydesk_model::{paths, Envelope};
@@ -64,7 +64,13 @@ pub struct VerifyConfig {
 
 impl Default for VerifyConfig {
     fn default() -> Self {
-        VerifyConfig { dns_server: None, dns_timeout: Duration::from_secs(3), domain_cache: Duration::from_secs(3600), disposable_file: None, role_file: None }
+        VerifyConfig {
+            dns_server: None,
+            dns_timeout: Duration::from_secs(3),
+            domain_cache: Duration::from_secs(3600),
+            disposable_file: None,
+            role_file: None,
+        }
     }
 }
 
@@ -79,9 +85,14 @@ impl VerifyConfig {
             anyhow::ensure!(!c.dns_timeout.is_zero(), "MONEYDESK_DNS_TIMEOUT must be more than 0");
         }
         if let Some(v) = var("MONEYDESK_EMAIL_DOMAIN_CACHE") {
-            c.domain_cache = if v.trim() == "0" { Duration::ZERO } else { crate::config::parse_duration(&v).context("MONEYDESK_EMAIL_DOMAIN_CACHE")? };
+            c.domain_cache = if v.trim() == "0" {
+                Duration::ZERO
+            } else {
+                crate::config::parse_duration(&v).context("MONEYDESK_EMAIL_DOMAIN_CACHE")?
+            };
         }
-        c.disposable_file = var("MONEYDESK_EMAIL_DISPOSABLE_DOMAINS").filter(|s| !s.trim().is_empty()).map(PathBuf::from);
+        c.disposable_file =
+            var("MONEYDESK_EMAIL_DISPOSABLE_DOMAINS").filter(|s| !s.trim().is_empty()).map(PathBuf::from);
         c.role_file = var("MONEYDESK_EMAIL_ROLE_ADDRESSES").filter(|s| !s.trim().is_empty()).map(PathBuf::from);
         Ok(c)
     }
@@ -98,9 +109,9 @@ impl VerifyConfig {
 /// ```
 pub fn parse_dns_server(s: &str) -> anyhow::Result<SocketAddr> {
     let s = s.trim();
-    s.parse::<SocketAddr>()
-        .or_else(|_| s.parse::<std::net::IpAddr>().map(|ip| SocketAddr::new(ip, 53)))
-        .map_err(|_| anyhow::anyhow!("MONEYDESK_DNS_SERVER must be an IP address with an optional port (127.0.0.1:5353); got {s:?}"))
+    s.parse::<SocketAddr>().or_else(|_| s.parse::<std::net::IpAddr>().map(|ip| SocketAddr::new(ip, 53))).map_err(|_| {
+        anyhow::anyhow!("MONEYDESK_DNS_SERVER must be an IP address with an optional port (127.0.0.1:5353); got {s:?}")
+    })
 }
 
 /// The verifier: the resolver, the domain cache and the lists (one per server).
@@ -161,7 +172,8 @@ impl Verifier {
     /// Verifies many addresses, each distinct domain looked up once, several at a time.
     pub async fn verify_all(&self, emails: &[String]) -> BulkValidationResult {
         let parsed: Vec<_> = emails.iter().map(|e| EmailAddress::parse(e)).collect();
-        let mut domains: Vec<String> = parsed.iter().filter_map(|p| p.as_ref().ok().map(|a| a.domain().to_string())).collect();
+        let mut domains: Vec<String> =
+            parsed.iter().filter_map(|p| p.as_ref().ok().map(|a| a.domain().to_string())).collect();
         domains.sort_unstable();
         domains.dedup();
         let found: HashMap<String, MailHosts> = futures_util::stream::iter(domains.clone())
@@ -183,7 +195,12 @@ impl Verifier {
         BulkValidationResult::new(results, domains.len())
     }
 
-    fn judge(&self, email: &str, parsed: Result<EmailAddress, EmailAddressError>, hosts: Option<MailHosts>) -> ValidationResult {
+    fn judge(
+        &self,
+        email: &str,
+        parsed: Result<EmailAddress, EmailAddressError>,
+        hosts: Option<MailHosts>,
+    ) -> ValidationResult {
         let check = |name, result, detail: String| Check { name, result, detail };
         let (local_given, host_given) = match email.trim().rsplit_once('@') {
             Some((l, h)) => (Some(l.to_string()), Some(h.to_string())),
@@ -191,7 +208,8 @@ impl Verifier {
         };
         let address = match parsed {
             Err(e) => {
-                let skipped = |name| check(name, CheckOutcome::Skipped, "not checked: the address is not well formed".into());
+                let skipped =
+                    |name| check(name, CheckOutcome::Skipped, "not checked: the address is not well formed".into());
                 let host = host_given.and_then(|h| idna::domain_to_ascii(&h).ok()).filter(|h| !h.is_empty());
                 let suggestion = match (&local_given, host.as_deref().and_then(typo::suggest)) {
                     (Some(l), Some(d)) => Some(format!("{l}@{d}")),
@@ -215,8 +233,10 @@ impl Verifier {
             }
             Ok(a) => a,
         };
-        let (local, domain) = address.as_str().rsplit_once('@').map(|(l, d)| (l.to_string(), d.to_string())).unwrap_or_default();
-        let mut checks = vec![check(CheckName::Syntax, CheckOutcome::Pass, format!("{} is well formed", address.display()))];
+        let (local, domain) =
+            address.as_str().rsplit_once('@').map(|(l, d)| (l.to_string(), d.to_string())).unwrap_or_default();
+        let mut checks =
+            vec![check(CheckName::Syntax, CheckOutcome::Pass, format!("{} is well formed", address.display()))];
 
         let hosts = hosts.unwrap_or_else(|| MailHosts::Unreachable("not looked up".into()));
         let (mail, mail_detail, mut score): (CheckOutcome, String, i32) = match &hosts {
@@ -226,9 +246,15 @@ impl Verifier {
             }
             MailHosts::Address(ips) => {
                 let list: Vec<String> = ips.iter().take(3).map(|ip| ip.to_string()).collect();
-                (CheckOutcome::Pass, format!("no MX; the domain's own address takes mail (RFC 5321 §5.1): {}", list.join(", ")), 90)
+                (
+                    CheckOutcome::Pass,
+                    format!("no MX; the domain's own address takes mail (RFC 5321 §5.1): {}", list.join(", ")),
+                    90,
+                )
             }
-            MailHosts::NullMx => (CheckOutcome::Fail, format!("{domain} publishes a null MX (RFC 7505): it takes no mail"), 0),
+            MailHosts::NullMx => {
+                (CheckOutcome::Fail, format!("{domain} publishes a null MX (RFC 7505): it takes no mail"), 0)
+            }
             MailHosts::NoMailHost => (CheckOutcome::Fail, format!("{domain} has neither MX nor address records"), 0),
             MailHosts::NoSuchDomain => (CheckOutcome::Fail, format!("{domain} does not exist (NXDOMAIN)"), 0),
             MailHosts::Unreachable(why) => (CheckOutcome::Unknown, format!("could not be checked: {why}"), 50),
@@ -253,7 +279,14 @@ impl Verifier {
         flag(CheckName::Role, role, 20, yes, "not a role address".into(), &mut score);
         let suggested = typo::suggest(&domain);
         let yes = format!("did you mean {}?", suggested.unwrap_or(""));
-        flag(CheckName::Typo, suggested.map(str::to_string), 40, yes, "not a likely slip of a common domain".into(), &mut score);
+        flag(
+            CheckName::Typo,
+            suggested.map(str::to_string),
+            40,
+            yes,
+            "not a likely slip of a common domain".into(),
+            &mut score,
+        );
 
         let verdict = match mail {
             CheckOutcome::Fail => Verdict::Invalid,
@@ -285,7 +318,11 @@ impl Verifier {
     description = "Verifies an address: its syntax (RFC 5321/5322, internationalised domains by UTS 46), whether its domain takes mail (an MX, or an A/AAAA when there is no MX; a null MX, RFC 7505, means it takes none), whether the domain is a disposable-mail service or the local part a role, and whether the domain is a likely typo of a common one. The verdict: `valid`; `risky` (deliverable but disposable, a role, or a probable typo); `invalid` (malformed, or the domain takes no mail); `unknown` (DNS could not be asked: never called invalid for that). A malformed address is a 200 with verdict `invalid`, not a 400. DNS answers are cached per domain (one hour by default).",
     responses((status = 200, description = "The verification; every check appears once, in the order of `CheckName`", body = Envelope<ValidationResult>),
         (status = 400, description = "No `email` string in the body", body = ErrorEnvelopeDoc)))]
-async fn validate_email(State(state): State<AppState>, _caller: Caller, Json(request): Json<ValidationRequest>) -> Result<Json<Envelope<ValidationResult>>, Error> {
+async fn validate_email(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Json(request): Json<ValidationRequest>,
+) -> Result<Json<Envelope<ValidationResult>>, Error> {
     Ok(Json(Envelope::ok(state.verifier.verify(&request.email).await)))
 }
 
@@ -295,12 +332,19 @@ async fn validate_email(State(state): State<AppState>, _caller: Caller, Json(req
     description = "Extension: verifies up to 1000 addresses as the single verification does, each distinct domain looked up once and 32 at a time. The results are in the order given, with the count of each verdict.",
     responses((status = 200, description = "One result per address, in order", body = Envelope<BulkValidationResult>),
         (status = 400, description = "No addresses, or more than 1000 (`emails`)", body = ErrorEnvelopeDoc)))]
-async fn validate_emails(State(state): State<AppState>, _caller: Caller, Json(request): Json<BulkValidationRequest>) -> Result<Json<Envelope<BulkValidationResult>>, Error> {
+async fn validate_emails(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Json(request): Json<BulkValidationRequest>,
+) -> Result<Json<Envelope<BulkValidationResult>>, Error> {
     if request.emails.is_empty() {
         return Err(Error::field("emails", "give at least one address"));
     }
     if request.emails.len() > MAX_BULK_ADDRESSES {
-        return Err(Error::field("emails", format!("{} addresses given; at most {MAX_BULK_ADDRESSES} in one request", request.emails.len())));
+        return Err(Error::field(
+            "emails",
+            format!("{} addresses given; at most {MAX_BULK_ADDRESSES} in one request", request.emails.len()),
+        ));
     }
     Ok(Json(Envelope::ok(state.verifier.verify_all(&request.emails).await)))
 }

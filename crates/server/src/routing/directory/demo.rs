@@ -71,7 +71,16 @@ fn pad(s: &str, w: usize) -> String {
 
 // One argument per column group of the layout: clearer here than a struct.
 #[allow(clippy::too_many_arguments)]
-fn ach_line(rn: &str, office: char, frb: &str, kind: char, date: &str, new_rn: &str, i: &Inst, suffix: usize) -> String {
+fn ach_line(
+    rn: &str,
+    office: char,
+    frb: &str,
+    kind: char,
+    date: &str,
+    new_rn: &str,
+    i: &Inst,
+    suffix: usize,
+) -> String {
     let (zip_ext, phone) = ("0001", format!("555{:04}", 100 + suffix % 100));
     let line = format!(
         "{rn}{office}{frb}{kind}{date}{new_rn}{}{}{}{}{}{zip_ext}{}{phone}11     ",
@@ -101,7 +110,16 @@ pub fn fedach() -> String {
     }
     // Type 2: the old number, pointing at Prairie State's current one.
     let prairie = INSTITUTIONS.iter().find(|i| i.first8 == "07309006").expect("prairie");
-    out.push_str(&ach_line(&routing_number(REPLACED_FIRST8), 'O', &frb, '2', "100125", &routing_number(prairie.first8), prairie, 99));
+    out.push_str(&ach_line(
+        &routing_number(REPLACED_FIRST8),
+        'O',
+        &frb,
+        '2',
+        "100125",
+        &routing_number(prairie.first8),
+        prairie,
+        99,
+    ));
     out.push_str("\r\n");
     out
 }

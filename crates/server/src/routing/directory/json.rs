@@ -72,8 +72,8 @@ fn line_of(text: &str, part: &str) -> usize {
 
 /// The raw records of the list `key` ("ach" or "wire"), with their line numbers.
 fn records<'a>(text: &'a str, want_ach: bool) -> Result<Vec<(usize, &'a str)>, RecordError> {
-    let outer: Outer<'a> =
-        serde_json::from_str(text).map_err(|e| RecordError { line: Some(e.line()), message: format!("not a Fed JSON directory: {e}") })?;
+    let outer: Outer<'a> = serde_json::from_str(text)
+        .map_err(|e| RecordError { line: Some(e.line()), message: format!("not a Fed JSON directory: {e}") })?;
     let (want, other, inner, has_other) = match want_ach {
         true => ("fedACHParticipants", "fedwireParticipants", outer.ach, outer.wire.is_some()),
         false => ("fedwireParticipants", "fedACHParticipants", outer.wire, outer.ach.is_some()),
@@ -97,11 +97,16 @@ fn name(field_name: &str, v: Option<String>) -> Result<String, String> {
     Ok(field(field_name, v)?.trim_end_matches(' ').to_string())
 }
 
-fn each<T, J: for<'de> Deserialize<'de>>(text: &str, want_ach: bool, build: impl Fn(J) -> Result<T, String>) -> Result<Vec<T>, RecordError> {
+fn each<T, J: for<'de> Deserialize<'de>>(
+    text: &str,
+    want_ach: bool,
+    build: impl Fn(J) -> Result<T, String>,
+) -> Result<Vec<T>, RecordError> {
     let mut out = Vec::new();
     for (i, (line, raw)) in records(text, want_ach)?.into_iter().enumerate() {
         let n = i + 1;
-        let json: J = serde_json::from_str(raw).map_err(|e| RecordError { line: Some(line + e.line() - 1), message: format!("record {n}: {e}") })?;
+        let json: J = serde_json::from_str(raw)
+            .map_err(|e| RecordError { line: Some(line + e.line() - 1), message: format!("record {n}: {e}") })?;
         out.push(build(json).map_err(|m| RecordError { line: Some(line), message: format!("record {n}: {m}") })?);
     }
     Ok(out)
@@ -110,7 +115,9 @@ fn each<T, J: for<'de> Deserialize<'de>>(text: &str, want_ach: bool, build: impl
 pub fn ach(text: &str) -> Result<Vec<AchParticipant>, RecordError> {
     each(text, true, |j: AchJson| {
         let status = match (j.institution_status_code, j.status_code) {
-            (Some(a), Some(b)) if a != b => return Err(format!("institutionStatusCode {a:?} and statusCode {b:?} disagree")),
+            (Some(a), Some(b)) if a != b => {
+                return Err(format!("institutionStatusCode {a:?} and statusCode {b:?} disagree"))
+            }
             (a, b) => a.or(b),
         };
         let r = AchParticipant {

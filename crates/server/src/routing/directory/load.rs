@@ -96,7 +96,12 @@ pub fn load_demo() -> Directory {
     let (ach_text, wire_text) = (demo::fedach(), demo::fedwire());
     let ach = parse_ach(ach_text.as_bytes()).expect("the demo FedACH directory parses").records;
     let wire = parse_wire(wire_text.as_bytes()).expect("the demo Fedwire directory parses").records;
-    let info = |text: &str| PartInfo { format: DirectoryFormat::Demo, file: None, modified: None, sha256: Some(digest(text.as_bytes())) };
+    let info = |text: &str| PartInfo {
+        format: DirectoryFormat::Demo,
+        file: None,
+        modified: None,
+        sha256: Some(digest(text.as_bytes())),
+    };
     Directory::build(DirectorySource::Demo, ach, wire, info(&ach_text), info(&wire_text))
 }
 

@@ -59,7 +59,11 @@ struct Attempts {
 impl fmt::Debug for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = self.current();
-        f.debug_struct("directory::State").field("ach", &d.ach.len()).field("wire", &d.wire.len()).field("sources", &self.inner.sources).finish()
+        f.debug_struct("directory::State")
+            .field("ach", &d.ach.len())
+            .field("wire", &d.wire.len())
+            .field("sources", &self.inner.sources)
+            .finish()
     }
 }
 

@@ -23,7 +23,9 @@ pub struct Parsed<T> {
 pub fn parse_ach(bytes: &[u8]) -> Result<Parsed<AchParticipant>, RecordError> {
     match content(bytes)? {
         Content::Json(text) => Ok(Parsed { records: super::json::ach(text)?, format: DirectoryFormat::Json }),
-        Content::Fixed(text) => Ok(Parsed { records: fixed(text, ACH_WIDTH, "FedACH", ach_record)?, format: DirectoryFormat::FixedWidth }),
+        Content::Fixed(text) => {
+            Ok(Parsed { records: fixed(text, ACH_WIDTH, "FedACH", ach_record)?, format: DirectoryFormat::FixedWidth })
+        }
     }
 }
 
@@ -31,7 +33,10 @@ pub fn parse_ach(bytes: &[u8]) -> Result<Parsed<AchParticipant>, RecordError> {
 pub fn parse_wire(bytes: &[u8]) -> Result<Parsed<WireParticipant>, RecordError> {
     match content(bytes)? {
         Content::Json(text) => Ok(Parsed { records: super::json::wire(text)?, format: DirectoryFormat::Json }),
-        Content::Fixed(text) => Ok(Parsed { records: fixed(text, WIRE_WIDTH, "Fedwire", wire_record)?, format: DirectoryFormat::FixedWidth }),
+        Content::Fixed(text) => Ok(Parsed {
+            records: fixed(text, WIRE_WIDTH, "Fedwire", wire_record)?,
+            format: DirectoryFormat::FixedWidth,
+        }),
     }
 }
 
@@ -56,7 +61,12 @@ fn content(bytes: &[u8]) -> Result<Content<'_>, RecordError> {
 
 /// Splits into lines (LF or CRLF), checks each line's width, parses each record. Empty
 /// lines (the final newline, a trailing blank line) are skipped.
-fn fixed<T>(text: &str, width: usize, what: &str, record: fn(&str) -> Result<T, String>) -> Result<Vec<T>, RecordError> {
+fn fixed<T>(
+    text: &str,
+    width: usize,
+    what: &str,
+    record: fn(&str) -> Result<T, String>,
+) -> Result<Vec<T>, RecordError> {
     let mut out = Vec::with_capacity(text.len() / (width + 2) + 1);
     for (i, raw) in text.split('\n').enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -73,7 +83,10 @@ fn fixed<T>(text: &str, width: usize, what: &str, record: fn(&str) -> Result<T, 
                 (ACH_WIDTH, WIRE_WIDTH) => " (this looks like a FedACH file)",
                 _ => "",
             };
-            return Err(RecordError::at(n, format!("record is {} characters long, expected {width} for a {what} record{hint}", line.len())));
+            return Err(RecordError::at(
+                n,
+                format!("record is {} characters long, expected {width} for a {what} record{hint}", line.len()),
+            ));
         }
         out.push(record(line).map_err(|m| RecordError::at(n, m))?);
     }
@@ -144,7 +157,8 @@ mod tests {
     use super::*;
 
     const ACH: &str = "011000015O0110000150122415000000000FEDERAL RESERVE BANK                1000 PEACHTREE ST N.E.              ATLANTA             GA303094470877372245711     ";
-    const WIRE: &str = "011000028STATE ST BOS      STATE STREET BOSTON                 MABOSTON                   Y Y        ";
+    const WIRE: &str =
+        "011000028STATE ST BOS      STATE STREET BOSTON                 MABOSTON                   Y Y        ";
 
     #[test]
     fn fixed_width_fields() {
@@ -155,15 +169,24 @@ mod tests {
             (a.customer_name.as_str(), a.customer_address.as_str(), a.customer_city.as_str()),
             ("FEDERAL RESERVE BANK", "1000 PEACHTREE ST N.E.", "ATLANTA")
         );
-        assert_eq!((a.change_date.as_str(), a.customer_zip_ext.as_str(), a.data_view_code.as_str()), ("122415", "4470", "1"));
+        assert_eq!(
+            (a.change_date.as_str(), a.customer_zip_ext.as_str(), a.data_view_code.as_str()),
+            ("122415", "4470", "1")
+        );
         let w = &parse_wire(WIRE.as_bytes()).unwrap().records[0];
-        assert_eq!((w.settlement_only.as_str(), w.change_date.as_str(), w.telegraphic_name.as_str()), (" ", "        ", "STATE ST BOS"));
+        assert_eq!(
+            (w.settlement_only.as_str(), w.change_date.as_str(), w.telegraphic_name.as_str()),
+            (" ", "        ", "STATE ST BOS")
+        );
     }
 
     #[test]
     fn malformed_lines_name_line_and_problem() {
         let short = format!("{ACH}\n{}\n", &ACH[..120]);
-        assert_eq!(parse_ach(short.as_bytes()).unwrap_err(), RecordError::at(2, "record is 120 characters long, expected 155 for a FedACH record"));
+        assert_eq!(
+            parse_ach(short.as_bytes()).unwrap_err(),
+            RecordError::at(2, "record is 120 characters long, expected 155 for a FedACH record")
+        );
         let e = parse_ach(WIRE.as_bytes()).unwrap_err();
         assert!(e.message.contains("looks like a Fedwire file"), "{e:?}");
         let bad = format!("{ACH}\n{ACH}\n{}x{}\n", &ACH[..8], &ACH[9..]);

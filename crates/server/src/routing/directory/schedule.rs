@@ -37,8 +37,9 @@ impl Schedule {
             Some((t, z)) => (t, z.trim()),
             None => (v, "America/New_York"),
         };
-        let time = NaiveTime::parse_from_str(time, "%H:%M")
-            .with_context(|| format!("the time must be HH:MM (24-hour) followed by a time zone like America/New_York, or off; got {v:?}"))?;
+        let time = NaiveTime::parse_from_str(time, "%H:%M").with_context(|| {
+            format!("the time must be HH:MM (24-hour) followed by a time zone like America/New_York, or off; got {v:?}")
+        })?;
         let tz: Tz = match zone.parse() {
             Ok(tz) => tz,
             Err(_) => bail!("unknown time zone {zone:?}; use an IANA name like America/New_York or UTC"),

@@ -64,12 +64,18 @@ impl SearchQuery {
         }
         if let Some(n) = &q.name {
             if n.chars().count() > MAX_NAME_CHARS || text::words(n).len() > MAX_NAME_WORDS {
-                errors.push(FieldError::new("name", format!("at most {MAX_NAME_CHARS} characters and {MAX_NAME_WORDS} words")));
+                errors.push(FieldError::new(
+                    "name",
+                    format!("at most {MAX_NAME_CHARS} characters and {MAX_NAME_WORDS} words"),
+                ));
             }
         }
         if let Some(p) = &q.prefix {
             if !(2..=8).contains(&p.len()) || !p.bytes().all(|b| b.is_ascii_digit()) {
-                errors.push(FieldError::new("prefix", format!("must be 2 to 8 digits (the start of a routing number), got {p:?}")));
+                errors.push(FieldError::new(
+                    "prefix",
+                    format!("must be 2 to 8 digits (the start of a routing number), got {p:?}"),
+                ));
             }
         }
         if let Some(s) = &q.state {
@@ -79,11 +85,17 @@ impl SearchQuery {
         }
         if let Some(z) = &q.zip {
             let ok = (1..=5).contains(&z.len()) && z.bytes().all(|b| b.is_ascii_digit())
-                || (z.len() == 10 && z.as_bytes()[5] == b'-' && z.bytes().enumerate().all(|(i, b)| i == 5 || b.is_ascii_digit()));
+                || (z.len() == 10
+                    && z.as_bytes()[5] == b'-'
+                    && z.bytes().enumerate().all(|(i, b)| i == 5 || b.is_ascii_digit()));
             if !ok {
-                errors.push(FieldError::new("zip", format!("must be 1 to 5 digits or ZIP+4 like 10001-1234, got {z:?}")));
+                errors
+                    .push(FieldError::new("zip", format!("must be 1 to 5 digits or ZIP+4 like 10001-1234, got {z:?}")));
             } else if q.directory == SearchDirectory::Wire {
-                errors.push(FieldError::new("zip", "the Fedwire directory has no ZIP codes; search directory=ach or both"));
+                errors.push(FieldError::new(
+                    "zip",
+                    "the Fedwire directory has no ZIP codes; search directory=ach or both",
+                ));
             }
         }
         let page = PageRequest::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
@@ -94,7 +106,13 @@ impl SearchQuery {
                 PageRequest::default()
             }
         };
-        if errors.is_empty() && q.name.is_none() && q.prefix.is_none() && q.state.is_none() && q.city.is_none() && q.zip.is_none() {
+        if errors.is_empty()
+            && q.name.is_none()
+            && q.prefix.is_none()
+            && q.state.is_none()
+            && q.city.is_none()
+            && q.zip.is_none()
+        {
             errors.push(FieldError::new("name", "give at least one of name, prefix, state, city or zip"));
         }
         if errors.is_empty() {
@@ -155,8 +173,11 @@ impl NameQuery {
         let mut matched = 0usize;
         let mut used = 0u64;
         for w in &self.required {
-            let (best, at) =
-                name.iter().enumerate().map(|(i, id)| (w.quality[*id as usize], i)).fold((0.0f32, 0), |a, b| if b.0 > a.0 { b } else { a });
+            let (best, at) = name
+                .iter()
+                .enumerate()
+                .map(|(i, id)| (w.quality[*id as usize], i))
+                .fold((0.0f32, 0), |a, b| if b.0 > a.0 { b } else { a });
             if best == 0.0 {
                 return None;
             }
@@ -229,11 +250,14 @@ pub fn search(dir: &Directory, q: &SearchQuery, page: PageRequest) -> Page<Routi
         }
         if let (true, Some(i)) = (use_wire, e.wire) {
             let (i, r) = (i as usize, &dir.wire[i as usize]);
-            let ok =
-                state.as_ref().is_none_or(|s| r.customer_state == *s) && city.as_ref().is_none_or(|c| *dir.wire_cities[i] == **c) && q.zip.is_none();
+            let ok = state.as_ref().is_none_or(|s| r.customer_state == *s)
+                && city.as_ref().is_none_or(|c| *dir.wire_cities[i] == **c)
+                && q.zip.is_none();
             if ok {
                 let s = match &name {
-                    Some(n) => max_score(n.score(dir, &dir.wire_names[i]), n.score(dir, &dir.wire_telegraphic[i])).map(Some),
+                    Some(n) => {
+                        max_score(n.score(dir, &dir.wire_names[i]), n.score(dir, &dir.wire_telegraphic[i])).map(Some)
+                    }
                     None => Some(None),
                 };
                 if let Some(w) = s {
@@ -264,9 +288,13 @@ fn to_hit(dir: &Directory, h: &Hit, use_ach: bool, use_wire: bool) -> RoutingSea
     let ach = h.entry.ach.filter(|_| use_ach).map(|i| dir.ach[i as usize].clone());
     let wire = h.entry.wire.filter(|_| use_wire).map(|i| dir.wire[i as usize].clone());
     let (name, city, state, zip) = match (&ach, &wire) {
-        (Some(a), _) if !h.by_wire => (a.customer_name.clone(), a.customer_city.clone(), a.customer_state.clone(), a.customer_zip.clone()),
+        (Some(a), _) if !h.by_wire => {
+            (a.customer_name.clone(), a.customer_city.clone(), a.customer_state.clone(), a.customer_zip.clone())
+        }
         (_, Some(w)) => (w.customer_name.clone(), w.customer_city.clone(), w.customer_state.clone(), String::new()),
-        (Some(a), None) => (a.customer_name.clone(), a.customer_city.clone(), a.customer_state.clone(), a.customer_zip.clone()),
+        (Some(a), None) => {
+            (a.customer_name.clone(), a.customer_city.clone(), a.customer_state.clone(), a.customer_zip.clone())
+        }
         (None, None) => Default::default(),
     };
     RoutingSearchHit {

@@ -2,7 +2,10 @@
 
 use moneydesk_model::vault::{FileRecord, VaultEntry, VaultEntryKind, VaultPath};
 
-use super::{ensure_folders, file_id, folder_id, subtree, is_unique_violation, ArchiveFile, EntryRow, IdVersion, Result, VaultError, VaultStore, VersionRow};
+use super::{
+    ensure_folders, file_id, folder_id, is_unique_violation, subtree, ArchiveFile, EntryRow, IdVersion, Result,
+    VaultError, VaultStore, VersionRow,
+};
 use crate::storage::Sql;
 
 impl VaultStore {
@@ -24,7 +27,9 @@ impl VaultStore {
             .arg(user)
             .arg(path.as_str());
         if tx.exec().int(&clash).await? > 0 {
-            return Err(VaultError::Conflict(format!("A folder named {name:?} exists in {folder}; a file cannot take its name")));
+            return Err(VaultError::Conflict(format!(
+                "A folder named {name:?} exists in {folder}; a file cannot take its name"
+            )));
         }
         let upsert = Sql::new(
             tx.dialect(),
@@ -37,7 +42,8 @@ impl VaultStore {
         .arg(v.size)
         .arg(v.content_type.as_str())
         .arg(v.created_at.as_str());
-        let (file_id, version): (i64, i64) = tx.exec().row(&upsert).await?.map(|r: IdVersion| (r.id, r.versions)).expect("RETURNING");
+        let (file_id, version): (i64, i64) =
+            tx.exec().row(&upsert).await?.map(|r: IdVersion| (r.id, r.versions)).expect("RETURNING");
         let insert = Sql::new(
             tx.dialect(),
             "INSERT INTO vault_versions (file_id, version, sha256, size, content_type, created_at, uploaded_by) \
@@ -122,7 +128,9 @@ impl VaultStore {
             .arg(id);
         match tx.exec().execute(&q).await {
             Ok(_) => {}
-            Err(e) if is_unique_violation(&e) => return Err(VaultError::Conflict(format!("newPath: a file {to} exists"))),
+            Err(e) if is_unique_violation(&e) => {
+                return Err(VaultError::Conflict(format!("newPath: a file {to} exists")))
+            }
             Err(e) => return Err(e.into()),
         }
         let entry = Sql::new(
@@ -145,14 +153,19 @@ impl VaultStore {
 
     /// Every file below the folders (latest versions) and every folder, for a zip: read in one
     /// snapshot; a missing folder is a 404 before any byte of the archive is sent.
-    pub async fn archive(&self, user: &str, paths: &[VaultPath]) -> Result<Vec<(VaultPath, Vec<String>, Vec<ArchiveFile>)>> {
+    pub async fn archive(
+        &self,
+        user: &str,
+        paths: &[VaultPath],
+    ) -> Result<Vec<(VaultPath, Vec<String>, Vec<ArchiveFile>)>> {
         let mut tx = self.db.begin_snapshot().await?;
         let mut out = Vec::new();
         for path in paths {
             if folder_id(&mut tx, user, path).await?.is_none() && !path.is_root() {
                 return Err(VaultError::NotFound(format!("paths: no folder {path}")));
             }
-            let mut folders = Sql::new(tx.dialect(), "SELECT f.path FROM vault_folders f WHERE f.user_id = ? AND ").arg(user);
+            let mut folders =
+                Sql::new(tx.dialect(), "SELECT f.path FROM vault_folders f WHERE f.user_id = ? AND ").arg(user);
             subtree(&mut folders, "f", path, false);
             folders.push(" ORDER BY f.path");
             let folder_paths = tx.exec().texts(&folders).await?;
@@ -176,7 +189,8 @@ impl VaultStore {
         let mut tx = self.db.begin_snapshot().await?;
         let q = |text: &str| Sql::new(tx.dialect(), text).arg(user);
         let folders = q("SELECT COUNT(*) FROM vault_folders WHERE user_id = ? AND path <> ''");
-        let files = q("SELECT COUNT(*) FROM vault_files fi JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ?");
+        let files =
+            q("SELECT COUNT(*) FROM vault_files fi JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ?");
         let versions = q("SELECT COUNT(*) FROM vault_versions v JOIN vault_files fi ON fi.id = v.file_id \
                           JOIN vault_folders f ON f.id = fi.folder_id WHERE f.user_id = ?");
         let bytes = q("SELECT CAST(COALESCE(SUM(v.size), 0) AS BIGINT) FROM vault_versions v JOIN vault_files fi ON fi.id = v.file_id \

@@ -5,8 +5,8 @@
 
 mod files;
 
-use moneydesk_model::vault::{FileVersion, FolderRecord, VaultEntry, VaultEntryKind, VaultPath, VaultSortField};
 use moneydesk_model::collections::SortDir;
+use moneydesk_model::vault::{FileVersion, FolderRecord, VaultEntry, VaultEntryKind, VaultPath, VaultSortField};
 
 use crate::storage::sql::Arg;
 use crate::storage::{now_text, Database, Sql, Tx};
@@ -116,7 +116,10 @@ impl VaultStore {
         match insert_folder(&mut tx, user, &path).await {
             Ok(_) => {}
             Err(e) if is_unique_violation(&e) => {
-                return Err(VaultError::Conflict(format!("A folder named {:?} already exists in {parent}", path.name())))
+                return Err(VaultError::Conflict(format!(
+                    "A folder named {:?} already exists in {parent}",
+                    path.name()
+                )))
             }
             Err(e) => return Err(e.into()),
         }
@@ -138,7 +141,9 @@ impl VaultStore {
             return Err(VaultError::Conflict("newPath: the vault root exists already".into()));
         }
         if to.is_within(from) {
-            return Err(VaultError::Conflict(format!("newPath: {to} is inside {from}; a folder cannot move into itself")));
+            return Err(VaultError::Conflict(format!(
+                "newPath: {to} is inside {from}; a folder cannot move into itself"
+            )));
         }
         let mut tx = self.db.begin().await?;
         let cut = from.as_str().chars().count() as i64 + 1;
@@ -163,7 +168,9 @@ impl VaultStore {
         subtree(&mut q, "vault_folders", from, true);
         let moved = match tx.exec().execute(&q).await {
             Ok(n) => n,
-            Err(e) if is_unique_violation(&e) => return Err(VaultError::Conflict(format!("newPath: {to} exists already"))),
+            Err(e) if is_unique_violation(&e) => {
+                return Err(VaultError::Conflict(format!("newPath: {to} exists already")))
+            }
             Err(e) => return Err(e.into()),
         };
         if moved == 0 {
@@ -188,7 +195,8 @@ impl VaultStore {
     pub async fn delete_folders(&self, user: &str, paths: &[VaultPath]) -> Result<(Vec<FolderRecord>, Vec<String>)> {
         let mut tx = self.db.begin().await?;
         // The write lock first (see `move_folder`): a touch of the user's rows.
-        let touch = Sql::new(tx.dialect(), "UPDATE vault_folders SET name = name WHERE user_id = ? AND path = ''").arg(user);
+        let touch =
+            Sql::new(tx.dialect(), "UPDATE vault_folders SET name = name WHERE user_id = ? AND path = ''").arg(user);
         tx.exec().execute(&touch).await?;
         let mut gone = Vec::new();
         let mut blobs = Vec::new();
