@@ -1,4 +1,4 @@
-//! Dates in the user's locale: the browser's `Intl.DateTimeFormat`, except for `en-US`.
+//! Dates in the user's locale: the browser's `Intl.DateTimeFormat`, except for `en-US` (and `en`).
 //!
 //! Why not always Intl: the first `Intl.DateTimeFormat` a renderer makes loads ICU's locale
 //! data and builds its pattern generator, 30–55 ms of main thread in a fresh headless
@@ -18,7 +18,7 @@ const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Au
 
 thread_local! {
     /// Whether the browser's locale (what `Intl.DateTimeFormat(undefined)` resolves to) is
-    /// `en-US`, whose formats this module writes without Intl.
+    /// `en-US`, or `en`, which Intl writes the same: this module writes those without Intl.
     static EN_US: bool = web_sys::window()
         .and_then(|w| w.navigator().language())
         .is_some_and(|l| l == "en-US" || l == "en");
@@ -118,13 +118,13 @@ mod tests {
 
     use super::*;
 
-    /// `Intl.DateTimeFormat("en-US", options).format`.
-    fn intl_en_us(options: &[(&str, &str)]) -> js_sys::Function {
+    /// `Intl.DateTimeFormat(locale, options).format` for each locale the portal writes itself.
+    fn intl_en(options: &[(&str, &str)]) -> [js_sys::Function; 2] {
         let o = js_sys::Object::new();
         for (k, v) in options {
             let _ = js_sys::Reflect::set(&o, &(*k).into(), &(*v).into());
         }
-        js_sys::Intl::DateTimeFormat::new(&js_sys::Array::of1(&"en-US".into()), &o).format()
+        ["en-US", "en"].map(|l| js_sys::Intl::DateTimeFormat::new(&js_sys::Array::of1(&l.into()), &o).format())
     }
 
     #[wasm_bindgen_test]
@@ -143,23 +143,27 @@ mod tests {
             let local = js_sys::Date::new(&edge.into());
             instants.push(local.get_time());
         }
-        let intl = intl_en_us(&[("dateStyle", "medium"), ("timeStyle", "short")]);
+        let intl = intl_en(&[("dateStyle", "medium"), ("timeStyle", "short")]);
         for ms in instants {
             let date = js_sys::Date::new(&ms.into());
-            let expected = apply(&intl, &date).unwrap();
-            assert_eq!(en_us_date_time(&date).as_deref(), Some(expected.as_str()), "{}", date.to_iso_string());
+            for f in &intl {
+                let expected = apply(f, &date).unwrap();
+                assert_eq!(en_us_date_time(&date).as_deref(), Some(expected.as_str()), "{}", date.to_iso_string());
+            }
         }
     }
 
     #[wasm_bindgen_test]
     fn en_us_calendar_dates_are_written_as_intl_writes_them() {
-        let intl = intl_en_us(&[("dateStyle", "medium"), ("timeZone", "UTC")]);
+        let intl = intl_en(&[("dateStyle", "medium"), ("timeZone", "UTC")]);
         for y in [1000, 1999, 2000, 2023, 2024, 2100, 9999] {
             for m in 1..=12 {
                 for d in [1, 9, 10, 28, days_in_month(y, m)] {
                     let ms = js_sys::Date::utc(y as f64, (m - 1) as f64) + (d - 1) as f64 * 86_400_000.0;
-                    let expected = apply(&intl, &js_sys::Date::new(&ms.into())).unwrap();
-                    assert_eq!(format!("{} {d}, {y}", MONTHS[m as usize - 1]), expected);
+                    for f in &intl {
+                        let expected = apply(f, &js_sys::Date::new(&ms.into())).unwrap();
+                        assert_eq!(format!("{} {d}, {y}", MONTHS[m as usize - 1]), expected);
+                    }
                 }
             }
         }
