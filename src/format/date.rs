@@ -12,9 +12,8 @@
 //! Intl. The in-browser tests hold the two to the same text over 40,000 instants, in a zone
 //! with daylight saving (`scripts/test` runs them with `TZ=America/New_York`).
 
+use moneydesk_model::deposits::{Date, MONTH_ABBREVIATIONS};
 use wasm_bindgen::JsValue;
-
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 thread_local! {
     /// Whether the browser's locale (what `Intl.DateTimeFormat(undefined)` resolves to) is
@@ -28,11 +27,16 @@ thread_local! {
 
 /// `Intl.DateTimeFormat(undefined, options).format`, for the user's locale.
 fn intl(options: &[(&str, &str)]) -> js_sys::Function {
+    js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &object(options)).format()
+}
+
+/// `{ key: value, ... }`: the options of an `Intl.DateTimeFormat`.
+fn object(options: &[(&str, &str)]) -> js_sys::Object {
     let o = js_sys::Object::new();
     for (k, v) in options {
         let _ = js_sys::Reflect::set(&o, &(*k).into(), &(*v).into());
     }
-    js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &o).format()
+    o
 }
 
 fn apply(f: &js_sys::Function, date: &js_sys::Date) -> Option<String> {
@@ -74,7 +78,7 @@ fn en_us_date_time(date: &js_sys::Date) -> Option<String> {
         return None;
     }
     let (hour, minute) = (date.get_hours(), date.get_minutes());
-    let month = MONTHS[date.get_month() as usize % 12];
+    let month = MONTH_ABBREVIATIONS[date.get_month() as usize % 12];
     let half = if hour < 12 { "AM" } else { "PM" };
     Some(format!("{month} {}, {year}, {}:{minute:02} {half}", date.get_date(), (hour + 11) % 12 + 1))
 }
@@ -82,34 +86,23 @@ fn en_us_date_time(date: &js_sys::Date) -> Option<String> {
 /// `2024-03-11` or `20240311` → e.g. `Mar 11, 2024`: the same calendar day in every zone, in
 /// the user's locale; `None` when it is not a date that exists (`2024-02-30`).
 pub fn format_date(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let (y, m, d) = match b.len() {
-        10 if b[4] == b'-' && b[7] == b'-' => (&s[0..4], &s[5..7], &s[8..10]),
-        8 if b.iter().all(u8::is_ascii_digit) => (&s[0..4], &s[4..6], &s[6..8]),
-        _ => return None,
+    let day = if s.len() == 8 && s.bytes().all(|c| c.is_ascii_digit()) {
+        Date::parse(&format!("{}-{}-{}", &s[0..4], &s[4..6], &s[6..8]))
+    } else {
+        Date::parse(s)
     };
-    let all_digits = |t: &str| t.bytes().all(|c| c.is_ascii_digit());
-    if !(all_digits(y) && all_digits(m) && all_digits(d)) {
-        return None;
+    let day = day.ok()?;
+    if EN_US.with(|en| *en) && day.year() >= 1000 {
+        return Some(en_us_date(day));
     }
-    let (y, m, d): (u32, u32, u32) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
-    if !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
-        return None;
-    }
-    if EN_US.with(|en| *en) && (1000..=9999).contains(&y) {
-        return Some(format!("{} {d}, {y}", MONTHS[m as usize - 1]));
-    }
-    let ms = js_sys::Date::utc(y as f64, (m - 1) as f64) + (d - 1) as f64 * 86_400_000.0;
+    let ms =
+        js_sys::Date::utc(f64::from(day.year()), f64::from(day.month() - 1)) + f64::from(day.day() - 1) * 86_400_000.0;
     DATE.with(|f| apply(f, &js_sys::Date::new(&ms.into())))
 }
 
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
+/// `en-US`'s medium date, as Intl writes it: `Mar 11, 2024`.
+fn en_us_date(day: Date) -> String {
+    format!("{} {}, {}", day.month_abbreviation(), day.day(), day.year())
 }
 
 #[cfg(test)]
@@ -120,11 +113,8 @@ mod tests {
 
     /// `Intl.DateTimeFormat(locale, options).format` for each locale the portal writes itself.
     fn intl_en(options: &[(&str, &str)]) -> [js_sys::Function; 2] {
-        let o = js_sys::Object::new();
-        for (k, v) in options {
-            let _ = js_sys::Reflect::set(&o, &(*k).into(), &(*v).into());
-        }
-        ["en-US", "en"].map(|l| js_sys::Intl::DateTimeFormat::new(&js_sys::Array::of1(&l.into()), &o).format())
+        ["en-US", "en"]
+            .map(|l| js_sys::Intl::DateTimeFormat::new(&js_sys::Array::of1(&l.into()), &object(options)).format())
     }
 
     #[wasm_bindgen_test]
@@ -158,11 +148,12 @@ mod tests {
         let intl = intl_en(&[("dateStyle", "medium"), ("timeZone", "UTC")]);
         for y in [1000, 1999, 2000, 2023, 2024, 2100, 9999] {
             for m in 1..=12 {
-                for d in [1, 9, 10, 28, days_in_month(y, m)] {
-                    let ms = js_sys::Date::utc(y as f64, (m - 1) as f64) + (d - 1) as f64 * 86_400_000.0;
+                let last = (28..=31).rev().find(|&d| Date::new(y, m, d).is_some()).unwrap();
+                for d in [1, 9, 10, 28, last] {
+                    let ms = js_sys::Date::utc(f64::from(y), f64::from(m - 1)) + f64::from(d - 1) * 86_400_000.0;
                     for f in &intl {
                         let expected = apply(f, &js_sys::Date::new(&ms.into())).unwrap();
-                        assert_eq!(format!("{} {d}, {y}", MONTHS[m as usize - 1]), expected);
+                        assert_eq!(en_us_date(Date::new(y, m, d).unwrap()), expected);
                     }
                 }
             }

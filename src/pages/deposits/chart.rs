@@ -21,10 +21,8 @@ const BOTTOM: f64 = 20.0;
 /// The most days drawn: a longer range shows its last days (narrow the dates to see more).
 const MAX_DAYS: i64 = 92;
 
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
 fn short(d: Date) -> String {
-    format!("{} {}", MONTHS[usize::from(d.month().clamp(1, 12)) - 1], d.day())
+    format!("{} {}", d.month_abbreviation(), d.day())
 }
 
 fn money(m: &impl ToString) -> String {

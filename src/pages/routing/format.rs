@@ -1,20 +1,13 @@
 //! What the directory's codes mean, in words: pure functions, so they are tested without a DOM.
 
+use moneydesk_model::deposits::Date;
 use moneydesk_model::routing::RoutingNumberError;
-
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 pub const NOT_GIVEN: &str = "not given";
 
 fn date_words(year: u32, month: u32, day: u32) -> Option<String> {
-    let days = match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        1..=12 => 31,
-        _ => return None,
-    };
-    (1..=days).contains(&day).then(|| format!("{} {day}, {year}", MONTHS[month as usize - 1]))
+    let date = Date::new(u16::try_from(year).ok()?, u8::try_from(month).ok()?, u8::try_from(day).ok()?)?;
+    Some(format!("{} {}, {}", date.month_abbreviation(), date.day(), date.year()))
 }
 
 fn digits(s: &str) -> Option<Vec<u32>> {

@@ -6,6 +6,10 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// The months as dates written for people name them (`Nov 4, 2026`), January first.
+pub const MONTH_ABBREVIATIONS: [&str; 12] =
+    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
 /// A proleptic Gregorian date from year 1 to 9999.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Date {
@@ -52,6 +56,16 @@ impl Date {
 
     pub fn day(self) -> u8 {
         self.day
+    }
+
+    /// The month's three letters.
+    ///
+    /// ```
+    /// use moneydesk_model::deposits::Date;
+    /// assert_eq!(Date::parse("2026-11-04").unwrap().month_abbreviation(), "Nov");
+    /// ```
+    pub fn month_abbreviation(self) -> &'static str {
+        MONTH_ABBREVIATIONS[usize::from(self.month - 1)]
     }
 
     /// Days since 1970-01-01 (negative before).

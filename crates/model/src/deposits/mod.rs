@@ -18,7 +18,7 @@ mod state;
 
 pub use capture::{CaptureHint, Corners, FrameCheck, SideMillis, SideRead};
 pub use cash::{CashDeposit, CashDepositFields};
-pub use date::Date;
+pub use date::{Date, MONTH_ABBREVIATIONS};
 pub use electronic::{AchAccountType, ElectronicDeposit, ElectronicDepositFields};
 pub use record::{created_date_text, list_created_date_text, DepositRecord};
 pub use request::{CheckDeposit, CheckDepositFields, CheckImages, STALE_AFTER_DAYS};

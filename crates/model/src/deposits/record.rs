@@ -87,8 +87,6 @@ pub struct DepositRecord {
     pub ach_batch_id: Option<String>,
 }
 
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
 /// A local date and time as `createdDate` writes it: `Mon DD,YYYY hh:mm AM/PM` (no space after
 /// the comma, a 12-hour clock with a leading zero).
 ///
@@ -106,14 +104,7 @@ pub fn created_date_text(date: Date, hour: u8, minute: u8) -> String {
         12 => (12, "PM"),
         _ => (hour - 12, "PM"),
     };
-    format!(
-        "{} {:02},{:04} {:02}:{:02} {half}",
-        MONTHS[usize::from(date.month() - 1)],
-        date.day(),
-        date.year(),
-        h12,
-        minute
-    )
+    format!("{} {:02},{:04} {:02}:{:02} {half}", date.month_abbreviation(), date.day(), date.year(), h12, minute)
 }
 
 /// The deposit list item's `createdDate`: ISO 8601 without a zone, in the same time zone
