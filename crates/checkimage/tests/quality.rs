@@ -1,5 +1,6 @@
 //! Image quality on the real check images of ../shared and on pictures made bad on purpose:
-//! the real ones pass, a blank page, a dark picture, a blurred one and a thumbnail do not.
+//! the real ones pass, a blank page, a dark picture, a blurred one and a thumbnail do not, and a
+//! flash's reflection over much of a real photo is glare (a warning) where a small highlight is not.
 
 use std::path::PathBuf;
 
@@ -58,4 +59,33 @@ fn a_blank_page_a_dark_picture_a_blurred_one_and_a_thumbnail_are_found_out() {
 
     let square = image::imageops::crop_imm(&sharp, 0, 0, sharp.height(), sharp.height()).to_image();
     assert!(codes(&check(&square).1).contains(&"not_check_shaped"));
+}
+
+/// A flash's reflection on a real photo: a saturated ellipse whose edge fades into the picture.
+fn with_reflection(photo: &image::GrayImage, share_of_width: f64) -> image::GrayImage {
+    let (w, h) = (f64::from(photo.width()), f64::from(photo.height()));
+    let (cx, cy, rx, ry) = (w * 0.55, h * 0.45, w * share_of_width / 2.0, h * 0.45);
+    image::GrayImage::from_fn(photo.width(), photo.height(), |x, y| {
+        let d = ((f64::from(x) - cx) / rx).powi(2) + ((f64::from(y) - cy) / ry).powi(2);
+        let under = f64::from(photo.get_pixel(x, y).0[0]);
+        // Saturated inside 0.8 of the radius, fading to the picture at 1.2.
+        let light = ((1.2 - d.sqrt()) / 0.4).clamp(0.0, 1.0);
+        image::Luma([(under + (255.0 - under) * light).round() as u8])
+    })
+}
+
+#[test]
+fn a_flash_reflection_over_much_of_a_real_photo_is_glare_and_a_small_highlight_is_not() {
+    let photo = gray("07_tmannherz_check1_deluxe_sample.jpg");
+    let (m, _) = check(&photo);
+    assert!(m.washed_out < 0.05, "the photo itself is not washed out: {m:?}");
+
+    let (m, findings) = check(&with_reflection(&photo, 0.7));
+    eprintln!("a reflection across 70 % of the width: {m:?}");
+    assert!(codes(&findings).contains(&"glare"), "{findings:?} ({m:?})");
+    assert!(!findings.iter().any(Finding::is_blocking), "glare is a warning: the MICR line may still read");
+
+    let (m, findings) = check(&with_reflection(&photo, 0.2));
+    eprintln!("a highlight across 20 % of the width: {m:?}");
+    assert!(!codes(&findings).contains(&"glare"), "{findings:?} ({m:?})");
 }

@@ -70,7 +70,18 @@ on_both_backends!(
     confirmed_checks_become_one_file_that_reads_back_with_both_sides_of_each,
     two_requests_at_once_never_put_a_deposit_in_two_letters,
     a_cash_letter_refuses_what_it_cannot_send_and_names_it,
+    a_letter_of_more_checks_than_a_bundle_streams_into_bundles_and_is_stored_whole,
+    a_check_that_cannot_be_written_mid_letter_stops_it_and_leaves_no_file_and_no_letter,
+    an_unfinished_letter_file_left_by_a_crash_is_swept,
 );
+
+/// The objects the blob store holds under `prefix`.
+async fn objects(d: &Desk, prefix: &str) -> Vec<String> {
+    use futures_util::TryStreamExt;
+    let blobs = &d.server.running.state.blobs;
+    let listed: Vec<_> = blobs.list(Some(&object_store::path::Path::from(prefix))).try_collect().await.unwrap();
+    listed.into_iter().map(|m| m.location.to_string()).collect()
+}
 
 async fn confirmed_checks_become_one_file_that_reads_back_with_both_sides_of_each(backend: Backend) {
     let d = desk(backend).await;
@@ -196,4 +207,91 @@ async fn a_bank_asking_for_ebcdic_gets_the_letter_in_code_page_037() {
     assert_eq!(items[0].detail.item_amount, 4_200);
     assert_eq!(items[0].detail.payor_bank_routing(), "021090028", "fields read back from EBCDIC");
     assert_eq!(items[0].images.len(), 2);
+}
+
+async fn a_letter_of_more_checks_than_a_bundle_streams_into_bundles_and_is_stored_whole(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = backend.database_url(dir.path()).await;
+    let d = desk_on(
+        Server::start_in_dir(dir, |c| {
+            c.database_url = url;
+            c.cash_letters.bundle_items = 2;
+        })
+        .await,
+    )
+    .await;
+    let mut ids = Vec::new();
+    for n in 0..5 {
+        ids.push(deposit(&d, n, 100 + n, true).await);
+    }
+    let (status, made) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": today()})).await;
+    assert_eq!(status, 201, "{made}");
+    let letter = &made["data"];
+    assert_eq!((letter["itemCount"].as_u64(), letter["bundleCount"].as_u64()), (Some(5), Some(3)), "{letter}");
+    let bundles: Vec<u64> = letter["items"].as_array().unwrap().iter().map(|i| i["bundle"].as_u64().unwrap()).collect();
+    assert_eq!(bundles, vec![1, 1, 2, 2, 3], "two checks a bundle, the last one short");
+
+    let id = letter["id"].as_i64().unwrap();
+    let r = d.server.get_auth(&paths::CASH_LETTER_FILE.replace("{id}", &id.to_string()), &d.writer).await;
+    assert_eq!(r.status(), 200);
+    let bytes = r.bytes().await.unwrap();
+    assert_eq!(letter["fileBytes"].as_u64(), Some(bytes.len() as u64), "the size counted as it streamed");
+    assert_eq!(
+        letter["fileSha256"].as_str().unwrap(),
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes)),
+        "the hash taken as it streamed is the stored file's"
+    );
+    let (file, problems) = moneydesk_x9::read_file(&bytes);
+    let errors: Vec<_> = problems.iter().filter(|p| p.severity == moneydesk_x9::Severity::Error).collect();
+    assert!(errors.is_empty(), "every bundle's and the letter's controls add up: {errors:#?}");
+    let amounts: Vec<u64> = file.items().map(|i| i.detail.item_amount).collect();
+    assert_eq!(amounts, vec![100, 101, 102, 103, 104], "every check, in order");
+    assert_eq!(objects(&d, "cash-letters/incoming").await, Vec::<String>::new(), "nothing left incoming");
+}
+
+async fn a_check_that_cannot_be_written_mid_letter_stops_it_and_leaves_no_file_and_no_letter(backend: Backend) {
+    use base64::Engine;
+    let d = desk(backend).await;
+    // Seeds whose pictures no other side shares (`check_png` draws nine patterns, by seed mod 9).
+    let ids = [deposit(&d, 0, 100, true).await, deposit(&d, 4, 200, true).await, deposit(&d, 6, 300, true).await];
+    // The second deposit's stored front picture is damaged after it was taken: the first check
+    // is already in the file when the second is found not to decode.
+    let png = base64::engine::general_purpose::STANDARD.decode(check_png(4)).unwrap();
+    let path = format!("deposits/images/{}.png", hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&png)));
+    let blobs = &d.server.running.state.blobs;
+    let damaged = object_store::PutPayload::from(b"not a picture any more".to_vec());
+    blobs.put(&object_store::path::Path::from(path.as_str()), damaged).await.unwrap();
+
+    let (status, body) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": today()})).await;
+    assert_eq!(status, 409, "{body}");
+    assert!(body.to_string().contains(&format!("deposit {}'s stored image does not decode", ids[1])), "{body}");
+    assert_eq!(objects(&d, "cash-letters").await, Vec::<String>::new(), "no file, whole or in part");
+    let listed = json(d.server.get_auth(paths::CASH_LETTERS, &d.writer).await).await;
+    assert_eq!(listed["data"]["totalElements"], 0, "no letter: {listed}");
+    for id in ids {
+        assert_eq!(status_of(&d, id).await, "Confirmed_2", "deposit {id} was not sent");
+    }
+}
+
+async fn an_unfinished_letter_file_left_by_a_crash_is_swept(backend: Backend) {
+    let d = desk(backend).await;
+    let state = &d.server.running.state;
+    let left = object_store::path::Path::from("cash-letters/incoming/left-by-a-crash");
+    state.blobs.put(&left, object_store::PutPayload::from(b"half a letter".to_vec())).await.unwrap();
+    // On the local store, a multipart upload's part is a file beside the objects.
+    let part = state.blob_dir.as_ref().map(|root| root.join("cash-letters/incoming/another#1"));
+    if let Some(part) = &part {
+        std::fs::write(part, b"a part").unwrap();
+    }
+    let removed = moneydesk_server::vault::blobs::sweep_all(
+        &state.blobs,
+        &state.vault,
+        std::time::Duration::ZERO,
+        state.blob_dir.as_deref(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(removed, 1 + usize::from(part.is_some()), "the object and the part");
+    assert_eq!(objects(&d, "cash-letters").await, Vec::<String>::new());
+    assert!(part.is_none_or(|p| !p.exists()));
 }

@@ -3,6 +3,8 @@
 //! first deposit) and both sides as G4 TIFFs — a scan's own, or made from the deposit's stored
 //! pictures (`moneydesk_checkimage::side`, the same conversion a scan does).
 
+use std::io::Write;
+
 use moneydesk_x9::{
     BundleHeader, CashLetterControl, CashLetterHeader, CheckDetail, CheckDetailAddendumA, FileControl, FileHeader,
     Image, ImageViewData, ImageViewDetail, Item, Writer,
@@ -67,8 +69,26 @@ pub struct Letter<'a> {
     pub creation_time: &'a str,
 }
 
-/// Writes the file; answers its bytes, the items as recorded, and the bundle count.
-pub fn write(letter: &Letter<'_>, checks: &[Check]) -> Result<(Vec<u8>, Vec<ItemRow>, u32), moneydesk_x9::Error> {
+/// Why writing stopped: a check could not be had (its images), or the file did not write.
+#[derive(Debug)]
+pub enum WriteError<E> {
+    Check(E),
+    File(moneydesk_x9::Error),
+}
+
+impl<E> From<moneydesk_x9::Error> for WriteError<E> {
+    fn from(e: moneydesk_x9::Error) -> Self {
+        WriteError::File(e)
+    }
+}
+
+/// Writes the file into `out` as the checks come (one check's images in memory at a time);
+/// answers the items as recorded and the bundle count.
+pub fn write<W: Write, E>(
+    out: W,
+    letter: &Letter<'_>,
+    checks: impl IntoIterator<Item = Result<Check, E>>,
+) -> Result<(W, Vec<ItemRow>, u32), WriteError<E>> {
     let cfg = letter.config;
     let header = FileHeader {
         immediate_destination_routing_number: cfg.destination.clone(),
@@ -79,7 +99,7 @@ pub fn write(letter: &Letter<'_>, checks: &[Check]) -> Result<(Vec<u8>, Vec<Item
         immediate_origin_name: cfg.origin_name.clone(),
         ..FileHeader::default()
     };
-    let mut w = Writer::new(Vec::new(), cfg.encoding, &header)?;
+    let mut w = Writer::new(out, cfg.encoding, &header)?;
     w.start_cash_letter(&CashLetterHeader {
         destination_routing_number: cfg.destination.clone(),
         ece_institution_routing_number: cfg.origin.clone(),
@@ -89,73 +109,77 @@ pub fn write(letter: &Letter<'_>, checks: &[Check]) -> Result<(Vec<u8>, Vec<Item
         cash_letter_id: letter.cash_letter_id.into(),
         ..CashLetterHeader::default()
     })?;
-    let mut items = Vec::with_capacity(checks.len());
-    let mut bundles = 0u32;
-    for (b, bundle) in checks.chunks(cfg.bundle_items.max(1) as usize).enumerate() {
-        bundles += 1;
-        w.start_bundle(&BundleHeader {
-            destination_routing_number: cfg.destination.clone(),
-            ece_institution_routing_number: cfg.origin.clone(),
-            bundle_business_date: letter.business_date.into(),
-            bundle_creation_date: letter.creation_date.into(),
-            bundle_id: (b + 1).to_string(),
-            bundle_sequence_number: (b + 1).to_string(),
-            ..BundleHeader::default()
-        })?;
-        for check in bundle {
-            let d = &check.deposit;
-            let sequence = d.id.to_string();
-            let mut detail = CheckDetail {
-                on_us: check.on_us.clone(),
-                item_amount: d.amount_cents.max(0) as u64,
-                ece_institution_item_sequence_number: sequence.clone(),
-                bofd_indicator: 'Y',
-                ..CheckDetail::default()
-            };
-            detail.set_payor_bank_routing(&check.routing_number);
-            let addendum = CheckDetailAddendumA {
-                record_number: 1,
-                bofd_routing_number: cfg.origin.clone(),
-                bofd_business_date: letter.business_date.into(),
-                bofd_item_sequence_number: sequence.clone(),
-                // The field takes printable ASCII: other letters (an accent) are left out, not refused.
-                payee_name: d
-                    .payee_name
-                    .as_deref()
-                    .unwrap_or_default()
-                    .chars()
-                    .filter(|c| c.is_ascii_graphic() || *c == ' ')
-                    .take(15)
-                    .collect(),
-                truncation_indicator: 'Y',
-                ..CheckDetailAddendumA::default()
-            };
-            let images = vec![
-                Image::new(
-                    ImageViewDetail::g4_tiff(&cfg.origin, letter.business_date, false),
-                    ImageViewData::new(check.front_g4.clone()),
-                ),
-                Image::new(
-                    ImageViewDetail::g4_tiff(&cfg.origin, letter.business_date, true),
-                    ImageViewData::new(check.back_g4.clone()),
-                ),
-            ];
-            w.add_item(&Item { detail, addenda: vec![addendum], images, ..Item::default() })?;
-            items.push(ItemRow {
-                deposit_id: d.id,
-                bundle: i64::from(b as u32 + 1),
-                sequence_number: sequence,
-                routing_number: check.routing_number.clone(),
-                on_us: check.on_us.clone(),
-                amount_cents: d.amount_cents,
-            });
+    let per_bundle = cfg.bundle_items.max(1) as usize;
+    let (mut items, mut bundles, mut in_bundle) = (Vec::new(), 0u32, 0usize);
+    for check in checks {
+        let Check { deposit: d, routing_number, on_us, front_g4, back_g4 } = check.map_err(WriteError::Check)?;
+        if in_bundle == per_bundle {
+            w.finish_bundle()?;
+            in_bundle = 0;
         }
+        if in_bundle == 0 {
+            bundles += 1;
+            w.start_bundle(&BundleHeader {
+                destination_routing_number: cfg.destination.clone(),
+                ece_institution_routing_number: cfg.origin.clone(),
+                bundle_business_date: letter.business_date.into(),
+                bundle_creation_date: letter.creation_date.into(),
+                bundle_id: bundles.to_string(),
+                bundle_sequence_number: bundles.to_string(),
+                ..BundleHeader::default()
+            })?;
+        }
+        in_bundle += 1;
+        let sequence = d.id.to_string();
+        let mut detail = CheckDetail {
+            on_us: on_us.clone(),
+            item_amount: d.amount_cents.max(0) as u64,
+            ece_institution_item_sequence_number: sequence.clone(),
+            bofd_indicator: 'Y',
+            ..CheckDetail::default()
+        };
+        detail.set_payor_bank_routing(&routing_number);
+        let addendum = CheckDetailAddendumA {
+            record_number: 1,
+            bofd_routing_number: cfg.origin.clone(),
+            bofd_business_date: letter.business_date.into(),
+            bofd_item_sequence_number: sequence.clone(),
+            // The field takes printable ASCII: other letters (an accent) are left out, not refused.
+            payee_name: d
+                .payee_name
+                .as_deref()
+                .unwrap_or_default()
+                .chars()
+                .filter(|c| c.is_ascii_graphic() || *c == ' ')
+                .take(15)
+                .collect(),
+            truncation_indicator: 'Y',
+            ..CheckDetailAddendumA::default()
+        };
+        let images = vec![
+            Image::new(
+                ImageViewDetail::g4_tiff(&cfg.origin, letter.business_date, false),
+                ImageViewData::new(front_g4),
+            ),
+            Image::new(ImageViewDetail::g4_tiff(&cfg.origin, letter.business_date, true), ImageViewData::new(back_g4)),
+        ];
+        w.add_item(&Item { detail, addenda: vec![addendum], images, ..Item::default() })?;
+        items.push(ItemRow {
+            deposit_id: d.id,
+            bundle: i64::from(bundles),
+            sequence_number: sequence,
+            routing_number,
+            on_us,
+            amount_cents: d.amount_cents,
+        });
+    }
+    if in_bundle > 0 {
         w.finish_bundle()?;
     }
     w.finish_cash_letter(CashLetterControl {
         ece_institution_name: cfg.origin_name.clone(),
         ..CashLetterControl::default()
     })?;
-    let bytes = w.finish(FileControl::default())?;
-    Ok((bytes, items, bundles))
+    let out = w.finish(FileControl::default())?;
+    Ok((out, items, bundles))
 }

@@ -1,18 +1,16 @@
-//! Making a cash letter: the deposits chosen and checked, each check's G4 sides found or made,
-//! the file written and stored, then the letter recorded (and its deposits sent) at once.
+//! Making a cash letter: the deposits chosen and checked, the file written and stored as each
+//! check's G4 sides are found or made (`writing`), then the letter recorded (and its deposits
+//! sent) at once.
 
 use axum::http::StatusCode;
 use moneydesk_model::cash_letters::{CashLetter, CashLetterItem, CashLetterRequest, CashLetterSelection};
 use moneydesk_model::deposits::Date;
-use object_store::path::Path;
-use object_store::PutPayload;
 use rand::Rng;
-use sha2::{Digest, Sha256};
 
-use super::file::{self, Check, Letter};
+use super::file::{self, Letter};
 use super::store::{Candidate, ItemRow, LetterRow};
+use super::writing;
 use crate::auth::Caller;
-use crate::deposits::images;
 use crate::deposits::store::MoveError;
 use crate::error::Error;
 use crate::AppState;
@@ -67,38 +65,25 @@ pub async fn make(
         (answer.file_bytes, answer.file_sha256) = (None, None);
         return Ok((StatusCode::OK, answer));
     }
-    let mut checks = Vec::with_capacity(candidates.len());
-    for c in candidates {
-        checks.push(check_of(state, c).await?);
-    }
     let now = chrono::Utc::now();
     let created_at = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let local = now.with_timezone(&tz);
     let (x9_date, creation_date, creation_time) =
         (compact(business_date), local.format("%Y%m%d").to_string(), local.format("%H%M").to_string());
-    let config = state.config.cash_letters.clone();
-    let id_for_file = cash_letter_id.clone();
-    let (bytes, items, bundles) = tokio::task::spawn_blocking(move || {
+    let (handle, writer_state, id_for_file) =
+        (tokio::runtime::Handle::current(), state.clone(), cash_letter_id.clone());
+    let (stored, items, bundles) = tokio::task::spawn_blocking(move || {
         let letter = Letter {
-            config: &config,
+            config: &writer_state.config.cash_letters,
             cash_letter_id: &id_for_file,
             business_date: &x9_date,
             creation_date: &creation_date,
             creation_time: &creation_time,
         };
-        file::write(&letter, &checks)
+        writing::write_and_store(&handle, &writer_state, &letter, candidates)
     })
     .await
-    .map_err(|e| Error::internal(format_args!("writing the cash letter stopped: {e}")))?
-    .map_err(|e| Error::internal(format_args!("the cash letter does not write: {e}")))?;
-    let sha256 = hex::encode(Sha256::digest(&bytes));
-    let file_path = format!("cash-letters/{sha256}.x937");
-    let file_bytes = bytes.len() as i64;
-    state
-        .blobs
-        .put(&Path::from(file_path.as_str()), PutPayload::from(bytes))
-        .await
-        .map_err(|e| Error::internal(format_args!("storing the cash letter file: {e}")))?;
+    .map_err(|e| Error::internal(format_args!("writing the cash letter stopped: {e}")))??;
     let mut letter = LetterRow {
         id: 0,
         cash_letter_id,
@@ -108,9 +93,9 @@ pub async fn make(
         item_count: items.len() as i64,
         bundle_count: i64::from(bundles),
         total_cents: items.iter().map(|i| i.amount_cents).sum(),
-        file_path,
-        file_bytes,
-        file_sha256: sha256,
+        file_path: stored.path,
+        file_bytes: stored.bytes as i64,
+        file_sha256: stored.sha256,
     };
     letter.id = state.cash_letters.record(&letter, &items).await.map_err(|e| match e {
         MoveError::Db(e) => Error::from(e),
@@ -140,44 +125,6 @@ fn preview_items(state: &AppState, candidates: &[Candidate]) -> Vec<ItemRow> {
             amount_cents: c.amount_cents,
         })
         .collect()
-}
-
-/// A deposit with both sides as G4 TIFFs: its scan's, or made from its stored pictures.
-async fn check_of(state: &AppState, c: Candidate) -> Result<Check, Error> {
-    let (front_g4, back_g4) = match (&c.front_g4, &c.rear_g4) {
-        (Some(f), Some(r)) => (images::load(&state.blobs, f).await?.0, images::load(&state.blobs, r).await?.0),
-        _ => {
-            let front = images::load(&state.blobs, c.front_image.as_deref().unwrap_or_default()).await?.0;
-            let back = images::load(&state.blobs, c.back_image.as_deref().unwrap_or_default()).await?.0;
-            let id = c.id;
-            tokio::task::spawn_blocking(move || Ok::<_, Error>((g4_of(id, &front)?, g4_of(id, &back)?)))
-                .await
-                .map_err(|e| Error::internal(format_args!("converting deposit {id}'s images stopped: {e}")))??
-        }
-    };
-    Ok(Check {
-        routing_number: c.bank_routing_number.clone().unwrap_or_default(),
-        on_us: file::on_us(&c),
-        deposit: c,
-        front_g4,
-        back_g4,
-    })
-}
-
-fn g4_of(id: i64, stored: &[u8]) -> Result<Vec<u8>, Error> {
-    let limits = moneydesk_checkimage::Limits {
-        max_bytes: images::MAX_IMAGE_BYTES,
-        max_side: images::MAX_SIDE,
-        ..Default::default()
-    };
-    let decoded = moneydesk_checkimage::decode(stored, limits).map_err(|e| {
-        let mut err = Error::conflict(format!(
-            "deposit {id}'s stored image does not decode ({e}); it cannot go in a cash letter"
-        ));
-        err.reason = "deposits_refused".into();
-        err
-    })?;
-    Ok(moneydesk_checkimage::side::prepare(&decoded.image).g4_tiff)
 }
 
 /// 8 characters from A-Z and 0-9: the X9 cash letter id.

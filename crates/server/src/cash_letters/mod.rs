@@ -5,7 +5,7 @@
 //! letters, and a letter exists only with its file. Making one sends deposits (the `send`
 //! move), so it takes `admin`; reading takes `deposits:read`.
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path as UrlPath, RawQuery, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -23,6 +23,7 @@ pub mod config;
 pub mod file;
 mod make;
 pub mod store;
+mod writing;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -104,9 +105,11 @@ async fn cash_letter_file(
         .get(&object_store::path::Path::from(letter.file_path.as_str()))
         .await
         .map_err(|e| Error::internal(format_args!("reading cash letter {id}'s file: {e}")))?;
-    let bytes = got.bytes().await.map_err(|e| Error::internal(format_args!("reading cash letter {id}'s file: {e}")))?;
-    let mut r = (StatusCode::OK, bytes).into_response();
+    // Streamed as the store reads it: a letter can be a hundred megabytes of images.
+    let size = got.meta.size;
+    let mut r = (StatusCode::OK, Body::from_stream(got.into_stream())).into_response();
     let h = r.headers_mut();
+    h.insert(header::CONTENT_LENGTH, HeaderValue::from(size));
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
     let disposition = format!("attachment; filename=\"{}.x937\"", letter.cash_letter_id);
     if let Ok(v) = HeaderValue::from_str(&disposition) {

@@ -98,6 +98,46 @@ impl BlobConfig {
     }
 }
 
+/// Where files are streamed under a fresh name before they have their address (their SHA-256,
+/// known only once written): what a crash leaves half-done is there, and only there, for the
+/// sweeper (`sweep_incoming`) to remove.
+pub const VAULT_INCOMING: &str = "vault/incoming";
+pub const CASH_LETTERS_INCOMING: &str = "cash-letters/incoming";
+const INCOMING_AREAS: [&str; 2] = [VAULT_INCOMING, CASH_LETTERS_INCOMING];
+
+/// Removes unfinished writes older than `cutoff` from every incoming area. `local_root`: the
+/// local store's directory, whose half-written parts (`<name>#<n>`, which the store's listing
+/// hides) are removed too; an S3 bucket's are its lifecycle rule's.
+pub async fn sweep_incoming(
+    blobs: &Blobs,
+    cutoff: chrono::DateTime<chrono::Utc>,
+    local_root: Option<&Path>,
+) -> anyhow::Result<usize> {
+    use futures_util::StreamExt;
+    let mut removed = 0;
+    for area in INCOMING_AREAS {
+        if let Some(dir) = local_root.map(|r| r.join(area)) {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let old = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .map(|t| chrono::DateTime::<chrono::Utc>::from(t) <= cutoff);
+                if old.unwrap_or(false) && std::fs::remove_file(entry.path()).is_ok() {
+                    removed += 1;
+                }
+            }
+        }
+        let mut incoming = blobs.list(Some(&object_store::path::Path::from(area)));
+        while let Some(meta) = incoming.next().await.transpose()? {
+            if meta.last_modified <= cutoff {
+                blobs.delete(&meta.location).await?;
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
+}
+
 /// Opens the configured store; for the local one also its directory (the vault sweeper
 /// removes half-written parts there, which the store's listing hides).
 pub fn open(config: &BlobConfig, data_dir: &Path) -> anyhow::Result<(Blobs, Option<PathBuf>)> {

@@ -19,7 +19,7 @@ use tokio::io::AsyncWriteExt;
 use super::store::VaultStore;
 use crate::storage::blobs::Blobs;
 
-const INCOMING: &str = "vault/incoming";
+use crate::storage::blobs::VAULT_INCOMING as INCOMING;
 const CONTENTS: &str = "vault/sha256";
 
 pub fn content_path(sha256: &str) -> BlobPath {
@@ -118,9 +118,9 @@ pub async fn sweep_these(blobs: &Blobs, store: &VaultStore, shas: &[String], gra
 }
 
 /// Walks the whole vault area of the store: unreferenced blobs and unfinished uploads older
-/// than `grace` are removed (what a crash between a step and the next left behind).
-/// `local_root`: the local store's directory, whose half-written parts (`<name>#<n>`, which
-/// the store's listing hides) are removed too; an S3 bucket's are its lifecycle rule's.
+/// than `grace` are removed (what a crash between a step and the next left behind); so are
+/// the other groups' unfinished writes (`storage::blobs::sweep_incoming`: a cash letter's
+/// file stopped mid-way). `local_root`: the local store's directory (see there).
 pub async fn sweep_all(
     blobs: &Blobs,
     store: &VaultStore,
@@ -128,23 +128,7 @@ pub async fn sweep_all(
     local_root: Option<&std::path::Path>,
 ) -> anyhow::Result<usize> {
     let cutoff = chrono::Utc::now() - chrono::Duration::from_std(grace)?;
-    let mut removed = 0;
-    if let Some(dir) = local_root.map(|r| r.join(INCOMING)) {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let old =
-                entry.metadata().and_then(|m| m.modified()).map(|t| chrono::DateTime::<chrono::Utc>::from(t) <= cutoff);
-            if old.unwrap_or(false) && std::fs::remove_file(entry.path()).is_ok() {
-                removed += 1;
-            }
-        }
-    }
-    let mut incoming = blobs.list(Some(&BlobPath::from(INCOMING)));
-    while let Some(meta) = incoming.next().await.transpose()? {
-        if meta.last_modified <= cutoff {
-            blobs.delete(&meta.location).await?;
-            removed += 1;
-        }
-    }
+    let mut removed = crate::storage::blobs::sweep_incoming(blobs, cutoff, local_root).await?;
     let mut batch = Vec::new();
     let mut contents = blobs.list(Some(&BlobPath::from(CONTENTS)));
     while let Some(meta) = contents.next().await.transpose()? {
