@@ -97,16 +97,24 @@ pub async fn make(
         file_bytes: stored.bytes as i64,
         file_sha256: stored.sha256,
     };
-    letter.id = state.cash_letters.record(&letter, &items).await.map_err(|e| match e {
-        MoveError::Db(e) => Error::from(e),
-        other => {
+    letter.id = match state.cash_letters.record(&letter, &items).await {
+        Ok(id) => id,
+        // A database error may have come after the commit: the file stays with what may be its letter.
+        Err(MoveError::Db(e)) => return Err(Error::from(e)),
+        Err(other) => {
+            // Nothing was recorded, and no other letter can name this file (its bytes hold this
+            // letter's random id and creation time): it goes, rather than stay unreferenced.
+            let path = object_store::path::Path::from(letter.file_path.as_str());
+            if let Err(e) = state.blobs.delete(&path).await {
+                tracing::warn!(error = %e, %path, "removing the file of a cash letter that was not recorded");
+            }
             let mut e = Error::conflict(format!(
                 "A deposit changed while the cash letter was made ({other}); nothing was sent — make it again"
             ));
             e.reason = "deposits_changed".into();
-            e
+            return Err(e);
         }
-    })?;
+    };
     Ok((StatusCode::CREATED, answer(&letter, &items)))
 }
 

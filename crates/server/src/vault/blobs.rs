@@ -17,9 +17,8 @@ use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 
 use super::store::VaultStore;
-use crate::storage::blobs::Blobs;
+use crate::storage::blobs::{Blobs, VAULT_INCOMING as INCOMING};
 
-use crate::storage::blobs::VAULT_INCOMING as INCOMING;
 const CONTENTS: &str = "vault/sha256";
 
 pub fn content_path(sha256: &str) -> BlobPath {
