@@ -105,7 +105,7 @@ pub async fn make(
             // Nothing was recorded, and no other letter can name this file (its bytes hold this
             // letter's random id and creation time): it goes, rather than stay unreferenced.
             let path = object_store::path::Path::from(letter.file_path.as_str());
-            if let Err(e) = state.blobs.delete(&path).await {
+            if let Err(e) = crate::storage::blobs::delete_if_present(&state.blobs, &path).await {
                 tracing::warn!(error = %e, %path, "removing the file of a cash letter that was not recorded");
             }
             let mut e = Error::conflict(format!(

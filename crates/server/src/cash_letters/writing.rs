@@ -20,7 +20,7 @@ use super::file::{self, Check, Letter, WriteError};
 use super::store::{Candidate, ItemRow};
 use crate::deposits::images;
 use crate::error::Error;
-use crate::storage::blobs::{Blobs, CASH_LETTERS_INCOMING};
+use crate::storage::blobs::{delete_if_present, Blobs, CASH_LETTERS_INCOMING};
 use crate::AppState;
 
 /// The stored file: its address and what the letter records of it.
@@ -89,12 +89,10 @@ fn abort(handle: &Handle, blobs: &Blobs, incoming: &Path, upload: SyncIoBridge<B
     });
 }
 
-/// Removes the incoming object (absent already is fine: a small upload that never finished
-/// never wrote one); what fails here is the sweeper's to remove.
+/// Removes the incoming object; what fails here is the sweeper's to remove.
 async fn forget(blobs: &Blobs, incoming: &Path) {
-    match blobs.delete(incoming).await {
-        Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
-        Err(e) => tracing::warn!(error = %e, %incoming, "removing a cash letter's incoming object"),
+    if let Err(e) = delete_if_present(blobs, incoming).await {
+        tracing::warn!(error = %e, %incoming, "removing a cash letter's incoming object");
     }
 }
 

@@ -105,6 +105,15 @@ pub const VAULT_INCOMING: &str = "vault/incoming";
 pub const CASH_LETTERS_INCOMING: &str = "cash-letters/incoming";
 const INCOMING_AREAS: [&str; 2] = [VAULT_INCOMING, CASH_LETTERS_INCOMING];
 
+/// Deletes `path`; one already gone counts as deleted (a small write that never finished never
+/// made its object; a sweep may have come first).
+pub async fn delete_if_present(blobs: &Blobs, path: &object_store::path::Path) -> object_store::Result<()> {
+    match blobs.delete(path).await {
+        Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// Removes unfinished writes older than `cutoff` from every incoming area. `local_root`: the
 /// local store's directory, whose half-written parts (`<name>#<n>`, which the store's listing
 /// hides) are removed too; an S3 bucket's are its lifecycle rule's.

@@ -91,10 +91,7 @@ pub async fn settle(blobs: &Blobs, stored: &Stored) -> Result<(), object_store::
     if let Err(object_store::Error::NotFound { .. }) = blobs.head(&address).await {
         blobs.copy(&stored.incoming, &address).await?;
     }
-    blobs.delete(&stored.incoming).await.or_else(|e| match e {
-        object_store::Error::NotFound { .. } => Ok(()),
-        e => Err(e),
-    })
+    crate::storage::blobs::delete_if_present(blobs, &stored.incoming).await
 }
 
 /// Removes those of `shas` that no version references and that are older than `grace`.
