@@ -7,7 +7,8 @@ use moneydesk_model::auth::Session;
 use moneydesk_model::paths::AUTH_ME;
 use moneydesk_model::Scope;
 
-use super::error::{js_get, js_string, network_error, parse_object};
+use super::client::read_text;
+use super::error::{js_get, js_string, parse_object};
 use super::{ApiError, Client};
 
 /// Who the token is and what it may do: `Envelope<Session>`. The request starts (and is tied
@@ -17,8 +18,7 @@ pub fn me(client: &Client) -> impl Future<Output = Result<Session, ApiError>> + 
     async move {
         let resp = request.await?;
         let status = resp.status();
-        let text = resp.text().await.map_err(|e| network_error(&resp.url(), e))?;
-        parse_session(status, &text)
+        parse_session(status, &read_text(resp).await?)
     }
 }
 

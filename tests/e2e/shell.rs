@@ -230,10 +230,16 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
     );
     // The page's code comes in a few files: the build merges wasm-split's small chunks
     // (xtask/src/bundle.rs; /accounts loaded 27 page modules before).
-    let mut code: Vec<String> = h.requests_to(".wasm").await.into_iter().map(|f| f.url).collect();
+    let files = h.requests_to(".wasm").await;
+    let mut code: Vec<String> = files.iter().map(|f| f.url.clone()).collect();
     code.sort();
     code.dedup();
     assert!(code.len() <= 8, "the main module and at most 7 files of page code: {code:#?}");
+    // index.html starts compiling the page's files while the page is parsed; the page's
+    // loader instantiates those and fetches none of them again.
+    assert_eq!(files.len(), code.len(), "each file fetched once: {files:?}");
+    let page_code: Vec<_> = files.iter().filter(|f| !f.url.contains("moneydesk_bg")).collect();
+    assert!(page_code.len() >= 2 && page_code.iter().all(|f| f.start < parsed), "{parsed} ms: {page_code:?}");
 
     // Without the scopes remembered (a sign-in kept before they were), the rows are asked
     // for as soon as the session check says the token may read them, still once.

@@ -2,7 +2,8 @@
 //! (`__wasm_split_load_<page>`, named by wasm_split_macros), written for the files
 //! [`crate::bundle`] makes instead of wasm-split's one-file-per-chunk loader: a page's loader
 //! fetches and instantiates that page's files in parallel, each once (a failed one is tried
-//! again on the next call: Retry after a network error), then calls back into the main module
+//! again on the next call: Retry after a network error; a file index.html compiled already for
+//! the page at its URL is instantiated from that, xtask/src/preload.rs), then calls back into the main module
 //! with whether they all loaded, as wasm-split's does.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -28,7 +29,11 @@ function file(name) {
   let loading;
   return () => {
     if (loading === undefined) {
-      const load = WebAssembly.instantiateStreaming(fetch(new URL(name, import.meta.url)), sharedImports());
+      const url = new URL(name, import.meta.url).href;
+      // Compiled already when index.html started it for the page at this URL (preload.rs).
+      const compiled = window.moneydeskModule && window.moneydeskModule(url);
+      const fetched = () => WebAssembly.instantiateStreaming(fetch(url), sharedImports());
+      const load = compiled ? compiled.then((m) => WebAssembly.instantiate(m, sharedImports()), fetched) : fetched();
       load.catch(() => { if (loading === load) loading = undefined; });
       loading = load;
     }

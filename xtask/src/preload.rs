@@ -2,13 +2,17 @@
 //! will need, in parallel with the main module instead of after it (issue 10's chain of round
 //! trips, each waiting for the one before):
 //!
-//! - the page's wasm chunks and its own stylesheets (preloads);
+//! - the page's wasm chunks, compiled as they arrive (the page's loader instantiates them:
+//!   xtask/src/loader.rs), and its own stylesheets (preloads);
 //! - for a stored sign-in (the credentials src/session.rs keeps), the session check
 //!   (`auth/me`) and, when the page opens on a request known without running it (`opens_on` in
 //!   src/groups.rs), that request: at once when the scopes remembered beside the token open
 //!   the page, else as soon as the session check says the token's scopes do (the portal itself
 //!   builds such a page only once it has read that answer and loaded the page's code, later).
 //!
+//! Each such answer is read whole as it arrives (a `Response` over its text, the text also
+//! beside it as `moneydeskText`), so that the portal decodes it as soon as it asks, without
+//! waiting for another task to read the body (src/api/early.rs).
 //! The portal's client takes such an answer instead of sending the same request again
 //! (`window.moneydeskEarly(url, authorization)`, src/api/early.rs): once, for the same absolute
 //! URL and the same `Authorization`, and only until the first navigation (the Navigation API's
@@ -53,15 +57,33 @@ const SCRIPT: &str = r#"<script>
   // What the page at this URL loads first, started now, in parallel with the main module
   // (written by the release build: xtask/src/preload.rs says why and what).
   const routes = ROUTES;
+  const NO_BODY = [204, 205, 304];
   const route = routes[location.pathname.split("/")[1] || ""] || { files: [] };
+  // The wasm files of the page are compiled as they arrive (off the main thread), while the main
+  // module loads; the loader of the page (xtask/src/loader.rs) instantiates what it finds here
+  // (`window.moneydeskModule`, taken once) and fetches the file itself otherwise.
+  const modules = new Map();
   for (const [name, ext] of route.files) {
+    const href = "/" + name + "." + ext;
+    if (ext === "wasm" && WebAssembly.compileStreaming) {
+      const url = new URL(href, location.href).href;
+      const compiled = WebAssembly.compileStreaming(fetch(url));
+      compiled.catch(() => {});
+      modules.set(url, compiled);
+      continue;
+    }
     const link = document.createElement("link");
     link.rel = "preload";
-    link.href = "/" + name + "." + ext;
+    link.href = href;
     link.as = ext === "css" ? "style" : "fetch";
     if (ext === "wasm") link.crossOrigin = "anonymous";
     document.head.appendChild(link);
   }
+  window.moneydeskModule = (url) => {
+    const compiled = modules.get(url);
+    modules.delete(url);
+    return compiled;
+  };
   const early = new Map();
   let authorization;
   try {
@@ -69,9 +91,20 @@ const SCRIPT: &str = r#"<script>
     const stored = kept && JSON.parse(kept.getItem("moneydesk.credentials"));
     if (stored && /^mdk_[A-Za-z0-9_-]+$/.test(stored.token) && typeof stored.baseUrl === "string") {
       authorization = "Bearer " + stored.token;
+      // The answer is read whole as it arrives, its text kept beside it (moneydeskText): the
+      // portal decodes it in the same task as it builds the page instead of reading the body
+      // in a later task, which the browser ran after laying out and painting the page without
+      // its rows (bench/peer/results/README.md, 20).
+      const read = (r) => r.text().then((text) => {
+        const init = { status: r.status, statusText: r.statusText, headers: r.headers };
+        const answer = new Response(NO_BODY.includes(r.status) ? null : text, init);
+        answer.moneydeskText = text;
+        return answer;
+      });
       const get = (path) => {
         const url = new URL(stored.baseUrl + path, location.href).href;
-        const answer = fetch(url, { headers: { Accept: "application/json", Authorization: authorization }, credentials: "omit" });
+        const answer = fetch(url, { headers: { Accept: "application/json", Authorization: authorization }, credentials: "omit" })
+          .then(read);
         answer.catch(() => {});
         early.set(url, answer);
         return answer;
@@ -80,7 +113,9 @@ const SCRIPT: &str = r#"<script>
       const opens = (scopes) => route.scopes.some((s) => scopes.includes(s));
       if (route.first && !location.search) {
         if (opens((kept.getItem("moneydesk.scopes") || "").split(" "))) get(route.first);
-        else me.then((r) => r.ok && r.clone().json()).then((b) => b && opens(b.data.scopes) && get(route.first)).catch(() => {});
+        // In the same reaction as the answer arrives: before the portal, which takes the same
+        // answer, can build the page and ask for the rows itself.
+        else me.then((r) => r.ok && opens(JSON.parse(r.moneydeskText).data.scopes) && get(route.first)).catch(() => {});
       }
     }
   } catch (e) {}

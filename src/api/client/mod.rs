@@ -136,8 +136,7 @@ impl Client {
         async move {
             let resp = fut.await?;
             let status = resp.status();
-            let text = resp.text().await.map_err(|e| network_error(&resp.url(), e))?;
-            decode_success(status, &text)
+            decode_success(status, &read_text(resp).await?)
         }
     }
 
@@ -191,7 +190,7 @@ impl Client {
                 return Ok(resp);
             }
             let retry = resp.headers().get("retry-after").and_then(|v| v.trim().parse::<u32>().ok());
-            let text = resp.text().await.unwrap_or_default();
+            let text = read_text(resp).await.unwrap_or_default();
             let mut err = decode_error(status, &text);
             if let ApiError::TooManyRequests { retry_after, .. } = &mut err {
                 *retry_after = retry;
@@ -213,6 +212,17 @@ fn build(req: RequestBuilder, body: Option<Body>) -> Result<Request, ApiError> {
         Some(Body::Raw(raw)) => req.body(raw),
     };
     built.map_err(|e| ApiError::Decode { status: 0, message: format!("could not build the request: {e}") })
+}
+
+/// An answer's body as text: the text index.html read already when the answer is one it asked
+/// for (api/early.rs), else read now.
+pub async fn read_text(resp: Response) -> Result<String, ApiError> {
+    let raw = web_sys::Response::from(resp);
+    if let Some(text) = super::early::text(&raw) {
+        return Ok(text);
+    }
+    let resp = Response::from(raw);
+    resp.text().await.map_err(|e| network_error(&resp.url(), e))
 }
 
 /// A 2xx answer's bytes as a Blob of the answer's type: what a download or a preview shows

@@ -42,12 +42,41 @@ async fn success_sends_the_bearer_token_and_reads_the_envelope() {
 
 /// index.html's offer (xtask/src/preload.rs): this URL's session answer, once, for this token.
 fn offer_early_session(url: &str, authorization: &str) {
+    offer_early(url, authorization, 200, SESSION);
+}
+
+/// index.html's offer of an answer as its script keeps one: its body read whole already, the
+/// text beside it (`moneydeskText`). Here the `Response` itself has no body left to read (it
+/// was read), so a client that read it again would fail instead of decoding the text.
+fn offer_early(url: &str, authorization: &str, status: u16, body: &str) {
     let offer = js_sys::Function::new_with_args(
-        "url, authorization, body",
-        "const left = new Map([[url, Promise.resolve(new Response(body, { headers: { \"Content-Type\": \"application/json\" } }))]]);
+        "url, authorization, status, body",
+        "const answer = new Response(body, { status, headers: { \"Content-Type\": \"application/json\" } });
+         const read = answer.text().then(() => Object.assign(answer, { moneydeskText: body }));
+         const left = new Map([[url, read]]);
          globalThis.moneydeskEarly = (u, a) => { const r = a === authorization ? left.get(u) : undefined; left.delete(u); return r; };",
     );
-    offer.call3(&JsValue::NULL, &url.into(), &authorization.into(), &SESSION.into()).unwrap();
+    let args = js_sys::Array::of4(&url.into(), &authorization.into(), &status.into(), &body.into());
+    offer.apply(&JsValue::NULL, &args).unwrap();
+}
+
+fn forget_early() {
+    js_sys::Reflect::delete_property(&js_sys::global().unchecked_into::<js_sys::Object>(), &"moneydeskEarly".into())
+        .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn an_early_error_answer_is_decoded_from_the_text_index_html_read_and_signs_out() {
+    let fake = FakeFetch::install(vec![]);
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    let expired = r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#;
+    offer_early(&format!("{origin}{AUTH_ME}"), "Bearer mdk_abc", 401, expired);
+
+    let (client, calls) = counting_client("mdk_abc");
+    let err = client.get_data::<Session>(AUTH_ME, &[]).await.unwrap_err();
+    assert_eq!(err, ApiError::InvalidToken { message: "Invalid token".into() });
+    assert_eq!((calls.load(Ordering::SeqCst), fake.requests().len()), (1, 0), "signed out, nothing asked again");
+    forget_early();
 }
 
 #[wasm_bindgen_test]
@@ -66,8 +95,7 @@ async fn an_answer_index_html_already_has_is_taken_once_and_only_with_its_token(
     let other: Session = Client::new("", Some("mdk_other".into())).get_data(AUTH_ME, &[]).await.unwrap();
     assert_eq!((other.name.as_str(), fake.requests().len()), ("ops", 2), "another token asks the server");
     assert_eq!(fake.requests()[1].2.as_deref(), Some("Bearer mdk_other"));
-    js_sys::Reflect::delete_property(&js_sys::global().unchecked_into::<js_sys::Object>(), &"moneydeskEarly".into())
-        .unwrap();
+    forget_early();
 }
 
 #[wasm_bindgen_test]
