@@ -81,14 +81,21 @@ pub mod stylesheets {
     // rather than the same DOM calls bound one by one from Rust: those imports and their shims
     // cost the start bundle 1.7 KB gzip, over its budget. It adds each stylesheet not yet in
     // the document (under `MoneydeskEmbed.assetBase` for an embedded portal) and resolves
-    // when all have loaded; a failed one is removed again, so Retry fetches it anew.
+    // when all have loaded; a failed one is removed again, so Retry fetches it anew. One
+    // index.html linked already (its first script links the stylesheets of the page at its
+    // URL: xtask/src/preload.rs) is waited for only while it loads: once loaded, the page is
+    // built in the same task as the portal starts, without a frame of the shell alone first.
     #[wasm_bindgen(inline_js = r#"
 export function load_stylesheets(files) {
   const embed = globalThis.MoneydeskEmbed;
   const base = (embed && embed.assetBase) || "/";
   return Promise.all(files.split(" ").filter(Boolean).map((file) => {
     const href = base + file;
-    if (document.querySelector(`link[rel=stylesheet][href="${href}"]`)) return undefined;
+    const present = document.querySelector(`link[rel=stylesheet][href="${href}"]`);
+    if (present) return present.sheet ? undefined : new Promise((resolve, reject) => {
+      present.addEventListener("load", resolve);
+      present.addEventListener("error", () => reject(new Error("stylesheet " + href)));
+    });
     const link = document.createElement("link");
     link.rel = "stylesheet";
     link.href = href;

@@ -240,6 +240,12 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
     assert_eq!(files.len(), code.len(), "each file fetched once: {files:?}");
     let page_code: Vec<_> = files.iter().filter(|f| !f.url.contains("moneydesk_bg")).collect();
     assert!(page_code.len() >= 2 && page_code.iter().all(|f| f.start < parsed), "{parsed} ms: {page_code:?}");
+    // Its stylesheet too, linked by index.html, which the page then finds instead of linking
+    // it again.
+    let styles = h.requests_to("/table-").await;
+    assert!(styles.len() == 1 && styles[0].start < parsed, "{parsed} ms: {styles:?}");
+    let linked = "return document.querySelectorAll('link[rel=stylesheet][href*=\"/table-\"]').length";
+    assert_eq!(h.js(linked, vec![]).await, 1, "linked once");
 
     // Without the scopes remembered (a sign-in kept before they were), the rows are asked
     // for as soon as the session check says the token may read them, still once.

@@ -3,7 +3,7 @@
 //! trips, each waiting for the one before):
 //!
 //! - the page's wasm chunks, compiled as they arrive (the page's loader instantiates them:
-//!   xtask/src/loader.rs), and its own stylesheets (preloads);
+//!   xtask/src/loader.rs), and its own stylesheets (linked: src/pages/lazy.rs finds them);
 //! - for a stored sign-in (the credentials src/session.rs keeps), the session check
 //!   (`auth/me`) and, when the page opens on a request known without running it (`opens_on` in
 //!   src/groups.rs), that request: at once when the scopes remembered beside the token open
@@ -72,11 +72,20 @@ const SCRIPT: &str = r#"<script>
       modules.set(url, compiled);
       continue;
     }
+    // A stylesheet is linked at once (not only preloaded): loaded by the time the page is
+    // built, the page does not wait for its load event, a task after which the browser had
+    // laid out and painted the shell alone first. A failed one is removed, for the page to
+    // link again (src/pages/lazy.rs).
     const link = document.createElement("link");
-    link.rel = "preload";
+    if (ext === "css") {
+      link.rel = "stylesheet";
+      link.onerror = () => link.remove();
+    } else {
+      link.rel = "preload";
+      link.as = "fetch";
+      link.crossOrigin = "anonymous";
+    }
     link.href = href;
-    link.as = ext === "css" ? "style" : "fetch";
-    if (ext === "wasm") link.crossOrigin = "anonymous";
     document.head.appendChild(link);
   }
   window.moneydeskModule = (url) => {
