@@ -4,8 +4,8 @@
 //! `window.moneydeskEarly(url, authorization)`. The client takes it instead of sending the
 //! same GET again; the script has read the body whole already ([`text`]), so the page decodes
 //! it at once instead of in a later task (after the browser laid out and painted the page
-//! without it: bench/peer/results/README.md, 20). Other builds (tests, `trunk serve`, an embedded portal) have no such script,
-//! and every request goes out as usual.
+//! without it: bench/peer/results/README.md, 20). Other builds (tests, `trunk serve`, an
+//! embedded portal) have no such script, and every request goes out as usual.
 
 use wasm_bindgen::{JsCast, JsValue};
 

@@ -3,8 +3,8 @@
 //! [`crate::bundle`] makes instead of wasm-split's one-file-per-chunk loader: a page's loader
 //! fetches and instantiates that page's files in parallel, each once (a failed one is tried
 //! again on the next call: Retry after a network error; a file index.html compiled already for
-//! the page at its URL is instantiated from that, xtask/src/preload.rs), then calls back into the main module
-//! with whether they all loaded, as wasm-split's does.
+//! the page at its URL is instantiated from that, xtask/src/preload.rs), then calls back into
+//! the main module with whether they all loaded, as wasm-split's does.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
