@@ -15,7 +15,9 @@
 //! alternating), so that the machine's noise falls on both; it prints both medians, their
 //! ratio and the peer's waterfall. `MONEYDESK_BENCH_PEER=0` leaves it out;
 //! `MONEYDESK_BENCH_PAGES=/accounts,/fees` measures only those pages; `MONEYDESK_BENCH_SCOPES=1`:
-//! see [`remember_scopes`]; `MONEYDESK_BENCH_SETTLE_MS=1000`: see [`settle`].
+//! see [`remember_scopes`]; `MONEYDESK_BENCH_SETTLE_MS=1000`: see [`settle`];
+//! `MONEYDESK_BENCH_BEFORE=<dist>` also measures that build of the portal (served by a second
+//! server), interleaved with this one and the peer, and prints this build's ratio to it.
 
 mod peer;
 
@@ -224,6 +226,21 @@ async fn main() {
         Some(dist) => Some(peer::Peer::serve(dist, peer::accounts(&h, &origin, &token).await).await),
         None => None,
     };
+    // Another build of the portal, measured in the same run (MONEYDESK_BENCH_BEFORE=<dist>):
+    // on this noisy machine only builds measured interleaved can be told apart by 10–20 ms.
+    let before = match std::env::var_os("MONEYDESK_BENCH_BEFORE") {
+        Some(dist) => {
+            let hb = Harness::start_with(|c| {
+                c.seed_demo = true;
+                c.dist_dir = Some(dist.into());
+            })
+            .await;
+            let token = hb.token(&[Scope::Admin]).await;
+            Some((hb, token))
+        }
+        None => None,
+    };
+    let before_origin = before.as_ref().map(|(hb, _)| hb.base_url()).unwrap_or_default();
     let dir = tempfile::tempdir().unwrap();
     println!(
         "bench-first-screen: {runs} loads per page and mode; median ms from navigation start to the first content"
@@ -238,15 +255,37 @@ async fn main() {
         }
         let moneydesk = App::Moneydesk { origin: &origin, path, ready, token: &token };
         let mut apps = vec![moneydesk];
-        if let (Some(p), "/accounts") = (&peer, *path) {
-            apps.push(App::Peer { origin: &p.origin });
-        }
+        let before_at = before.as_ref().map(|(_, token)| {
+            apps.push(App::Moneydesk { origin: &before_origin, path, ready, token });
+            apps.len() - 1
+        });
+        let peer_at = match (&peer, *path) {
+            (Some(p), "/accounts") => {
+                apps.push(App::Peer { origin: &p.origin });
+                Some(apps.len() - 1)
+            }
+            _ => None,
+        };
         let times = measure(&apps, runs, dir.path()).await;
         row(path, &times[0]);
-        if let Some(p) = times.get(1) {
+        let ratio = |a: &[f64], b: &[f64]| median(a) / median(b);
+        if let Some(b) = before_at.map(|i| &times[i]) {
+            let m = &times[0];
+            row("  before (another build)", b);
+            println!(
+                "{:<24} {:>8.2} {:>8.2} {:>8.2}",
+                "  this build / before",
+                ratio(&m.cold, &b.cold),
+                ratio(&m.warm, &b.warm),
+                ratio(&m.slow, &b.slow)
+            );
+            samples("before cold", &b.cold);
+            samples("before warm", &b.warm);
+            samples("before slow", &b.slow);
+        }
+        if let Some(p) = peer_at.map(|i| &times[i]) {
             let m = &times[0];
             row("  react-admin peer", p);
-            let ratio = |a: &[f64], b: &[f64]| median(a) / median(b);
             println!(
                 "{:<24} {:>8.2} {:>8.2} {:>8.2}",
                 "  Moneydesk / peer",
@@ -261,7 +300,7 @@ async fn main() {
             }
         }
         print_waterfall("the last cold load", &times[0].waterfall);
-        if let Some(p) = times.get(1) {
+        if let Some(p) = peer_at.map(|i| &times[i]) {
             print_waterfall("the last slow load", &times[0].slow_waterfall);
             print_waterfall("the peer's last cold load", &p.waterfall);
             print_waterfall("the peer's last slow load", &p.slow_waterfall);
@@ -271,5 +310,8 @@ async fn main() {
     let ua = h.js("return navigator.userAgent", vec![]).await;
     println!("bench-first-screen: browser {}", ua.as_str().unwrap_or_default());
     drop(peer);
+    if let Some((hb, _)) = before {
+        hb.finish().await;
+    }
     h.finish().await;
 }
