@@ -209,6 +209,19 @@ fn print_waterfall(title: &str, waterfall: &Value) {
     }
 }
 
+/// The other app's row, then this build's medians over its, mode by mode.
+fn compared(label: &str, ratio_label: &str, m: &Times, other: &Times) {
+    row(label, other);
+    let ratio = |a: &[f64], b: &[f64]| median(a) / median(b);
+    println!(
+        "{:<24} {:>8.2} {:>8.2} {:>8.2}",
+        ratio_label,
+        ratio(&m.cold, &other.cold),
+        ratio(&m.warm, &other.warm),
+        ratio(&m.slow, &other.slow)
+    );
+}
+
 fn samples(label: &str, xs: &[f64]) {
     let list: Vec<String> = xs.iter().map(|x| format!("{x:.0}")).collect();
     println!("    {label:<22} {}", list.join(" "));
@@ -268,31 +281,15 @@ async fn main() {
         };
         let times = measure(&apps, runs, dir.path()).await;
         row(path, &times[0]);
-        let ratio = |a: &[f64], b: &[f64]| median(a) / median(b);
         if let Some(b) = before_at.map(|i| &times[i]) {
-            let m = &times[0];
-            row("  before (another build)", b);
-            println!(
-                "{:<24} {:>8.2} {:>8.2} {:>8.2}",
-                "  this build / before",
-                ratio(&m.cold, &b.cold),
-                ratio(&m.warm, &b.warm),
-                ratio(&m.slow, &b.slow)
-            );
+            compared("  before (another build)", "  this build / before", &times[0], b);
             samples("before cold", &b.cold);
             samples("before warm", &b.warm);
             samples("before slow", &b.slow);
         }
         if let Some(p) = peer_at.map(|i| &times[i]) {
             let m = &times[0];
-            row("  react-admin peer", p);
-            println!(
-                "{:<24} {:>8.2} {:>8.2} {:>8.2}",
-                "  Moneydesk / peer",
-                ratio(&m.cold, &p.cold),
-                ratio(&m.warm, &p.warm),
-                ratio(&m.slow, &p.slow)
-            );
+            compared("  react-admin peer", "  Moneydesk / peer", m, p);
             for (label, t) in [("Moneydesk", m), ("peer", p)] {
                 samples(&format!("{label} cold"), &t.cold);
                 samples(&format!("{label} warm"), &t.warm);
