@@ -1,7 +1,8 @@
 //! Image cash letters over real HTTP on both backends: confirmed check deposits become one
 //! X9.100-187 file that our own reader (moneydesk-x9) reads back without a problem, with both
 //! G4 sides of every check; the deposits are sent in the same step; two requests at once never
-//! put a deposit in two letters; and every refusal names what was wrong.
+//! put a deposit in two letters; a client hanging up mid-letter leaves the letter whole or
+//! absent, never a file alone; and every refusal names what was wrong.
 
 mod common;
 
@@ -73,6 +74,7 @@ on_both_backends!(
     a_letter_of_more_checks_than_a_bundle_streams_into_bundles_and_is_stored_whole,
     a_check_that_cannot_be_written_mid_letter_stops_it_and_leaves_no_file_and_no_letter,
     an_unfinished_letter_file_left_by_a_crash_is_swept,
+    a_client_hanging_up_at_any_moment_leaves_a_whole_letter_or_none_and_no_file_alone,
 );
 
 /// The objects the blob store holds under `prefix`.
@@ -299,4 +301,64 @@ async fn an_unfinished_letter_file_left_by_a_crash_is_swept(backend: Backend) {
     assert_eq!(removed, 1 + usize::from(part.is_some()), "the object and the part");
     assert_eq!(objects(&d, "cash-letters").await, Vec::<String>::new());
     assert!(part.is_none_or(|p| !p.exists()));
+}
+
+/// The letters' files (`cash-letters/<sha256>.x937`) and the letters recorded, once both have
+/// stopped changing (a letter whose client hung up is still being made for a moment).
+async fn files_and_letters(d: &Desk) -> (usize, u64) {
+    let mut last = (usize::MAX, u64::MAX);
+    for _ in 0..100 {
+        let files = objects(d, "cash-letters").await.iter().filter(|p| p.ends_with(".x937")).count();
+        let listed = json(d.server.get_auth(paths::CASH_LETTERS, &d.writer).await).await;
+        let now = (files, listed["data"]["totalElements"].as_u64().unwrap());
+        if now == last && files as u64 == now.1 {
+            return now;
+        }
+        last = now;
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    last
+}
+
+async fn a_client_hanging_up_at_any_moment_leaves_a_whole_letter_or_none_and_no_file_alone(backend: Backend) {
+    let d = desk(backend).await;
+    // How long a letter of four checks takes here, to hang up at points all through it.
+    for n in 0..4 {
+        deposit(&d, n, 100 + n, true).await;
+    }
+    let started = std::time::Instant::now();
+    let (status, made) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": today()})).await;
+    assert_eq!(status, 201, "{made}");
+    let whole = started.elapsed();
+
+    let mut hung_up = 0;
+    for (round, fifths) in (1..=4u32).enumerate() {
+        for n in 0..4 {
+            deposit(&d, 10 * (round as u32 + 1) + n, 200 + n, true).await;
+        }
+        let impatient = reqwest::Client::builder().timeout(whole * fifths / 5).build().unwrap();
+        let asked = impatient
+            .post(d.server.url(paths::CASH_LETTERS))
+            .bearer_auth(&d.admin)
+            .json(&json!({"businessDate": today()}))
+            .send()
+            .await;
+        hung_up += usize::from(asked.as_ref().is_err_and(reqwest::Error::is_timeout));
+    }
+    assert!(hung_up > 0, "the client hung up before an answer at least once");
+
+    let (files, letters) = files_and_letters(&d).await;
+    assert_eq!(files as u64, letters, "every stored letter file is a recorded letter's, and every letter has its file");
+    assert_eq!(objects(&d, "cash-letters/incoming").await, Vec::<String>::new(), "nothing left incoming");
+    // Whatever was not sent with a letter is still confirmed, to go with the next one.
+    let (status, rest) = post(&d, &d.admin, paths::CASH_LETTERS, &json!({"businessDate": today()})).await;
+    if status == 201 {
+        assert!(rest["data"]["itemCount"].as_u64().unwrap() > 0, "{rest}");
+    } else {
+        assert_eq!(rest["error"]["reason"], "nothing_to_send", "{rest}");
+    }
+    let listed = json(d.server.get_auth(paths::CASH_LETTERS, &d.writer).await).await;
+    let sent: u64 =
+        listed["data"]["content"].as_array().unwrap().iter().map(|l| l["itemCount"].as_u64().unwrap()).sum();
+    assert_eq!(sent, 20, "each of the twenty checks in exactly one letter: {listed}");
 }

@@ -65,6 +65,26 @@ pub async fn make(
         (answer.file_bytes, answer.file_sha256) = (None, None);
         return Ok((StatusCode::OK, answer));
     }
+    // Written, stored and recorded in a task of its own: a client that hangs up while its
+    // letter is written drops this handler's future at its next await, and before 2026-11-27
+    // that left the stored file with no letter recording it (and its deposits unsent). The
+    // task runs to the end either way; the letter is then in the list like any other.
+    let (state, created_by) = (state.clone(), caller.token_name().to_string());
+    tokio::spawn(async move { write_and_record(&state, created_by, cash_letter_id, business_date, candidates).await })
+        .await
+        .map_err(|e| Error::internal(format_args!("making the cash letter stopped: {e}")))?
+}
+
+/// Writes the letter's file, stores it and records the letter with its deposits sent, or, when
+/// a deposit changed meanwhile, removes the file again.
+async fn write_and_record(
+    state: &AppState,
+    created_by: String,
+    cash_letter_id: String,
+    business_date: Date,
+    candidates: Vec<Candidate>,
+) -> Result<(StatusCode, CashLetter), Error> {
+    let tz = state.config.business_time_zone;
     let now = chrono::Utc::now();
     let created_at = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let local = now.with_timezone(&tz);
@@ -89,7 +109,7 @@ pub async fn make(
         cash_letter_id,
         business_date: business_date.to_string(),
         created_at,
-        created_by: caller.token_name().to_string(),
+        created_by,
         item_count: items.len() as i64,
         bundle_count: i64::from(bundles),
         total_cents: items.iter().map(|i| i.amount_cents).sum(),
