@@ -117,6 +117,17 @@ impl Browser {
         }
     }
 
+    /// Runs `script` in every document the session opens from now on, before the document's
+    /// own scripts (DevTools' `Page.addScriptToEvaluateOnNewDocument`): benchmarks watch a
+    /// page from its first moment instead of from when the navigation returned.
+    pub async fn on_new_document(&self, script: &str) {
+        let cmd =
+            crate::console::Cdp { cmd: "Page.addScriptToEvaluateOnNewDocument", params: json!({ "source": script }) };
+        if let Err(e) = self.client.issue_cmd(cmd).await {
+            self.fail(format!("adding a script to new documents: {e}")).await;
+        }
+    }
+
     /// The underlying fantoccini client, for what the helpers do not cover.
     pub fn client(&self) -> &Client {
         &self.client

@@ -41,6 +41,23 @@ impl WebDriverCompatibleCommand for NetworkConditions {
     }
 }
 
+/// chromedriver's `POST /session/{id}/goog/cdp/execute`: one DevTools protocol command.
+#[derive(Debug)]
+pub struct Cdp {
+    pub cmd: &'static str,
+    pub params: Value,
+}
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base_url: &url::Url, session_id: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!("session/{}/goog/cdp/execute", session_id.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(serde_json::json!({ "cmd": self.cmd, "params": self.params }).to_string()))
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub level: String,
