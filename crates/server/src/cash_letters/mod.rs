@@ -56,7 +56,9 @@ async fn list_cash_letters(
 /// Each check goes in with both sides as G4 TIFFs (a scan's own, or converted from the stored
 /// pictures) and its MICR fields (routing number with its check digit; on-us `account/check`).
 /// The file is written as the checks come and stored under its SHA-256 once whole; a request
-/// refused or failing on the way keeps nothing: no letter, no file, every deposit as it was.
+/// refused or failing on the way keeps nothing: no letter, no file, every deposit as it was. A
+/// client that hangs up once the file is being written does not stop it: the letter is made
+/// whole (file, letter, deposits sent) and is in the list like any other.
 #[utoipa::path(post, path = paths::CASH_LETTERS, tag = "cash-letters",
     request_body(content = CashLetterRequest, description = "businessDate or depositIds; preview to only look"),
     security(("bearer" = ["admin"])),
