@@ -144,7 +144,7 @@ async fn load(b: &Browser, app: App<'_>) -> (Seen, Value) {
     tokio::time::sleep(settle()).await;
     b.on_new_document(&WATCH.replace("SELECTOR", &json!(app.ready()).to_string())).await;
     b.open(&app.url()).await;
-    let at = content_at(b, app).await;
+    let at = content_at(b).await;
     let mut waterfall = b.js(WATERFALL, vec![]).await;
     if let (Value::Array(list), Value::Array(tasks)) = (&mut waterfall, b.js_async(LONG_TASKS, vec![]).await) {
         for t in tasks {
@@ -161,7 +161,7 @@ async fn load(b: &Browser, app: App<'_>) -> (Seen, Value) {
 async fn reload(b: &Browser, app: App<'_>) -> Seen {
     b.open("about:blank").await;
     b.open(&app.url()).await;
-    content_at(b, app).await
+    content_at(b).await
 }
 
 /// When a load's first content was in the DOM and when it was painted (ms from navigation start).
@@ -171,14 +171,13 @@ struct Seen {
     painted: f64,
 }
 
-async fn content_at(b: &Browser, _app: App<'_>) -> Seen {
+async fn content_at(b: &Browser) -> Seen {
     let at = b.js_async(CONTENT_AT, vec![]).await;
     let ms = |i: usize| at[i].as_f64().unwrap_or(f64::NAN);
     Seen { dom: ms(0), painted: ms(1) }
 }
 
-/// One figure's loads, mode by mode.
-#[derive(Default)]
+/// One figure of an app's loads (the first content painted, or in the DOM), mode by mode.
 struct Modes {
     cold: Vec<f64>,
     warm: Vec<f64>,
@@ -187,28 +186,27 @@ struct Modes {
 
 #[derive(Default)]
 struct Times {
-    /// The measured time: the first content painted.
-    painted: Modes,
-    /// The first content in the DOM (before its layout and paint).
-    dom: Modes,
+    cold: Vec<Seen>,
+    warm: Vec<Seen>,
+    slow: Vec<Seen>,
     waterfall: Value,
     slow_waterfall: Value,
 }
 
 impl Times {
-    fn cold(&mut self, at: Seen) {
-        self.painted.cold.push(at.painted);
-        self.dom.cold.push(at.dom);
+    /// The measured time: the first content painted.
+    fn painted(&self) -> Modes {
+        self.figure(|s| s.painted)
     }
 
-    fn warm(&mut self, at: Seen) {
-        self.painted.warm.push(at.painted);
-        self.dom.warm.push(at.dom);
+    /// The first content in the DOM (before its layout and paint).
+    fn dom(&self) -> Modes {
+        self.figure(|s| s.dom)
     }
 
-    fn slow(&mut self, at: Seen) {
-        self.painted.slow.push(at.painted);
-        self.dom.slow.push(at.dom);
+    fn figure(&self, of: fn(&Seen) -> f64) -> Modes {
+        let all = |xs: &[Seen]| xs.iter().map(of).collect();
+        Modes { cold: all(&self.cold), warm: all(&self.warm), slow: all(&self.slow) }
     }
 }
 
@@ -226,9 +224,9 @@ async fn measure(apps: &[App<'_>], runs: usize, dir: &std::path::Path) -> Vec<Ti
             let i = (run + k) % apps.len();
             let b = Browser::start(&browser(), "first-screen".into()).await;
             let (at, waterfall) = load(&b, apps[i]).await;
-            times[i].cold(at);
+            times[i].cold.push(at);
             times[i].waterfall = waterfall;
-            times[i].warm(reload(&b, apps[i]).await);
+            times[i].warm.push(reload(&b, apps[i]).await);
             b.close().await;
         }
     }
@@ -238,7 +236,7 @@ async fn measure(apps: &[App<'_>], runs: usize, dir: &std::path::Path) -> Vec<Ti
             let b = Browser::start(&browser(), "first-screen".into()).await;
             b.emulate_network(150, 200_000, 93_750).await;
             let (at, waterfall) = load(&b, apps[i]).await;
-            times[i].slow(at);
+            times[i].slow.push(at);
             times[i].slow_waterfall = waterfall;
             b.close().await;
         }
@@ -339,23 +337,24 @@ async fn main() {
             _ => None,
         };
         let times = measure(&apps, runs, dir.path()).await;
-        row(path, &times[0].painted);
-        row("  in the DOM", &times[0].dom);
+        let m = &times[0];
+        row(path, &m.painted());
+        row("  in the DOM", &m.dom());
         if let Some(b) = before_at.map(|i| &times[i]) {
-            compared("  before (another build)", "  this build / before", &times[0].painted, &b.painted);
-            compared("    in the DOM", "    this build / before", &times[0].dom, &b.dom);
-            samples("before cold", &b.painted.cold);
-            samples("before warm", &b.painted.warm);
-            samples("before slow", &b.painted.slow);
+            compared("  before (another build)", "  this build / before", &m.painted(), &b.painted());
+            compared("    in the DOM", "    this build / before", &m.dom(), &b.dom());
+            let b = b.painted();
+            samples("before cold", &b.cold);
+            samples("before warm", &b.warm);
+            samples("before slow", &b.slow);
         }
         if let Some(p) = peer_at.map(|i| &times[i]) {
-            let m = &times[0];
-            compared("  react-admin peer", "  Moneydesk / peer", &m.painted, &p.painted);
-            compared("    in the DOM", "    Moneydesk / peer", &m.dom, &p.dom);
-            for (label, t) in [("Moneydesk", m), ("peer", p)] {
-                samples(&format!("{label} cold"), &t.painted.cold);
-                samples(&format!("{label} warm"), &t.painted.warm);
-                samples(&format!("{label} slow"), &t.painted.slow);
+            compared("  react-admin peer", "  Moneydesk / peer", &m.painted(), &p.painted());
+            compared("    in the DOM", "    Moneydesk / peer", &m.dom(), &p.dom());
+            for (label, t) in [("Moneydesk", m.painted()), ("peer", p.painted())] {
+                samples(&format!("{label} cold"), &t.cold);
+                samples(&format!("{label} warm"), &t.warm);
+                samples(&format!("{label} slow"), &t.slow);
             }
         }
         print_waterfall("the last cold load", &times[0].waterfall);
