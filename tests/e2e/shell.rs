@@ -246,6 +246,12 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
     assert!(styles.len() == 1 && styles[0].start < parsed, "{parsed} ms: {styles:?}");
     let linked = "return document.querySelectorAll('link[rel=stylesheet][href*=\"/table-\"]').length";
     assert_eq!(h.js(linked, vec![]).await, 1, "linked once");
+    // The main module's script tells V8 to compile all of it as it streams in, off the main
+    // thread (its first line: xtask/src/js.rs).
+    let first_line = "const done = arguments[0];
+        const glue = document.querySelector('link[rel=modulepreload][href$=\"/moneydesk.js\"]');
+        fetch(glue.href).then((r) => r.text()).then((t) => done(t.split('\\n')[0].slice(0, 60)), (e) => done(String(e)));";
+    assert_eq!(h.js_async(first_line, vec![]).await, "//# allFunctionsCalledOnLoad");
 
     // Without the scopes remembered (a sign-in kept before they were), the rows are asked
     // for as soon as the session check says the token may read them, still once.

@@ -184,12 +184,16 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     let level = format!("-O{}", wasm_opt.as_deref().unwrap_or("z"));
     let mut modules: Vec<PathBuf> = split.split_modules.clone();
     modules.push(build_dir.join(format!("{bin}_bg.wasm")));
+    // `MONEYDESK_WASM_NAMES=1` keeps the functions' names (wasm-opt `-g`): a build to profile,
+    // whose samples name Rust functions (the main module's `name` section is 2.5 times its code: never ship it).
+    let names = std::env::var_os("MONEYDESK_WASM_NAMES").is_some_and(|v| v == "1");
     for module in &modules {
         // The `producers` and `target_features` sections only describe the build (300 bytes a
         // module, 67 modules): browsers do not read them.
         run_tool(
             Command::new("wasm-opt")
                 .arg(&level)
+                .args(names.then_some("-g"))
                 .args(["--strip-producers", "--strip-target-features"])
                 .arg(module)
                 .arg("-o")
@@ -219,6 +223,7 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
         let path = build_dir.join(script);
         if path.is_file() {
             js::minify(&path, js::Kind::Module)?;
+            js::compile_eagerly(&path)?;
         }
     }
 
