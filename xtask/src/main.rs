@@ -223,7 +223,6 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
         let path = build_dir.join(script);
         if path.is_file() {
             js::minify(&path, js::Kind::Module)?;
-            js::compile_eagerly(&path)?;
         }
     }
 
