@@ -64,6 +64,40 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
 }
 
 #[tokio::test]
+async fn the_date_filters_are_date_inputs_once_the_rows_are_shown_and_keep_the_urls_dates() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::AccountsRead]).await;
+    h.sign_in(&token).await;
+    // In the first frame a text input (a date input costs the first rows 2–3 ms each), a date
+    // input right after it, with the date the URL holds.
+    h.goto("/accounts?createTimeFrom=2020-01-01").await;
+    h.wait_for("tbody tr[data-id]").await;
+    h.wait_for("input[type=date]#accounts-filter-createTimeFrom").await;
+    let value = "return document.querySelector('#accounts-filter-createTimeFrom').value";
+    assert_eq!(h.js(value, vec![]).await, json!("2020-01-01"));
+    assert_eq!(
+        h.js("return document.querySelectorAll('.table-filters input[type=date]').length", vec![]).await,
+        json!(2)
+    );
+    assert_eq!(
+        h.js("return document.querySelector('#accounts-filter-createTimeTo').placeholder", vec![]).await,
+        json!(""),
+        "a date input shows the browser's own format"
+    );
+
+    // A date chosen filters the rows through the URL.
+    h.js(
+        "const to = document.querySelector('#accounts-filter-createTimeTo');
+        to.value = '2020-01-02';
+        to.dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![],
+    )
+    .await;
+    h.wait_js("location.search.includes('createTimeTo=2020-01-02')", "the date filter in the URL").await;
+    h.finish().await;
+}
+
+#[tokio::test]
 async fn accounts_page_sort_filter_reload_drawer_and_export() {
     let h = Harness::start_with(|c| c.seed_demo = true).await;
     let token = h.token(&[Scope::AccountsRead]).await;

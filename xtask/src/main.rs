@@ -41,6 +41,7 @@ use sha2::{Digest, Sha256};
 mod bundle;
 mod compress;
 mod css;
+mod fonts;
 mod groups;
 mod index;
 mod js;
@@ -128,9 +129,13 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
 
     // Stylesheets first: the wasm is told the names of those its pages load.
     let mut css_names = BTreeMap::new(); // style name -> hashed file name
+    let mut first_fonts = None;
     for link in &links {
         if let Asset::Css { href } = &link.asset {
             let source = fs::read_to_string(root.join(href)).with_context(|| format!("reading {href}"))?;
+            if href.ends_with("/main.css") {
+                first_fonts = Some(fonts::first_screen(&source)?);
+            }
             let bytes = css::minify(&source).into_bytes();
             let stem = Path::new(href).file_stem().and_then(|s| s.to_str()).context("a stylesheet without a name")?;
             let name = format!("{stem}-{}.css", short_hash(&bytes));
@@ -259,7 +264,8 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
         };
         page.replace_range(link.range.clone(), &replacement);
     }
-    let page = preload::with_script(&page, &routes)?;
+    let Some(first_fonts) = first_fonts else { bail!("index.html links no style/main.css (the fonts' stacks)") };
+    let page = preload::with_script(&page, &routes, &first_fonts)?;
     let page: String = page.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("{l}\n")).collect();
     fs::write(staging.join("index.html"), page)?;
 

@@ -21,6 +21,9 @@
 //! Nothing is requested for a URL with a query (the page's own keys may change the request),
 //! without stored credentials, or for a token whose scopes do not open the page (its refusal
 //! would be a 403 in the console for a page the user cannot open).
+//!
+//! It also asks the browser for the first screen's fonts, one a task, while the main thread
+//! waits for the network (xtask/src/fonts.rs says why).
 
 use std::collections::BTreeMap;
 
@@ -136,13 +139,29 @@ const SCRIPT: &str = r#"<script>
     early.delete(url);
     return answer;
   };
+  // The fonts of the first screen (xtask/src/fonts.rs), each in a task of its own so that the main
+  // module, arriving, waits for one at most: measuring a word on a canvas makes the browser
+  // find the font, as the text of the page would inside its first frame.
+  const fonts = FONTS;
+  let canvas;
+  const warm = () => {
+    canvas = canvas || document.createElement("canvas").getContext("2d");
+    if (!canvas || !fonts.length) return;
+    canvas.font = fonts.shift();
+    canvas.measureText("Aa0");
+    setTimeout(warm);
+  };
+  setTimeout(warm);
 })();
 </script>"#;
 
-/// index.html with the script after its `<title>`.
-pub fn with_script(html: &str, routes: &BTreeMap<String, Route>) -> Result<String> {
-    let script =
-        SCRIPT.replace("ROUTES", &serde_json::to_string(routes)?).replace("AUTH_ME", &serde_json::to_string(AUTH_ME)?);
+/// index.html with the script after its `<title>`; `fonts` are CSS `font` values
+/// (xtask/src/fonts.rs).
+pub fn with_script(html: &str, routes: &BTreeMap<String, Route>, fonts: &[String]) -> Result<String> {
+    let script = SCRIPT
+        .replace("ROUTES", &serde_json::to_string(routes)?)
+        .replace("AUTH_ME", &serde_json::to_string(AUTH_ME)?)
+        .replace("FONTS", &serde_json::to_string(fonts)?);
     let Some(at) = html.find("</title>") else { bail!("index.html has no </title> to put the preloads after") };
     let at = at + "</title>".len();
     Ok(format!("{}\n    {}{}", &html[..at], script, &html[at..]))
@@ -159,10 +178,12 @@ mod tests {
         let scopes = vec!["accounts:read".to_string(), "admin".to_string()];
         routes.insert("accounts".to_string(), Route::new(&files, Some("/api/a?page=1&size=10".into()), scopes.clone()));
         routes.insert("fees".to_string(), Route::new(&files[..1], None, scopes));
-        let html = with_script("<head><title>M</title></head>", &routes).unwrap();
+        let fonts = ["400 15px system-ui, \"Segoe UI\", sans-serif".to_string()];
+        let html = with_script("<head><title>M</title></head>", &routes, &fonts).unwrap();
         let table = r#"const routes = {"accounts":{"files":[["build-00/accounts","wasm"],["table-1a","css"]],"first":"/api/a?page=1&size=10","scopes":["accounts:read","admin"]},"fees":{"files":[["build-00/accounts","wasm"]]}};"#;
         assert!(html.contains(table), "{html}");
         assert!(html.contains(r#"get("/api/v1/cores/auth/me");"#), "{html}");
+        assert!(html.contains(r#"const fonts = ["400 15px system-ui, \"Segoe UI\", sans-serif"];"#), "{html}");
         assert!(html.find("<script>").unwrap() > html.find("</title>").unwrap());
         assert!(!SCRIPT.contains('\''), "no apostrophes: the server reads quoted names");
     }
