@@ -6,9 +6,9 @@
 //! one more for every family of a stack the machine does not have (the monospace stack misses
 //! four on Linux). Asked for by the page's own text they all fell inside the first frame's
 //! style and layout: 10–18 ms of its 30–44 ms on /accounts (traced with the `fonts` category,
-//! 2026-11-27). Asked for by measuring a word on a canvas, one font a task, they come from
-//! the same per-process cache in the main thread's waits for the network instead
-//! (bench/peer/results/README.md, 27).
+//! 2026-11-27). Asked for by measuring a word on a canvas, 4 ms of them a task, they come from
+//! the same per-process cache in the main thread's waits for the network instead: that
+//! frame 9–13 ms, fonts about 1 ms of it (bench/peer/results/README.md, 27).
 //!
 //! The stacks are main.css's `--font-ui` and `--font-mono`, read from the stylesheet; the
 //! weights and sizes are [`FIRST_SCREEN`], which tests/e2e/shell.rs checks against every text
@@ -24,19 +24,20 @@ enum Stack {
 }
 
 /// The text styles of the shell and a data table (weight, size in CSS pixels, stack): /accounts
-/// at a desktop width, from its brand (1.1rem bold) to its sort arrows (0.75em of a 0.8rem label).
+/// at a desktop width, from its brand (1.1rem bold) to its sort arrows (0.75em of a 0.8rem
+/// label), the costliest and the most used first.
 const FIRST_SCREEN: &[(u16, &str, Stack)] = &[
+    (400, "12.24", Stack::Mono), // identifiers in table cells (first: a miss per absent family)
     (400, "15", Stack::Ui),      // body, buttons, inputs
-    (500, "15", Stack::Ui),      // navigation links
     (400, "14.4", Stack::Ui),    // table cells, the signed-in user
     (600, "12.8", Stack::Ui),    // filter labels, column headers
     (600, "12", Stack::Ui),      // status badges
+    (500, "15", Stack::Ui),      // navigation links
     (400, "12", Stack::Ui),      // the environment badge
     (600, "9.6", Stack::Ui),     // sort arrows
     (700, "17.6", Stack::Ui),    // the brand
     (700, "25.6", Stack::Ui),    // the page's heading
     (400, "16.8", Stack::Ui),    // icon buttons
-    (400, "12.24", Stack::Mono), // identifiers in table cells
 ];
 
 /// Each of [`FIRST_SCREEN`] as a CSS `font` (`600 12.8px system-ui, …`), its stack as
@@ -72,8 +73,8 @@ mod tests {
     fn each_first_screen_font_is_a_weight_a_size_and_a_stack_of_main_css() {
         let css = ".moneydesk {\n  --font-ui: system-ui, \"Segoe UI\", sans-serif;\n  --font-mono: Menlo, monospace;\n  font-family: var(--font-ui);\n}";
         let fonts = first_screen(css).unwrap();
-        assert_eq!(fonts[0], "400 15px system-ui, \"Segoe UI\", sans-serif");
-        assert_eq!(fonts.last().unwrap(), "400 12.24px Menlo, monospace");
+        assert_eq!(fonts[0], "400 12.24px Menlo, monospace");
+        assert_eq!(fonts[1], "400 15px system-ui, \"Segoe UI\", sans-serif");
         assert_eq!(fonts.len(), FIRST_SCREEN.len());
     }
 
@@ -88,6 +89,6 @@ mod tests {
     fn the_portals_main_css_names_both_stacks() {
         let css = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../style/main.css")).unwrap();
         let fonts = first_screen(&css).unwrap();
-        assert!(fonts[0].starts_with("400 15px system-ui"), "{fonts:?}");
+        assert!(fonts[1].starts_with("400 15px system-ui"), "{fonts:?}");
     }
 }
