@@ -147,7 +147,9 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
     let status = el(doc, "p", &[("class", "sr-only"), ("aria-live", "polite"), ("data-part", "status")], "");
     let _ = top.append_child(&toolbar);
     let _ = top.append_child(&status);
-    become_date_inputs(form);
+    if ctx.filters.iter().any(|f| matches!(f.kind, FilterKind::Date)) {
+        become_date_inputs(form);
+    }
 }
 
 /// Marks a date filter's input, a text input until [`become_date_inputs`].
