@@ -97,7 +97,11 @@ impl Database {
 
     pub async fn begin(&self) -> sqlx::Result<Tx> {
         Ok(match self {
-            Database::Sqlite(p) => Tx::Sqlite(p.begin().await?),
+            // IMMEDIATE: a deferred transaction that reads, then writes while another connection
+            // writes cannot take the write lock and fails at once with SQLITE_BUSY (the busy
+            // timeout does not apply to that upgrade): a 500 "database is locked" in
+            // vault_crash's folder creation, 2026-11-27. Taken at BEGIN, the lock waits.
+            Database::Sqlite(p) => Tx::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
             Database::Postgres(p) => Tx::Postgres(p.begin().await?),
         })
     }
