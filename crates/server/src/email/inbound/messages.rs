@@ -141,9 +141,8 @@ pub(super) async fn detail(
     Path(id): Path<String>,
 ) -> Result<Json<Envelope<InboundDetail>>, Error> {
     let id = message_id(&id)?;
-    let row =
-        state.inbound.store.message(&id).await?.ok_or_else(|| Error::not_found(format!("No inbound message {id}")))?;
-    let attempts_made = state.inbound.store.attempts(&id).await?;
+    let (row, attempts_made) =
+        state.inbound.store.detail(&id).await?.ok_or_else(|| Error::not_found(format!("No inbound message {id}")))?;
     Ok(Json(Envelope::ok(InboundDetail { message: row.answer(), attachments: row.attachment_info(), attempts_made })))
 }
 

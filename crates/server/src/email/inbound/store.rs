@@ -266,10 +266,19 @@ impl InboundStore {
         self.db.acquire().await?.exec().row(&q).await
     }
 
-    pub async fn attempts(&self, id: &str) -> sqlx::Result<Vec<InboundAttempt>> {
+    /// A message with its attempts, both read in one snapshot: read one after the other, an
+    /// outcome recorded between the two showed the message still `delivering` beside its
+    /// attempt's result (seen in CI).
+    pub async fn detail(&self, id: &str) -> sqlx::Result<Option<(MessageRow, Vec<InboundAttempt>)>> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let q = self.db.sql(&format!("SELECT {MESSAGE_COLUMNS} FROM email_inbound_messages WHERE id = ?")).arg(id);
+        let Some(row): Option<MessageRow> = tx.exec().row(&q).await? else {
+            return Ok(None);
+        };
         let q = self.db.sql("SELECT number, url, started_at, duration_ms, status, result FROM email_inbound_attempts WHERE message_id = ? ORDER BY number").arg(id);
-        let rows: Vec<AttemptRow> = self.db.acquire().await?.exec().rows(&q).await?;
-        Ok(rows
+        let rows: Vec<AttemptRow> = tx.exec().rows(&q).await?;
+        tx.commit().await?;
+        let attempts = rows
             .into_iter()
             .map(|r| InboundAttempt {
                 number: r.number as u32,
@@ -279,7 +288,8 @@ impl InboundStore {
                 status: r.status.and_then(|s| u16::try_from(s).ok()),
                 result: r.result,
             })
-            .collect())
+            .collect();
+        Ok(Some((row, attempts)))
     }
 
     /// Claims up to `limit` due messages for `worker` until `until`: pending ones whose time

@@ -222,16 +222,20 @@ impl EmailStore {
         id: &str,
         headers: impl FnOnce(&StoredMessage) -> Vec<(String, String)>,
     ) -> Result<Option<MessageDetail>, EmailError> {
-        let Some(row) = self.row(id).await? else { return Ok(None) };
+        // One snapshot: the message's state, its attempts and its resends agree even while the
+        // relay records an outcome (read one after another, they did not; inbound's detail
+        // was seen so in CI).
+        let mut tx = self.db.begin_snapshot().await?;
+        let q = self.db.sql(&format!("SELECT {ROW_COLUMNS} FROM email_messages WHERE id = ?")).arg(id);
+        let Some(row): Option<MessageRow> = tx.exec().row(&q).await? else { return Ok(None) };
         let q = self
             .db
             .sql("SELECT number, started_at, outcome, reply FROM email_attempts WHERE message_id = ? ORDER BY number")
             .arg(id);
-        let mut conn = self.db.acquire().await?;
-        let attempts: Vec<AttemptRow> = conn.exec().rows(&q).await?;
+        let attempts: Vec<AttemptRow> = tx.exec().rows(&q).await?;
         let q = self.db.sql("SELECT after_attempt, resent_at, resent_by, resent_by_user FROM email_resends WHERE message_id = ? ORDER BY after_attempt").arg(id);
-        let resends: Vec<ResendRow> = conn.exec().rows(&q).await?;
-        drop(conn);
+        let resends: Vec<ResendRow> = tx.exec().rows(&q).await?;
+        tx.commit().await?;
         let mut attempt_log: Vec<Attempt> = attempts
             .into_iter()
             .map(|a| Attempt {
