@@ -142,9 +142,10 @@ pub async fn sweep_all(
 /// The sweep: a first pass as soon as the instance starts (what a crash of this instance left
 /// behind; it only reads the database), then once an hour across all instances sharing the
 /// database (`storage::jobs`: each asks every minute whether it is due; the first to claim it
-/// runs it). The first claim waits a minute: a claim is a write, and on SQLite a write landing
-/// between another transaction's read and its first write makes that one fail
-/// (`SQLITE_BUSY_SNAPSHOT`), which at startup is when seeds and imports run.
+/// runs it). The first ask comes a minute in, the instance having just swept. (It was also
+/// kept off startup because on SQLite a write landing between another transaction's read and
+/// its first write made that one fail; write transactions now take the lock at BEGIN,
+/// `Database::begin`, so that no longer happens.)
 pub fn spawn_sweeper(blobs: Blobs, store: VaultStore, grace: Duration, local_root: Option<std::path::PathBuf>) {
     const EVERY: Duration = Duration::from_secs(3600);
     const ASK: Duration = Duration::from_secs(60);
