@@ -265,8 +265,9 @@ fn duplicate_override(caller: &Caller, query: &[(String, String)]) -> Result<Opt
 }
 
 pub async fn detail(state: &AppState, id: i64) -> Result<DepositDetail, Error> {
-    let row = state.deposits.get(id).await?.ok_or_else(|| Error::not_found(format!("No deposit {id}")))?;
-    let history = state.deposits.events(id).await?.into_iter().map(record::event).collect();
+    let (row, events) =
+        state.deposits.with_history(id).await?.ok_or_else(|| Error::not_found(format!("No deposit {id}")))?;
+    let history = events.into_iter().map(record::event).collect();
     let tz = state.config.business_time_zone;
     let rec = record::record(&row, tz);
     let directory_bank_name = row.bank_routing_number.as_deref().and_then(|rn| {

@@ -152,18 +152,20 @@ impl TemplateStore {
 
     /// A template with every version, newest first.
     pub async fn detail(&self, id: &str) -> sqlx::Result<Option<TemplateDetail>> {
-        let mut conn = self.db.acquire().await?;
+        // One snapshot: a version saved between the two reads would be listed but not latest.
+        let mut tx = self.db.begin_snapshot().await?;
         let q = self
             .db
             .sql("SELECT id, name, latest_version, created_at, updated_at FROM email_templates WHERE id = ?")
             .arg(id);
-        let Some(t): Option<TemplateRow> = conn.exec().row(&q).await? else { return Ok(None) };
+        let Some(t): Option<TemplateRow> = tx.exec().row(&q).await? else { return Ok(None) };
         let q = self
             .db
             .sql("SELECT version, subject, text_body, html_body, created_at, created_by FROM email_template_versions WHERE template_id = ? ORDER BY version DESC")
             .arg(id);
         let versions: Vec<TemplateVersion> =
-            conn.exec().rows::<VersionRow>(&q).await?.into_iter().map(VersionRow::record).collect();
+            tx.exec().rows::<VersionRow>(&q).await?.into_iter().map(VersionRow::record).collect();
+        tx.commit().await?;
         let Some(latest) = versions.iter().find(|v| v.version as i64 == t.latest_version).cloned() else {
             return Ok(None);
         };
