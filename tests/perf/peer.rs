@@ -12,7 +12,7 @@
 //! Served alike: the same gzip layer as Moneydesk's server (moneydesk_server's `GzipLayer`)
 //! around the API's JSON, the build's brotli/gzip variants chosen by Accept-Encoding as
 //! Moneydesk's static files are, hashed assets `immutable` and index.html `no-cache`, as
-//! crates/server/src/static_files.rs does.
+//! crates/server/src/static_files/ does.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;

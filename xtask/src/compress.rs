@@ -1,5 +1,5 @@
 //! Precompressed variants beside each text asset and wasm module, served by Accept-Encoding
-//! (crates/server/src/static_files.rs): brotli at its best setting and gzip at 9, done once
+//! (crates/server/src/static_files/): brotli at its best setting and gzip at 9, done once
 //! here instead of on every request. Not environments.json: operators edit it in place, and a
 //! variant left from the build would be served instead of their edit.
 

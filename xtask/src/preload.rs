@@ -54,7 +54,7 @@ impl Route {
     }
 }
 
-/// No apostrophes in it: the server reads quoted names out of index.html (static_files.rs).
+/// No apostrophes in it: the server reads quoted names out of index.html (static_files/derived.rs).
 const SCRIPT: &str = r#"<script>
 (() => {
   // What the page at this URL loads first, started now, in parallel with the main module

@@ -1,6 +1,5 @@
-//! Bulk check: a pasted list or an uploaded CSV of routing numbers → valid / invalid (why) /
-//! in ACH / in wire / institution, looked up a few at a time with progress, exported as CSV.
-//! The state lives with the page, so switching tabs keeps a run and its results.
+//! A bulk check's run: the rows, their outcomes and the lookups, a few at a time, that fill
+//! them; cancelled by a new run, by Cancel, or by leaving the page.
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -10,19 +9,16 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use moneydesk_model::routing::RoutingNumber;
 
-use super::csv;
-use super::format::{count, problem, yes_no};
-use super::records::text;
+use super::super::csv;
+use super::super::format::{count, problem, yes_no};
+use super::super::records::text;
 use crate::api::routing::{ach, wire, Answer};
 use crate::api::{ApiError, Client};
-use crate::session::use_auth;
 
 /// Requests in flight at once.
 const CONCURRENCY: usize = 4;
 /// Rows one check takes (each valid number costs two requests).
-const MAX_ROWS: usize = 5000;
-/// Uploads larger than this are refused before reading.
-const MAX_FILE_BYTES: f64 = 5.0 * 1024.0 * 1024.0;
+pub(super) const MAX_ROWS: usize = 5000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
@@ -34,7 +30,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    fn status(&self) -> &'static str {
+    pub(super) fn status(&self) -> &'static str {
         match self {
             Outcome::Invalid(_) => "invalid",
             Outcome::Pending => "pending",
@@ -48,8 +44,8 @@ impl Outcome {
 
 #[derive(Clone)]
 pub struct Row {
-    input: String,
-    outcome: ArcRwSignal<Outcome>,
+    pub(super) input: String,
+    pub(super) outcome: ArcRwSignal<Outcome>,
 }
 
 /// Why an input is not a routing number, with a hint when a spreadsheet ate a leading zero.
@@ -66,18 +62,18 @@ pub fn why_invalid(input: &str) -> Option<String> {
 /// The page's bulk-check state (`Copy`; created by the page so a run survives tab switches).
 #[derive(Clone, Copy)]
 pub struct BulkState {
-    text: RwSignal<String>,
-    rows: RwSignal<Vec<Row>>,
-    done: RwSignal<usize>,
-    lookups: RwSignal<usize>,
-    running: RwSignal<bool>,
-    notice: RwSignal<Option<String>>,
+    pub(super) text: RwSignal<String>,
+    pub(super) rows: RwSignal<Vec<Row>>,
+    pub(super) done: RwSignal<usize>,
+    pub(super) lookups: RwSignal<usize>,
+    pub(super) running: RwSignal<bool>,
+    pub(super) notice: RwSignal<Option<String>>,
     /// Bumped by every new run and by Cancel: workers of an older run stop.
-    generation: StoredValue<u32>,
+    pub(super) generation: StoredValue<u32>,
     /// Owns the requests of the current run: cleaning it up aborts them. A child of the page's
     /// owner, so leaving the page aborts them too.
-    run_owner: StoredValue<Option<Owner>>,
-    page_owner: StoredValue<Option<Owner>>,
+    pub(super) run_owner: StoredValue<Option<Owner>>,
+    pub(super) page_owner: StoredValue<Option<Owner>>,
 }
 
 impl BulkState {
@@ -95,7 +91,7 @@ impl BulkState {
         }
     }
 
-    fn stop(&self) {
+    pub(super) fn stop(&self) {
         self.generation.update_value(|g| *g = g.wrapping_add(1));
         if let Some(owner) = self.run_owner.try_update_value(Option::take).flatten() {
             owner.cleanup();
@@ -103,7 +99,7 @@ impl BulkState {
         self.running.set(false);
     }
 
-    fn cancel(&self) {
+    pub(super) fn cancel(&self) {
         self.stop();
         self.rows.with_untracked(|rows| {
             for r in rows {
@@ -115,7 +111,7 @@ impl BulkState {
         self.notice.set(Some("Cancelled: the remaining numbers were not checked.".into()));
     }
 
-    fn start(&self, client: Client) {
+    pub(super) fn start(&self, client: Client) {
         self.stop();
         let mut numbers = csv::routing_numbers(&self.text.get_untracked());
         self.notice.set(None);
@@ -195,7 +191,7 @@ impl BulkState {
     }
 
     /// The results as CSV rows (header first).
-    fn export_rows(&self) -> Vec<Vec<String>> {
+    pub(super) fn export_rows(&self) -> Vec<Vec<String>> {
         let header = ["row", "routingNumber", "valid", "problem", "inAch", "inWire", "institution", "error"];
         let mut out = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
         self.rows.with_untracked(|rows| {
@@ -259,165 +255,6 @@ pub fn cells(o: &Outcome) -> [(&'static str, String); 4] {
         Outcome::Failed(e) => [("routing-good", "Valid".into()), dash(), dash(), ("routing-bad", e.clone())],
         Outcome::Pending => [("routing-good", "Valid".into()), dash(), dash(), ("muted", "Checking…".into())],
         Outcome::NotChecked => [("routing-good", "Valid".into()), dash(), dash(), ("muted", "Not checked".into())],
-    }
-}
-
-/// The columns' headings (also each cell's `data-label`, shown beside it on a phone).
-const HEADINGS: [&str; 6] = ["#", "Routing number", "Check", "In ACH", "In wire", "Institution"];
-
-/// One result cell, following the row's outcome.
-fn cell(o: &ArcRwSignal<Outcome>, i: usize) -> impl IntoView {
-    let (a, b) = (o.clone(), o.clone());
-    view! {
-        <td data-label=HEADINGS[i + 2]>
-            <span class=move || a.with(|o| cells(o)[i].0)>{move || b.with(|o| cells(o)[i].1.clone())}</span>
-        </td>
-    }
-}
-
-fn row_view(index: usize, row: Row) -> impl IntoView {
-    let o = row.outcome.clone();
-    view! {
-        <tr data-status=move || o.with(Outcome::status)>
-            <td class="num" data-label=HEADINGS[0]>{index + 1}</td>
-            <td data-label=HEADINGS[1]><code>{row.input.clone()}</code></td>
-            {cell(&row.outcome, 0)}
-            {cell(&row.outcome, 1)}
-            {cell(&row.outcome, 2)}
-            {cell(&row.outcome, 3)}
-        </tr>
-    }
-}
-
-#[component]
-pub fn BulkTab(state: BulkState) -> impl IntoView {
-    let auth = use_auth();
-    let s = state;
-
-    let on_file = move |ev: web_sys::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-        if file.size() > MAX_FILE_BYTES {
-            s.notice.set(Some(format!("{} is larger than 5 MB; upload a smaller file.", file.name())));
-            return;
-        }
-        let name = file.name();
-        let client = auth.client();
-        spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()) {
-                Some(text) => {
-                    if s.text.try_set(text).is_none() {
-                        s.start(client);
-                    }
-                }
-                None => {
-                    s.notice.try_set(Some(format!("Could not read {name} as text.")));
-                }
-            }
-        });
-        input.set_value("");
-    };
-
-    let export = move |_| {
-        let text = csv::write(&s.export_rows());
-        if let Err(e) = csv::download("routing-check.csv", &text) {
-            s.notice.set(Some(e));
-        }
-    };
-
-    let summary = move || {
-        let (mut valid, mut invalid, mut in_ach, mut in_wire, mut neither) = (0u64, 0u64, 0u64, 0u64, 0u64);
-        s.rows.with(|rows| {
-            for r in rows {
-                match r.outcome.get() {
-                    Outcome::Invalid(_) => invalid += 1,
-                    Outcome::Checked { ach, wire } => {
-                        valid += 1;
-                        in_ach += ach.is_some() as u64;
-                        in_wire += wire.is_some() as u64;
-                        neither += (ach.is_none() && wire.is_none()) as u64;
-                    }
-                    _ => valid += 1,
-                }
-            }
-        });
-        format!(
-            "{} rows: {} valid, {} invalid; {} in ACH, {} in wire, {} in neither.",
-            count(valid + invalid),
-            count(valid),
-            count(invalid),
-            count(in_ach),
-            count(in_wire),
-            count(neither)
-        )
-    };
-
-    view! {
-        <form class="routing-bulk" on:submit=move |ev| {
-            ev.prevent_default();
-            s.start(auth.client());
-        }>
-            <label for="routing-bulk-input">"Routing numbers"</label>
-            <textarea
-                id="routing-bulk-input"
-                rows="6"
-                spellcheck="false"
-                aria-describedby="routing-bulk-hint"
-                placeholder="011000015\n021000021\n…"
-                prop:value=move || s.text.get()
-                on:input=move |ev| s.text.set(event_target_value(&ev))
-            ></textarea>
-            <p id="routing-bulk-hint" class="hint">
-                "One per line, or a CSV: a column headed “routing number” (or ABA) is used, else the first column. "
-                "Up to " {count(MAX_ROWS as u64)} " numbers."
-            </p>
-            <label for="routing-bulk-file">"Or upload a CSV or text file"</label>
-            <input id="routing-bulk-file" type="file" accept=".csv,.txt,text/csv,text/plain" on:change=on_file/>
-            <div class="routing-actions">
-                <button id="routing-bulk-check" type="submit" class="button primary" disabled=move || s.running.get()>
-                    "Check"
-                </button>
-                <button
-                    id="routing-bulk-cancel"
-                    type="button"
-                    class="button"
-                    hidden=move || !s.running.get()
-                    on:click=move |_| s.cancel()
-                >
-                    "Cancel"
-                </button>
-                <button
-                    id="routing-bulk-export"
-                    type="button"
-                    class="button"
-                    hidden=move || s.rows.with(Vec::is_empty) || s.running.get()
-                    on:click=export
-                >
-                    "Export CSV"
-                </button>
-            </div>
-        </form>
-        {move || s.notice.get().map(|n| view! { <p class="alert warning" role="status">{n}</p> })}
-        <div class="routing-progress" hidden=move || s.lookups.get() == 0>
-            <progress max=move || s.lookups.get() value=move || s.done.get() aria-labelledby="routing-bulk-progress"></progress>
-            <span id="routing-bulk-progress" aria-live="polite">
-                {move || format!("{} of {} distinct valid numbers looked up", count(s.done.get() as u64), count(s.lookups.get() as u64))}
-            </span>
-        </div>
-        <div hidden=move || s.rows.with(Vec::is_empty)>
-            <p class="routing-summary" data-testid="routing-bulk-summary">{summary}</p>
-            <div class="routing-table-wrap">
-                <table class="routing-table" data-testid="routing-bulk-results">
-                    <caption class="routing-sr">"Bulk check results"</caption>
-                    <thead>
-                        <tr>{HEADINGS.map(|h| view! { <th scope="col">{h}</th> }).to_vec()}</tr>
-                    </thead>
-                    <tbody>
-                        {move || s.rows.get().into_iter().enumerate().map(|(i, r)| row_view(i, r)).collect_view()}
-                    </tbody>
-                </table>
-            </div>
-        </div>
     }
 }
 

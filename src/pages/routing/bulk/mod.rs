@@ -1,0 +1,177 @@
+//! Bulk check: a pasted list or an uploaded CSV of routing numbers → valid / invalid (why) /
+//! in ACH / in wire / institution, looked up a few at a time with progress, exported as CSV.
+//! The state lives with the page, so switching tabs keeps a run and its results.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::csv;
+use super::format::count;
+use crate::session::use_auth;
+
+mod run;
+
+pub use run::BulkState;
+use run::{cells, Outcome, Row, MAX_ROWS};
+
+/// Uploads larger than this are refused before reading.
+const MAX_FILE_BYTES: f64 = 5.0 * 1024.0 * 1024.0;
+
+/// The columns' headings (also each cell's `data-label`, shown beside it on a phone).
+const HEADINGS: [&str; 6] = ["#", "Routing number", "Check", "In ACH", "In wire", "Institution"];
+
+/// One result cell, following the row's outcome.
+fn cell(o: &ArcRwSignal<Outcome>, i: usize) -> impl IntoView {
+    let (a, b) = (o.clone(), o.clone());
+    view! {
+        <td data-label=HEADINGS[i + 2]>
+            <span class=move || a.with(|o| cells(o)[i].0)>{move || b.with(|o| cells(o)[i].1.clone())}</span>
+        </td>
+    }
+}
+
+fn row_view(index: usize, row: Row) -> impl IntoView {
+    let o = row.outcome.clone();
+    view! {
+        <tr data-status=move || o.with(Outcome::status)>
+            <td class="num" data-label=HEADINGS[0]>{index + 1}</td>
+            <td data-label=HEADINGS[1]><code>{row.input.clone()}</code></td>
+            {cell(&row.outcome, 0)}
+            {cell(&row.outcome, 1)}
+            {cell(&row.outcome, 2)}
+            {cell(&row.outcome, 3)}
+        </tr>
+    }
+}
+
+#[component]
+pub fn BulkTab(state: BulkState) -> impl IntoView {
+    let auth = use_auth();
+    let s = state;
+
+    let on_file = move |ev: web_sys::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        if file.size() > MAX_FILE_BYTES {
+            s.notice.set(Some(format!("{} is larger than 5 MB; upload a smaller file.", file.name())));
+            return;
+        }
+        let name = file.name();
+        let client = auth.client();
+        spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()) {
+                Some(text) => {
+                    if s.text.try_set(text).is_none() {
+                        s.start(client);
+                    }
+                }
+                None => {
+                    s.notice.try_set(Some(format!("Could not read {name} as text.")));
+                }
+            }
+        });
+        input.set_value("");
+    };
+
+    let export = move |_| {
+        let text = csv::write(&s.export_rows());
+        if let Err(e) = csv::download("routing-check.csv", &text) {
+            s.notice.set(Some(e));
+        }
+    };
+
+    let summary = move || {
+        let (mut valid, mut invalid, mut in_ach, mut in_wire, mut neither) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        s.rows.with(|rows| {
+            for r in rows {
+                match r.outcome.get() {
+                    Outcome::Invalid(_) => invalid += 1,
+                    Outcome::Checked { ach, wire } => {
+                        valid += 1;
+                        in_ach += ach.is_some() as u64;
+                        in_wire += wire.is_some() as u64;
+                        neither += (ach.is_none() && wire.is_none()) as u64;
+                    }
+                    _ => valid += 1,
+                }
+            }
+        });
+        format!(
+            "{} rows: {} valid, {} invalid; {} in ACH, {} in wire, {} in neither.",
+            count(valid + invalid),
+            count(valid),
+            count(invalid),
+            count(in_ach),
+            count(in_wire),
+            count(neither)
+        )
+    };
+
+    view! {
+        <form class="routing-bulk" on:submit=move |ev| {
+            ev.prevent_default();
+            s.start(auth.client());
+        }>
+            <label for="routing-bulk-input">"Routing numbers"</label>
+            <textarea
+                id="routing-bulk-input"
+                rows="6"
+                spellcheck="false"
+                aria-describedby="routing-bulk-hint"
+                placeholder="011000015\n021000021\n…"
+                prop:value=move || s.text.get()
+                on:input=move |ev| s.text.set(event_target_value(&ev))
+            ></textarea>
+            <p id="routing-bulk-hint" class="hint">
+                "One per line, or a CSV: a column headed “routing number” (or ABA) is used, else the first column. "
+                "Up to " {count(MAX_ROWS as u64)} " numbers."
+            </p>
+            <label for="routing-bulk-file">"Or upload a CSV or text file"</label>
+            <input id="routing-bulk-file" type="file" accept=".csv,.txt,text/csv,text/plain" on:change=on_file/>
+            <div class="routing-actions">
+                <button id="routing-bulk-check" type="submit" class="button primary" disabled=move || s.running.get()>
+                    "Check"
+                </button>
+                <button
+                    id="routing-bulk-cancel"
+                    type="button"
+                    class="button"
+                    hidden=move || !s.running.get()
+                    on:click=move |_| s.cancel()
+                >
+                    "Cancel"
+                </button>
+                <button
+                    id="routing-bulk-export"
+                    type="button"
+                    class="button"
+                    hidden=move || s.rows.with(Vec::is_empty) || s.running.get()
+                    on:click=export
+                >
+                    "Export CSV"
+                </button>
+            </div>
+        </form>
+        {move || s.notice.get().map(|n| view! { <p class="alert warning" role="status">{n}</p> })}
+        <div class="routing-progress" hidden=move || s.lookups.get() == 0>
+            <progress max=move || s.lookups.get() value=move || s.done.get() aria-labelledby="routing-bulk-progress"></progress>
+            <span id="routing-bulk-progress" aria-live="polite">
+                {move || format!("{} of {} distinct valid numbers looked up", count(s.done.get() as u64), count(s.lookups.get() as u64))}
+            </span>
+        </div>
+        <div hidden=move || s.rows.with(Vec::is_empty)>
+            <p class="routing-summary" data-testid="routing-bulk-summary">{summary}</p>
+            <div class="routing-table-wrap">
+                <table class="routing-table" data-testid="routing-bulk-results">
+                    <caption class="routing-sr">"Bulk check results"</caption>
+                    <thead>
+                        <tr>{HEADINGS.map(|h| view! { <th scope="col">{h}</th> }).to_vec()}</tr>
+                    </thead>
+                    <tbody>
+                        {move || s.rows.get().into_iter().enumerate().map(|(i, r)| row_view(i, r)).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </div>
+    }
+}
