@@ -308,7 +308,7 @@ async fn day_ach_file(
     params(("id" = i64, Path, description = "The deposit's id", minimum = 1)),
     security(("bearer" = ["deposits:read"])),
     extensions(("x-extension" = json!(true))),
-    responses((status = 200, description = "The deposit with its history and allowed moves", body = Envelope<DepositDetail>),
+    responses((status = 200, description = "The deposit with its history and allowed moves, read together: the status is always the last move's", body = Envelope<DepositDetail>),
         (status = 404, description = "No such deposit", body = ErrorEnvelopeDoc)))]
 async fn get_deposit(
     State(state): State<AppState>,

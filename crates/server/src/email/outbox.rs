@@ -122,7 +122,7 @@ pub fn headers(m: &StoredMessage, list_unsubscribe: Option<&str>) -> Vec<(String
     params(("messageId" = String, Path, description = "The message (`msg_…`)", pattern = "^msg_[a-z0-9]{1,60}$")),
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
-    description = "One message: its state, every attempt with the relay's reply, its headers, parts and attachments (Bcc recipients included: only the envelope carries them).",
+    description = "One message: its state, every attempt with the relay's reply, its headers, parts and attachments (Bcc recipients included: only the envelope carries them). Its state, attempts and resends are read together (one snapshot), so they never contradict one another.",
     responses((status = 200, description = "The message", body = Envelope<MessageDetail>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
 async fn message(

@@ -132,7 +132,7 @@ pub(super) async fn post_raw(
     params(("messageId" = String, Path, description = "The inbound message (a UUID)")),
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
-    description = "One inbound message with every delivery attempt (the URL, the receiver's status and the start of its answer, or why it could not be reached) and its attachments.",
+    description = "One inbound message with every delivery attempt (the URL, the receiver's status and the start of its answer, or why it could not be reached) and its attachments. The state and the attempts are read together: the message is `delivering` exactly while its last attempt is under way.",
     responses((status = 200, description = "The message", body = Envelope<InboundDetail>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
 pub(super) async fn detail(
