@@ -8,9 +8,9 @@ use crate::storage::{now_text, Sql, Tx};
 impl DepositStore {
     /// Stores a new deposit (its `id` is ignored) with its first history entry. With a key:
     /// a key seen before answers its deposit (same body) or `KeyReused`. The transaction's
-    /// first statement is a write (the key's claim, else the deposit writers' turn), so SQLite
-    /// takes its write lock at once, waiting for another writer rather than failing later;
-    /// concurrent requests with one key wait on the key's row and make one deposit. A second
+    /// first statement is a write (the key's claim, else the deposit writers' turn; SQLite's
+    /// write lock is taken at BEGIN anyway, `Database::begin`): concurrent requests with one
+    /// key wait on the key's row and make one deposit. A second
     /// deposit of a presented check breaks the unique `presentment` index: `Duplicate` names
     /// the first. The list's bucket counts are kept in the same transaction.
     pub async fn create(&self, row: &DepositRow, key: Option<&IdempotencyKey>) -> Result<CreateOutcome, CreateError> {

@@ -154,16 +154,18 @@ impl DepositStore {
     }
 
     pub async fn get(&self, id: i64) -> sqlx::Result<Option<DepositRow>> {
-        let q = self.db.sql(&format!("SELECT {COLUMNS} FROM deposits WHERE id = ?")).arg(id);
-        self.db.acquire().await?.exec().row(&q).await
+        self.db.acquire().await?.exec().row(&self.get_query(id)).await
+    }
+
+    fn get_query(&self, id: i64) -> Sql {
+        self.db.sql(&format!("SELECT {COLUMNS} FROM deposits WHERE id = ?")).arg(id)
     }
 
     /// A deposit with its history, oldest first, read in one snapshot: read one after the
     /// other, a move committed between the two showed a status its history did not have.
     pub async fn with_history(&self, id: i64) -> sqlx::Result<Option<(DepositRow, Vec<EventRow>)>> {
         let mut tx = self.db.begin_snapshot().await?;
-        let q = self.db.sql(&format!("SELECT {COLUMNS} FROM deposits WHERE id = ?")).arg(id);
-        let Some(row): Option<DepositRow> = tx.exec().row(&q).await? else { return Ok(None) };
+        let Some(row): Option<DepositRow> = tx.exec().row(&self.get_query(id)).await? else { return Ok(None) };
         let q = self
             .db
             .sql("SELECT at, actor, action, from_status, to_status, reason FROM deposit_events WHERE deposit_id = ? ORDER BY id")

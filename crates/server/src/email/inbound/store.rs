@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use moneydesk_model::email::inbound::{InboundAttachment, InboundAttempt, InboundMessage, InboundState};
 
 use crate::email::store::time_text;
-use crate::storage::{Database, Dialect};
+use crate::storage::{Database, Dialect, Sql};
 
 #[derive(Clone, Debug)]
 pub struct InboundStore {
@@ -262,8 +262,11 @@ impl InboundStore {
     }
 
     pub async fn message(&self, id: &str) -> sqlx::Result<Option<MessageRow>> {
-        let q = self.db.sql(&format!("SELECT {MESSAGE_COLUMNS} FROM email_inbound_messages WHERE id = ?")).arg(id);
-        self.db.acquire().await?.exec().row(&q).await
+        self.db.acquire().await?.exec().row(&self.message_query(id)).await
+    }
+
+    fn message_query(&self, id: &str) -> Sql {
+        self.db.sql(&format!("SELECT {MESSAGE_COLUMNS} FROM email_inbound_messages WHERE id = ?")).arg(id)
     }
 
     /// A message with its attempts, both read in one snapshot: read one after the other, an
@@ -271,10 +274,7 @@ impl InboundStore {
     /// attempt's result (seen in CI).
     pub async fn detail(&self, id: &str) -> sqlx::Result<Option<(MessageRow, Vec<InboundAttempt>)>> {
         let mut tx = self.db.begin_snapshot().await?;
-        let q = self.db.sql(&format!("SELECT {MESSAGE_COLUMNS} FROM email_inbound_messages WHERE id = ?")).arg(id);
-        let Some(row): Option<MessageRow> = tx.exec().row(&q).await? else {
-            return Ok(None);
-        };
+        let Some(row): Option<MessageRow> = tx.exec().row(&self.message_query(id)).await? else { return Ok(None) };
         let q = self.db.sql("SELECT number, url, started_at, duration_ms, status, result FROM email_inbound_attempts WHERE message_id = ? ORDER BY number").arg(id);
         let rows: Vec<AttemptRow> = tx.exec().rows(&q).await?;
         tx.commit().await?;

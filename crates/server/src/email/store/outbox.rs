@@ -212,8 +212,11 @@ impl EmailStore {
     }
 
     pub(crate) async fn row(&self, id: &str) -> Result<Option<MessageRow>, EmailError> {
-        let q = self.db.sql(&format!("SELECT {ROW_COLUMNS} FROM email_messages WHERE id = ?")).arg(id);
-        Ok(self.db.acquire().await?.exec().row(&q).await?)
+        Ok(self.db.acquire().await?.exec().row(&self.row_query(id)).await?)
+    }
+
+    fn row_query(&self, id: &str) -> Sql {
+        self.db.sql(&format!("SELECT {ROW_COLUMNS} FROM email_messages WHERE id = ?")).arg(id)
     }
 
     /// One message with its parts and attempts; `headers` are the ones it is sent with.
@@ -226,8 +229,7 @@ impl EmailStore {
         // relay records an outcome (read one after another, they did not; inbound's detail
         // was seen so in CI).
         let mut tx = self.db.begin_snapshot().await?;
-        let q = self.db.sql(&format!("SELECT {ROW_COLUMNS} FROM email_messages WHERE id = ?")).arg(id);
-        let Some(row): Option<MessageRow> = tx.exec().row(&q).await? else { return Ok(None) };
+        let Some(row): Option<MessageRow> = tx.exec().row(&self.row_query(id)).await? else { return Ok(None) };
         let q = self
             .db
             .sql("SELECT number, started_at, outcome, reply FROM email_attempts WHERE message_id = ? ORDER BY number")
