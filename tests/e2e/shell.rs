@@ -141,23 +141,29 @@ async fn api_server_down_shows_network_error_and_retry_recovers() {
     h.finish().await;
 }
 
-/// A page's code chunk that cannot be fetched (here: gone from the server, as after a deploy
-/// replaced the build) shows the network-error view with Retry instead of a blank page; once
-/// the chunk is back, Retry loads the page.
+/// A page's code chunk that cannot be fetched (here: gone from the server with the page's pack,
+/// as after a deploy replaced the build) shows the network-error view with Retry instead of a
+/// blank page; once the chunk is back, Retry loads the page.
 #[tokio::test]
 async fn a_missing_page_chunk_shows_the_error_view_and_retry_recovers() {
     // A copy of the release build without the accounts page's chunk (in the build's own
-    // directory, `build-<hash>/split_accounts.wasm`, beside its precompressed variants).
+    // directory, `build-<hash>/split_accounts.wasm`, beside its precompressed variants) nor its
+    // pack (`accounts.pack`, which index.html would have compiled the page from).
     let dist = tempfile::tempdir().unwrap();
     let mut removed = None;
-    copy_except_accounts_chunk(&moneydesk_e2e::dist_dir(), dist.path(), &mut removed);
+    copy_build(&moneydesk_e2e::dist_dir(), dist.path(), &mut |name, from, to| {
+        if name == "split_accounts.wasm" {
+            removed = Some((from.to_path_buf(), to.to_path_buf()));
+        }
+        !name.starts_with("split_accounts.") && !name.starts_with("accounts.pack")
+    });
     let (original, copy) = removed.expect("the release build splits the accounts page into its own chunk");
     let h = Harness::start_with(|c| {
         c.seed_demo = true;
         c.dist_dir = Some(dist.path().to_path_buf());
     })
     .await;
-    // The browser logs the 404, and the chunk loader logs the failed compile it led to.
+    // The browser logs the 404s, and the chunk loader logs the failed compile they led to.
     h.allow_console_error("404 (Not Found)");
     h.allow_console_error("HTTP status code is not ok");
     let token = h.token(&[Scope::AccountsRead]).await;
@@ -178,12 +184,45 @@ async fn a_missing_page_chunk_shows_the_error_view_and_retry_recovers() {
     h.finish().await;
 }
 
-/// Copies the build `from` into `to`, all but the accounts page's chunk (and its precompressed
-/// variants); `removed` gets that chunk's path and where its copy belongs.
-fn copy_except_accounts_chunk(
+/// A page's pack that does not add up (here: cut short, as by a proxy that gave up) is left
+/// aside: the page's loader fetches each of its chunks itself and the page shows its rows.
+#[tokio::test]
+async fn a_page_pack_cut_short_is_left_and_the_page_loads_its_chunks_one_by_one() {
+    let dist = tempfile::tempdir().unwrap();
+    copy_build(&moneydesk_e2e::dist_dir(), dist.path(), &mut |name, from, to| {
+        if name == "accounts.pack" {
+            let bytes = std::fs::read(from).unwrap();
+            std::fs::write(to, &bytes[..bytes.len() / 2]).unwrap();
+        }
+        // Its precompressed variants, which the server would send instead, not at all.
+        !name.starts_with("accounts.pack")
+    });
+    let h = Harness::start_with(|c| {
+        c.seed_demo = true;
+        c.dist_dir = Some(dist.path().to_path_buf());
+    })
+    .await;
+    let token = h.token(&[Scope::AccountsRead]).await;
+    h.sign_in(&token).await;
+
+    h.goto("/accounts").await;
+    h.wait_for("tbody tr[data-id]").await;
+    assert_eq!(h.requests_to(".pack").await.len(), 1);
+    let files = h.requests_to(".wasm").await;
+    assert!(files.iter().any(|f| f.url.ends_with("/split_accounts.wasm")), "the page's own chunk: {files:?}");
+    let mut once: Vec<&str> = files.iter().map(|f| f.url.as_str()).collect();
+    once.sort();
+    once.dedup();
+    assert_eq!(once.len(), files.len(), "each fetched once: {files:?}");
+    h.finish().await;
+}
+
+/// Copies the build `from` into `to`: each file for which `keep(name, its path, its copy's
+/// path)` says so, every directory.
+fn copy_build(
     from: &std::path::Path,
     to: &std::path::Path,
-    removed: &mut Option<(std::path::PathBuf, std::path::PathBuf)>,
+    keep: &mut dyn FnMut(&str, &std::path::Path, &std::path::Path) -> bool,
 ) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -191,12 +230,8 @@ fn copy_except_accounts_chunk(
         let copy = to.join(&name);
         if entry.file_type().unwrap().is_dir() {
             std::fs::create_dir(&copy).unwrap();
-            copy_except_accounts_chunk(&entry.path(), &copy, removed);
-        } else if name.starts_with("split_accounts.") {
-            if name.ends_with(".wasm") {
-                *removed = Some((entry.path(), copy));
-            }
-        } else {
+            copy_build(&entry.path(), &copy, keep);
+        } else if keep(&name, &entry.path(), &copy) {
             std::fs::copy(entry.path(), copy).unwrap();
         }
     }
@@ -228,18 +263,20 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
         me[0].start < parsed && rows[0].start < parsed,
         "asked while the page was parsed ({parsed} ms): {me:?} {rows:?}"
     );
-    // The page's code comes in a few files: the build merges wasm-split's small chunks
-    // (xtask/src/bundle.rs; /accounts loaded 27 page modules before).
+    // The page's code comes in one response, asked for while the page is parsed: the route's
+    // pack of its wasm files (xtask/src/pack.rs). index.html compiles them and the page's
+    // loader instantiates those: no wasm file is fetched but the main module.
+    let pack = h.requests_to(".pack").await;
+    assert!(pack.len() == 1 && pack[0].url.ends_with("/accounts.pack"), "{pack:?}");
+    assert!(pack[0].start < parsed, "{parsed} ms: {pack:?}");
     let files = h.requests_to(".wasm").await;
-    let mut code: Vec<String> = files.iter().map(|f| f.url.clone()).collect();
-    code.sort();
-    code.dedup();
-    assert!(code.len() <= 8, "the main module and at most 7 files of page code: {code:#?}");
-    // index.html starts compiling the page's files while the page is parsed; the page's
-    // loader instantiates those and fetches none of them again.
-    assert_eq!(files.len(), code.len(), "each file fetched once: {files:?}");
-    let page_code: Vec<_> = files.iter().filter(|f| !f.url.contains("moneydesk_bg")).collect();
-    assert!(page_code.len() >= 2 && page_code.iter().all(|f| f.start < parsed), "{parsed} ms: {page_code:?}");
+    assert!(files.len() == 1 && files[0].url.ends_with("/moneydesk_bg.wasm"), "{files:?}");
+    // A few modules in it: the build merges wasm-split's small chunks (xtask/src/bundle.rs;
+    // /accounts loaded 27 page modules before), each a module to compile and instantiate.
+    let modules = "const done = arguments[1];
+        fetch(arguments[0]).then((r) => r.arrayBuffer()).then((b) => done(new DataView(b).getUint32(0, true)), (e) => done(String(e)));";
+    let modules = h.js_async(modules, vec![serde_json::json!(pack[0].url)]).await;
+    assert!(modules.as_u64().is_some_and(|n| (2..=7).contains(&n)), "2 to 7 modules of page code: {modules}");
     // Its stylesheet too, linked by index.html, which the page then finds instead of linking
     // it again.
     let styles = h.requests_to("/table-").await;

@@ -1,4 +1,4 @@
-//! Precompressed variants beside each text asset and wasm module, served by Accept-Encoding
+//! Precompressed variants beside each text asset, wasm module and page pack (xtask/src/pack.rs), served by Accept-Encoding
 //! (crates/server/src/static_files/): brotli at its best setting and gzip at 9, done once
 //! here instead of on every request. Not environments.json: operators edit it in place, and a
 //! variant left from the build would be served instead of their edit.
@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-const EXTENSIONS: [&str; 5] = ["wasm", "js", "css", "html", "svg"];
+const EXTENSIONS: [&str; 6] = ["wasm", "pack", "js", "css", "html", "svg"];
 
 /// Writes `F.br` and `F.gz` beside every such file under `dir`; gives how many files.
 pub fn precompress(dir: &Path) -> Result<usize> {

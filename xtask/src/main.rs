@@ -47,6 +47,7 @@ mod index;
 mod js;
 mod loader;
 mod merge;
+mod pack;
 mod preload;
 mod relocs;
 mod worker;
@@ -241,7 +242,9 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
             files.extend(page.stylesheets.iter().map(|s| css_names[s.as_str()].clone()));
         }
         let first = page.and_then(|p| p.first_request.clone());
-        routes.insert(route, preload::Route::new(&files, first, page.map(|p| p.opened_by.clone()).unwrap_or_default()));
+        let pack = pack::write(&staging, &build, &route, &files)?;
+        let opened_by = page.map(|p| p.opened_by.clone()).unwrap_or_default();
+        routes.insert(route, preload::Route::new(&files, pack, first, opened_by));
     }
     let mut page = html.clone();
     for link in links.iter().rev() {

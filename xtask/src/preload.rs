@@ -2,8 +2,9 @@
 //! will need, in parallel with the main module instead of after it (issue 10's chain of round
 //! trips, each waiting for the one before):
 //!
-//! - the page's wasm chunks, compiled as they arrive (the page's loader instantiates them:
-//!   xtask/src/loader.rs), and its own stylesheets (linked: src/pages/lazy.rs finds them);
+//! - the page's wasm chunks, in one response (the route's pack: xtask/src/pack.rs), compiled
+//!   as soon as it is in (the page's loader instantiates them: xtask/src/loader.rs), and its
+//!   own stylesheets (linked: src/pages/lazy.rs finds them);
 //! - for a stored sign-in (the credentials src/session.rs keeps), the session check
 //!   (`auth/me`) and, when the page opens on a request known without running it (`opens_on` in
 //!   src/groups.rs), that request: at once when the scopes remembered beside the token open
@@ -39,6 +40,10 @@ pub struct Route {
     /// quoted names ending in `.wasm`, `.js` or `.css` out of index.html as the start bundle;
     /// these are not in it).
     pub files: Vec<(String, String)>,
+    /// Its wasm files in one (`build-…/<route>`, without `.pack`: xtask/src/pack.rs), fetched
+    /// instead of each of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pack: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -46,11 +51,11 @@ pub struct Route {
 }
 
 impl Route {
-    pub fn new(files: &[String], first: Option<String>, scopes: Vec<String>) -> Route {
+    pub fn new(files: &[String], pack: Option<String>, first: Option<String>, scopes: Vec<String>) -> Route {
         let files =
             files.iter().filter_map(|f| f.rsplit_once('.')).map(|(n, e)| (n.to_string(), e.to_string())).collect();
         let scopes = if first.is_some() { scopes } else { Vec::new() };
-        Route { files, first, scopes }
+        Route { files, pack, first, scopes }
     }
 }
 
@@ -62,15 +67,34 @@ const SCRIPT: &str = r#"<script>
   const routes = ROUTES;
   const NO_BODY = [204, 205, 304];
   const route = routes[location.pathname.split("/")[1] || ""] || { files: [] };
-  // The wasm files of the page are compiled as they arrive (off the main thread), while the main
-  // module loads; the loader of the page (xtask/src/loader.rs) instantiates what it finds here
-  // (`window.moneydeskModule`, taken once) and fetches the file itself otherwise.
+  // The wasm files of the page are compiled (off the main thread) while the main module loads;
+  // the loader of the page (xtask/src/loader.rs) instantiates what it finds here
+  // (`window.moneydeskModule`, taken once) and fetches the file itself otherwise. They come in
+  // one response, the pack of the route (xtask/src/pack.rs: a request a file had queued behind the
+  // start files); one that fails or does not add up leaves each file to its loader.
+  const wasm = route.files.filter(([, ext]) => ext === "wasm").length;
+  const packed = route.pack && fetch("/" + route.pack + ".PACK")
+    .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(r.status + " " + r.url))))
+    .then((bytes) => {
+      const view = new DataView(bytes);
+      const parts = [];
+      let at = 4 + 4 * view.getUint32(0, true);
+      for (let i = 0; i < view.getUint32(0, true); i++) {
+        const length = view.getUint32(4 + 4 * i, true);
+        parts.push(new Uint8Array(bytes, at, length));
+        at += length;
+      }
+      if (parts.length !== wasm || at !== bytes.byteLength) throw new Error("a pack that does not add up");
+      return parts;
+    });
+  let slot = 0;
   const modules = new Map();
   for (const [name, ext] of route.files) {
     const href = "/" + name + "." + ext;
-    if (ext === "wasm" && WebAssembly.compileStreaming) {
+    if (ext === "wasm" && (packed || WebAssembly.compileStreaming)) {
       const url = new URL(href, location.href).href;
-      const compiled = WebAssembly.compileStreaming(fetch(url));
+      const i = slot++;
+      const compiled = packed ? packed.then((parts) => WebAssembly.compile(parts[i])) : WebAssembly.compileStreaming(fetch(url));
       compiled.catch(() => {});
       modules.set(url, compiled);
       continue;
@@ -163,6 +187,7 @@ const SCRIPT: &str = r#"<script>
 /// (xtask/src/fonts.rs).
 pub fn with_script(html: &str, routes: &BTreeMap<String, Route>, fonts: &[String]) -> Result<String> {
     let script = SCRIPT
+        .replace(".PACK", &format!(".{}", crate::pack::EXTENSION))
         .replace("ROUTES", &serde_json::to_string(routes)?)
         .replace("AUTH_ME", &serde_json::to_string(AUTH_ME)?)
         .replace("FONTS", &serde_json::to_string(fonts)?);
@@ -180,13 +205,18 @@ mod tests {
         let mut routes = BTreeMap::new();
         let files = ["build-00/accounts.wasm".to_string(), "table-1a.css".to_string()];
         let scopes = vec!["accounts:read".to_string(), "admin".to_string()];
-        routes.insert("accounts".to_string(), Route::new(&files, Some("/api/a?page=1&size=10".into()), scopes.clone()));
-        routes.insert("fees".to_string(), Route::new(&files[..1], None, scopes));
+        let pack = Some("build-00/accounts".to_string());
+        routes.insert(
+            "accounts".to_string(),
+            Route::new(&files, pack, Some("/api/a?page=1&size=10".into()), scopes.clone()),
+        );
+        routes.insert("fees".to_string(), Route::new(&files[..1], None, None, scopes));
         let fonts = ["400 15px system-ui, \"Segoe UI\", sans-serif".to_string()];
         let html = with_script("<head><title>M</title></head>", &routes, &fonts).unwrap();
-        let table = r#"const routes = {"accounts":{"files":[["build-00/accounts","wasm"],["table-1a","css"]],"first":"/api/a?page=1&size=10","scopes":["accounts:read","admin"]},"fees":{"files":[["build-00/accounts","wasm"]]}};"#;
+        let table = r#"const routes = {"accounts":{"files":[["build-00/accounts","wasm"],["table-1a","css"]],"pack":"build-00/accounts","first":"/api/a?page=1&size=10","scopes":["accounts:read","admin"]},"fees":{"files":[["build-00/accounts","wasm"]]}};"#;
         assert!(html.contains(table), "{html}");
         assert!(html.contains(r#"get("/api/v1/cores/auth/me");"#), "{html}");
+        assert!(html.contains(r#"fetch("/" + route.pack + ".pack")"#), "{html}");
         assert!(html.contains(r#"const fonts = ["400 15px system-ui, \"Segoe UI\", sans-serif"];"#), "{html}");
         assert!(html.find("<script>").unwrap() > html.find("</title>").unwrap());
         assert!(!SCRIPT.contains('\''), "no apostrophes: the server reads quoted names");
