@@ -330,6 +330,22 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
     h.finish().await;
 }
 
+/// Signed out, a cold load of a page's URL starts the code of the sign-in page, where the
+/// portal sends the user, and not that of the page, which it would not show.
+#[tokio::test]
+async fn a_signed_out_cold_load_starts_the_sign_in_page_code() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    h.goto("/accounts").await;
+    h.wait_for("textarea#signin-token").await;
+    let parsed = parsed_at(&h).await;
+    let packs = h.requests_to(".pack").await;
+    assert!(packs.len() == 1 && packs[0].url.ends_with("/signin.pack"), "{packs:?}");
+    assert!(packs[0].start < parsed, "asked while the page was parsed ({parsed} ms): {packs:?}");
+    let files = h.requests_to(".wasm").await;
+    assert!(files.len() == 1 && files[0].url.ends_with("/moneydesk_bg.wasm"), "none fetched again: {files:?}");
+    h.finish().await;
+}
+
 /// Every text of the first screen as `weight size family`, the family as the browser writes it;
 /// and the fonts index.html's early script asks for (xtask/src/fonts.rs), the same way.
 const FIRST_SCREEN_FONTS: &str = "const key = (f) => f.replace(/[\\s\"']/g, '');

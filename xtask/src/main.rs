@@ -57,7 +57,7 @@ use index::Asset;
 const TARGET: &str = "wasm32-unknown-unknown";
 
 /// The sign-in page is a split of its own (src/pages/lazy.rs), shown at this route.
-const SIGN_IN: (&str, &str) = ("sign_in", "signin");
+const SIGN_IN: (&str, &str) = ("sign_in", preload::SIGN_IN_ROUTE);
 
 fn main() {
     if let Err(e) = run() {

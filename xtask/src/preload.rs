@@ -11,6 +11,9 @@
 //!   the page, else as soon as the session check says the token's scopes do (the portal itself
 //!   builds such a page only once it has read that answer and loaded the page's code, later).
 //!
+//! Without a stored sign-in, the page started is the sign-in page's, wherever the URL points: the
+//! portal sends a signed-out user there.
+//!
 //! Each such answer is read whole as it arrives (a `Response` over its text, the text also
 //! beside it as `moneydeskText`), so that the portal decodes it as soon as it asks, without
 //! waiting for another task to read the body (src/api/early.rs).
@@ -59,6 +62,9 @@ impl Route {
     }
 }
 
+/// The route of the sign-in page (`/signin`), whose page wasm-split names `sign_in`.
+pub const SIGN_IN_ROUTE: &str = "signin";
+
 /// No apostrophes in it: the server reads quoted names out of index.html (static_files/derived.rs).
 const SCRIPT: &str = r#"<script>
 (() => {
@@ -66,7 +72,15 @@ const SCRIPT: &str = r#"<script>
   // (written by the release build: xtask/src/preload.rs says why and what).
   const routes = ROUTES;
   const NO_BODY = [204, 205, 304];
-  const route = routes[location.pathname.split("/")[1] || ""] || { files: [] };
+  // The sign-in kept by an earlier visit (src/session.rs), read once. Without one, every page
+  // sends the user to the sign-in page (src/components/layout.rs): that is the page to start.
+  let kept, stored;
+  try {
+    kept = [sessionStorage, localStorage].find((s) => s.getItem("moneydesk.credentials"));
+    stored = kept && JSON.parse(kept.getItem("moneydesk.credentials"));
+  } catch (e) {}
+  const signedIn = !!stored && /^mdk_[A-Za-z0-9_-]+$/.test(stored.token) && typeof stored.baseUrl === "string";
+  const route = routes[signedIn ? location.pathname.split("/")[1] || "" : SIGN_IN] || { files: [] };
   // The wasm files of the page are compiled (off the main thread) while the main module loads;
   // the loader of the page (xtask/src/loader.rs) instantiates what it finds here
   // (`window.moneydeskModule`, taken once) and fetches the file itself otherwise. They come in
@@ -123,9 +137,7 @@ const SCRIPT: &str = r#"<script>
   const early = new Map();
   let authorization;
   try {
-    const kept = [sessionStorage, localStorage].find((s) => s.getItem("moneydesk.credentials"));
-    const stored = kept && JSON.parse(kept.getItem("moneydesk.credentials"));
-    if (stored && /^mdk_[A-Za-z0-9_-]+$/.test(stored.token) && typeof stored.baseUrl === "string") {
+    if (signedIn) {
       authorization = "Bearer " + stored.token;
       // The answer is read whole as it arrives, its text kept beside it (moneydeskText): the
       // portal decodes it in the same task as it builds the page instead of reading the body
@@ -188,6 +200,7 @@ const SCRIPT: &str = r#"<script>
 pub fn with_script(html: &str, routes: &BTreeMap<String, Route>, fonts: &[String]) -> Result<String> {
     let script = SCRIPT
         .replace(".PACK", &format!(".{}", crate::pack::EXTENSION))
+        .replace("SIGN_IN", &serde_json::to_string(SIGN_IN_ROUTE)?)
         .replace("ROUTES", &serde_json::to_string(routes)?)
         .replace("AUTH_ME", &serde_json::to_string(AUTH_ME)?)
         .replace("FONTS", &serde_json::to_string(fonts)?);
@@ -217,6 +230,7 @@ mod tests {
         assert!(html.contains(table), "{html}");
         assert!(html.contains(r#"get("/api/v1/cores/auth/me");"#), "{html}");
         assert!(html.contains(r#"fetch("/" + route.pack + ".pack")"#), "{html}");
+        assert!(html.contains(r#"|| "" : "signin"] ||"#), "signed out, the sign-in page: {html}");
         assert!(html.contains(r#"const fonts = ["400 15px system-ui, \"Segoe UI\", sans-serif"];"#), "{html}");
         assert!(html.find("<script>").unwrap() > html.find("</title>").unwrap());
         assert!(!SCRIPT.contains('\''), "no apostrophes: the server reads quoted names");
