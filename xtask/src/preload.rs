@@ -91,11 +91,12 @@ const SCRIPT: &str = r#"<script>
     .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(r.status + " " + r.url))))
     .then((bytes) => {
       const view = new DataView(bytes);
+      const count = bytes.byteLength >= 4 ? view.getUint32(0, true) : -1;
       const parts = [];
-      let at = 4 + 4 * view.getUint32(0, true);
-      for (let i = 0; i < view.getUint32(0, true); i++) {
+      let at = 4 + 4 * count;
+      for (let i = 0; count === wasm && at <= bytes.byteLength && i < count; i++) {
         const length = view.getUint32(4 + 4 * i, true);
-        parts.push(new Uint8Array(bytes, at, length));
+        parts.push(new Uint8Array(bytes, at, Math.min(length, bytes.byteLength - at)));
         at += length;
       }
       if (parts.length !== wasm || at !== bytes.byteLength) throw new Error("a pack that does not add up");
