@@ -1,7 +1,7 @@
 //! The portal's shell: sign-in, navigation to every page, deep links, scopes, 404, sign-out,
 //! bad tokens and an API server that is down.
 
-use moneydesk_e2e::{Harness, Scope};
+use moneydesk_e2e::{copy_build, Harness, Scope};
 
 /// Each page's route and a word its h1 must contain.
 const PAGES: [(&str, &str); 8] = [
@@ -215,26 +215,6 @@ async fn a_page_pack_cut_short_is_left_and_the_page_loads_its_chunks_one_by_one(
     once.dedup();
     assert_eq!(once.len(), files.len(), "each fetched once: {files:?}");
     h.finish().await;
-}
-
-/// Copies the build `from` into `to`: each file for which `keep(name, its path, its copy's
-/// path)` says so, every directory.
-fn copy_build(
-    from: &std::path::Path,
-    to: &std::path::Path,
-    keep: &mut dyn FnMut(&str, &std::path::Path, &std::path::Path) -> bool,
-) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name().into_string().unwrap();
-        let copy = to.join(&name);
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir(&copy).unwrap();
-            copy_build(&entry.path(), &copy, keep);
-        } else if keep(&name, &entry.path(), &copy) {
-            std::fs::copy(entry.path(), copy).unwrap();
-        }
-    }
 }
 
 /// When this load's document was parsed (`domInteractive`, ms from navigation start): the

@@ -211,13 +211,20 @@ async fn start_server(config: &Config) -> Running {
 }
 
 fn copy_dir(from: &Path, to: &Path) {
+    copy_build(from, to, &mut |_, _, _| true);
+}
+
+/// Copies a release build `from` into `to`: every directory, and each file for which
+/// `keep(its name, its path, its copy's path)` says so (a test that needs a build with a file
+/// missing or changed writes it itself and says no).
+pub fn copy_build(from: &Path, to: &Path, keep: &mut dyn FnMut(&str, &Path, &Path) -> bool) {
     std::fs::create_dir_all(to).expect("creating a dist copy");
     for entry in std::fs::read_dir(from).expect("reading dist") {
         let entry = entry.expect("reading dist");
         let target = to.join(entry.file_name());
         if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
+            copy_build(&entry.path(), &target, keep);
+        } else if keep(&entry.file_name().to_string_lossy(), &entry.path(), &target) {
             std::fs::copy(entry.path(), &target).expect("copying dist");
         }
     }

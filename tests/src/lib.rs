@@ -31,7 +31,7 @@ mod host;
 mod paths;
 
 pub use browser::{Browser, Fetched};
-pub use harness::Harness;
+pub use harness::{copy_build, Harness};
 pub use host::StaticHost;
 pub use moneydesk_model::Scope;
 pub use moneydesk_server::Config;
