@@ -4,8 +4,9 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::collections::{encode_query, LocalDateTime, QueryError, QueryParts, SortField, SortSpec};
+use crate::collections::{encode_query, LocalDateTime, QueryError, QueryParts, SortSpec};
 use crate::page::PageRequest;
+use crate::vocabulary::vocabulary;
 
 /// One account. Every field is always present in JSON, `null` when unknown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,119 +45,48 @@ pub struct Account {
     pub create_time: LocalDateTime,
 }
 
-macro_rules! vocabulary {
-    ($(#[doc = $doc:literal])* $name:ident { $($variant:ident = $text:literal / $label:literal),+ $(,)? }) => {
-        $(#[doc = $doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-        pub enum $name { $(#[serde(rename = $text)] $variant),+ }
-
-        // Written by hand: utoipa's derive does not see `serde(rename)` values that come from a
-        // macro argument, and documented the Rust names (`ApiCustomer`) instead of the API's
-        // (`API_Customer`), which is what the JSON carries.
-        #[cfg(feature = "openapi")]
-        impl utoipa::PartialSchema for $name {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                utoipa::openapi::schema::ObjectBuilder::new()
-                    .schema_type(utoipa::openapi::schema::Type::String)
-                    .enum_values(Some([$($text),+]))
-                    .description(Some(concat!($($doc),*).trim()))
-                    .into()
-            }
-        }
-
-        #[cfg(feature = "openapi")]
-        impl utoipa::ToSchema for $name {}
-
-        impl $name {
-            /// In the order the server sorts them (by their API text).
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// `(API text, label)` of every value, in `ALL`'s order: what a filter menu offers.
-            pub const OPTIONS: &'static [(&'static str, &'static str)] = &[$(($text, $label)),+];
-
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $text),+ }
-            }
-
-            /// For people (table badges, filter menus).
-            pub fn label(self) -> &'static str {
-                match self { $($name::$variant => $label),+ }
-            }
-
-            /// Case-insensitive.
-            pub fn parse(s: &str) -> Option<Self> {
-                let s = s.trim();
-                Self::ALL.iter().copied().find(|v| v.as_str().eq_ignore_ascii_case(s))
-            }
-
-            /// The known values, for error messages.
-            pub fn known() -> String {
-                Self::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", ")
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
 vocabulary!(
     /// Where an account is in its life.
-    AccountStatus {
+    #[derive(PartialOrd, Ord)]
+    pub enum AccountStatus {
         Active = "Active" / "Active",
         Closed = "Closed" / "Closed",
         Inactive = "Inactive" / "Inactive",
         Pending = "Pending" / "Pending",
         Suspended = "Suspended" / "Suspended",
     }
+    lists: slices;
+    parse: ignore_case;
 );
 
 vocabulary!(
     /// The kind of account (the description's record types, and API customers).
-    AccountType {
+    #[derive(PartialOrd, Ord)]
+    pub enum AccountType {
         ApiCustomer = "API_Customer" / "API customer",
         CorporateClient = "Corporate_Client" / "Corporate client",
         CorporateHolding = "Corporate_Holding" / "Corporate holding",
         Household = "Household" / "Household",
         IndividualClient = "Individual_Client" / "Individual client",
     }
+    lists: slices;
+    parse: ignore_case;
 );
 
-/// The sortable fields (each backed by an index on the server).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AccountSortField {
-    CreateTime,
-    AccountName,
-    AccountStatus,
-    AccountType,
-    MarketValue,
-    Id,
-}
-
-impl SortField for AccountSortField {
-    const ALL: &'static [Self] = &[
-        AccountSortField::CreateTime,
-        AccountSortField::AccountName,
-        AccountSortField::AccountStatus,
-        AccountSortField::AccountType,
-        AccountSortField::MarketValue,
-        AccountSortField::Id,
-    ];
-
-    fn as_str(self) -> &'static str {
-        match self {
-            AccountSortField::CreateTime => "createTime",
-            AccountSortField::AccountName => "accountName",
-            AccountSortField::AccountStatus => "accountStatus",
-            AccountSortField::AccountType => "accountType",
-            AccountSortField::MarketValue => "marketValue",
-            AccountSortField::Id => "id",
-        }
+vocabulary!(
+    /// The sortable fields (each backed by an index on the server).
+    pub enum AccountSortField {
+        CreateTime = "createTime",
+        AccountName = "accountName",
+        AccountStatus = "accountStatus",
+        AccountType = "accountType",
+        MarketValue = "marketValue",
+        Id = "id",
     }
-}
+    lists: slices;
+    serde: none;
+    impl SortField;
+);
 
 /// The filter parameters, in their API names.
 pub const ACCOUNT_FILTERS: &[&str] = &["accountStatus", "accountType", "name", "createTimeFrom", "createTimeTo"];

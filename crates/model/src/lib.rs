@@ -15,9 +15,11 @@ pub mod money;
 pub mod page;
 pub mod paths;
 pub mod permissions;
+pub mod portal_shell;
 pub mod routing;
 pub mod scopes;
 pub mod vault;
+mod vocabulary;
 
 pub use deposits::DepositListItem;
 pub use email::{EmailAddress, MessageState};

@@ -4,8 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::collections::{encode_query, LocalDateTime, QueryError, QueryParts, SortField, SortSpec};
+use crate::collections::{encode_query, LocalDateTime, QueryError, QueryParts, SortSpec};
 use crate::page::PageRequest;
+use crate::vocabulary::vocabulary;
 use crate::Scope;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,40 +31,20 @@ pub struct Permission {
     pub granted_at: LocalDateTime,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PermissionSortField {
-    Id,
-    UserName,
-    UserId,
-    CompanyName,
-    Scope,
-    GrantedAt,
-    GrantedBy,
-}
-
-impl SortField for PermissionSortField {
-    const ALL: &'static [Self] = &[
-        PermissionSortField::Id,
-        PermissionSortField::UserName,
-        PermissionSortField::UserId,
-        PermissionSortField::CompanyName,
-        PermissionSortField::Scope,
-        PermissionSortField::GrantedAt,
-        PermissionSortField::GrantedBy,
-    ];
-
-    fn as_str(self) -> &'static str {
-        match self {
-            PermissionSortField::Id => "id",
-            PermissionSortField::UserName => "userName",
-            PermissionSortField::UserId => "userId",
-            PermissionSortField::CompanyName => "companyName",
-            PermissionSortField::Scope => "scope",
-            PermissionSortField::GrantedAt => "grantedAt",
-            PermissionSortField::GrantedBy => "grantedBy",
-        }
+vocabulary!(
+    pub enum PermissionSortField {
+        Id = "id",
+        UserName = "userName",
+        UserId = "userId",
+        CompanyName = "companyName",
+        Scope = "scope",
+        GrantedAt = "grantedAt",
+        GrantedBy = "grantedBy",
     }
-}
+    lists: slices;
+    serde: none;
+    impl SortField;
+);
 
 pub const PERMISSION_FILTERS: &[&str] = &["user", "scope", "companyId"];
 

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::records::RecordType;
+use crate::record_type::RecordType;
 
 /// What sort of problem a [`Problem`] is, so callers can group or filter without parsing the
 /// message.

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use crate::date::{Date, Time};
 use crate::error::{Problem, ProblemKind};
-use crate::records::RecordType;
+use crate::record_type::RecordType;
 
 /// Every NACHA record is 94 characters.
 pub(crate) const RECORD_LEN: usize = 94;

@@ -82,6 +82,7 @@ mod field;
 mod input;
 mod model;
 mod reader;
+mod record_type;
 mod records;
 mod validate;
 mod writer;

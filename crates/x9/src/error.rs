@@ -64,7 +64,7 @@ impl fmt::Display for Problem {
         };
         write!(f, "{level}: {}", self.record)?;
         if !self.record_type.is_empty() {
-            let name = crate::records::type_name(&self.record_type);
+            let name = crate::record_type::type_name(&self.record_type);
             write!(f, " (type {} {name})", self.record_type)?;
         }
         if let Some(field) = self.field {

@@ -32,6 +32,7 @@ mod error;
 mod field;
 mod model;
 mod reader;
+mod record_type;
 mod records;
 mod seqset;
 mod validate;

@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Date;
+use super::{Date, Text140};
+use crate::fees::Memo;
 use crate::{FieldError, Money};
 
 /// The body as sent. `amount` is read from its JSON text (a number or a decimal string).
@@ -18,27 +19,34 @@ pub struct CashDepositFields {
         pattern = "^([1-9][0-9]{0,9}(\\.[0-9]{1,2})?|0\\.(0[1-9]|[1-9][0-9]?))$"))]
     pub amount: Option<String>,
     /// The managed sleeve account the cash goes to (an account of the accounts collection).
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, max_length = 140,
-        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = payee_account_id_schema, required = true))]
     pub payee_account_id: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, max_length = 140,
-        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = Text140::schema, required = true))]
     pub payee_user_id: Option<String>,
     /// When it applies: today or later (default today).
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Date))]
     pub schedule_date: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = Memo::nullable_schema))]
     pub memo: Option<String>,
+}
+
+// `schema_with` leaves the doc comment out of the document.
+#[cfg(feature = "openapi")]
+fn payee_account_id_schema() -> utoipa::openapi::Object {
+    Text140::schema_builder(false)
+        .description(Some("The managed sleeve account the cash goes to (an account of the accounts collection)."))
+        .build()
 }
 
 /// A cash deposit's fields that passed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CashDeposit {
     pub amount: Money,
-    pub payee_account_id: String,
-    pub payee_user_id: String,
+    /// As given, without the whitespace around it.
+    pub payee_account_id: Text140,
+    pub payee_user_id: Text140,
     pub schedule_date: Option<Date>,
-    pub memo: Option<String>,
+    pub memo: Option<Memo>,
 }
 
 impl CashDepositFields {
@@ -61,17 +69,8 @@ impl CashDepositFields {
                 super::request::money(a, "amount", true).map_err(|m| errors.push(FieldError::new("amount", m))).ok()
             }
         };
-        let mut id = |v: &Option<String>, field: &str| match v.as_deref().map(str::trim) {
-            Some(s) if !s.is_empty() && s.chars().count() <= 140 && !s.chars().any(char::is_control) => {
-                Some(s.to_string())
-            }
-            Some(_) => {
-                errors.push(FieldError::new(
-                    field,
-                    format!("{field} must be 1 to 140 characters without control characters"),
-                ));
-                None
-            }
+        let mut id = |v: &Option<String>, field: &str| match v.as_deref() {
+            Some(s) => Text140::parse_field(field, s.trim()).map_err(|e| errors.push(e)).ok(),
             None => {
                 errors.push(FieldError::new(field, format!("{field} is required")));
                 None
@@ -93,13 +92,10 @@ impl CashDepositFields {
             }
             Ok(d) => Some(d),
         });
-        let memo = self.memo.as_deref().and_then(|m| match crate::fees::Memo::parse(m) {
-            Ok(_) => Some(m.to_string()),
-            Err(e) => {
-                errors.push(FieldError::new("memo", e.to_string()));
-                None
-            }
-        });
+        let memo = self
+            .memo
+            .as_deref()
+            .and_then(|m| Memo::parse(m).map_err(|e| errors.push(FieldError::new("memo", e.to_string()))).ok());
         match (amount, payee_account, payee_user) {
             (Some(amount), Some(payee_account_id), Some(payee_user_id)) if errors.is_empty() => {
                 Ok(CashDeposit { amount, payee_account_id, payee_user_id, schedule_date, memo })

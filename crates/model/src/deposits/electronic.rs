@@ -5,32 +5,20 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Date;
+use super::{Date, Text140};
+use crate::fees::Memo;
+use crate::vocabulary::vocabulary;
 use crate::{FieldError, Money, RoutingNumber};
 
-/// The vendor's account type: which debit transaction code its entry carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum AchAccountType {
-    /// Transaction code 27.
-    Checking,
-    /// Transaction code 37.
-    Savings,
-}
-
-impl AchAccountType {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            AchAccountType::Checking => "checking",
-            AchAccountType::Savings => "savings",
-        }
+vocabulary!(
+    /// The vendor's account type: which debit transaction code its entry carries.
+    pub enum AchAccountType {
+        /// Transaction code 27.
+        Checking = "checking",
+        /// Transaction code 37.
+        Savings = "savings",
     }
-
-    pub fn parse(s: &str) -> Option<AchAccountType> {
-        [AchAccountType::Checking, AchAccountType::Savings].into_iter().find(|t| t.as_str() == s)
-    }
-}
+);
 
 /// The body as sent. `amount` is read from its JSON text (a number or a decimal string).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -60,12 +48,20 @@ pub struct ElectronicDepositFields {
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, format = Date))]
     pub effective_date: Option<String>,
     /// The managed sleeve account the money goes to (an account of the accounts collection).
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = payee_account_id_schema, required = true))]
     pub payee_account_id: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = Text140::schema, required = true))]
     pub payee_user_id: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = Memo::nullable_schema))]
     pub memo: Option<String>,
+}
+
+// `schema_with` leaves the doc comment out of the document.
+#[cfg(feature = "openapi")]
+fn payee_account_id_schema() -> utoipa::openapi::Object {
+    Text140::schema_builder(false)
+        .description(Some("The managed sleeve account the money goes to (an account of the accounts collection)."))
+        .build()
 }
 
 /// An electronic deposit's fields that passed.
@@ -78,9 +74,10 @@ pub struct ElectronicDeposit {
     pub vendor_name: String,
     pub company_entry_description: String,
     pub effective_date: Date,
-    pub payee_account_id: String,
-    pub payee_user_id: String,
-    pub memo: Option<String>,
+    /// As given, without the whitespace around it.
+    pub payee_account_id: Text140,
+    pub payee_user_id: Text140,
+    pub memo: Option<Memo>,
 }
 
 /// The largest amount one ACH entry carries: ten digits of cents.
@@ -183,31 +180,17 @@ impl ElectronicDepositFields {
                 Ok(d) => Some(d),
             },
         };
-        // Ids, not written in the ACH file: any text without control characters.
-        let id = |v: &Option<String>, field: &str, err: &mut dyn FnMut(&str, String)| -> Option<String> {
-            match v.as_deref().map(str::trim) {
-                Some(s) if !s.is_empty() && s.chars().count() <= 140 && !s.chars().any(char::is_control) => {
-                    Some(s.to_string())
-                }
-                Some(_) => {
-                    err(field, format!("{field} must be 1 to 140 characters without control characters"));
-                    None
-                }
-                None => {
-                    err(field, format!("{field} is required"));
-                    None
-                }
+        // Ids, not written in the ACH file: any short text.
+        let id = |v: &Option<String>, field: &str, err: &mut dyn FnMut(&str, String)| match v.as_deref() {
+            Some(s) => Text140::parse_field(field, s.trim()).map_err(|e| err(field, e.message)).ok(),
+            None => {
+                err(field, format!("{field} is required"));
+                None
             }
         };
         let payee_account = id(&self.payee_account_id, "payeeAccountId", &mut err);
         let payee_user = id(&self.payee_user_id, "payeeUserId", &mut err);
-        let memo = self.memo.as_deref().and_then(|m| match crate::fees::Memo::parse(m) {
-            Ok(_) => Some(m.to_string()),
-            Err(e) => {
-                err("memo", e.to_string());
-                None
-            }
-        });
+        let memo = self.memo.as_deref().and_then(|m| Memo::parse(m).map_err(|e| err("memo", e.to_string())).ok());
         match (
             amount,
             routing,

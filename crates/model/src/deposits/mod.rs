@@ -1,10 +1,9 @@
 //! Deposits (description 2.4, 2.5, 3, 4.5): the list item, the deposit record, the state
 //! machine, the check deposit request and the deposit kinds.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
+use crate::vocabulary::vocabulary;
 use crate::Money;
 
 mod capture;
@@ -15,6 +14,7 @@ mod record;
 mod request;
 mod scan;
 mod state;
+mod text;
 
 pub use capture::{CaptureHint, Corners, FrameCheck, SideMillis, SideRead};
 pub use cash::{CashDeposit, CashDepositFields};
@@ -24,6 +24,7 @@ pub use record::{created_date_text, list_created_date_text, DepositRecord};
 pub use request::{CheckDeposit, CheckDepositFields, CheckImages, STALE_AFTER_DAYS};
 pub use scan::{CheckScan, CheckScanFields, CheckScanRequest, MicrField, MicrRead, QualityFinding, ScanSide};
 pub use state::{DepositAction, DepositStatus, IllegalMove};
+pub use text::{Text140, Text140Error};
 
 /// One deposit with what the detail view shows (extension): the record, its kind, its history,
 /// and what the server knows besides.
@@ -86,84 +87,20 @@ pub struct DepositMove {
     pub reason: Option<String>,
 }
 
-/// The deposit kinds of description 1 (the list item's `serviceType`; the description lists no
-/// values, only the sample `Bank Wire`, which is not a deposit kind of its own section 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum ServiceType {
-    #[serde(rename = "Cash")]
-    Cash,
-    #[serde(rename = "Check")]
-    Check,
-    /// A check captured with the portal's scanner (camera or file).
-    #[serde(rename = "Check_Scan")]
-    CheckScan,
-    /// Checks received in an image cash letter file (X9.100-187).
-    #[serde(rename = "Image_Cash_Letter")]
-    ImageCashLetter,
-    /// An ACH pull from the vendor's bank into the managed sleeve account.
-    #[serde(rename = "Electronic_Deposit")]
-    ElectronicDeposit,
-}
-
-impl ServiceType {
-    pub const ALL: [ServiceType; 5] = [
-        ServiceType::Cash,
-        ServiceType::Check,
-        ServiceType::CheckScan,
-        ServiceType::ImageCashLetter,
-        ServiceType::ElectronicDeposit,
-    ];
-
-    /// The wire spelling.
-    ///
-    /// ```
-    /// use moneydesk_model::deposits::ServiceType;
-    /// assert_eq!(ServiceType::CheckScan.as_str(), "Check_Scan");
-    /// assert_eq!(ServiceType::parse("Electronic_Deposit"), Some(ServiceType::ElectronicDeposit));
-    /// assert_eq!(ServiceType::parse("Bank Wire"), None);
-    /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ServiceType::Cash => "Cash",
-            ServiceType::Check => "Check",
-            ServiceType::CheckScan => "Check_Scan",
-            ServiceType::ImageCashLetter => "Image_Cash_Letter",
-            ServiceType::ElectronicDeposit => "Electronic_Deposit",
-        }
+vocabulary!(
+    /// The deposit kinds of description 1 (the list item's `serviceType`; the description lists no
+    /// values, only the sample `Bank Wire`, which is not a deposit kind of its own section 1).
+    pub enum ServiceType {
+        Cash = "Cash" / "Cash",
+        Check = "Check" / "Check",
+        /// A check captured with the portal's scanner (camera or file).
+        CheckScan = "Check_Scan" / "Check scan",
+        /// Checks received in an image cash letter file (X9.100-187).
+        ImageCashLetter = "Image_Cash_Letter" / "Image cash letter",
+        /// An ACH pull from the vendor's bank into the managed sleeve account.
+        ElectronicDeposit = "Electronic_Deposit" / "Electronic deposit (ACH pull)",
     }
-
-    pub fn parse(s: &str) -> Option<ServiceType> {
-        ServiceType::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-
-    /// `(wire spelling, label)` of every kind, in `ALL`'s order: what a filter menu offers.
-    pub const OPTIONS: [(&'static str, &'static str); 5] = {
-        let mut out = [("", ""); 5];
-        let mut i = 0;
-        while i < 5 {
-            out[i] = (ServiceType::ALL[i].as_str(), ServiceType::ALL[i].label());
-            i += 1;
-        }
-        out
-    };
-
-    pub const fn label(self) -> &'static str {
-        match self {
-            ServiceType::Cash => "Cash",
-            ServiceType::Check => "Check",
-            ServiceType::CheckScan => "Check scan",
-            ServiceType::ImageCashLetter => "Image cash letter",
-            ServiceType::ElectronicDeposit => "Electronic deposit (ACH pull)",
-        }
-    }
-}
-
-impl fmt::Display for ServiceType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+);
 
 /// One row of the deposit list, in the description's names. Every field is always present in
 /// JSON; the one optional field is `null` when unknown.

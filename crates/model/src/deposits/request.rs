@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::Date;
+use super::{Date, Text140};
+use crate::fees::Memo;
 use crate::{FieldError, Money, RoutingNumber};
 
 /// The body as sent. `amount` and `fee` are read from their JSON text (a number or a decimal
@@ -24,14 +25,7 @@ pub struct CheckDepositFields {
     /// The account on the check's MICR line.
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{1,17}$"))]
     pub bank_account_number: Option<String>,
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            min_length = 1,
-            max_length = 140,
-            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
-        )
-    )]
+    #[cfg_attr(feature = "openapi", schema(schema_with = Text140::nullable_schema))]
     pub bank_name: Option<String>,
     /// Nine digits with a valid ABA checksum, in the FedACH directory.
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{9}$"))]
@@ -53,7 +47,7 @@ pub struct CheckDepositFields {
         pattern = "^(0|[1-9][0-9]{0,9})(\\.[0-9]{1,2})?$"))]
     pub fee: Option<String>,
     /// At most 140 characters, no control characters.
-    #[cfg_attr(feature = "openapi", schema(max_length = 140, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = Memo::nullable_schema))]
     pub memo: Option<String>,
     /// An account of the accounts collection (an unknown one is a 400 naming it).
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "\\S"))]
@@ -62,56 +56,21 @@ pub struct CheckDepositFields {
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "\\S"))]
     pub payee_user_id: Option<String>,
     /// A managed sleeve account of the accounts collection, when given.
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            min_length = 1,
-            max_length = 140,
-            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
-        )
-    )]
+    #[cfg_attr(feature = "openapi", schema(schema_with = payer_id_schema))]
     pub payer_id: Option<String>,
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            min_length = 1,
-            max_length = 140,
-            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
-        )
-    )]
+    #[cfg_attr(feature = "openapi", schema(schema_with = Text140::nullable_schema))]
     pub payer_type: Option<String>,
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            min_length = 1,
-            max_length = 140,
-            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
-        )
-    )]
+    #[cfg_attr(feature = "openapi", schema(schema_with = Text140::nullable_schema))]
     pub payment_type: Option<String>,
     /// When the deposit should be processed: today or later.
     #[serde(alias = "scheduledDate")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Date, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
     pub schedule_date: Option<String>,
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            min_length = 1,
-            max_length = 140,
-            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
-        )
-    )]
+    #[cfg_attr(feature = "openapi", schema(schema_with = Text140::nullable_schema))]
     pub source: Option<String>,
     /// The example's `payeeBankId`.
     #[serde(alias = "payeeBankId")]
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            min_length = 1,
-            max_length = 140,
-            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
-        )
-    )]
+    #[cfg_attr(feature = "openapi", schema(schema_with = bank_info_id_schema))]
     pub bank_info_id: Option<String>,
     /// Extension: a scan of this check (`POST …/smas/{smaSfid}/scan`) whose images the deposit
     /// takes instead of `checkFrontImage` and `checkBackImage` (give one or the other); the
@@ -119,15 +78,28 @@ pub struct CheckDepositFields {
     #[cfg_attr(feature = "openapi", schema(pattern = "^scn_[0-9a-f]{32}$"))]
     pub scan_id: Option<String>,
     /// Stored as given (the example's field; not in the field table).
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            min_length = 1,
-            max_length = 140,
-            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
-        )
-    )]
+    #[cfg_attr(feature = "openapi", schema(schema_with = transfer_type_schema))]
     pub transfer_type: Option<String>,
+}
+
+// The described short texts' schemas (`schema_with` leaves the doc comment out of the document).
+#[cfg(feature = "openapi")]
+fn payer_id_schema() -> utoipa::openapi::Object {
+    Text140::schema_builder(true)
+        .description(Some("A managed sleeve account of the accounts collection, when given."))
+        .build()
+}
+
+#[cfg(feature = "openapi")]
+fn bank_info_id_schema() -> utoipa::openapi::Object {
+    Text140::schema_builder(true).description(Some("The example's `payeeBankId`.")).build()
+}
+
+#[cfg(feature = "openapi")]
+fn transfer_type_schema() -> utoipa::openapi::Object {
+    Text140::schema_builder(true)
+        .description(Some("Stored as given (the example's field; not in the field table)."))
+        .build()
 }
 
 pub(super) fn raw_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
@@ -146,7 +118,7 @@ pub(super) fn raw_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<
 pub struct CheckDeposit {
     pub amount: Money,
     pub bank_account_number: String,
-    pub bank_name: Option<String>,
+    pub bank_name: Option<Text140>,
     pub bank_routing_number: RoutingNumber,
     /// The images: base64 (a `data:image/...;base64,` prefix allowed), decoded by the
     /// server, or a scan's.
@@ -155,16 +127,16 @@ pub struct CheckDeposit {
     pub check_number: String,
     /// The fee the client expects; the server charges the schedule's and says so when they differ.
     pub fee: Option<Money>,
-    pub memo: Option<String>,
+    pub memo: Option<Memo>,
     pub payee_account_id: String,
     pub payee_user_id: String,
-    pub payer_id: Option<String>,
-    pub payer_type: Option<String>,
-    pub payment_type: Option<String>,
+    pub payer_id: Option<Text140>,
+    pub payer_type: Option<Text140>,
+    pub payment_type: Option<Text140>,
     pub schedule_date: Option<Date>,
-    pub source: Option<String>,
-    pub bank_info_id: Option<String>,
-    pub transfer_type: Option<String>,
+    pub source: Option<Text140>,
+    pub bank_info_id: Option<Text140>,
+    pub transfer_type: Option<Text140>,
 }
 
 /// Where a deposit's images come from.
@@ -262,28 +234,17 @@ impl CheckDepositFields {
             }
             Ok(d) => Some(d),
         });
-        let memo = self.memo.as_deref().and_then(|m| match crate::fees::Memo::parse(m) {
-            Ok(_) => Some(m.to_string()),
-            Err(e) => {
-                err("memo", e.to_string());
-                None
-            }
-        });
-        for (field, value) in [
-            ("bankName", &self.bank_name),
-            ("payerId", &self.payer_id),
-            ("payerType", &self.payer_type),
-            ("paymentType", &self.payment_type),
-            ("source", &self.source),
-            ("bankInfoId", &self.bank_info_id),
-            ("transferType", &self.transfer_type),
-        ] {
-            if let Some(v) = value {
-                if v.trim().is_empty() || v.chars().count() > 140 || v.chars().any(char::is_control) {
-                    err(field, format!("{field} must be 1 to 140 characters without control characters"));
-                }
-            }
-        }
+        let memo = self.memo.as_deref().and_then(|m| Memo::parse(m).map_err(|e| err("memo", e.to_string())).ok());
+        let mut text = |field: &str, value: &Option<String>| {
+            value.as_deref().and_then(|v| Text140::parse_field(field, v).map_err(|e| errors.push(e)).ok())
+        };
+        let bank_name = text("bankName", &self.bank_name);
+        let payer_id = text("payerId", &self.payer_id);
+        let payer_type = text("payerType", &self.payer_type);
+        let payment_type = text("paymentType", &self.payment_type);
+        let source = text("source", &self.source);
+        let bank_info_id = text("bankInfoId", &self.bank_info_id);
+        let transfer_type = text("transferType", &self.transfer_type);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -298,7 +259,7 @@ impl CheckDepositFields {
         Ok(CheckDeposit {
             amount,
             bank_account_number,
-            bank_name: self.bank_name.clone(),
+            bank_name,
             bank_routing_number,
             images,
             check_date,
@@ -307,13 +268,13 @@ impl CheckDepositFields {
             memo,
             payee_account_id,
             payee_user_id,
-            payer_id: self.payer_id.clone(),
-            payer_type: self.payer_type.clone(),
-            payment_type: self.payment_type.clone(),
+            payer_id,
+            payer_type,
+            payment_type,
             schedule_date,
-            source: self.source.clone(),
-            bank_info_id: self.bank_info_id.clone(),
-            transfer_type: self.transfer_type.clone(),
+            source,
+            bank_info_id,
+            transfer_type,
         })
     }
 }

@@ -20,100 +20,39 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use crate::vocabulary::vocabulary;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum DepositStatus {
-    #[serde(rename = "In_Progress_1")]
-    InProgress,
-    #[serde(rename = "Confirmed_2")]
-    Confirmed,
-    #[serde(rename = "Sent_3")]
-    Sent,
-    #[serde(rename = "Settled_4")]
-    Settled,
-    #[serde(rename = "Returned_5")]
-    Returned,
-    #[serde(rename = "Rejected_6")]
-    Rejected,
-    #[serde(rename = "Cancelled_7")]
-    Cancelled,
-}
+vocabulary!(
+    pub enum DepositStatus {
+        InProgress = "In_Progress_1" / "To confirm",
+        Confirmed = "Confirmed_2" / "Confirmed",
+        Sent = "Sent_3" / "Sent",
+        Settled = "Settled_4" / "Settled",
+        Returned = "Returned_5" / "Returned",
+        Rejected = "Rejected_6" / "Rejected",
+        Cancelled = "Cancelled_7" / "Cancelled",
+    }
+);
 
-/// A move of the state machine: what an operator (or the sending job) asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum DepositAction {
-    Confirm,
-    Send,
-    Settle,
-    Return,
-    Reject,
-    Cancel,
-}
+vocabulary!(
+    /// A move of the state machine: what an operator (or the sending job) asks for.
+    pub enum DepositAction {
+        Confirm = "confirm",
+        Send = "send",
+        Settle = "settle",
+        Return = "return",
+        Reject = "reject",
+        Cancel = "cancel",
+    }
+);
 
 impl DepositStatus {
-    pub const ALL: [DepositStatus; 7] = [
-        DepositStatus::InProgress,
-        DepositStatus::Confirmed,
-        DepositStatus::Sent,
-        DepositStatus::Settled,
-        DepositStatus::Returned,
-        DepositStatus::Rejected,
-        DepositStatus::Cancelled,
-    ];
-
-    /// The wire spelling.
+    /// The `step` that goes with the status.
     ///
     /// ```
     /// use moneydesk_model::deposits::DepositStatus;
-    /// assert_eq!(DepositStatus::InProgress.as_str(), "In_Progress_1");
-    /// assert_eq!(DepositStatus::parse("Sent_3"), Some(DepositStatus::Sent));
     /// assert_eq!(DepositStatus::InProgress.step(), "Process_2");
     /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            DepositStatus::InProgress => "In_Progress_1",
-            DepositStatus::Confirmed => "Confirmed_2",
-            DepositStatus::Sent => "Sent_3",
-            DepositStatus::Settled => "Settled_4",
-            DepositStatus::Returned => "Returned_5",
-            DepositStatus::Rejected => "Rejected_6",
-            DepositStatus::Cancelled => "Cancelled_7",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<DepositStatus> {
-        DepositStatus::ALL.into_iter().find(|x| x.as_str() == s)
-    }
-
-    /// `(wire spelling, label)` of every status, in `ALL`'s order: what a filter menu offers.
-    pub const OPTIONS: [(&'static str, &'static str); 7] = {
-        let mut out = [("", ""); 7];
-        let mut i = 0;
-        while i < 7 {
-            out[i] = (DepositStatus::ALL[i].as_str(), DepositStatus::ALL[i].label());
-            i += 1;
-        }
-        out
-    };
-
-    /// How people read it.
-    pub const fn label(self) -> &'static str {
-        match self {
-            DepositStatus::InProgress => "To confirm",
-            DepositStatus::Confirmed => "Confirmed",
-            DepositStatus::Sent => "Sent",
-            DepositStatus::Settled => "Settled",
-            DepositStatus::Returned => "Returned",
-            DepositStatus::Rejected => "Rejected",
-            DepositStatus::Cancelled => "Cancelled",
-        }
-    }
-
-    /// The `step` that goes with the status.
     pub fn step(self) -> &'static str {
         match self {
             DepositStatus::InProgress => "Process_2",
@@ -163,37 +102,7 @@ impl DepositStatus {
     }
 }
 
-impl fmt::Display for DepositStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 impl DepositAction {
-    pub const ALL: [DepositAction; 6] = [
-        DepositAction::Confirm,
-        DepositAction::Send,
-        DepositAction::Settle,
-        DepositAction::Return,
-        DepositAction::Reject,
-        DepositAction::Cancel,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DepositAction::Confirm => "confirm",
-            DepositAction::Send => "send",
-            DepositAction::Settle => "settle",
-            DepositAction::Return => "return",
-            DepositAction::Reject => "reject",
-            DepositAction::Cancel => "cancel",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<DepositAction> {
-        DepositAction::ALL.into_iter().find(|a| a.as_str() == s)
-    }
-
     /// Reject and return must say why (kept in the history).
     pub fn needs_reason(self) -> bool {
         matches!(self, DepositAction::Reject | DepositAction::Return)

@@ -4,9 +4,9 @@
 //! administrator, or at once after verification when the server is so configured. Messages
 //! from an active domain are DKIM-signed with the domain's own keys.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
+
+use crate::vocabulary::vocabulary;
 
 /// The DKIM selectors, one key each: `md1` RSA-2048 (rsa-sha256, what every receiver checks)
 /// and `md2` Ed25519 (ed25519-sha256, RFC 8463). Messages carry both signatures.
@@ -23,124 +23,47 @@ pub struct NewSendingDomain {
     pub domain: String,
 }
 
-/// Where a domain stands: `pending` (registered, records not all found yet) → `verified` (every
-/// required record found) → `active` (messages may be sent from it, DKIM-signed). A
-/// verification that later finds a record gone takes a verified domain back to `pending`; an
-/// active one stays active (an administrator decides) and the check shows what is wrong.
-///
-/// ```
-/// use moneydesk_model::email::domains::DomainState;
-/// assert_eq!(DomainState::Active.as_str(), "active");
-/// assert_eq!(serde_json::to_string(&DomainState::Pending).unwrap(), "\"pending\"");
-/// assert_eq!("verified".parse::<DomainState>(), Ok(DomainState::Verified));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum DomainState {
-    Pending,
-    Verified,
-    Active,
-}
-
-impl DomainState {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            DomainState::Pending => "pending",
-            DomainState::Verified => "verified",
-            DomainState::Active => "active",
-        }
-    }
-
-    pub const fn label(self) -> &'static str {
-        match self {
-            DomainState::Pending => "Pending",
-            DomainState::Verified => "Verified",
-            DomainState::Active => "Active",
-        }
-    }
-}
-
-impl std::str::FromStr for DomainState {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "pending" => Ok(DomainState::Pending),
-            "verified" => Ok(DomainState::Verified),
-            "active" => Ok(DomainState::Active),
-            other => Err(format!("no domain state {other:?}")),
-        }
-    }
-}
-
-impl fmt::Display for DomainState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What a record is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum RecordPurpose {
-    /// `mdbounce.<domain>` → the service's bounce host: the envelope sender's domain.
-    ReturnPath,
-    /// `md1._domainkey.<domain>` → the service's copy of the domain's RSA key.
-    Dkim1,
-    /// `md2._domainkey.<domain>` → the service's copy of the domain's Ed25519 key.
-    Dkim2,
-    /// The domain's SPF record including the service's (guidance: not required).
-    Spf,
-}
-
-impl RecordPurpose {
-    /// The wire name (`return_path`).
+vocabulary!(
+    /// Where a domain stands: `pending` (registered, records not all found yet) → `verified` (every
+    /// required record found) → `active` (messages may be sent from it, DKIM-signed). A
+    /// verification that later finds a record gone takes a verified domain back to `pending`; an
+    /// active one stays active (an administrator decides) and the check shows what is wrong.
     ///
     /// ```
-    /// use moneydesk_model::email::domains::RecordPurpose;
-    /// for p in [RecordPurpose::ReturnPath, RecordPurpose::Dkim1, RecordPurpose::Dkim2, RecordPurpose::Spf] {
-    ///     assert_eq!(serde_json::to_value(p).unwrap(), p.as_str());
-    /// }
+    /// use moneydesk_model::email::domains::DomainState;
+    /// assert_eq!(DomainState::Active.as_str(), "active");
+    /// assert_eq!(serde_json::to_string(&DomainState::Pending).unwrap(), "\"pending\"");
+    /// assert_eq!("verified".parse::<DomainState>(), Ok(DomainState::Verified));
     /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            RecordPurpose::ReturnPath => "return_path",
-            RecordPurpose::Dkim1 => "dkim1",
-            RecordPurpose::Dkim2 => "dkim2",
-            RecordPurpose::Spf => "spf",
-        }
+    pub enum DomainState {
+        Pending = "pending" / "Pending",
+        Verified = "verified" / "Verified",
+        Active = "active" / "Active",
     }
+    from_str: String = |s: &str| format!("no domain state {s:?}");
+);
 
-    pub const fn label(self) -> &'static str {
-        match self {
-            RecordPurpose::ReturnPath => "Return path",
-            RecordPurpose::Dkim1 => "DKIM (RSA)",
-            RecordPurpose::Dkim2 => "DKIM (Ed25519)",
-            RecordPurpose::Spf => "SPF",
-        }
+vocabulary!(
+    /// What a record is for.
+    pub enum RecordPurpose {
+        /// `mdbounce.<domain>` → the service's bounce host: the envelope sender's domain.
+        ReturnPath = "return_path" / "Return path",
+        /// `md1._domainkey.<domain>` → the service's copy of the domain's RSA key.
+        Dkim1 = "dkim1" / "DKIM (RSA)",
+        /// `md2._domainkey.<domain>` → the service's copy of the domain's Ed25519 key.
+        Dkim2 = "dkim2" / "DKIM (Ed25519)",
+        /// The domain's SPF record including the service's (guidance: not required).
+        Spf = "spf" / "SPF",
     }
-}
+);
 
-/// A DNS record type the records use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum RecordKind {
-    #[serde(rename = "CNAME")]
-    Cname,
-    #[serde(rename = "TXT")]
-    Txt,
-}
-
-impl RecordKind {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            RecordKind::Cname => "CNAME",
-            RecordKind::Txt => "TXT",
-        }
+vocabulary!(
+    /// A DNS record type the records use.
+    pub enum RecordKind {
+        Cname = "CNAME",
+        Txt = "TXT",
     }
-}
+);
 
 /// A record to install: at `host`, of `type`, holding `value`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -216,48 +139,19 @@ fn domain_label(domain: &str) -> String {
     format!("d{h:016x}")
 }
 
-/// What a verification found for one record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum RecordStatus {
-    /// The record is there with the value asked for.
-    Found,
-    /// No such record at the host.
-    Missing,
-    /// A record of that type is there with another value (`found` says which).
-    Wrong,
-    /// DNS could not be asked; nothing is concluded.
-    Unknown,
-}
-
-impl RecordStatus {
-    /// The wire name (`wrong`).
-    ///
-    /// ```
-    /// use moneydesk_model::email::domains::RecordStatus;
-    /// for s in [RecordStatus::Found, RecordStatus::Missing, RecordStatus::Wrong, RecordStatus::Unknown] {
-    ///     assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
-    /// }
-    /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            RecordStatus::Found => "found",
-            RecordStatus::Missing => "missing",
-            RecordStatus::Wrong => "wrong",
-            RecordStatus::Unknown => "unknown",
-        }
+vocabulary!(
+    /// What a verification found for one record.
+    pub enum RecordStatus {
+        /// The record is there with the value asked for.
+        Found = "found" / "Found",
+        /// No such record at the host.
+        Missing = "missing" / "Missing",
+        /// A record of that type is there with another value (`found` says which).
+        Wrong = "wrong" / "Wrong value",
+        /// DNS could not be asked; nothing is concluded.
+        Unknown = "unknown" / "Unknown",
     }
-
-    pub const fn label(self) -> &'static str {
-        match self {
-            RecordStatus::Found => "Found",
-            RecordStatus::Missing => "Missing",
-            RecordStatus::Wrong => "Wrong value",
-            RecordStatus::Unknown => "Unknown",
-        }
-    }
-}
+);
 
 /// One record's check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,9 +4,9 @@
 //! listener, the domain's MX pointing at it) or as raw MIME posted to
 //! [`crate::paths::EMAIL_INBOUND_MESSAGES`]. Each message is kept with every delivery attempt.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
+
+use crate::vocabulary::vocabulary;
 
 /// The request headers of a webhook POST. The signature is
 /// `v1=` + hex(HMAC-SHA256(secret, timestamp + "." + body)), the timestamp Unix seconds; a
@@ -81,63 +81,26 @@ pub struct InboundSecret {
     pub rotated_at: String,
 }
 
-/// Where an inbound message's delivery stands: `pending` (due, or waiting for its next
-/// attempt), `delivering` (an attempt under way), `delivered` (the receiver answered 2xx),
-/// `failed` (no 2xx before the retry window closed, or the route is gone).
-///
-/// ```
-/// use moneydesk_model::email::inbound::InboundState;
-/// assert_eq!(InboundState::Delivered.as_str(), "delivered");
-/// assert_eq!(serde_json::to_value(InboundState::Failed).unwrap(), "failed");
-/// assert_eq!("pending".parse::<InboundState>(), Ok(InboundState::Pending));
-/// assert!("sent".parse::<InboundState>().is_err());
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum InboundState {
-    Pending,
-    Delivering,
-    Delivered,
-    Failed,
-}
-
-impl InboundState {
-    pub const ALL: [InboundState; 4] =
-        [InboundState::Pending, InboundState::Delivering, InboundState::Delivered, InboundState::Failed];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            InboundState::Pending => "pending",
-            InboundState::Delivering => "delivering",
-            InboundState::Delivered => "delivered",
-            InboundState::Failed => "failed",
-        }
+vocabulary!(
+    /// Where an inbound message's delivery stands: `pending` (due, or waiting for its next
+    /// attempt), `delivering` (an attempt under way), `delivered` (the receiver answered 2xx),
+    /// `failed` (no 2xx before the retry window closed, or the route is gone).
+    ///
+    /// ```
+    /// use moneydesk_model::email::inbound::InboundState;
+    /// assert_eq!(InboundState::Delivered.as_str(), "delivered");
+    /// assert_eq!(serde_json::to_value(InboundState::Failed).unwrap(), "failed");
+    /// assert_eq!("pending".parse::<InboundState>(), Ok(InboundState::Pending));
+    /// assert!("sent".parse::<InboundState>().is_err());
+    /// ```
+    pub enum InboundState {
+        Pending = "pending" / "Pending",
+        Delivering = "delivering" / "Delivering",
+        Delivered = "delivered" / "Delivered",
+        Failed = "failed" / "Failed",
     }
-
-    pub const fn label(self) -> &'static str {
-        match self {
-            InboundState::Pending => "Pending",
-            InboundState::Delivering => "Delivering",
-            InboundState::Delivered => "Delivered",
-            InboundState::Failed => "Failed",
-        }
-    }
-}
-
-impl std::str::FromStr for InboundState {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        InboundState::ALL.into_iter().find(|st| st.as_str() == s).ok_or_else(|| format!("no inbound state {s:?}"))
-    }
-}
-
-impl fmt::Display for InboundState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+    from_str: String = |s: &str| format!("no inbound state {s:?}");
+);
 
 /// An inbound message as listed (newest first).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,93 +1,46 @@
 //! The outbox: what the server knows of each accepted message (one per personalization), its
 //! state and its delivery attempts. Extensions (the description shows no send response).
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 use super::address::EmailAddress;
+use crate::vocabulary::vocabulary;
 
-/// Where a message stands. `queued` → `sending` → `sent`; a temporary failure (a 4xx reply,
-/// the relay unreachable) → `deferred` (tried again at `nextAttemptAt`), a permanent one (a
-/// 5xx reply, or the attempts used up) → `failed`. `scheduled` is `queued` with a `send_at`
-/// still ahead. A message left `sending` by a process that died is sent again once its claim
-/// expires, with the same Message-ID (see the server's README).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum MessageState {
-    Queued,
-    Scheduled,
-    Sending,
-    Sent,
-    Deferred,
-    Failed,
-}
+vocabulary!(
+    /// Where a message stands. `queued` → `sending` → `sent`; a temporary failure (a 4xx reply,
+    /// the relay unreachable) → `deferred` (tried again at `nextAttemptAt`), a permanent one (a
+    /// 5xx reply, or the attempts used up) → `failed`. `scheduled` is `queued` with a `send_at`
+    /// still ahead. A message left `sending` by a process that died is sent again once its claim
+    /// expires, with the same Message-ID (see the server's README).
+    pub enum MessageState {
+        Queued = "queued" / "Queued",
+        Scheduled = "scheduled" / "Scheduled",
+        Sending = "sending" / "Sending",
+        Sent = "sent" / "Sent",
+        Deferred = "deferred" / "Deferred",
+        Failed = "failed" / "Failed",
+    }
+    from_str: UnknownMessageState = |s: &str| UnknownMessageState(s.to_string());
+);
 
 impl MessageState {
-    pub const ALL: [MessageState; 6] = [
-        MessageState::Queued,
-        MessageState::Scheduled,
-        MessageState::Sending,
-        MessageState::Sent,
-        MessageState::Deferred,
-        MessageState::Failed,
-    ];
-
-    /// The wire name (`queued`, ...), also the database's.
+    /// No more attempts will be made.
     ///
     /// ```
     /// use moneydesk_model::email::MessageState;
     /// assert_eq!(MessageState::Deferred.as_str(), "deferred");
     /// assert_eq!("sent".parse::<MessageState>(), Ok(MessageState::Sent));
     /// assert!("lost".parse::<MessageState>().is_err());
+    /// assert!(MessageState::Failed.is_final());
     /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            MessageState::Queued => "queued",
-            MessageState::Scheduled => "scheduled",
-            MessageState::Sending => "sending",
-            MessageState::Sent => "sent",
-            MessageState::Deferred => "deferred",
-            MessageState::Failed => "failed",
-        }
-    }
-
-    /// What an operator reads (the Outbox's filter and badges).
-    pub const fn label(self) -> &'static str {
-        match self {
-            MessageState::Queued => "Queued",
-            MessageState::Scheduled => "Scheduled",
-            MessageState::Sending => "Sending",
-            MessageState::Sent => "Sent",
-            MessageState::Deferred => "Deferred",
-            MessageState::Failed => "Failed",
-        }
-    }
-
-    /// No more attempts will be made.
     pub const fn is_final(self) -> bool {
         matches!(self, MessageState::Sent | MessageState::Failed)
-    }
-}
-
-impl fmt::Display for MessageState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown message state {0:?}; the states are queued, scheduled, sending, sent, deferred and failed")]
 pub struct UnknownMessageState(pub String);
-
-impl FromStr for MessageState {
-    type Err = UnknownMessageState;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        MessageState::ALL.into_iter().find(|m| m.as_str() == s).ok_or_else(|| UnknownMessageState(s.to_string()))
-    }
-}
 
 /// Where a message goes: the configured SMTP relay, or (no relay configured) the development
 /// mailbox kept in the database and read in the portal.

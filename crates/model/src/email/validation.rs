@@ -2,9 +2,9 @@
 //! there, so it is ours and documented in the OpenAPI document): a verdict, a score, the
 //! address's parts, a typo suggestion and every check that led to them.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
+
+use crate::vocabulary::vocabulary;
 
 /// At most this many addresses in one bulk verification.
 pub const MAX_BULK_ADDRESSES: usize = 1000;
@@ -26,141 +26,64 @@ pub struct BulkValidationRequest {
     pub emails: Vec<String>,
 }
 
-/// What the verification concludes.
-///
-/// - `valid`: well formed, the domain takes mail (an MX, or an address record with no MX),
-///   and nothing makes it doubtful.
-/// - `risky`: it would be delivered, but the domain is a disposable-mail service, the local
-///   part is a role (`info@`, `support@`), or the domain looks like a typo of a common one.
-/// - `invalid`: not an address by RFC 5321/5322, or its domain does not exist, has neither
-///   MX nor address records, or publishes a null MX (RFC 7505: it takes no mail).
-/// - `unknown`: well formed, but DNS could not be asked (timeout, resolver unreachable); the
-///   address is not called invalid for that.
-///
-/// ```
-/// use moneydesk_model::email::validation::Verdict;
-/// assert_eq!(Verdict::Risky.as_str(), "risky");
-/// assert_eq!(serde_json::to_string(&Verdict::Unknown).unwrap(), "\"unknown\"");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum Verdict {
-    Valid,
-    Risky,
-    Invalid,
-    Unknown,
-}
-
-impl Verdict {
-    pub const ALL: [Verdict; 4] = [Verdict::Valid, Verdict::Risky, Verdict::Invalid, Verdict::Unknown];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Valid => "valid",
-            Verdict::Risky => "risky",
-            Verdict::Invalid => "invalid",
-            Verdict::Unknown => "unknown",
-        }
+vocabulary!(
+    /// What the verification concludes.
+    ///
+    /// - `valid`: well formed, the domain takes mail (an MX, or an address record with no MX),
+    ///   and nothing makes it doubtful.
+    /// - `risky`: it would be delivered, but the domain is a disposable-mail service, the local
+    ///   part is a role (`info@`, `support@`), or the domain looks like a typo of a common one.
+    /// - `invalid`: not an address by RFC 5321/5322, or its domain does not exist, has neither
+    ///   MX nor address records, or publishes a null MX (RFC 7505: it takes no mail).
+    /// - `unknown`: well formed, but DNS could not be asked (timeout, resolver unreachable); the
+    ///   address is not called invalid for that.
+    ///
+    /// ```
+    /// use moneydesk_model::email::validation::Verdict;
+    /// assert_eq!(Verdict::Risky.as_str(), "risky");
+    /// assert_eq!(serde_json::to_string(&Verdict::Unknown).unwrap(), "\"unknown\"");
+    /// ```
+    pub enum Verdict {
+        Valid = "valid" / "Valid",
+        Risky = "risky" / "Risky",
+        Invalid = "invalid" / "Invalid",
+        Unknown = "unknown" / "Unknown",
     }
+);
 
-    /// What an operator reads.
-    pub const fn label(self) -> &'static str {
-        match self {
-            Verdict::Valid => "Valid",
-            Verdict::Risky => "Risky",
-            Verdict::Invalid => "Invalid",
-            Verdict::Unknown => "Unknown",
-        }
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The checks, in the order they run; each appears once in every answer.
-///
-/// ```
-/// use moneydesk_model::email::validation::CheckName;
-/// assert_eq!(CheckName::ALL.len(), 5);
-/// assert_eq!(serde_json::to_string(&CheckName::MailServer).unwrap(), "\"mail_server\"");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum CheckName {
-    /// RFC 5321/5322 syntax, the domain by UTS 46 (IDNA).
-    Syntax,
-    /// DNS: an MX, or an A/AAAA with no MX (RFC 5321 §5.1); a null MX (RFC 7505) fails it.
-    MailServer,
-    /// The domain is a disposable-mail service (the server's maintained list).
-    Disposable,
-    /// The local part names a role, not a person (`admin`, `info`, `support`, …).
-    Role,
-    /// The domain is one edit from a common mail domain (`gmial.com` → `gmail.com`).
-    Typo,
-}
-
-impl CheckName {
-    pub const ALL: [CheckName; 5] =
-        [CheckName::Syntax, CheckName::MailServer, CheckName::Disposable, CheckName::Role, CheckName::Typo];
-
-    /// The wire name (`mail_server`).
+vocabulary!(
+    /// The checks, in the order they run; each appears once in every answer.
     ///
     /// ```
     /// use moneydesk_model::email::validation::CheckName;
-    /// for c in CheckName::ALL {
-    ///     assert_eq!(serde_json::to_value(c).unwrap(), c.as_str());
-    /// }
+    /// assert_eq!(CheckName::ALL.len(), 5);
+    /// assert_eq!(serde_json::to_string(&CheckName::MailServer).unwrap(), "\"mail_server\"");
     /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            CheckName::Syntax => "syntax",
-            CheckName::MailServer => "mail_server",
-            CheckName::Disposable => "disposable",
-            CheckName::Role => "role",
-            CheckName::Typo => "typo",
-        }
+    pub enum CheckName {
+        /// RFC 5321/5322 syntax, the domain by UTS 46 (IDNA).
+        Syntax = "syntax" / "Syntax",
+        /// DNS: an MX, or an A/AAAA with no MX (RFC 5321 §5.1); a null MX (RFC 7505) fails it.
+        MailServer = "mail_server" / "Mail server",
+        /// The domain is a disposable-mail service (the server's maintained list).
+        Disposable = "disposable" / "Disposable domain",
+        /// The local part names a role, not a person (`admin`, `info`, `support`, …).
+        Role = "role" / "Role address",
+        /// The domain is one edit from a common mail domain (`gmial.com` → `gmail.com`).
+        Typo = "typo" / "Domain typo",
     }
+);
 
-    pub const fn label(self) -> &'static str {
-        match self {
-            CheckName::Syntax => "Syntax",
-            CheckName::MailServer => "Mail server",
-            CheckName::Disposable => "Disposable domain",
-            CheckName::Role => "Role address",
-            CheckName::Typo => "Domain typo",
-        }
+vocabulary!(
+    /// One check's outcome: `pass`, `warn` (makes the address risky), `fail` (makes it invalid),
+    /// `unknown` (could not be decided: DNS unreachable) or `skipped` (an earlier check failed).
+    pub enum CheckOutcome {
+        Pass = "pass",
+        Warn = "warn",
+        Fail = "fail",
+        Unknown = "unknown",
+        Skipped = "skipped",
     }
-}
-
-/// One check's outcome: `pass`, `warn` (makes the address risky), `fail` (makes it invalid),
-/// `unknown` (could not be decided: DNS unreachable) or `skipped` (an earlier check failed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum CheckOutcome {
-    Pass,
-    Warn,
-    Fail,
-    Unknown,
-    Skipped,
-}
-
-impl CheckOutcome {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            CheckOutcome::Pass => "pass",
-            CheckOutcome::Warn => "warn",
-            CheckOutcome::Fail => "fail",
-            CheckOutcome::Unknown => "unknown",
-            CheckOutcome::Skipped => "skipped",
-        }
-    }
-}
+);
 
 /// A check and what it found, in words (`"MX: mx1.bank.example (10), mx2.bank.example (20)"`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -104,8 +104,13 @@ impl fmt::Display for FeeAmount {
 /// 140: the larger).
 pub const MEMO_MAX_CHARS: usize = 140;
 
+/// What [`Memo::parse`] accepts besides the length, as the OpenAPI document's `pattern`: no C0
+/// or C1 control character.
+pub const MEMO_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*$";
+
 /// A memo: at most 140 characters, none of them a control character (a memo ends up in bank
-/// files, where a line break or a NUL would corrupt the record).
+/// files, where a line break or a NUL would corrupt the record): [`MEMO_PATTERN`]. Blank is a
+/// memo too.
 ///
 /// ```
 /// use moneydesk_model::fees::{Memo, MemoError};
@@ -138,6 +143,31 @@ impl Memo {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl From<Memo> for String {
+    fn from(m: Memo) -> String {
+        m.0
+    }
+}
+
+/// The OpenAPI schema of an optional memo field, named by the field's `schema_with` (utoipa's
+/// `pattern` and `max_length` take only literals).
+#[cfg(feature = "openapi")]
+impl Memo {
+    pub fn nullable_schema() -> utoipa::openapi::Object {
+        use utoipa::openapi::schema::{SchemaType, Type};
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+            .description(Some("At most 140 characters, no control characters."))
+            .max_length(Some(MEMO_MAX_CHARS))
+            .pattern(Some(MEMO_PATTERN))
+            .build()
     }
 }
 
@@ -199,6 +229,13 @@ mod pattern_tests {
         fn the_documented_pattern_is_what_the_parser_accepts(s in "[0-9.]{1,19}") {
             let pattern = regex::Regex::new(AMOUNT_PATTERN).unwrap();
             prop_assert_eq!(pattern.is_match(&s), FeeAmount::parse(&s).is_ok(), "{:?}", s);
+        }
+
+        /// The same for the memo (its length is `maxLength`'s, counted in characters too).
+        #[test]
+        fn the_documented_memo_pattern_is_what_the_parser_accepts(s in "[ a\u{0}\u{1f}\u{7f}\u{9f}\u{a0}é]{0,3}") {
+            let pattern = regex::Regex::new(MEMO_PATTERN).unwrap();
+            prop_assert_eq!(pattern.is_match(&s), Memo::parse(&s).is_ok(), "{:?}", s);
         }
     }
 }

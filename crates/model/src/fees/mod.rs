@@ -7,10 +7,9 @@
 //! `fee = flat + clamp(amount × percent / 100, percent_min, percent_max)`, computed exactly in
 //! decimal and rounded to cents half-even (banker's rounding) once, at the end.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
+use crate::vocabulary::vocabulary;
 use crate::Money;
 
 mod amount;
@@ -18,7 +17,9 @@ mod quote;
 mod request;
 mod schedule;
 
-pub use amount::{FeeAmount, FeeAmountError, Memo, MemoError, AMOUNT_PATTERN, MAX_INTEGER_DIGITS, MEMO_MAX_CHARS};
+pub use amount::{
+    FeeAmount, FeeAmountError, Memo, MemoError, AMOUNT_PATTERN, MAX_INTEGER_DIGITS, MEMO_MAX_CHARS, MEMO_PATTERN,
+};
 pub use quote::{describe_range, FeeQuote};
 pub use request::{message_of, FeeRequest, FeeRequestFields, FIELDS, ID_MAX_CHARS};
 pub use schedule::{
@@ -50,46 +51,27 @@ pub struct ScheduleVersion {
     pub schedule: FeeSchedule,
 }
 
-/// The two fee schedules of the description (4.1): one path each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum Rail {
-    Ach,
-    Wire,
-}
+vocabulary!(
+    /// The two fee schedules of the description (4.1): one path each.
+    #[derive(PartialOrd, Ord)]
+    pub enum Rail {
+        Ach = "ach" / "ACH",
+        Wire = "wire" / "Wire",
+    }
+);
 
 impl Rail {
-    pub const ALL: [Rail; 2] = [Rail::Ach, Rail::Wire];
-
-    /// The path segment and the schedule file's spelling.
+    /// The transfer types this rail's schedule prices (`as_str` is the path segment and the
+    /// schedule file's spelling, `label` how people write it).
     ///
     /// ```
-    /// use moneydesk_model::fees::Rail;
+    /// use moneydesk_model::fees::{Rail, TransferType};
     /// assert_eq!(Rail::Wire.as_str(), "wire");
     /// assert_eq!(Rail::parse("ach"), Some(Rail::Ach));
     /// assert_eq!(Rail::parse("ACH"), None);
+    /// assert_eq!(Rail::Ach.label(), "ACH");
+    /// assert_eq!(Rail::Ach.transfer_types(), &[TransferType::Eft, TransferType::SameDayAch]);
     /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Rail::Ach => "ach",
-            Rail::Wire => "wire",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Rail> {
-        Rail::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-
-    /// How people write it: "ACH", "Wire".
-    pub fn label(self) -> &'static str {
-        match self {
-            Rail::Ach => "ACH",
-            Rail::Wire => "Wire",
-        }
-    }
-
-    /// The transfer types this rail's schedule prices.
     pub fn transfer_types(self) -> &'static [TransferType] {
         match self {
             Rail::Ach => &[TransferType::Eft, TransferType::SameDayAch],
@@ -98,36 +80,24 @@ impl Rail {
     }
 }
 
-impl fmt::Display for Rail {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+vocabulary!(
+    /// The transfer types the schedules price (the description shows only `EFT`; the rest of the
+    /// set is ours, documented in the OpenAPI document). Each belongs to one rail.
+    #[derive(PartialOrd, Ord)]
+    pub enum TransferType {
+        /// Standard ACH (next-day settlement): the description's example value.
+        Eft = "EFT" / "Standard ACH (EFT)",
+        /// Same-day ACH.
+        SameDayAch = "SAME_DAY_ACH" / "Same-day ACH",
+        /// A Fedwire transfer inside the United States.
+        DomesticWire = "DOMESTIC_WIRE" / "Domestic wire",
+        /// A wire to a bank outside the United States.
+        InternationalWire = "INTERNATIONAL_WIRE" / "International wire",
     }
-}
-
-/// The transfer types the schedules price (the description shows only `EFT`; the rest of the
-/// set is ours, documented in the OpenAPI document). Each belongs to one rail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum TransferType {
-    /// Standard ACH (next-day settlement): the description's example value.
-    #[serde(rename = "EFT")]
-    Eft,
-    /// Same-day ACH.
-    #[serde(rename = "SAME_DAY_ACH")]
-    SameDayAch,
-    /// A Fedwire transfer inside the United States.
-    #[serde(rename = "DOMESTIC_WIRE")]
-    DomesticWire,
-    /// A wire to a bank outside the United States.
-    #[serde(rename = "INTERNATIONAL_WIRE")]
-    InternationalWire,
-}
+);
 
 impl TransferType {
-    pub const ALL: [TransferType; 4] =
-        [TransferType::Eft, TransferType::SameDayAch, TransferType::DomesticWire, TransferType::InternationalWire];
-
-    /// The wire spelling.
+    /// The rail whose schedule prices it.
     ///
     /// ```
     /// use moneydesk_model::fees::{Rail, TransferType};
@@ -135,33 +105,10 @@ impl TransferType {
     /// assert_eq!(TransferType::parse("eft"), None, "the spelling is exact");
     /// assert_eq!(TransferType::SameDayAch.rail(), Rail::Ach);
     /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TransferType::Eft => "EFT",
-            TransferType::SameDayAch => "SAME_DAY_ACH",
-            TransferType::DomesticWire => "DOMESTIC_WIRE",
-            TransferType::InternationalWire => "INTERNATIONAL_WIRE",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<TransferType> {
-        TransferType::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-
     pub fn rail(self) -> Rail {
         match self {
             TransferType::Eft | TransferType::SameDayAch => Rail::Ach,
             TransferType::DomesticWire | TransferType::InternationalWire => Rail::Wire,
-        }
-    }
-
-    /// How people write it.
-    pub fn label(self) -> &'static str {
-        match self {
-            TransferType::Eft => "Standard ACH (EFT)",
-            TransferType::SameDayAch => "Same-day ACH",
-            TransferType::DomesticWire => "Domestic wire",
-            TransferType::InternationalWire => "International wire",
         }
     }
 
@@ -190,12 +137,6 @@ fn article(rail: Rail) -> &'static str {
     match rail {
         Rail::Ach => "n",
         Rail::Wire => "",
-    }
-}
-
-impl fmt::Display for TransferType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -2,8 +2,10 @@
 //! four operations answer, and the records of the extensions the Vault page uses (a folder's
 //! contents, a file's versions, a user's usage).
 
+mod params;
 mod path;
 mod records;
 
+pub use params::{Entry, Folder, Owner, VaultParams, VaultTarget, ENTRY_PATTERN, FOLDER_PATTERN, USER_ID_PATTERN};
 pub use path::{is_within, VaultPath, VaultPathError, MAX_PATH_BYTES, MAX_SEGMENT_BYTES};
 pub use records::*;

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::collections::SortField;
+use crate::vocabulary::vocabulary;
 
 /// A folder with what it holds, counted through its whole subtree: what create, move and
 /// delete answer (delete: what was removed), and what the delete confirmation shows.
@@ -56,28 +56,16 @@ pub enum VaultEntryKind {
     File,
 }
 
-/// The orders a folder listing offers (`sort=name,asc`); folders always come before files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum VaultSortField {
-    Name,
-    Size,
-    ModifiedAt,
-}
-
-impl VaultSortField {
-    pub const ALL: [VaultSortField; 3] = [VaultSortField::Name, VaultSortField::Size, VaultSortField::ModifiedAt];
-}
-
-impl SortField for VaultSortField {
-    const ALL: &'static [Self] = &VaultSortField::ALL;
-    fn as_str(self) -> &'static str {
-        match self {
-            VaultSortField::Name => "name",
-            VaultSortField::Size => "size",
-            VaultSortField::ModifiedAt => "modifiedAt",
-        }
+vocabulary!(
+    /// The orders a folder listing offers (`sort=name,asc`); folders always come before files.
+    pub enum VaultSortField {
+        Name = "name",
+        Size = "size",
+        ModifiedAt = "modifiedAt",
     }
-}
+    serde: none;
+    impl SortField;
+);
 
 /// One stored version of a file (extension), newest first in a listing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,6 +12,7 @@ mod check;
 pub use check::header_text_problem;
 
 use super::address::EmailAddress;
+use crate::vocabulary::vocabulary;
 
 /// 1 to 1000 personalizations (each one message).
 pub const MAX_PERSONALIZATIONS: usize = 1000;
@@ -117,22 +118,12 @@ pub struct Attachment {
     pub content_id: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum Disposition {
-    Attachment,
-    Inline,
-}
-
-impl Disposition {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Disposition::Attachment => "attachment",
-            Disposition::Inline => "inline",
-        }
+vocabulary!(
+    pub enum Disposition {
+        Attachment = "attachment",
+        Inline = "inline",
     }
-}
+);
 
 /// A checked address with its display name (no CR, LF or other control characters).
 #[derive(Debug, Clone, PartialEq, Eq)]

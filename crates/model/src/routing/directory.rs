@@ -1,119 +1,9 @@
-//! ABA routing numbers and the Fed's directory records (CONTRACT.md points 1 and 9).
+//! The Fed's directory records as its validate endpoints answer them (CONTRACT.md point 9),
+//! and the routing extensions' status and search types.
 
-use std::fmt;
-use std::str::FromStr;
+use serde::{Deserialize, Serialize};
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-/// Nine ASCII digits, ABA checksum (weights 3, 7, 1) holds, not all zeros.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct RoutingNumber([u8; 9]);
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RoutingNumberError {
-    #[error("routing number must be 9 digits, got {0}")]
-    Length(usize),
-    #[error("routing number must contain only digits; {found:?} at position {position} is not a digit")]
-    NotDigit { found: char, position: usize },
-    #[error("routing number 000000000 is not a valid routing number")]
-    AllZeros,
-    #[error("checksum digit should be {expected}, got {got}")]
-    Checksum { expected: u8, got: u8 },
-}
-
-impl RoutingNumberError {
-    /// A stable word for the kind of error (the portal and the error body use it).
-    pub fn kind(&self) -> &'static str {
-        match self {
-            RoutingNumberError::Length(_) => "length",
-            RoutingNumberError::NotDigit { .. } => "non_digit",
-            RoutingNumberError::AllZeros => "all_zeros",
-            RoutingNumberError::Checksum { .. } => "checksum",
-        }
-    }
-}
-
-const WEIGHTS: [u32; 9] = [3, 7, 1, 3, 7, 1, 3, 7, 1];
-
-/// The check digit (9th digit) that makes the first eight digits a valid routing number.
-pub fn check_digit(first_eight: &[u8; 8]) -> u8 {
-    let sum: u32 = first_eight.iter().zip(WEIGHTS).map(|(d, w)| *d as u32 * w).sum();
-    ((10 - sum % 10) % 10) as u8
-}
-
-impl RoutingNumber {
-    pub fn parse(s: &str) -> Result<Self, RoutingNumberError> {
-        if let Ok(digits) = <&[u8; 9]>::try_from(s.as_bytes()) {
-            if digits.iter().all(u8::is_ascii_digit) {
-                return Self::from_ascii_digits(digits);
-            }
-        }
-        // Not nine ASCII digits: say what is wrong, in characters.
-        let len = s.chars().count();
-        if let Some((i, c)) = s.chars().enumerate().find(|(_, c)| !c.is_ascii_digit()) {
-            // Length first when it is also wrong: "12345" is short before it is anything else,
-            // but "12345678x" should say which character is the problem.
-            if len != 9 {
-                return Err(RoutingNumberError::Length(len));
-            }
-            return Err(RoutingNumberError::NotDigit { found: c, position: i + 1 });
-        }
-        Err(RoutingNumberError::Length(len))
-    }
-
-    /// Nine ASCII digits: all zeros and the checksum remain to check.
-    fn from_ascii_digits(ascii: &[u8; 9]) -> Result<Self, RoutingNumberError> {
-        let d = ascii.map(|b| b - b'0');
-        if d.iter().all(|x| *x == 0) {
-            return Err(RoutingNumberError::AllZeros);
-        }
-        let mut first = [0u8; 8];
-        first.copy_from_slice(&d[..8]);
-        let expected = check_digit(&first);
-        if expected != d[8] {
-            return Err(RoutingNumberError::Checksum { expected, got: d[8] });
-        }
-        Ok(RoutingNumber(d))
-    }
-
-    pub fn digits(&self) -> [u8; 9] {
-        self.0
-    }
-
-    /// The first four digits: the Federal Reserve routing symbol (district and office).
-    pub fn frb_district(&self) -> u8 {
-        self.0[0] * 10 + self.0[1]
-    }
-}
-
-impl fmt::Display for RoutingNumber {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for d in self.0 {
-            write!(f, "{d}")?;
-        }
-        Ok(())
-    }
-}
-
-impl FromStr for RoutingNumber {
-    type Err = RoutingNumberError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        RoutingNumber::parse(s)
-    }
-}
-
-impl Serialize for RoutingNumber {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for RoutingNumber {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        RoutingNumber::parse(&s).map_err(serde::de::Error::custom)
-    }
-}
+use crate::vocabulary::vocabulary;
 
 /// A FedACH participant exactly as the ACH validate endpoint answers it (description 2.3).
 /// Values are kept as the Fed writes them: codes and dates as strings, names trimmed.
@@ -167,9 +57,6 @@ pub struct WireParticipant {
     /// YYYYMMDD, or blank.
     pub change_date: String,
 }
-
-// The routing extensions' paths are written once, with every other path, in `paths`.
-pub use crate::paths::{ROUTING_DIRECTORY, ROUTING_DIRECTORY_REFRESH, ROUTING_SEARCH};
 
 /// Where the directory in service came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -264,16 +151,18 @@ pub struct DirectoryStatus {
     pub last_error: Option<RefreshFailure>,
 }
 
-/// Which directory a search looks in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum SearchDirectory {
-    Ach,
-    Wire,
-    #[default]
-    Both,
-}
+vocabulary!(
+    /// Which directory a search looks in.
+    #[derive(Default)]
+    pub enum SearchDirectory {
+        Ach = "ach",
+        Wire = "wire",
+        #[default]
+        Both = "both",
+    }
+    receiver: ref;
+    parse: by_hand;
+);
 
 impl SearchDirectory {
     pub fn parse(s: &str) -> Option<Self> {
@@ -282,14 +171,6 @@ impl SearchDirectory {
             "wire" => Some(SearchDirectory::Wire),
             "both" | "all" | "" => Some(SearchDirectory::Both),
             _ => None,
-        }
-    }
-
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            SearchDirectory::Ach => "ach",
-            SearchDirectory::Wire => "wire",
-            SearchDirectory::Both => "both",
         }
     }
 }
@@ -320,17 +201,6 @@ pub struct RoutingSearchHit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    #[test]
-    fn errors_say_what_is_wrong() {
-        assert_eq!(RoutingNumber::parse("12345678").unwrap_err().to_string(), "routing number must be 9 digits, got 8");
-        assert_eq!(RoutingNumber::parse("011000017").unwrap_err().to_string(), "checksum digit should be 5, got 7");
-        assert_eq!(RoutingNumber::parse("01100001x").unwrap_err().kind(), "non_digit");
-        assert_eq!(RoutingNumber::parse("000000000").unwrap_err(), RoutingNumberError::AllZeros);
-        assert_eq!(RoutingNumber::parse("٠١١٠٠٠٠١٥").unwrap_err().kind(), "non_digit");
-        assert_eq!(RoutingNumber::parse("011000015").unwrap().to_string(), "011000015");
-    }
 
     #[test]
     fn ach_reads_both_spellings_and_writes_the_contract_one() {
@@ -388,27 +258,5 @@ mod tests {
             assert!(v.get(k).is_some(), "{k}");
         }
         assert_eq!(serde_json::from_value::<DirectoryStatus>(v).unwrap(), status);
-    }
-
-    proptest! {
-        #[test]
-        fn computed_check_digit_always_validates(first in proptest::array::uniform8(0u8..10)) {
-            let cd = check_digit(&first);
-            let s: String = first.iter().chain(std::iter::once(&cd)).map(|d| char::from(b'0' + d)).collect();
-            if s == "000000000" {
-                prop_assert_eq!(RoutingNumber::parse(&s), Err(RoutingNumberError::AllZeros));
-            } else {
-                prop_assert_eq!(RoutingNumber::parse(&s).unwrap().to_string(), s.clone());
-                // Any other last digit fails the checksum and names the expected one.
-                let wrong = (cd + 1) % 10;
-                let bad = format!("{}{}", &s[..8], wrong);
-                prop_assert_eq!(RoutingNumber::parse(&bad), Err(RoutingNumberError::Checksum { expected: cd, got: wrong }));
-            }
-        }
-
-        #[test]
-        fn wrong_length_is_reported(s in "[0-9]{0,8}|[0-9]{10,14}") {
-            prop_assert_eq!(RoutingNumber::parse(&s), Err(RoutingNumberError::Length(s.len())));
-        }
     }
 }
