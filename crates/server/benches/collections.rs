@@ -16,7 +16,8 @@ use moneydesk_model::accounts::AccountQuery;
 use moneydesk_model::Scope;
 use moneydesk_server::accounts::seed::Accounts;
 use moneydesk_server::accounts::store::AccountSelection;
-use moneydesk_server::storage::{Database, Stores};
+use moneydesk_server::state::Stores;
+use moneydesk_server::storage::Database;
 use moneydesk_server::Config;
 
 const ROWS: usize = 1_000_000;
@@ -99,7 +100,7 @@ async fn main() -> anyhow::Result<()> {
     }
     build(&config).await?;
     let running = moneydesk_server::start(config).await?;
-    let db = running.state.accounts.clone();
+    let db = running.state.stores.accounts.clone();
     let token = running.create_token("bench", &[Scope::AccountsRead]).await?;
     let client = reqwest::Client::new();
     let url = format!("{}{}", running.base_url(), moneydesk_model::paths::ACCOUNTS);

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use moneydesk_model::Scope;
 use moneydesk_server::deposits::store::ListFilter;
-use moneydesk_server::storage::{Database, Stores};
+use moneydesk_server::state::Stores;
+use moneydesk_server::storage::Database;
 use moneydesk_server::Config;
 
 const ROWS: i64 = 1_000_000;
@@ -146,7 +147,7 @@ async fn main() -> anyhow::Result<()> {
     }
     build(&config).await?;
     let running = moneydesk_server::start(config).await?;
-    let store = running.state.deposits.clone();
+    let store = running.state.stores.deposits.clone();
     let token = running.create_token("bench", &[Scope::DepositsRead]).await?;
     let client = reqwest::Client::new();
     let url = format!("{}{}", running.base_url(), moneydesk_model::paths::DEPOSITS);

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use lettre::Message;
 use moneydesk_model::{paths, Scope};
-use moneydesk_server::email::relay::Relay;
+use moneydesk_server::email::outbox::relay::Relay;
 use moneydesk_server::{start, Config};
 use serde_json::{json, Value};
 

@@ -13,7 +13,7 @@ use axum::routing::get;
 use axum::Router;
 use criterion::Criterion;
 use moneydesk_model::{paths, Scope};
-use moneydesk_server::storage::Stores;
+use moneydesk_server::state::Stores;
 use moneydesk_server::{AppState, Config};
 use tower::{Service, ServiceExt};
 
@@ -49,8 +49,13 @@ fn main() {
         config.fees_rate = moneydesk_server::rate_limit::Quota { per_second: 1_000_000_000, burst: 1_000_000_000 };
         let stores = Stores::open(&config.database_url).await.expect("database");
         let state = AppState::new(config, stores).await.expect("state");
-        let token =
-            state.tokens.create("bench", &[Scope::RoutingRead, Scope::FeesRead], None).await.expect("token").token;
+        let token = state
+            .stores
+            .tokens
+            .create("bench", &[Scope::RoutingRead, Scope::FeesRead], None)
+            .await
+            .expect("token")
+            .token;
         (moneydesk_server::app(state).expect("app"), token)
     });
     let bare =

@@ -21,8 +21,9 @@ use futures_util::StreamExt;
 use moneydesk_model::vault::VaultPath;
 use moneydesk_model::{paths, Scope};
 use moneydesk_server::accounts::seed::Accounts;
+use moneydesk_server::state::Stores;
 use moneydesk_server::storage::blobs::{BlobConfig, S3Config};
-use moneydesk_server::storage::{Database, Stores};
+use moneydesk_server::storage::Database;
 use moneydesk_server::vault::blobs::content_path;
 use moneydesk_server::{start, Config, Running};
 use object_store::ObjectStore;
@@ -261,7 +262,7 @@ async fn vault() -> anyhow::Result<()> {
 /// (what an upload records; benches/vault.rs does the same).
 async fn store_folder(s: &Running, files: &[Vec<u8>]) {
     let state = &s.state;
-    state.vault.create_folder("bench", &VaultPath::root(), "zip").await.unwrap();
+    state.stores.vault.create_folder("bench", &VaultPath::root(), "zip").await.unwrap();
     let folder = VaultPath::parse("zip").unwrap();
     for (i, bytes) in files.iter().enumerate() {
         let sha = hex::encode(Sha256::digest(bytes));
@@ -271,9 +272,9 @@ async fn store_folder(s: &Running, files: &[Vec<u8>]) {
             sha256: sha,
             size: bytes.len() as i64,
             content_type: "application/octet-stream".into(),
-            created_at: moneydesk_server::storage::now_text(),
+            created_at: moneydesk_server::storage::time::now_text(),
             uploaded_by: "bench".into(),
         };
-        state.vault.add_version("bench", &folder, &format!("file-{i:06}.bin"), &v).await.unwrap();
+        state.stores.vault.add_version("bench", &folder, &format!("file-{i:06}.bin"), &v).await.unwrap();
     }
 }

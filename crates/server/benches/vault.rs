@@ -64,7 +64,12 @@ async fn run() {
     let large = mib * 1024 * 1024 / 2 / 4;
     let started = Instant::now();
     let folder = moneydesk_model::vault::VaultPath::parse("zip/data").unwrap();
-    state.vault.create_folder(user, &moneydesk_model::vault::VaultPath::parse("zip").unwrap(), "data").await.unwrap();
+    state
+        .stores
+        .vault
+        .create_folder(user, &moneydesk_model::vault::VaultPath::parse("zip").unwrap(), "data")
+        .await
+        .unwrap();
     let mut shas = Vec::new();
     let mut names = Vec::new();
     let mut add = |i: usize, bytes: Vec<u8>| {
@@ -246,10 +251,10 @@ async fn store_all(
             sha256: sha,
             size,
             content_type: "application/octet-stream".into(),
-            created_at: moneydesk_server::storage::now_text(),
+            created_at: moneydesk_server::storage::time::now_text(),
             uploaded_by: "bench".into(),
         };
-        state.vault.add_version(user, folder, &name, &v).await.unwrap();
+        state.stores.vault.add_version(user, folder, &name, &v).await.unwrap();
     }
 }
 
@@ -257,17 +262,17 @@ async fn store_all(
 /// in bulk with SQL (the bench measures reading and moving them, not writing them).
 async fn bulk_folder(state: &moneydesk_server::AppState, user: &str, name: &str, files: u32, subfolders: u32) {
     let root = moneydesk_model::vault::VaultPath::root();
-    state.vault.create_folder(user, &root, name).await.unwrap();
+    state.stores.vault.create_folder(user, &root, name).await.unwrap();
     let mut folders = vec![name.to_string()];
     for s in 0..subfolders {
         let parent = moneydesk_model::vault::VaultPath::parse(name).unwrap();
-        state.vault.create_folder(user, &parent, &format!("sub{s:03}")).await.unwrap();
+        state.stores.vault.create_folder(user, &parent, &format!("sub{s:03}")).await.unwrap();
         folders.push(format!("{name}/sub{s:03}"));
     }
     let targets: Vec<&String> =
         if subfolders == 0 { folders.iter().collect() } else { folders.iter().skip(1).collect() };
     let per = files / targets.len() as u32;
-    let db = &state.database;
+    let db = &state.stores.database;
     for folder in targets {
         let id: i64 = match db {
             moneydesk_server::storage::Database::Sqlite(p) => {

@@ -11,7 +11,7 @@ use clap::Subcommand;
 use crate::accounts::import::import_accounts;
 use crate::collections::records::{Format, ImportFailure};
 use crate::permissions::import::import_permissions;
-use crate::storage::Stores;
+use crate::state::Stores;
 use crate::Config;
 
 /// The `import` subcommand.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use moneydesk_model::Scope;
-use moneydesk_server::{storage::Stores, Config};
+use moneydesk_server::{state::Stores, Config};
 
 // Each request allocates a few dozen small objects across the layers; mimalloc serves them
 // from per-thread pages (glibc's malloc and free were ~15 % of the server's CPU under load).

@@ -164,7 +164,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<Exporter
 }
 
 async fn read_gauges(state: &AppState) -> sqlx::Result<()> {
-    let db = &state.database;
+    let db = &state.stores.database;
     for (table, name) in
         [("email_messages", "moneydesk_email_outbox"), ("email_inbound_messages", "moneydesk_inbound_messages")]
     {

@@ -15,10 +15,10 @@ const SEEDED_KEY: &str = "demo_seeded_at";
 /// Seeds on the first start only; prints the demo admin token once, to the terminal (stdout,
 /// not the log). Its hash is all the database keeps.
 pub async fn seed_demo(state: &AppState, addr: SocketAddr) -> anyhow::Result<()> {
-    if !state.settings.set_once(SEEDED_KEY, &crate::storage::now_text()).await? {
+    if !state.stores.settings.set_once(SEEDED_KEY, &crate::storage::time::now_text()).await? {
         return Ok(());
     }
-    let token = state.tokens.create("demo-admin", &[Scope::Admin], None).await?;
+    let token = state.stores.tokens.create("demo-admin", &[Scope::Admin], None).await?;
     seed_collections(state).await?;
     let host = if addr.ip().is_unspecified() { SocketAddr::from(([127, 0, 0, 1], addr.port())) } else { addr };
     println!();
@@ -33,10 +33,10 @@ pub async fn seed_demo(state: &AppState, addr: SocketAddr) -> anyhow::Result<()>
 /// The demo accounts and permissions.
 async fn seed_collections(state: &AppState) -> anyhow::Result<()> {
     let accounts: Vec<_> = Accounts::new(DEMO_ACCOUNTS, 0x4d6f_6e65_7964_6573).collect();
-    let mut w = state.accounts.writer().await?;
+    let mut w = state.stores.accounts.writer().await?;
     w.insert(&accounts).await?;
     w.commit().await?;
-    let mut w = state.permissions.writer().await?;
+    let mut w = state.stores.permissions.writer().await?;
     w.insert(&permissions(DEMO_USERS_PER_COMPANY, DEMO_SCOPES_PER_USER, 7)).await?;
     w.commit().await?;
     Ok(())

@@ -17,7 +17,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::http::compress::GzipLayer;
 use crate::http::finish::{FrameLayer, X_REQUEST_ID};
-use crate::storage::Stores;
+use crate::state::Stores;
 use crate::{http, seed, static_files, AppState, Config};
 
 /// The whole app for `state`: `/api` plus the portal, with CORS, request ids, logs,
@@ -82,7 +82,7 @@ pub struct Running {
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
     /// The email delivery worker, when this process runs one.
-    email_worker: Option<crate::email::delivery::Worker>,
+    email_worker: Option<crate::email::outbox::delivery::Worker>,
     /// The inbound webhook worker (with the delivery worker), and the SMTP listener when
     /// `MONEYDESK_INBOUND_SMTP` is set.
     inbound_worker: Option<crate::email::inbound::webhook::Worker>,
@@ -107,12 +107,12 @@ impl Running {
 
     /// Creates a token (for tests and the e2e harness); returns its text.
     pub async fn create_token(&self, name: &str, scopes: &[Scope]) -> anyhow::Result<String> {
-        Ok(self.state.tokens.create(name, scopes, None).await?.token)
+        Ok(self.state.stores.tokens.create(name, scopes, None).await?.token)
     }
 
     /// Creates a token of user `user_id` (whose vault it reaches); returns its text.
     pub async fn create_token_for(&self, name: &str, user_id: &str, scopes: &[Scope]) -> anyhow::Result<String> {
-        Ok(self.state.tokens.create_for(name, Some(user_id), scopes, None).await?.token)
+        Ok(self.state.stores.tokens.create_for(name, Some(user_id), scopes, None).await?.token)
     }
 
     /// Stops accepting connections, lets running requests finish, and waits.
@@ -160,12 +160,12 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let blob_root = state.blob_dir.clone();
     crate::vault::blobs::spawn_sweeper(
         state.blobs.clone(),
-        state.vault.clone(),
+        state.stores.vault.clone(),
         state.config.vault_sweep_grace,
         blob_root,
     );
     let email_worker =
-        if state.config.email.worker { Some(crate::email::delivery::spawn(state.clone())?) } else { None };
+        if state.config.email.worker { Some(crate::email::outbox::delivery::spawn(state.clone())?) } else { None };
     let inbound_worker =
         if state.config.email.worker { Some(crate::email::inbound::webhook::spawn(state.clone())?) } else { None };
     let metrics = match state.config.metrics_addr {

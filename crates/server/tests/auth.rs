@@ -133,9 +133,9 @@ async fn every_endpoint_denies_by_default() {
     let s = Server::start().await;
     let unknown = format!("Bearer {}", moneydesk_server::tokens::generate());
     let expired =
-        s.running.state.tokens.create("expired", &[Scope::Admin], Some(Duration::days(-1))).await.unwrap().token;
+        s.running.state.stores.tokens.create("expired", &[Scope::Admin], Some(Duration::days(-1))).await.unwrap().token;
     let revoked = s.running.create_token("revoked", &[Scope::Admin]).await.unwrap();
-    assert_eq!(s.running.state.tokens.revoke("revoked").await.unwrap().len(), 1);
+    assert_eq!(s.running.state.stores.tokens.revoke("revoked").await.unwrap().len(), 1);
     let malformed = [
         "Bearer abc",
         "Bearer mdk_short",
@@ -235,6 +235,7 @@ async fn me_describes_the_token() {
     let token = s
         .running
         .state
+        .stores
         .tokens
         .create("reader", &[Scope::RoutingRead, Scope::FeesRead], Some(Duration::days(2)))
         .await
@@ -248,7 +249,8 @@ async fn me_describes_the_token() {
     assert_eq!(body["data"]["scopes"], serde_json::json!(["fees:read", "routing:read"]));
     assert_eq!(body["data"]["expiresAt"], token.record.expires_at.clone().unwrap());
     // Use is recorded; the token itself is not stored.
-    let rec = s.running.state.tokens.list().await.unwrap().into_iter().find(|t| t.id == token.record.id).unwrap();
+    let rec =
+        s.running.state.stores.tokens.list().await.unwrap().into_iter().find(|t| t.id == token.record.id).unwrap();
     assert!(rec.last_used_at.is_some());
     s.running.stop().await;
 }
@@ -274,7 +276,7 @@ async fn revoking_a_token_in_use_takes_effect() {
 
     let in_process = s.running.create_token("in-process", &[Scope::Admin]).await.unwrap();
     assert_eq!(s.get_auth(paths::AUTH_ME, &in_process).await.status(), StatusCode::OK);
-    s.running.state.tokens.revoke("in-process").await.unwrap();
+    s.running.state.stores.tokens.revoke("in-process").await.unwrap();
     assert_eq!(code(s.get_auth(paths::AUTH_ME, &in_process).await).await, 600, "revoked in process: at once");
 
     let by_cli = s.running.create_token("by-cli", &[Scope::Admin]).await.unwrap();

@@ -127,9 +127,9 @@ async fn every_documented_operation_denies_by_default() {
     assert!(ops.len() >= 19, "the document lists every operation: {}", ops.len());
 
     let expired =
-        s.running.state.tokens.create("expired", &[Scope::Admin], Some(Duration::days(-1))).await.unwrap().token;
+        s.running.state.stores.tokens.create("expired", &[Scope::Admin], Some(Duration::days(-1))).await.unwrap().token;
     let revoked = s.running.create_token("revoked", &[Scope::Admin]).await.unwrap();
-    s.running.state.tokens.revoke("revoked").await.unwrap();
+    s.running.state.stores.tokens.revoke("revoked").await.unwrap();
     let invalid = [
         ("malformed", "Bearer abc".to_string()),
         ("malformed (no scheme)", "mdk_only_the_token_without_a_scheme_aaaaaaaa".to_string()),

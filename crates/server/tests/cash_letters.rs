@@ -25,7 +25,7 @@ async fn desk(backend: Backend) -> Desk {
 
 async fn desk_on(server: Server) -> Desk {
     let accounts: Vec<Account> = Accounts::new(2, 5).collect();
-    let mut w = server.running.state.accounts.writer().await.unwrap();
+    let mut w = server.running.state.stores.accounts.writer().await.unwrap();
     w.insert(&accounts).await.unwrap();
     w.commit().await.unwrap();
     let writer = server.token(&[Scope::DepositsRead, Scope::DepositsWrite]).await;
@@ -292,7 +292,7 @@ async fn an_unfinished_letter_file_left_by_a_crash_is_swept(backend: Backend) {
     }
     let removed = moneydesk_server::vault::blobs::sweep_all(
         &state.blobs,
-        &state.vault,
+        &state.stores.vault,
         std::time::Duration::ZERO,
         state.blob_dir.as_deref(),
     )

@@ -25,7 +25,7 @@ struct Bank {
 async fn bank(backend: Backend) -> Bank {
     let server = Server::start_on(backend).await;
     let accounts: Vec<Account> = Accounts::new(5, 7).collect();
-    let mut w = server.running.state.accounts.writer().await.unwrap();
+    let mut w = server.running.state.stores.accounts.writer().await.unwrap();
     w.insert(&accounts).await.unwrap();
     w.commit().await.unwrap();
     let writer = server.token(&[Scope::DepositsRead, Scope::DepositsWrite]).await;
@@ -132,7 +132,7 @@ async fn a_retry_with_the_same_key_returns_the_same_deposit_and_another_body_is_
     let (_, list) = get(&b, paths::DEPOSITS).await;
     assert_eq!(list["data"]["totalElements"], 1);
     // Past its 24 hours the key is forgotten: the same key makes a new deposit.
-    let db = &b.server.running.state.database;
+    let db = &b.server.running.state.stores.database;
     db.execute("UPDATE deposit_idempotency SET created_at = '2000-01-01T00:00:00Z'").await.unwrap();
     let later = post(&b, &b.writer, paths::DEPOSITS_CHECK, &body(&b, "2002"), Some("key-1")).await;
     assert_eq!(later.0, 201, "{}", later.1);

@@ -21,7 +21,7 @@ struct Desk {
 async fn desk(backend: Backend) -> Desk {
     let server = Server::start_on(backend).await;
     let accounts: Vec<Account> = Accounts::new(2, 9).collect();
-    let mut w = server.running.state.accounts.writer().await.unwrap();
+    let mut w = server.running.state.stores.accounts.writer().await.unwrap();
     w.insert(&accounts).await.unwrap();
     w.commit().await.unwrap();
     let writer = server.token(&[Scope::DepositsRead, Scope::DepositsWrite]).await;

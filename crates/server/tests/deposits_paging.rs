@@ -8,7 +8,7 @@ mod common;
 
 use moneydesk_model::deposits::{DepositAction, DepositStatus, ServiceType};
 use moneydesk_server::deposits::store::{DepositRow, DepositStore, ListFilter};
-use moneydesk_server::storage::Stores;
+use moneydesk_server::state::Stores;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

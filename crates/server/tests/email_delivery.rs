@@ -203,8 +203,8 @@ async fn every_message_sent_over_several_lanes_is_recorded_once_with_its_own_rep
 /// A group commit the database refuses because of one outcome (a trigger refuses that one
 /// here) still records the others of the group: each is then written alone.
 async fn an_outcome_the_database_refuses_costs_the_others_in_its_commit_nothing(backend: Backend) {
-    use moneydesk_server::email::recorder::Recorder;
-    use moneydesk_server::email::store::delivery::Outcome;
+    use moneydesk_server::email::outbox::recorder::Recorder;
+    use moneydesk_server::email::outbox::store::delivery::Outcome;
     let sink = SmtpSink::start();
     let s = start(backend, &sink, |c| c.email.worker = false).await;
     let t = s.token(&[Scope::EmailSend]).await;
@@ -214,9 +214,9 @@ async fn an_outcome_the_database_refuses_costs_the_others_in_its_commit_nothing(
     send(&s, &t, &body).await;
     let state = &s.running.state;
     let now = chrono::Utc::now();
-    let claimed = state.email.claim("lanes", now, now + chrono::Duration::minutes(5), 10).await.unwrap();
+    let claimed = state.stores.email.claim("lanes", now, now + chrono::Duration::minutes(5), 10).await.unwrap();
     assert_eq!(claimed.len(), 4);
-    let db = &state.database;
+    let db = &state.stores.database;
     if backend == Backend::Sqlite {
         db.execute("CREATE TRIGGER refuse BEFORE UPDATE ON email_messages WHEN NEW.last_reply = 'refuse me' BEGIN SELECT RAISE(ABORT, 'refused'); END").await.unwrap();
     } else {
@@ -225,7 +225,7 @@ async fn an_outcome_the_database_refuses_costs_the_others_in_its_commit_nothing(
             .await
             .unwrap();
     }
-    let (recorder, committer) = Recorder::start(state.email.clone(), "lanes".into());
+    let (recorder, committer) = Recorder::start(state.stores.email.clone(), "lanes".into());
     let outcome = |i: usize, reply: &str| Outcome {
         id: claimed[i].message.id.clone(),
         attempt: claimed[i].attempt,

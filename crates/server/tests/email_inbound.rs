@@ -8,7 +8,6 @@ mod common;
 
 mod email_inbound_support;
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::Backend;
@@ -305,18 +304,6 @@ async fn a_malformed_message_is_refused_and_damaged_mime_is_taken_as_far_as_it_r
     assert_eq!(text(&p, "subject"), "damaged");
     assert_eq!(text(&p, "text").trim_end(), "the text");
     assert_eq!(text(&p, "attachments"), "1");
-}
-
-/// Sends `raw` to the listener with lettre's SMTP client; the server's reply code on failure.
-async fn smtp_send(addr: SocketAddr, from: &str, to: &str, raw: &[u8]) -> Result<(), Option<u16>> {
-    use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
-    let transport =
-        AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(addr.ip().to_string()).port(addr.port()).build();
-    let envelope = lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()]).unwrap();
-    match transport.send_raw(&envelope, raw).await {
-        Ok(_) => Ok(()),
-        Err(e) => Err(e.status().map(u16::from)),
-    }
 }
 
 #[tokio::test]

@@ -65,7 +65,7 @@ fn deposit(payee: &Account, check: &str) -> Value {
 async fn requests_alternating_between_two_instances_see_one_state() {
     let (a, b) = pair(false).await;
     let accounts: Vec<Account> = Accounts::new(3, 11).collect();
-    let mut w = a.running.state.accounts.writer().await.unwrap();
+    let mut w = a.running.state.stores.accounts.writer().await.unwrap();
     w.insert(&accounts).await.unwrap();
     w.commit().await.unwrap();
     let rw = [Scope::VaultRead, Scope::VaultWrite];
@@ -135,7 +135,7 @@ async fn a_token_revoked_through_one_instance_is_refused_by_both_within_the_cach
     let path = paths::EMAIL_SENDERS;
     assert_eq!(call(&a, reqwest::Method::GET, path, &t, None).await.0, 200);
     assert_eq!(call(&b, reqwest::Method::GET, path, &t, None).await.0, 200, "both trust it (and cache it)");
-    a.running.state.tokens.revoke("test").await.unwrap();
+    a.running.state.stores.tokens.revoke("test").await.unwrap();
     tokio::time::sleep(TOKEN_TTL + Duration::from_millis(100)).await;
     assert_eq!(call(&a, reqwest::Method::GET, path, &t, None).await.0, 401);
     assert_eq!(
@@ -149,7 +149,7 @@ async fn a_token_revoked_through_one_instance_is_refused_by_both_within_the_cach
 async fn one_idempotency_key_sent_to_both_instances_at_once_makes_one_deposit() {
     let (a, b) = pair(false).await;
     let accounts: Vec<Account> = Accounts::new(2, 5).collect();
-    let mut w = a.running.state.accounts.writer().await.unwrap();
+    let mut w = a.running.state.stores.accounts.writer().await.unwrap();
     w.insert(&accounts).await.unwrap();
     w.commit().await.unwrap();
     let t = a.token(&[Scope::DepositsRead, Scope::DepositsWrite]).await;
@@ -233,15 +233,15 @@ async fn inbound_mail_taken_by_one_instance_is_delivered_once_by_the_two_workers
 
 #[tokio::test]
 async fn a_scheduled_job_is_claimed_by_one_instance_per_interval() {
-    use moneydesk_server::storage::jobs::claim;
+    use moneydesk_server::storage::queue::schedule::claim;
     let (a, b) = pair(false).await;
-    let (da, db) = (&a.running.state.database, &b.running.state.database);
+    let (da, db) = (&a.running.state.stores.database, &b.running.state.stores.database);
     let hour = Duration::from_secs(3600);
     let now = chrono::Utc::now();
     // A job asked for by both at once runs once; an hour later, once again.
     let (x, y) = tokio::join!(claim(da, "report", "a", now, hour), claim(db, "report", "b", now, hour));
-    assert_eq!(u8::from(x.unwrap()) + u8::from(y.unwrap()), 1);
+    assert_eq!(u8::from(x.unwrap().won()) + u8::from(y.unwrap().won()), 1);
     let later = now + chrono::Duration::minutes(61);
     let (x, y) = tokio::join!(claim(da, "report", "a", later, hour), claim(db, "report", "b", later, hour));
-    assert_eq!(u8::from(x.unwrap()) + u8::from(y.unwrap()), 1);
+    assert_eq!(u8::from(x.unwrap().won()) + u8::from(y.unwrap().won()), 1);
 }

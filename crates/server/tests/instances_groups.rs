@@ -256,7 +256,7 @@ async fn accounts_written_through_one_instance_are_paged_through_both_by_turns()
     let (a, b) = pair(|_| {}).await;
     let token = a.token(&[Scope::AccountsRead, Scope::PermissionsRead]).await;
     let mut accounts: Vec<Account> = Accounts::new(N, 42).collect();
-    let mut w = a.running.state.accounts.writer().await.unwrap();
+    let mut w = a.running.state.stores.accounts.writer().await.unwrap();
     w.insert(&accounts).await.unwrap();
     w.commit().await.unwrap();
     let both = [&a, &b];
@@ -271,7 +271,7 @@ async fn accounts_written_through_one_instance_are_paged_through_both_by_turns()
     let csv = "id,accountName,accountType,accountStatus,marketValue,createTime\n\
                imp001,Quay Street Bakery,Corporate_Client,Active,1284350.27,2023-09-22T03:16:48.936\n\
                imp002,Rosa Delgado,Individual_Client,Pending,,2023-09-23T08:00:00\n";
-    assert_eq!(import_accounts(&b.running.state.accounts, csv, Format::Csv).await.unwrap(), 2);
+    assert_eq!(import_accounts(&b.running.state.stores.accounts, csv, Format::Csv).await.unwrap(), 2);
     let (_, found) = get(&a, &token, &format!("{}?name=quay%20street", paths::ACCOUNTS)).await;
     assert_eq!(found["data"]["content"][0]["id"], "imp001", "{found}");
     let mut ids: Vec<String> =
@@ -281,7 +281,7 @@ async fn accounts_written_through_one_instance_are_paged_through_both_by_turns()
 
     // A change made behind both servers' backs (SQL through B's pool): both notice their marks
     // are stale, answer by scanning meanwhile, and both start rebuilding them at once.
-    let db = &b.running.state.database;
+    let db = &b.running.state.stores.database;
     db.execute("UPDATE accounts SET status_code = 4 WHERE seq % 7 = 0").await.unwrap();
     db.execute("DELETE FROM accounts WHERE id LIKE 'imp%'").await.unwrap();
     for (i, x) in accounts.iter_mut().enumerate() {
@@ -314,7 +314,9 @@ async fn accounts_written_through_one_instance_are_paged_through_both_by_turns()
 
 /// How many changes to the accounts the marks have not seen yet.
 async fn marks_behind(s: &Server) -> i64 {
-    let moneydesk_server::storage::Database::Postgres(pool) = &s.running.state.database else { panic!("PostgreSQL") };
+    let moneydesk_server::storage::Database::Postgres(pool) = &s.running.state.stores.database else {
+        panic!("PostgreSQL")
+    };
     sqlx::query_scalar("SELECT version - marks_version FROM collection_versions WHERE name = 'accounts'")
         .fetch_one(pool)
         .await
@@ -336,7 +338,7 @@ async fn permissions_imported_through_one_instance_are_paged_and_filtered_throug
             ));
         }
     }
-    assert_eq!(import_permissions(&a.running.state.permissions, &csv, Format::Csv).await.unwrap(), 120);
+    assert_eq!(import_permissions(&a.running.state.stores.permissions, &csv, Format::Csv).await.unwrap(), 120);
     let all = walk_alternating([&b, &a], &token, paths::PERMISSIONS, "sort=userId", 17, "userId").await;
     let mut want: Vec<String> = (0..60).flat_map(|u| [format!("usr_{u:04}"), format!("usr_{u:04}")]).collect();
     want.sort();
@@ -345,5 +347,8 @@ async fn permissions_imported_through_one_instance_are_paged_and_filtered_throug
     assert_eq!(company["data"]["totalElements"], 40, "{company}");
     // The same rows again through B are refused: B sees what A imported.
     let again: String = csv.lines().take(2).map(|l| format!("{l}\n")).collect();
-    assert!(import_permissions(&b.running.state.permissions, &again, Format::Csv).await.is_err(), "already held");
+    assert!(
+        import_permissions(&b.running.state.stores.permissions, &again, Format::Csv).await.is_err(),
+        "already held"
+    );
 }

@@ -53,11 +53,11 @@ async fn claims_left_by_a_dead_holder_are_taken_over_and_counted_by_kind() {
         "personalizations": [{"to": [{"email": "a@client.example"}]}]});
     body["send_at"] = json!(Utc::now().timestamp() + 3600);
     let id = post(&s, &t, paths::EMAIL_SEND, &body).await["data"][0].as_str().unwrap().to_string();
-    assert_eq!(state.email.claim("dead-worker", later, gone(), 10).await.unwrap().len(), 1);
+    assert_eq!(state.stores.email.claim("dead-worker", later, gone(), 10).await.unwrap().len(), 1);
     let message = paths::EMAIL_MESSAGE.replace("{messageId}", &id);
     let sent = wait(&s, &t, &message, |d| d["state"] == "sent").await;
     assert_eq!(sent["attemptLog"][0]["outcome"], "sending", "{sent}");
-    assert_eq!(sent["attemptLog"][0]["reply"], moneydesk_server::email::store::delivery::TAKEN_OVER, "{sent}");
+    assert_eq!(sent["attemptLog"][0]["reply"], moneydesk_server::email::outbox::store::delivery::TAKEN_OVER, "{sent}");
     assert_eq!(sent["attemptLog"][1]["outcome"], "sent", "{sent}");
 
     // Inbound: a message whose receiver is down (attempt 1 fails, retried in an hour), then
@@ -88,32 +88,38 @@ async fn claims_left_by_a_dead_holder_are_taken_over_and_counted_by_kind() {
     .await;
     assert_eq!(state.inbound.store.claim("dead-worker", later, gone(), 10).await.unwrap().len(), 1);
     let d = wait(&s, &t, &inbound_path, |d| d["attemptsMade"].as_array().is_some_and(|a| a.len() == 3)).await;
-    assert_eq!(d["attemptsMade"][1]["result"], moneydesk_server::email::store::delivery::TAKEN_OVER, "{d}");
+    assert_eq!(d["attemptsMade"][1]["result"], moneydesk_server::email::outbox::store::delivery::TAKEN_OVER, "{d}");
 
-    // A scheduled job whose last run started and never ended, due again: claimed, it is a
-    // take-over; a run that ended is not.
-    let db = &state.database;
+    // A scheduled job whose last run started and never ended, due again: the run that claims
+    // it takes it over, and its runner counts that; the run after it, ended, is no take-over.
+    use moneydesk_server::storage::queue::schedule::{self, Claim, Every};
+    let db = &state.stores.database;
     let hour = Duration::from_secs(3600);
-    assert!(moneydesk_server::storage::jobs::claim(
-        db,
+    let two_hours_ago = Utc::now() - chrono::Duration::hours(2);
+    assert_eq!(schedule::claim(db, "test-job", "dead", two_hours_ago, hour).await.unwrap(), Claim::Due);
+    let (ran, mut runs) = tokio::sync::mpsc::unbounded_channel();
+    let when = Every { every: hour, ask: Duration::from_millis(50) };
+    schedule::spawn(
+        db.clone(),
         "test-job",
-        "dead",
-        Utc::now() - chrono::Duration::hours(2),
-        hour
-    )
-    .await
-    .unwrap());
-    assert!(moneydesk_server::storage::jobs::claim(db, "test-job", "alive", Utc::now(), hour).await.unwrap());
-    moneydesk_server::storage::jobs::finish(db, "test-job", "alive", Utc::now()).await.unwrap();
-    assert!(moneydesk_server::storage::jobs::claim(
-        db,
-        "test-job",
-        "alive",
-        Utc::now() + chrono::Duration::hours(2),
-        hour
-    )
-    .await
-    .unwrap());
+        when,
+        |_| moneydesk_server::metrics::taken_over("job", 1),
+        move || {
+            let ran = ran.clone();
+            async move {
+                let _ = ran.send(());
+            }
+        },
+    );
+    tokio::time::timeout(Duration::from_secs(20), runs.recv()).await.expect("the job ran");
+    let ended = db.sql("SELECT COUNT(*) FROM job_runs WHERE name = 'test-job' AND finished_at >= started_at");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while db.acquire().await.unwrap().exec().int(&ended).await.unwrap() == 0 {
+        assert!(Instant::now() < deadline, "the run's end was not recorded");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let later = Utc::now() + chrono::Duration::hours(2);
+    assert_eq!(schedule::claim(db, "test-job", "alive", later, hour).await.unwrap(), Claim::Due);
 
     let at = format!("http://{}/metrics", s.running.metrics_addr().expect("metrics are served"));
     let text = reqwest::get(&at).await.unwrap().text().await.unwrap();

@@ -132,7 +132,7 @@ async fn without_a_build_the_root_says_how_to_build_it() {
     let s = Server::start().await; // for_tests: no dist
     let resp = s.get("/").await;
     assert_eq!(resp.status(), StatusCode::OK);
-    assert!(resp.text().await.unwrap().contains("trunk build --release"));
+    assert!(resp.text().await.unwrap().contains("scripts/run"));
     let missing = tempfile::tempdir().unwrap();
     let path = missing.path().join("nope");
     let s2 = Server::start_with(move |c| c.dist_dir = Some(path)).await;

@@ -11,7 +11,7 @@ use moneydesk_model::Scope;
 use moneydesk_server::accounts::seed::Accounts;
 use moneydesk_server::accounts::store::AccountSelection;
 use moneydesk_server::permissions::seed::permissions;
-use moneydesk_server::storage::Stores;
+use moneydesk_server::state::Stores;
 use moneydesk_server::Error;
 use object_store::path::Path as BlobPath;
 use object_store::ObjectStore;

@@ -14,6 +14,13 @@ use crate::http::extract::Json;
 use crate::http::openapi::PageParams;
 use crate::AppState;
 
+crate::group_state! {
+    /// What the accounts handlers reach: their store.
+    pub struct AccountsState {
+        accounts: crate::accounts::store::AccountStore = stores.accounts,
+    }
+}
+
 pub mod import;
 pub mod seed;
 pub mod store;
@@ -60,7 +67,7 @@ pub struct AccountListParams {
     security(("bearer" = ["accounts:read"])),
     responses((status = 200, description = "A page of accounts", body = Envelope<Page<Account>>)))]
 async fn list_accounts(
-    State(state): State<AppState>,
+    State(state): State<AccountsState>,
     _caller: Caller,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Envelope<Page<Account>>>, Error> {
@@ -68,5 +75,5 @@ async fn list_accounts(
     let parsed = AccountQuery::from_query(url::form_urlencoded::parse(query.as_bytes()))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let selection = AccountSelection::new(&parsed).map_err(|e| Error::field(e.param(), e.to_string()))?;
-    Ok(Json(Envelope::ok(state.accounts.list(&selection).await?)))
+    Ok(Json(Envelope::ok(state.accounts().list(&selection).await?)))
 }

@@ -11,22 +11,22 @@ use super::file::{self, Letter};
 use super::store::{Candidate, ItemRow, LetterRow};
 use super::writing;
 use crate::auth::Caller;
+use crate::cash_letters::CashLettersState;
 use crate::deposits::store::MoveError;
 use crate::error::Error;
-use crate::AppState;
 
 pub async fn make(
-    state: &AppState,
+    state: &CashLettersState,
     caller: &Caller,
     req: &CashLetterRequest,
 ) -> Result<(StatusCode, CashLetter), Error> {
-    let tz = state.config.business_time_zone;
+    let tz = state.config().business_time_zone;
     let selection = req.check().map_err(Error::fields)?;
     let today = crate::deposits::today(tz);
     let (business_date, candidates) = match &selection {
-        CashLetterSelection::DueBy(day) => (*day, state.cash_letters.due_by(&day.to_string()).await?),
+        CashLetterSelection::DueBy(day) => (*day, state.cash_letters().due_by(&day.to_string()).await?),
         CashLetterSelection::Deposits(ids) => {
-            let found = state.cash_letters.named(ids).await?;
+            let found = state.cash_letters().named(ids).await?;
             if let Some(missing) = ids.iter().find(|id| !found.iter().any(|c| c.id == **id)) {
                 return Err(Error::not_found(format!("No deposit {missing}")));
             }
@@ -66,9 +66,9 @@ pub async fn make(
         return Ok((StatusCode::OK, answer));
     }
     // Written, stored and recorded in a task of its own: a client that hangs up while its
-    // letter is written drops this handler's future at its next await, and before 2026-11-27
-    // that left the stored file with no letter recording it (and its deposits unsent). The
-    // task runs to the end either way; the letter is then in the list like any other.
+    // letter is written drops this handler's future at its next await, which would leave the
+    // stored file with no letter recording it (and its deposits unsent). The task runs to the
+    // end either way; the letter is then in the list like any other.
     let (state, created_by) = (state.clone(), caller.token_name().to_string());
     tokio::spawn(async move { write_and_record(&state, created_by, cash_letter_id, business_date, candidates).await })
         .await
@@ -78,13 +78,13 @@ pub async fn make(
 /// Writes the letter's file, stores it and records the letter with its deposits sent, or, when
 /// a deposit changed meanwhile, removes the file again.
 async fn write_and_record(
-    state: &AppState,
+    state: &CashLettersState,
     created_by: String,
     cash_letter_id: String,
     business_date: Date,
     candidates: Vec<Candidate>,
 ) -> Result<(StatusCode, CashLetter), Error> {
-    let tz = state.config.business_time_zone;
+    let tz = state.config().business_time_zone;
     let now = chrono::Utc::now();
     let created_at = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let local = now.with_timezone(&tz);
@@ -94,7 +94,7 @@ async fn write_and_record(
         (tokio::runtime::Handle::current(), state.clone(), cash_letter_id.clone());
     let (stored, items, bundles) = tokio::task::spawn_blocking(move || {
         let letter = Letter {
-            config: &writer_state.config.cash_letters,
+            config: &writer_state.config().cash_letters,
             cash_letter_id: &id_for_file,
             business_date: &x9_date,
             creation_date: &creation_date,
@@ -117,7 +117,7 @@ async fn write_and_record(
         file_bytes: stored.bytes as i64,
         file_sha256: stored.sha256,
     };
-    letter.id = match state.cash_letters.record(&letter, &items).await {
+    letter.id = match state.cash_letters().record(&letter, &items).await {
         Ok(id) => id,
         // A database error may have come after the commit: the file stays with what may be its letter.
         Err(MoveError::Db(e)) => return Err(Error::from(e)),
@@ -125,7 +125,7 @@ async fn write_and_record(
             // Nothing was recorded, and no other letter can name this file (its bytes hold this
             // letter's random id and creation time): it goes, rather than stay unreferenced.
             let path = object_store::path::Path::from(letter.file_path.as_str());
-            if let Err(e) = crate::storage::blobs::delete_if_present(&state.blobs, &path).await {
+            if let Err(e) = crate::storage::blobs::delete_if_present(&state.blobs(), &path).await {
                 tracing::warn!(error = %e, %path, "removing the file of a cash letter that was not recorded");
             }
             let mut e = Error::conflict(format!(
@@ -139,8 +139,8 @@ async fn write_and_record(
 }
 
 /// The items a letter would have, without their images.
-fn preview_items(state: &AppState, candidates: &[Candidate]) -> Vec<ItemRow> {
-    let per_bundle = state.config.cash_letters.bundle_items.max(1) as usize;
+fn preview_items(state: &CashLettersState, candidates: &[Candidate]) -> Vec<ItemRow> {
+    let per_bundle = state.config().cash_letters.bundle_items.max(1) as usize;
     candidates
         .iter()
         .enumerate()

@@ -19,7 +19,18 @@ use crate::http::extract::Json;
 use crate::http::openapi::PageParams;
 use crate::AppState;
 
-pub mod config;
+crate::group_state! {
+    /// What the cash letter handlers reach: their store and files, and the deposits they are made of.
+    pub struct CashLettersState {
+        cash_letters: crate::cash_letters::store::CashLetterStore = stores.cash_letters,
+        deposits: crate::deposits::store::DepositStore = stores.deposits,
+        routing: crate::routing::directory::State = routing,
+        blobs: crate::storage::blobs::Blobs = blobs,
+        config: std::sync::Arc<crate::Config> = config,
+    }
+}
+
+pub use crate::config::cash_letters as config;
 pub mod file;
 mod make;
 pub mod store;
@@ -38,7 +49,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     responses((status = 200, description = "A page of cash letters, newest first (without their items)", body = Envelope<Page<CashLetter>>),
         (status = 400, description = "A paging parameter is wrong", body = ErrorEnvelopeDoc)))]
 async fn list_cash_letters(
-    State(state): State<AppState>,
+    State(state): State<CashLettersState>,
     _caller: Caller,
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<Page<CashLetter>>>, Error> {
@@ -46,7 +57,7 @@ async fn list_cash_letters(
     let page = PageRequest::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let offset = page.offset().min(i64::MAX as u64) as i64;
-    let (total, rows) = state.cash_letters.list(offset, i64::from(page.size)).await?;
+    let (total, rows) = state.cash_letters().list(offset, i64::from(page.size)).await?;
     let items = rows.iter().map(|r| make::answer(r, &[])).collect();
     Ok(Json(Envelope::ok(Page::build(page, total as u64, items, Sort::UNSORTED))))
 }
@@ -68,7 +79,11 @@ async fn list_cash_letters(
         (status = 400, description = "A field is missing or wrong", body = ErrorEnvelopeDoc),
         (status = 404, description = "A deposit named does not exist", body = ErrorEnvelopeDoc),
         (status = 409, description = "Nothing to send, or a deposit cannot go in (not confirmed, not a check, no images, a routing number failing its checksum), or another cash letter took one meanwhile; the message names each", body = ErrorEnvelopeDoc)))]
-async fn create_cash_letter(State(state): State<AppState>, caller: Caller, body: Bytes) -> Result<Response, Error> {
+async fn create_cash_letter(
+    State(state): State<CashLettersState>,
+    caller: Caller,
+    body: Bytes,
+) -> Result<Response, Error> {
     let req: CashLetterRequest =
         serde_json::from_slice(&body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
     let (status, letter) = make::make(&state, &caller, &req).await?;
@@ -82,12 +97,12 @@ async fn create_cash_letter(State(state): State<AppState>, caller: Caller, body:
     responses((status = 200, description = "The cash letter with its items", body = Envelope<CashLetter>),
         (status = 404, description = "No such cash letter", body = ErrorEnvelopeDoc)))]
 async fn get_cash_letter(
-    State(state): State<AppState>,
+    State(state): State<CashLettersState>,
     _caller: Caller,
     UrlPath(id): UrlPath<i64>,
 ) -> Result<Json<Envelope<CashLetter>>, Error> {
     let (letter, items) =
-        state.cash_letters.get(id).await?.ok_or_else(|| Error::not_found(format!("No cash letter {id}")))?;
+        state.cash_letters().get(id).await?.ok_or_else(|| Error::not_found(format!("No cash letter {id}")))?;
     Ok(Json(Envelope::ok(make::answer(&letter, &items))))
 }
 
@@ -98,14 +113,14 @@ async fn get_cash_letter(
     responses((status = 200, description = "The X9.100-187 file (ASCII, images binary)", content_type = "application/octet-stream"),
         (status = 404, description = "No such cash letter", body = ErrorEnvelopeDoc)))]
 async fn cash_letter_file(
-    State(state): State<AppState>,
+    State(state): State<CashLettersState>,
     _caller: Caller,
     UrlPath(id): UrlPath<i64>,
 ) -> Result<Response, Error> {
     let (letter, _) =
-        state.cash_letters.get(id).await?.ok_or_else(|| Error::not_found(format!("No cash letter {id}")))?;
+        state.cash_letters().get(id).await?.ok_or_else(|| Error::not_found(format!("No cash letter {id}")))?;
     let got = state
-        .blobs
+        .blobs()
         .get(&object_store::path::Path::from(letter.file_path.as_str()))
         .await
         .map_err(|e| Error::internal(format_args!("reading cash letter {id}'s file: {e}")))?;

@@ -18,10 +18,10 @@ use tokio_util::io::SyncIoBridge;
 
 use super::file::{self, Check, Letter, WriteError};
 use super::store::{Candidate, ItemRow};
+use crate::cash_letters::CashLettersState;
 use crate::deposits::images;
 use crate::error::Error;
 use crate::storage::blobs::{delete_if_present, Blobs, CASH_LETTERS_INCOMING};
-use crate::AppState;
 
 /// The stored file: its address and what the letter records of it.
 pub struct Stored {
@@ -39,11 +39,11 @@ const BUFFER: usize = 1 << 20;
 /// `handle`.
 pub fn write_and_store(
     handle: &Handle,
-    state: &AppState,
+    state: &CashLettersState,
     letter: &Letter<'_>,
     candidates: Vec<Candidate>,
 ) -> Result<(Stored, Vec<ItemRow>, u32), Error> {
-    let blobs = &state.blobs;
+    let blobs = state.blobs();
     let incoming = Path::from(format!("{CASH_LETTERS_INCOMING}/{}", uuid::Uuid::new_v4()));
     let upload = SyncIoBridge::new_with_handle(BufWriter::new(blobs.clone(), incoming.clone()), handle.clone());
     let mut out = Hashing { inner: std::io::BufWriter::with_capacity(BUFFER, upload), hash: Sha256::new(), bytes: 0 };
@@ -117,12 +117,12 @@ impl<W: Write> Write for Hashing<W> {
 }
 
 /// A deposit with both sides as G4 TIFFs: its scan's, or made from its stored pictures.
-async fn check_of(state: &AppState, c: Candidate) -> Result<Check, Error> {
+async fn check_of(state: &CashLettersState, c: Candidate) -> Result<Check, Error> {
     let (front_g4, back_g4) = match (&c.front_g4, &c.rear_g4) {
-        (Some(f), Some(r)) => (images::load(&state.blobs, f).await?.0, images::load(&state.blobs, r).await?.0),
+        (Some(f), Some(r)) => (images::load(&state.blobs(), f).await?.0, images::load(&state.blobs(), r).await?.0),
         _ => {
-            let front = images::load(&state.blobs, c.front_image.as_deref().unwrap_or_default()).await?.0;
-            let back = images::load(&state.blobs, c.back_image.as_deref().unwrap_or_default()).await?.0;
+            let front = images::load(&state.blobs(), c.front_image.as_deref().unwrap_or_default()).await?.0;
+            let back = images::load(&state.blobs(), c.back_image.as_deref().unwrap_or_default()).await?.0;
             let id = c.id;
             tokio::task::spawn_blocking(move || Ok::<_, Error>((g4_of(id, &front)?, g4_of(id, &back)?)))
                 .await

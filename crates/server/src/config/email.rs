@@ -50,7 +50,7 @@ pub struct EmailConfig {
     pub worker: bool,
     /// Address verification: the resolver, its timeout, the domain cache and the lists
     /// (`MONEYDESK_DNS_*`, `MONEYDESK_EMAIL_DOMAIN_CACHE`, …; see `validation::VerifyConfig`).
-    pub verify: super::validation::VerifyConfig,
+    pub verify: super::verify::VerifyConfig,
     /// The service's own mail domain, which sending domains' records point into
     /// (`MONEYDESK_EMAIL_SERVICE_DOMAIN`, default `moneydesk.test`).
     pub service_domain: String,
@@ -116,7 +116,7 @@ impl EmailConfig {
             ("MONEYDESK_EMAIL_CLAIM", &mut c.claim),
         ] {
             if let Some(v) = var(name) {
-                *slot = crate::config::parse_duration(&v).context(name)?;
+                *slot = crate::config::values::parse_duration(&v).context(name)?;
             }
         }
         c.list_unsubscribe = var("MONEYDESK_EMAIL_LIST_UNSUBSCRIBE").filter(|s| !s.trim().is_empty());
@@ -128,7 +128,7 @@ impl EmailConfig {
         if let Some(v) = var("MONEYDESK_EMAIL_WORKER") {
             c.worker = !matches!(v.trim(), "off" | "0" | "false" | "no");
         }
-        c.verify = super::validation::VerifyConfig::from_env(var)?;
+        c.verify = super::verify::VerifyConfig::from_env(var)?;
         if let Some(d) = var("MONEYDESK_EMAIL_SERVICE_DOMAIN").filter(|s| !s.trim().is_empty()) {
             c.service_domain = EmailAddress::domain_name(&d)
                 .with_context(|| format!("MONEYDESK_EMAIL_SERVICE_DOMAIN must be a domain name; got {d:?}"))?;

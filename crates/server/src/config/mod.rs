@@ -8,10 +8,16 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
-mod values;
+pub mod ach;
+pub mod cash_letters;
+pub mod email;
+pub mod inbound;
+pub mod schedule;
+pub mod values;
+pub mod verify;
 
+use values::parse_size;
 use values::{duration, normalise_origin, parse_bool, positive};
-pub use values::{parse_duration, parse_size};
 
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./data";
@@ -50,7 +56,7 @@ pub struct Config {
     pub fedwire_file: Option<PathBuf>,
     /// Daily routing directory reload (`MONEYDESK_ROUTING_REFRESH`, e.g. `06:30 America/New_York`,
     /// or `off`).
-    pub routing_refresh: Option<crate::routing::directory::Schedule>,
+    pub routing_refresh: Option<schedule::Schedule>,
     /// The fee API's per-token rate limit (`MONEYDESK_FEES_RATE_PER_SECOND`, default 10, and
     /// `MONEYDESK_FEES_RATE_BURST`, default 20). Kept per instance: with N instances behind a
     /// load balancer, give each 1/N of the rate wanted in all.
@@ -63,9 +69,9 @@ pub struct Config {
     /// default 24): a retry within it answers the first deposit; after it the key is new.
     pub idempotency_hours: u32,
     /// Who cash letters are from and to, and their bundle size (`MONEYDESK_CASH_LETTER_*`).
-    pub cash_letters: crate::cash_letters::config::CashLetterConfig,
+    pub cash_letters: cash_letters::CashLetterConfig,
     /// Who the day's ACH file of electronic deposits is from and to (`MONEYDESK_ACH_*`).
-    pub ach: crate::deposits::electronic::AchConfig,
+    pub ach: ach::AchConfig,
     /// Header-read timeout, idle keep-alive timeout and connection cap
     /// (`MONEYDESK_HEADER_READ_TIMEOUT`, `MONEYDESK_KEEP_ALIVE_TIMEOUT`, `MONEYDESK_MAX_CONNECTIONS`).
     pub limits: crate::serve::Limits,
@@ -81,7 +87,7 @@ pub struct Config {
     pub vault_sweep_grace: Duration,
     /// The relay, senders, retries and the rest of the email group's settings
     /// (`MONEYDESK_SMTP_URL`, `MONEYDESK_EMAIL_*`; see `email::config`).
-    pub email: crate::email::config::EmailConfig,
+    pub email: email::EmailConfig,
     /// Where blobs live: `<data dir>/blobs`, or an S3-compatible bucket (`MONEYDESK_S3_*`;
     /// see `storage::blobs`).
     pub blobs: crate::storage::blobs::BlobConfig,
@@ -131,7 +137,7 @@ impl Config {
                     std::fs::read_to_string(&path).with_context(|| format!("reading MONEYDESK_CONFIG file {path}"))?;
                 let mut table: toml::Table =
                     toml::from_str(&text).with_context(|| format!("parsing MONEYDESK_CONFIG file {path}"))?;
-                let email = crate::email::config::FileKeys::take(&mut table);
+                let email = email::FileKeys::take(&mut table);
                 let file = toml::Value::Table(table)
                     .try_into::<FileConfig>()
                     .with_context(|| format!("parsing MONEYDESK_CONFIG file {path}"))?;
@@ -169,8 +175,8 @@ impl Config {
         let fedach_file = var("MONEYDESK_FEDACH_FILE").map(PathBuf::from).or(file.fedach_file);
         let fedwire_file = var("MONEYDESK_FEDWIRE_FILE").map(PathBuf::from).or(file.fedwire_file);
         let routing_refresh = match var("MONEYDESK_ROUTING_REFRESH").or(file.routing_refresh) {
-            Some(v) => crate::routing::directory::Schedule::parse_setting(&v).context("MONEYDESK_ROUTING_REFRESH")?,
-            None => Some(crate::routing::directory::Schedule::default()),
+            Some(v) => schedule::Schedule::parse_setting(&v).context("MONEYDESK_ROUTING_REFRESH")?,
+            None => Some(schedule::Schedule::default()),
         };
         let default_rate = crate::rate_limit::Quota::DEFAULT;
         let fees_rate = crate::rate_limit::Quota {
@@ -225,12 +231,11 @@ impl Config {
             _ => duration(&var, "MONEYDESK_VAULT_SWEEP_GRACE", file.vault_sweep_grace)?
                 .unwrap_or(DEFAULT_VAULT_SWEEP_GRACE),
         };
-        let email =
-            crate::email::config::EmailConfig::from_env(&|name: &str| var(name).or_else(|| email_file.get(name)))
-                .with_context(|| match email_file.keys() {
-                    keys if keys.is_empty() => "email settings".to_string(),
-                    keys => format!("email settings (the variables, or {} in MONEYDESK_CONFIG)", keys.join(", ")),
-                })?;
+        let email = email::EmailConfig::from_env(&|name: &str| var(name).or_else(|| email_file.get(name)))
+            .with_context(|| match email_file.keys() {
+                keys if keys.is_empty() => "email settings".to_string(),
+                keys => format!("email settings (the variables, or {} in MONEYDESK_CONFIG)", keys.join(", ")),
+            })?;
         let blobs = crate::storage::blobs::BlobConfig::from_env(&var)?;
         let metrics_addr =
             match var("MONEYDESK_METRICS_ADDR").map(|v| v.trim().to_string()).filter(|v| !v.is_empty() && v != "off") {
@@ -239,8 +244,8 @@ impl Config {
                 })?),
                 None => None,
             };
-        let cash_letters = crate::cash_letters::config::CashLetterConfig::from_env(&var)?;
-        let ach = crate::deposits::electronic::AchConfig::from_env(&var)?;
+        let cash_letters = cash_letters::CashLetterConfig::from_env(&var)?;
+        let ach = ach::AchConfig::from_env(&var)?;
         Ok(Config {
             ach,
             cash_letters,
@@ -282,7 +287,7 @@ impl Config {
             log: DEFAULT_LOG.into(),
             fedach_file: None,
             fedwire_file: None,
-            routing_refresh: Some(crate::routing::directory::Schedule::default()),
+            routing_refresh: Some(schedule::Schedule::default()),
             fees_rate: crate::rate_limit::Quota::DEFAULT,
             business_time_zone: DEFAULT_BUSINESS_TIME_ZONE,
             idempotency_hours: 24,
@@ -292,7 +297,7 @@ impl Config {
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,
             vault_sweep_grace: DEFAULT_VAULT_SWEEP_GRACE,
-            email: crate::email::config::EmailConfig { worker: false, ..Default::default() },
+            email: email::EmailConfig { worker: false, ..Default::default() },
             blobs: Default::default(),
             metrics_addr: None,
         }

@@ -10,25 +10,25 @@ use super::handlers::{cents_of, created, idempotency_key, standard_fee};
 use super::record::today;
 use super::store::DepositRow;
 use crate::auth::Caller;
+use crate::deposits::DepositsState;
 use crate::error::Error;
-use crate::AppState;
 
 /// Records a cash deposit: 201 with the record, or 200 with the existing one for a retry.
 pub async fn create(
-    state: &AppState,
+    state: &DepositsState,
     caller: &Caller,
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<(StatusCode, DepositRecord), Error> {
-    let key = idempotency_key(caller, headers, body, state.config.idempotency_hours)?;
+    let key = idempotency_key(caller, headers, body, state.config().idempotency_hours)?;
     let fields: CashDepositFields =
         serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
-    let tz = state.config.business_time_zone;
+    let tz = state.config().business_time_zone;
     let d = fields.check(today(tz)).map_err(Error::fields)?;
-    let payee = state.accounts.get(&d.payee_account_id).await?.ok_or_else(|| {
+    let payee = state.accounts().get(d.payee_account_id.as_str()).await?.ok_or_else(|| {
         Error::field(
             "payeeAccountId",
-            format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id),
+            format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id.as_str()),
         )
     })?;
     let row = DepositRow {
@@ -38,7 +38,7 @@ pub async fn create(
         is_confirmed: 0,
         amount_cents: cents_of(d.amount),
         fee_cents: cents_of(standard_fee(state, d.amount, TransferType::Eft)),
-        created_at: crate::storage::now_text(),
+        created_at: crate::storage::time::now_text(),
         completed_at: None,
         schedule_date: d.schedule_date.unwrap_or_else(|| today(tz)).to_string(),
         check_date: None,
@@ -46,9 +46,9 @@ pub async fn create(
         bank_routing_number: None,
         bank_account_number: None,
         bank_name: None,
-        memo: d.memo.clone(),
+        memo: d.memo.clone().map(String::from),
         payee_account_id: payee.id.clone(),
-        payee_user_id: Some(d.payee_user_id.clone()),
+        payee_user_id: Some(d.payee_user_id.to_string()),
         payee_name: Some(payee.account_name.clone()),
         payee_account_number: payee.account_number.clone(),
         payee_record_type_id: payee.record_type_id.clone(),
@@ -70,7 +70,7 @@ pub async fn create(
         ach_entry_description: None,
     };
     // Cash has no presentment: a duplicate cannot arise.
-    created(state.deposits.create(&row, key.as_ref()).await, tz, |id| {
+    created(state.deposits().create(&row, key.as_ref()).await, tz, |id| {
         Error::conflict(format!("deposit {id} conflicts with this one"))
     })
 }

@@ -15,84 +15,35 @@ use super::handlers::{cents_of, created, directory_name_of, idempotency_key, sta
 use super::record::today;
 use super::store::DepositRow;
 use crate::auth::Caller;
+use crate::deposits::DepositsState;
 use crate::error::Error;
-use crate::AppState;
 
-/// Who the day's ACH file is from and to (environment only).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AchConfig {
-    /// `MONEYDESK_ACH_DESTINATION` (default `011000015`): the ACH operator or ODFI receiving it.
-    pub destination: String,
-    /// `MONEYDESK_ACH_ODFI` (default `021090028`): our bank, which originates the pulls.
-    pub odfi: String,
-    /// `MONEYDESK_ACH_COMPANY_ID` (default `1234567890`) and `MONEYDESK_ACH_COMPANY_NAME`
-    /// (default `MONEYDESK`): the originator as the vendors' statements show it.
-    pub company_id: String,
-    pub company_name: String,
-}
-
-impl Default for AchConfig {
-    fn default() -> Self {
-        AchConfig {
-            destination: "011000015".into(),
-            odfi: "021090028".into(),
-            company_id: "1234567890".into(),
-            company_name: "MONEYDESK".into(),
-        }
-    }
-}
-
-impl AchConfig {
-    pub fn from_env(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<AchConfig> {
-        let mut c = AchConfig::default();
-        for (name, slot) in [("MONEYDESK_ACH_DESTINATION", &mut c.destination), ("MONEYDESK_ACH_ODFI", &mut c.odfi)] {
-            if let Some(v) = var(name) {
-                let v = v.trim().to_string();
-                if moneydesk_model::RoutingNumber::parse(&v).is_err() {
-                    anyhow::bail!("{name} must be a nine-digit routing number with its ABA check digit, got {v:?}");
-                }
-                *slot = v;
-            }
-        }
-        if let Some(v) = var("MONEYDESK_ACH_COMPANY_ID") {
-            anyhow::ensure!((1..=10).contains(&v.trim().len()), "MONEYDESK_ACH_COMPANY_ID must be 1 to 10 characters");
-            c.company_id = v.trim().into();
-        }
-        if let Some(v) = var("MONEYDESK_ACH_COMPANY_NAME") {
-            anyhow::ensure!(
-                (1..=16).contains(&v.trim().len()),
-                "MONEYDESK_ACH_COMPANY_NAME must be 1 to 16 characters"
-            );
-            c.company_name = v.trim().into();
-        }
-        Ok(c)
-    }
-}
+pub use crate::config::ach::AchConfig;
 
 /// Creates an electronic deposit: 201 with the record, or 200 with the existing one for a retry.
 pub async fn create(
-    state: &AppState,
+    state: &DepositsState,
     caller: &Caller,
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<(StatusCode, DepositRecord), Error> {
-    let key = idempotency_key(caller, headers, body, state.config.idempotency_hours)?;
+    let key = idempotency_key(caller, headers, body, state.config().idempotency_hours)?;
     let fields: ElectronicDepositFields =
         serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
-    let tz = state.config.business_time_zone;
+    let tz = state.config().business_time_zone;
     let d = fields.check(today(tz)).map_err(Error::fields)?;
     let rn = &d.bank_routing_number;
-    if state.routing.current().ach(rn).is_none() {
+    if state.routing().current().ach(rn).is_none() {
         // CONTRACT.md point 9: a routing number the directory does not list is a 404.
         let why = format!("{rn} is not a bank in the FedACH directory: an ACH pull cannot reach it");
         let mut e = Error::not_found(format!("bankRoutingNumber: {why}"));
         e.fields.push(moneydesk_model::FieldError::new("bankRoutingNumber", why));
         return Err(e);
     }
-    let payee = state.accounts.get(&d.payee_account_id).await?.ok_or_else(|| {
+    let payee = state.accounts().get(d.payee_account_id.as_str()).await?.ok_or_else(|| {
         Error::field(
             "payeeAccountId",
-            format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id),
+            format!("no managed sleeve account {:?} in the accounts collection", d.payee_account_id.as_str()),
         )
     })?;
     let cents = cents_of(d.amount);
@@ -103,7 +54,7 @@ pub async fn create(
         is_confirmed: 0,
         amount_cents: cents,
         fee_cents: cents_of(standard_fee(state, d.amount, TransferType::Eft)),
-        created_at: crate::storage::now_text(),
+        created_at: crate::storage::time::now_text(),
         completed_at: None,
         schedule_date: d.effective_date.to_string(),
         check_date: None,
@@ -111,9 +62,9 @@ pub async fn create(
         bank_routing_number: Some(rn.to_string()),
         bank_account_number: Some(d.bank_account_number.clone()),
         bank_name: directory_name_of(state, rn),
-        memo: d.memo.clone(),
+        memo: d.memo.clone().map(String::from),
         payee_account_id: payee.id.clone(),
-        payee_user_id: Some(d.payee_user_id.clone()),
+        payee_user_id: Some(d.payee_user_id.to_string()),
         payee_name: Some(payee.account_name.clone()),
         payee_account_number: payee.account_number.clone(),
         payee_record_type_id: payee.record_type_id.clone(),
@@ -143,23 +94,23 @@ pub async fn create(
         e.reason = "duplicate_presentment".into();
         e
     };
-    created(state.deposits.create(&row, key.as_ref()).await, tz, duplicate)
+    created(state.deposits().create(&row, key.as_ref()).await, tz, duplicate)
 }
 
 /// The NACHA file of the pulls effective on `day` (`YYYY-MM-DD`), as text.
-pub async fn ach_file(state: &AppState, day: &str) -> Result<String, Error> {
+pub async fn ach_file(state: &DepositsState, day: &str) -> Result<String, Error> {
     let effective = Date::parse(day).map_err(|m| Error::field("effectiveDate", format!("effectiveDate {m}")))?;
-    let rows = state.deposits.electronic_on(&effective.to_string()).await?;
+    let rows = state.deposits().electronic_on(&effective.to_string()).await?;
     if rows.is_empty() {
         return Err(Error::not_found(format!("No electronic deposits are effective on {effective}")));
     }
-    let cfg = &state.config.ach;
+    let cfg = &state.config().ach;
     let nacha_date = |d: Date| {
         moneydesk_nacha::Date::from_ymd(d.year(), d.month(), d.day())
             .map_err(|e| Error::field("effectiveDate", format!("{d} cannot be written in an ACH file: {e}")))
     };
-    let now = Utc::now().with_timezone(&state.config.business_time_zone);
-    let mut info = FileInfo::new(&cfg.destination, &cfg.odfi, nacha_date(today(state.config.business_time_zone))?);
+    let now = Utc::now().with_timezone(&state.config().business_time_zone);
+    let mut info = FileInfo::new(&cfg.destination, &cfg.odfi, nacha_date(today(state.config().business_time_zone))?);
     info.immediate_origin_name = cfg.company_name.clone();
     info.creation_time = moneydesk_nacha::Time::new(now.hour() as u8, now.minute() as u8).ok();
     let mut builder = FileBuilder::new(info);

@@ -5,9 +5,8 @@
 //! and G4, the MICR line read; a check deposit then names the scan instead of sending images.
 
 use axum::body::Bytes;
-use axum::extract::FromRequest;
 use axum::extract::{Path as UrlPath, RawQuery, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use moneydesk_model::deposits::{
     CashDepositFields, CheckDepositFields, CheckScan, CheckScanFields, DepositDayTotal, DepositDetail, DepositMove,
@@ -19,7 +18,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::auth::Caller;
 use crate::error::{Error, ErrorEnvelopeDoc};
-use crate::http::extract::Json;
+use crate::http::extract::{self, Json};
 use crate::http::openapi::PageParams;
 use crate::AppState;
 
@@ -27,8 +26,22 @@ mod cash;
 pub mod electronic;
 mod handlers;
 pub mod images;
+mod list;
 mod record;
 pub use record::{money, today};
+
+crate::group_state! {
+    /// What the deposits handlers reach: their store and images, and what a deposit is checked against and priced by (the payee's account, the routing directory, the fee schedule).
+    pub struct DepositsState {
+        deposits: crate::deposits::store::DepositStore = stores.deposits,
+        accounts: crate::accounts::store::AccountStore = stores.accounts,
+        routing: crate::routing::directory::State = routing,
+        fees: crate::fees::State = fees,
+        blobs: crate::storage::blobs::Blobs = blobs,
+        config: std::sync::Arc<crate::Config> = config,
+    }
+}
+
 mod scan;
 pub mod store;
 
@@ -95,11 +108,11 @@ struct DepositSort {
     responses((status = 200, description = "A page of deposits (2.4), newest first unless sorted otherwise", body = Envelope<Page<DepositListItem>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
 async fn list_deposits(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     _caller: Caller,
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<Page<DepositListItem>>>, Error> {
-    Ok(Json(Envelope::ok(handlers::list(&state, &pairs(&q)).await?)))
+    Ok(Json(Envelope::ok(list::list(&state, &pairs(&q)).await?)))
 }
 
 /// An admin's deliberate second deposit of a check (duplicate presentment override).
@@ -128,11 +141,11 @@ const EXAMPLE_CHECK_IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAMgAAABQCAAAAAB5BmVsA
     responses((status = 200, description = "A page of deposit records, newest first unless sorted otherwise", body = Envelope<Page<DepositRecord>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
 async fn list_deposit_records(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     _caller: Caller,
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<Page<DepositRecord>>>, Error> {
-    Ok(Json(Envelope::ok(handlers::list_records(&state, &pairs(&q)).await?)))
+    Ok(Json(Envelope::ok(list::list_records(&state, &pairs(&q)).await?)))
 }
 
 #[utoipa::path(get, path = paths::DEPOSIT_DAILY_TOTALS, tag = "deposits", params(DepositFilters),
@@ -142,11 +155,11 @@ async fn list_deposit_records(
     responses((status = 200, description = "The totals", body = Envelope<Vec<DepositDayTotal>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
 async fn deposit_daily_totals(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     _caller: Caller,
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<Vec<DepositDayTotal>>>, Error> {
-    Ok(Json(Envelope::ok(handlers::daily_totals(&state, &pairs(&q)).await?)))
+    Ok(Json(Envelope::ok(list::daily_totals(&state, &pairs(&q)).await?)))
 }
 
 #[utoipa::path(post, path = paths::DEPOSITS_CHECK, tag = "deposits",
@@ -166,15 +179,12 @@ async fn deposit_daily_totals(
         (status = 409, description = "The same check was already deposited (duplicate presentment); the message names the first deposit", body = ErrorEnvelopeDoc),
         (status = 413, description = "An image is too large", body = ErrorEnvelopeDoc),
         (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
-async fn create_check_deposit(State(state): State<AppState>, caller: Caller, req: Request) -> Response {
+async fn create_check_deposit(State(state): State<DepositsState>, caller: Caller, req: Request) -> Response {
     let headers = req.headers().clone();
     let query = pairs(&req.uri().query().map(str::to_string));
-    let body = match Bytes::from_request(req, &state).await {
+    let body = match extract::body(req, &state).await {
         Ok(b) => b,
-        Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return Error::payload_too_large("Request body is too large").into_response()
-        }
-        Err(r) => return Error::bad_request(r.body_text()).into_response(),
+        Err(e) => return e.into_response(),
     };
     match handlers::create(&state, &caller, &headers, &query, &body).await {
         Ok((status, record)) => (status, axum::Json(record)).into_response(),
@@ -200,17 +210,14 @@ async fn create_check_deposit(State(state): State<AppState>, caller: Caller, req
         (status = 404, description = "No such managed sleeve account", body = ErrorEnvelopeDoc),
         (status = 413, description = "An image is larger than 10 MiB", body = ErrorEnvelopeDoc)))]
 async fn scan_check(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     caller: Caller,
     UrlPath(sma_sfid): UrlPath<String>,
     req: Request,
 ) -> Response {
-    let body = match Bytes::from_request(req, &state).await {
+    let body = match extract::body(req, &state).await {
         Ok(b) => b,
-        Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return Error::payload_too_large("Request body is too large").into_response()
-        }
-        Err(r) => return Error::bad_request(r.body_text()).into_response(),
+        Err(e) => return e.into_response(),
     };
     match scan::scan(&state, &caller, &sma_sfid, &body).await {
         Ok(scan) => axum::Json(Envelope::ok(scan)).into_response(),
@@ -233,7 +240,7 @@ async fn scan_check(
         (status = 409, description = "The same pull was already made; the message names the first deposit", body = ErrorEnvelopeDoc),
         (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
 async fn create_electronic_deposit(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     caller: Caller,
     headers: axum::http::HeaderMap,
     body: Bytes,
@@ -255,7 +262,7 @@ async fn create_electronic_deposit(
         (status = 400, description = "Every wrong field, each named", body = ErrorEnvelopeDoc),
         (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
 async fn create_cash_deposit(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     caller: Caller,
     headers: axum::http::HeaderMap,
     body: Bytes,
@@ -285,7 +292,7 @@ struct AchFileQuery {
         (status = 400, description = "effectiveDate is missing or not a date", body = ErrorEnvelopeDoc),
         (status = 404, description = "No electronic deposit is effective that day", body = ErrorEnvelopeDoc)))]
 async fn day_ach_file(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     _caller: Caller,
     RawQuery(q): RawQuery,
 ) -> Result<Response, Error> {
@@ -311,7 +318,7 @@ async fn day_ach_file(
     responses((status = 200, description = "The deposit with its history and allowed moves, read together: the status is always the last move's", body = Envelope<DepositDetail>),
         (status = 404, description = "No such deposit", body = ErrorEnvelopeDoc)))]
 async fn get_deposit(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     _caller: Caller,
     UrlPath(id): UrlPath<i64>,
 ) -> Result<Json<Envelope<DepositDetail>>, Error> {
@@ -326,18 +333,18 @@ async fn get_deposit(
     responses((status = 200, description = "The image as stored (JPEG, PNG or TIFF)", content_type = "image/*"),
         (status = 404, description = "No such deposit or image", body = ErrorEnvelopeDoc)))]
 async fn deposit_image(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     _caller: Caller,
     UrlPath((id, side)): UrlPath<(i64, String)>,
 ) -> Result<Response, Error> {
-    let row = state.deposits.get(id).await?.ok_or_else(|| Error::not_found(format!("No deposit {id}")))?;
+    let row = state.deposits().get(id).await?.ok_or_else(|| Error::not_found(format!("No deposit {id}")))?;
     let path = match side.as_str() {
         "front" => row.front_image,
         "back" => row.back_image,
         _ => return Err(Error::field("side", "must be front or back")),
     };
     let path = path.ok_or_else(|| Error::not_found(format!("Deposit {id} has no {side} image")))?;
-    let (bytes, media) = images::load(&state.blobs, &path).await?;
+    let (bytes, media) = images::load(&state.blobs(), &path).await?;
     let mut r = bytes.into_response();
     r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(media));
     // Content addressed: the same URL always shows the same picture.
@@ -355,7 +362,7 @@ async fn deposit_image(
         (status = 404, description = "No such deposit", body = ErrorEnvelopeDoc),
         (status = 409, description = "Not allowed from the deposit's state; the message names the state and the allowed moves", body = ErrorEnvelopeDoc)))]
 async fn move_deposit(
-    State(state): State<AppState>,
+    State(state): State<DepositsState>,
     caller: Caller,
     UrlPath(id): UrlPath<i64>,
     Json(m): Json<DepositMove>,

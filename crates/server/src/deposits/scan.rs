@@ -12,15 +12,15 @@ use moneydesk_model::Money;
 use super::images::{self, CheckImage};
 use super::store::ScanRow;
 use crate::auth::Caller;
+use crate::deposits::DepositsState;
 use crate::error::Error;
-use crate::AppState;
 
 /// Scans a check for the managed sleeve account `sma_sfid`.
-pub async fn scan(state: &AppState, caller: &Caller, sma_sfid: &str, body: &[u8]) -> Result<CheckScan, Error> {
+pub async fn scan(state: &DepositsState, caller: &Caller, sma_sfid: &str, body: &[u8]) -> Result<CheckScan, Error> {
     let fields: CheckScanFields =
         serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
     let req = fields.check().map_err(Error::fields)?;
-    if state.accounts.get(sma_sfid).await?.is_none() {
+    if state.accounts().get(sma_sfid).await?.is_none() {
         return Err(Error::not_found(format!("No managed sleeve account {sma_sfid:?} in the accounts collection")));
     }
     // Decoding (within the limits of contract point 11) and the image work are CPU-bound: off
@@ -58,16 +58,16 @@ pub async fn scan(state: &AppState, caller: &Caller, sma_sfid: &str, body: &[u8]
         id,
         sma_sfid: sma_sfid.to_string(),
         amount_cents: super::handlers::cents_of(amount),
-        created_at: crate::storage::now_text(),
+        created_at: crate::storage::time::now_text(),
         submitter: caller.token_name().to_string(),
-        front_gray: images::store(&state.blobs, front_gray).await?,
-        front_g4: images::store(&state.blobs, front_g4).await?,
-        rear_gray: images::store(&state.blobs, rear_gray).await?,
-        rear_g4: images::store(&state.blobs, rear_g4).await?,
+        front_gray: images::store(&state.blobs(), front_gray).await?,
+        front_g4: images::store(&state.blobs(), front_g4).await?,
+        rear_gray: images::store(&state.blobs(), rear_gray).await?,
+        rear_g4: images::store(&state.blobs(), rear_g4).await?,
         micr_line: answer.micr.as_ref().map(|m| m.line.clone()),
         answer: serde_json::to_string(&answer).map_err(|e| Error::internal(format_args!("writing the scan: {e}")))?,
     };
-    state.deposits.insert_scan(&row).await?;
+    state.deposits().insert_scan(&row).await?;
     Ok(answer)
 }
 
@@ -127,7 +127,7 @@ fn problems(front: &Side, rear: &Side, micr: Option<&MicrRead>, amount: Money) -
 }
 
 /// The MICR line of the front, with the directory's name for its routing number.
-fn read_micr(state: &AppState, front: &Side) -> Option<MicrRead> {
+fn read_micr(state: &DepositsState, front: &Side) -> Option<MicrRead> {
     let line = moneydesk_checkimage::micr::read(&front.gray).ok()?;
     let bank_name = line
         .routing

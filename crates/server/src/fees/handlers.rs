@@ -4,7 +4,7 @@
 
 use axum::body::Bytes;
 use axum::body::HttpBody as _;
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
@@ -16,16 +16,16 @@ use std::sync::Arc;
 use super::versions::{now_rfc3339, parse_schedule_text, Format, Version};
 use crate::auth::Caller;
 use crate::error::{Error, FeeError};
+use crate::fees::FeesState;
 use crate::rate_limit::{header_seconds, Decision};
-use crate::AppState;
 
 /// A quote (with an amount) or the transfer type's schedule (without), for one rail.
-pub async fn fees(state: AppState, caller: Caller, rail: Rail, req: Request) -> Response {
-    let decision = state.fees.limiter.check(caller.token_id());
+pub async fn fees(state: FeesState, caller: Caller, rail: Rail, req: Request) -> Response {
+    let decision = state.fees().limiter.check(caller.token_id());
     let mut response = if decision.allowed {
         answer(&state, rail, req).await.unwrap_or_else(|e| FeeError(e).into_response())
     } else {
-        let q = state.config.fees_rate;
+        let q = state.config().fees_rate;
         let wait = header_seconds(decision.retry_after);
         let e = Error::new(
             StatusCode::TOO_MANY_REQUESTS,
@@ -43,7 +43,7 @@ pub async fn fees(state: AppState, caller: Caller, rail: Rail, req: Request) -> 
     response
 }
 
-async fn answer(state: &AppState, rail: Rail, req: Request) -> Result<Response, Error> {
+async fn answer(state: &FeesState, rail: Rail, req: Request) -> Result<Response, Error> {
     // A request that says it has no body (a GET without Content-Length, the usual quote) is
     // read from its query in place; one that may have a body has it read first.
     // (The payee, payer and memo are checked but price nothing: the schedule is by transfer
@@ -58,8 +58,8 @@ async fn answer(state: &AppState, rail: Rail, req: Request) -> Result<Response, 
         (r.transfer_type, r.amount)
     };
     let now = Utc::now();
-    state.fees.versions.recheck(&state.fees.store, now).await;
-    let version = state.fees.versions.in_force(now).ok_or_else(|| {
+    state.fees().versions.recheck(&state.fees().store, now).await;
+    let version = state.fees().versions.in_force(now).ok_or_else(|| {
         Error::not_found("No fee schedule is in force yet; load one (moneydesk-server fees load FILE)")
     })?;
     Ok(match amount {
@@ -95,11 +95,8 @@ fn fee_request<'a>(rail: Rail, query: Option<&'a str>, body: &'a [u8]) -> Result
 }
 
 /// The body, within the app's body limit (the guard sets it on requests that have one).
-async fn read_body(state: &AppState, req: Request) -> Result<Bytes, Error> {
-    Bytes::from_request(req, state).await.map_err(|r| match r.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => Error::payload_too_large("Request body is too large"),
-        _ => Error::bad_request(r.body_text()),
-    })
+async fn read_body(state: &FeesState, req: Request) -> Result<Bytes, Error> {
+    crate::http::extract::body(req, state).await
 }
 
 fn rate_limit_headers(h: &mut HeaderMap, d: &Decision) {
@@ -125,19 +122,19 @@ fn count(n: u64) -> HeaderValue {
 }
 
 /// The version in force and every later one.
-pub async fn list_versions(State(state): State<AppState>, _caller: Caller) -> Response {
+pub async fn list_versions(State(state): State<FeesState>, _caller: Caller) -> Response {
     let now = Utc::now();
-    state.fees.versions.recheck(&state.fees.store, now).await;
-    let in_force = state.fees.versions.in_force(now).map(|v| v.id);
+    state.fees().versions.recheck(&state.fees().store, now).await;
+    let in_force = state.fees().versions.in_force(now).map(|v| v.id);
     let data: Vec<ScheduleVersion> =
-        state.fees.versions.current_and_future(now).into_iter().map(|v| listed(v, in_force)).collect();
+        state.fees().versions.current_and_future(now).into_iter().map(|v| listed(v, in_force)).collect();
     axum::Json(FeeSuccess::new(data)).into_response()
 }
 
 /// Loads a schedule version: JSON (`application/json`) or TOML (`application/toml`), all or
 /// nothing. Its `effective_from` must not be in the past (quotes already made stay as they
 /// were); a version with the same `effective_from` still in the future is replaced.
-pub async fn load_version(State(state): State<AppState>, caller: Caller, req: Request) -> Response {
+pub async fn load_version(State(state): State<FeesState>, caller: Caller, req: Request) -> Response {
     let headers = req.headers().clone();
     let body = match read_body(&state, req).await {
         Ok(b) => b,
@@ -149,7 +146,7 @@ pub async fn load_version(State(state): State<AppState>, caller: Caller, req: Re
     }
 }
 
-async fn load(state: &AppState, caller: &Caller, headers: &HeaderMap, body: &[u8]) -> Result<ScheduleVersion, Error> {
+async fn load(state: &FeesState, caller: &Caller, headers: &HeaderMap, body: &[u8]) -> Result<ScheduleVersion, Error> {
     caller.require(Scope::Admin)?;
     let media = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     let format = match media.split(';').next().unwrap_or("").trim() {
@@ -172,17 +169,17 @@ async fn load(state: &AppState, caller: &Caller, headers: &HeaderMap, body: &[u8
             schedule.effective_from
         )));
     }
-    let stored = state.fees.store.put(&schedule, caller.token_name(), &now).await.map_err(Error::internal)?;
+    let stored = state.fees().store.put(&schedule, caller.token_name(), &now).await.map_err(Error::internal)?;
     let Some(id) = stored else {
         return Err(Error::conflict(format!(
             "A version effective from {} is already in force and is not rewritten",
             schedule.effective_from
         )));
     };
-    state.fees.versions.reload(&state.fees.store).await.map_err(Error::internal)?;
-    let version = state.fees.versions.current_and_future(Utc::now()).into_iter().find(|v| v.id == id);
+    state.fees().versions.reload(&state.fees().store).await.map_err(Error::internal)?;
+    let version = state.fees().versions.current_and_future(Utc::now()).into_iter().find(|v| v.id == id);
     let version = version.ok_or_else(|| Error::internal("the stored version did not read back"))?;
-    let in_force = state.fees.versions.in_force(Utc::now()).map(|v| v.id);
+    let in_force = state.fees().versions.in_force(Utc::now()).map(|v| v.id);
     Ok(listed(version, in_force))
 }
 

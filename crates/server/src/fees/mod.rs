@@ -23,6 +23,14 @@ pub mod versions;
 
 pub use versions::{default_schedule, parse_schedule_text, Format};
 
+crate::group_state! {
+    /// What the fees handlers reach: the schedule versions, their store and the rate limiter, and the rate's configuration.
+    pub struct FeesState {
+        fees: crate::fees::State = fees,
+        config: std::sync::Arc<crate::Config> = config,
+    }
+}
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(ach_fees))
@@ -100,7 +108,7 @@ fn the_documented_amount_pattern_is_the_models() {
         (status = 400, description = "A field is wrong; the message names each", body = FeeErrorBody),
         (status = 429, description = "Over the rate limit; see Retry-After", body = FeeErrorBody),
     ))]
-async fn ach_fees(extract::State(state): extract::State<AppState>, caller: Caller, req: extract::Request) -> Response {
+async fn ach_fees(extract::State(state): extract::State<FeesState>, caller: Caller, req: extract::Request) -> Response {
     handlers::fees(state, caller, Rail::Ach, req).await
 }
 
@@ -112,7 +120,11 @@ async fn ach_fees(extract::State(state): extract::State<AppState>, caller: Calle
         (status = 400, description = "A field is wrong; the message names each", body = FeeErrorBody),
         (status = 429, description = "Over the rate limit; see Retry-After", body = FeeErrorBody),
     ))]
-async fn wire_fees(extract::State(state): extract::State<AppState>, caller: Caller, req: extract::Request) -> Response {
+async fn wire_fees(
+    extract::State(state): extract::State<FeesState>,
+    caller: Caller,
+    req: extract::Request,
+) -> Response {
     handlers::fees(state, caller, Rail::Wire, req).await
 }
 
@@ -121,7 +133,7 @@ async fn wire_fees(extract::State(state): extract::State<AppState>, caller: Call
     extensions(("x-extension" = json!(true))),
     description = "The schedule version in force and every later one (extension).",
     responses((status = 200, description = "The versions, oldest first", body = FeeSuccess<ScheduleVersion>)))]
-async fn list_versions(state: extract::State<AppState>, caller: Caller) -> Response {
+async fn list_versions(state: extract::State<FeesState>, caller: Caller) -> Response {
     handlers::list_versions(state, caller).await
 }
 
@@ -136,6 +148,6 @@ async fn list_versions(state: extract::State<AppState>, caller: Caller) -> Respo
         (status = 409, description = "A version with that effective_from is already in force", body = FeeErrorBody),
         (status = 415, description = "Neither application/json nor application/toml", body = FeeErrorBody),
     ))]
-async fn load_version(state: extract::State<AppState>, caller: Caller, req: extract::Request) -> Response {
+async fn load_version(state: extract::State<FeesState>, caller: Caller, req: extract::Request) -> Response {
     handlers::load_version(state, caller, req).await
 }

@@ -2,7 +2,8 @@
 
 use moneydesk_model::fees::FeeSchedule;
 
-use crate::storage::{now_text, Database, Dialect};
+use crate::storage::time::now_text;
+use crate::storage::{Database, Dialect};
 
 /// One stored version.
 #[derive(Debug, Clone)]

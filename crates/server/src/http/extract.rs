@@ -6,8 +6,9 @@
 //! `Body` stream: they honour the app's body limit (`DefaultBodyLimit`, which the guard in
 //! `auth` sets on every request that has a body).
 
-use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{FromRequest, FromRequestParts};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
@@ -42,7 +43,7 @@ impl From<JsonRejection> for Error {
         let status = r.status();
         let text = r.body_text();
         match status {
-            StatusCode::PAYLOAD_TOO_LARGE => Error::payload_too_large("Request body is too large"),
+            StatusCode::PAYLOAD_TOO_LARGE => too_large(),
             StatusCode::UNSUPPORTED_MEDIA_TYPE => {
                 Error::bad_request("Send the body as JSON with Content-Type: application/json")
             }
@@ -51,6 +52,26 @@ impl From<JsonRejection> for Error {
             _ => Error::new(StatusCode::BAD_REQUEST, "validation", text),
         }
     }
+}
+
+/// What a body past the app's body limit answers, whichever extractor read it.
+fn too_large() -> Error {
+    Error::payload_too_large("Request body is too large")
+}
+
+impl From<BytesRejection> for Error {
+    fn from(r: BytesRejection) -> Self {
+        match r.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+            _ => Error::bad_request(r.body_text()),
+        }
+    }
+}
+
+/// The whole body, within the app's body limit (413 past it): for handlers that read the
+/// bytes themselves (a body whose shape depends on the path or the query).
+pub async fn body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, Error> {
+    Ok(Bytes::from_request(req, state).await?)
 }
 
 impl From<QueryRejection> for Error {

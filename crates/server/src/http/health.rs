@@ -24,8 +24,8 @@ pub async fn healthz() -> Response {
 pub async fn readyz(State(state): State<AppState>) -> Response {
     let database = async {
         // BIGINT on both: PostgreSQL's bare `1` is an INT4, which does not decode as i64.
-        let q = state.database.sql("SELECT CAST(1 AS BIGINT)");
-        state.database.acquire().await?.exec().int(&q).await
+        let q = state.stores.database.sql("SELECT CAST(1 AS BIGINT)");
+        state.stores.database.acquire().await?.exec().int(&q).await
     };
     // Any answer from the store (a missing object included) shows it is reachable.
     let probe = object_store::path::Path::from("readyz/probe");

@@ -59,7 +59,7 @@ pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
     // A vault upload is streamed to the blob store and counted there (413 past the limit);
     // the multipart framing around the file adds a little.
     let upload_limit = usize::try_from(state.config.vault_upload_limit.saturating_add(1 << 20)).unwrap_or(usize::MAX);
-    let guard = Guard::from_openapi(&doc, state.tokens.clone(), state.config.body_limit)?
+    let guard = Guard::from_openapi(&doc, state.stores.tokens.clone(), state.config.body_limit)?
         .with_body_limit(paths::VAULT_FILE, upload_limit)
         // A send may carry 30 MiB of attachments, in base64 inside JSON.
         .with_body_limit(

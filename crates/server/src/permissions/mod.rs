@@ -13,6 +13,13 @@ use crate::http::extract::Json;
 use crate::http::openapi::PageParams;
 use crate::AppState;
 
+crate::group_state! {
+    /// What the permissions handlers reach: their store.
+    pub struct PermissionsState {
+        permissions: crate::permissions::store::PermissionStore = stores.permissions,
+    }
+}
+
 pub mod import;
 pub mod seed;
 pub mod store;
@@ -48,12 +55,12 @@ pub struct PermissionListParams {
     security(("bearer" = ["permissions:read"])),
     responses((status = 200, description = "A page of permissions", body = Envelope<Page<Permission>>)))]
 async fn list_permissions(
-    State(state): State<AppState>,
+    State(state): State<PermissionsState>,
     _caller: Caller,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Envelope<Page<Permission>>>, Error> {
     let query = query.unwrap_or_default();
     let parsed = PermissionQuery::from_query(url::form_urlencoded::parse(query.as_bytes()))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
-    Ok(Json(Envelope::ok(state.permissions.list(&parsed).await?)))
+    Ok(Json(Envelope::ok(state.permissions().list(&parsed).await?)))
 }

@@ -21,6 +21,13 @@ use crate::http::extract::Json;
 use crate::http::openapi::PageParams;
 use crate::AppState;
 
+crate::group_state! {
+    /// What the routing handlers reach: the directory.
+    pub struct RoutingState {
+        routing: crate::routing::directory::State = routing,
+    }
+}
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(wire_validate))
@@ -69,9 +76,9 @@ struct RoutingNumberParam {
     security(("bearer" = ["routing:read"])),
     responses((status = 200, description = "The Fedwire participant, as the directory has it", body = WireParticipant),
         (status = 404, description = "Not in the Fedwire directory", body = ErrorEnvelopeDoc)))]
-async fn wire_validate(State(s): State<AppState>, _caller: Caller, req: Request) -> Result<Response, Error> {
+async fn wire_validate(State(s): State<RoutingState>, _caller: Caller, req: Request) -> Result<Response, Error> {
     let rn = routing_number(&req)?;
-    let dir = s.routing.view();
+    let dir = s.routing().view();
     match dir.wire_json(&rn) {
         Some(json) => Ok(bare(json)),
         None => Err(Error::not_found(format!("routing number {rn} is not in the Fedwire directory"))),
@@ -84,9 +91,9 @@ async fn wire_validate(State(s): State<AppState>, _caller: Caller, req: Request)
     security(("bearer" = ["routing:read"])),
     responses((status = 200, description = "The FedACH participant, as the directory has it", body = AchParticipant),
         (status = 404, description = "Not in the FedACH directory", body = ErrorEnvelopeDoc)))]
-async fn ach_validate(State(s): State<AppState>, _caller: Caller, req: Request) -> Result<Response, Error> {
+async fn ach_validate(State(s): State<RoutingState>, _caller: Caller, req: Request) -> Result<Response, Error> {
     let rn = routing_number(&req)?;
-    let dir = s.routing.view();
+    let dir = s.routing().view();
     match dir.ach_json(&rn) {
         Some(json) => Ok(bare(json)),
         None => Err(Error::not_found(format!("routing number {rn} is not in the FedACH directory"))),
@@ -101,8 +108,8 @@ async fn ach_validate(State(s): State<AppState>, _caller: Caller, req: Request) 
     security(("bearer" = ["routing:read"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The directory's status", body = Envelope<DirectoryStatus>)))]
-async fn directory_status(State(s): State<AppState>, _caller: Caller) -> Json<Envelope<DirectoryStatus>> {
-    Json(Envelope::ok(s.routing.status()))
+async fn directory_status(State(s): State<RoutingState>, _caller: Caller) -> Json<Envelope<DirectoryStatus>> {
+    Json(Envelope::ok(s.routing().status()))
 }
 
 /// Extension (admin): reloads the configured directory files now, building the new index off
@@ -114,10 +121,10 @@ async fn directory_status(State(s): State<AppState>, _caller: Caller) -> Json<En
     responses((status = 200, description = "Reloaded; the new status", body = Envelope<DirectoryStatus>),
         (status = 422, description = "A file could not be loaded; the previous directory stays in service", body = ErrorEnvelopeDoc)))]
 async fn directory_refresh(
-    State(s): State<AppState>,
+    State(s): State<RoutingState>,
     _caller: Caller,
 ) -> Result<Json<Envelope<DirectoryStatus>>, Error> {
-    match s.routing.refresh().await {
+    match s.routing().refresh().await {
         Ok(status) => Ok(Json(Envelope::ok(status))),
         Err(e) => Err(Error::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -162,12 +169,12 @@ struct SearchParams {
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "A page of matching institutions", body = Envelope<Page<RoutingSearchHit>>)))]
 async fn search(
-    State(s): State<AppState>,
+    State(s): State<RoutingState>,
     _caller: Caller,
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<Page<RoutingSearchHit>>>, Error> {
     let (query, page) = SearchQuery::from_pairs(&query_pairs(&q)).map_err(Error::fields)?;
-    let dir = s.routing.current();
+    let dir = s.routing().current();
     // Name search walks the whole vocabulary: keep it off the async threads' fast path.
     let page = tokio::task::spawn_blocking(move || super::directory::search(&dir, &query, page))
         .await

@@ -23,7 +23,7 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const NO_CACHE: &str = "no-cache";
 
 /// What is derived from the build, recomputed when index.html or environments.json change
-/// (so `trunk build` into a running server's dist just works).
+/// (so a new build, `cargo xtask dist`, into a running server's dist just works).
 pub struct Portal {
     dist: Option<PathBuf>,
     cache: Mutex<Option<(Stamp, Arc<Derived>)>>,
@@ -223,8 +223,8 @@ fn not_built(path: &str) -> Response {
     let status = if path == "/" || path == "/index.html" { StatusCode::OK } else { StatusCode::NOT_FOUND };
     let body = "<!doctype html><html lang=en><meta charset=utf-8><title>Moneydesk: portal not built</title>\
         <h1>The Moneydesk portal is not built yet</h1>\
-        <p>The API is running (see <a href=\"/api/openapi.json\">/api/openapi.json</a>). To serve the portal, build it \
-        with <code>trunk build --release</code> (or run <code>scripts/run</code>, which builds it), or point \
+        <p>The API is running (see <a href=\"/api/openapi.json\">/api/openapi.json</a>). To serve the portal, run \
+        <code>scripts/run</code>, which builds it (<code>cargo xtask dist</code>) and serves it, or point \
         <code>MONEYDESK_DIST</code> at a built portal, then reload this page.</p></html>\n";
     (
         status,

@@ -1,11 +1,10 @@
 //! The database behind every group's store: SQLite (the default) or PostgreSQL, chosen by
-//! the URL (`MONEYDESK_DATABASE_URL`). Each group keeps its own store in `AppState`
-//! (`tokens`, `settings` here; `accounts::store`, `permissions::store` in their groups),
-//! built from the one [`Database`]. SQL is written through `sql` (one text, either
+//! the URL (`MONEYDESK_DATABASE_URL`). The floor of the server: it imports no group. Each
+//! group builds its own store on the one [`Database`]; the composition root (`state.rs`)
+//! assembles them. SQL is written through `sql` (one text, either
 //! dialect); migrations are `migrations/sqlite/` and `migrations/postgres/`, side by side.
 
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -14,24 +13,15 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{PgPool, SqlitePool};
 
 pub mod blobs;
-pub mod jobs;
+pub mod queue;
 pub mod settings;
 pub mod sql;
+pub mod time;
 pub mod tokens;
 
 pub use settings::SettingStore;
 pub use sql::{Dialect, Sql, Tx};
 pub use tokens::{NewToken, TokenCache, TokenRecord, TokenStore};
-
-use crate::accounts::store::AccountStore;
-use crate::deposits::store::DepositStore;
-use crate::email::domains::store::DomainStore;
-use crate::email::inbound::store::InboundStore;
-use crate::email::store::EmailStore;
-use crate::email::templates::TemplateStore;
-use crate::fees::store::FeeStore;
-use crate::permissions::store::PermissionStore;
-use crate::vault::store::VaultStore;
 
 /// The connection pool of either backend (cheap to clone: the pools are shared handles).
 #[derive(Clone, Debug)]
@@ -99,8 +89,8 @@ impl Database {
         Ok(match self {
             // IMMEDIATE: a deferred transaction that reads, then writes while another connection
             // writes cannot take the write lock and fails at once with SQLITE_BUSY (the busy
-            // timeout does not apply to that upgrade): a 500 "database is locked" in
-            // vault_crash's folder creation, 2026-11-27. Taken at BEGIN, the lock waits.
+            // timeout does not apply to that upgrade): a 500 "database is locked" under
+            // concurrent folder creation. Taken at BEGIN, the lock waits.
             Database::Sqlite(p) => Tx::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
             Database::Postgres(p) => Tx::Postgres(p.begin().await?),
         })
@@ -135,51 +125,4 @@ fn redacted(url: &str) -> String {
         }
         _ => url.to_string(),
     }
-}
-
-/// Every store, opened on one database: what `AppState` and the CLI hold.
-#[derive(Clone, Debug)]
-pub struct Stores {
-    pub database: Database,
-    pub tokens: TokenStore,
-    pub settings: SettingStore,
-    pub accounts: AccountStore,
-    pub permissions: PermissionStore,
-    pub fees: FeeStore,
-    pub deposits: DepositStore,
-    pub cash_letters: crate::cash_letters::store::CashLetterStore,
-    pub vault: VaultStore,
-    pub email: EmailStore,
-    pub templates: TemplateStore,
-    pub domains: DomainStore,
-    pub inbound: InboundStore,
-}
-
-impl Stores {
-    pub async fn open(url: &str) -> anyhow::Result<Stores> {
-        Ok(Stores::on(Database::open(url).await?))
-    }
-
-    pub fn on(database: Database) -> Stores {
-        Stores {
-            tokens: TokenStore::new(database.clone(), Arc::default()),
-            settings: SettingStore::new(database.clone()),
-            accounts: AccountStore::new(database.clone()),
-            permissions: PermissionStore::new(database.clone()),
-            fees: FeeStore::new(database.clone()),
-            deposits: DepositStore::new(database.clone()),
-            cash_letters: crate::cash_letters::store::CashLetterStore::new(database.clone()),
-            vault: VaultStore::new(database.clone()),
-            email: EmailStore::new(database.clone()),
-            templates: TemplateStore::new(database.clone()),
-            domains: DomainStore::new(database.clone()),
-            inbound: InboundStore::new(database.clone()),
-            database,
-        }
-    }
-}
-
-/// Now, as the RFC 3339 UTC text the tables store.
-pub fn now_text() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

@@ -8,7 +8,8 @@ use chrono::{DateTime, Duration, Utc};
 use moneydesk_model::Scope;
 use sqlx::FromRow;
 
-use super::{now_text, Database};
+use super::time::now_text;
+use super::Database;
 use crate::tokens::{self, Digest};
 
 /// A token as stored (without its hash).

@@ -141,40 +141,28 @@ pub async fn sweep_all(
 
 /// The sweep: a first pass as soon as the instance starts (what a crash of this instance left
 /// behind; it only reads the database), then once an hour across all instances sharing the
-/// database (`storage::jobs`: each asks every minute whether it is due; the first to claim it
-/// runs it). The first ask comes a minute in, the instance having just swept. (It was also
-/// kept off startup because on SQLite a write landing between another transaction's read and
-/// its first write made that one fail; write transactions now take the lock at BEGIN,
-/// `Database::begin`, so that no longer happens.)
+/// database (`storage::queue::schedule`: each asks every minute whether it is due; the first
+/// to claim it runs it). The first ask comes a minute in, the instance having just swept. (It
+/// was also kept off startup because on SQLite a write landing between another transaction's
+/// read and its first write made that one fail; write transactions now take the lock at
+/// BEGIN, `Database::begin`, so that no longer happens.)
 pub fn spawn_sweeper(blobs: Blobs, store: VaultStore, grace: Duration, local_root: Option<std::path::PathBuf>) {
-    const EVERY: Duration = Duration::from_secs(3600);
-    const ASK: Duration = Duration::from_secs(60);
-    let instance = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
-    tokio::spawn(async move {
-        let sweep = || async {
+    use crate::storage::queue::schedule::{self, Every};
+    let when = Every { every: Duration::from_secs(3600), ask: Duration::from_secs(60) };
+    let db = store.db.clone();
+    let sweep = move || {
+        let (blobs, store, local_root) = (blobs.clone(), store.clone(), local_root.clone());
+        async move {
             match sweep_all(&blobs, &store, grace, local_root.as_deref()).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(removed = n, "vault sweeper removed unreferenced blobs"),
                 Err(e) => tracing::warn!(error = %e, "vault sweeper failed; it runs again in an hour"),
             }
-        };
-        sweep().await;
-        let mut ask = tokio::time::interval_at(tokio::time::Instant::now() + ASK, ASK);
-        loop {
-            ask.tick().await;
-            match crate::storage::jobs::claim(&store.db, "vault-sweep", &instance, chrono::Utc::now(), EVERY).await {
-                Ok(true) => {
-                    sweep().await;
-                    if let Err(e) =
-                        crate::storage::jobs::finish(&store.db, "vault-sweep", &instance, chrono::Utc::now()).await
-                    {
-                        tracing::warn!(error = %e, "vault sweeper: recording the end of its run");
-                    }
-                }
-                Ok(false) => {}
-                Err(e) => tracing::warn!(error = %e, "vault sweeper: claiming its hourly run"),
-            }
         }
+    };
+    tokio::spawn(async move {
+        sweep().await;
+        schedule::spawn(db, "vault-sweep", when, |_| crate::metrics::taken_over("job", 1), sweep);
     });
 }
 

@@ -8,7 +8,9 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::TryStreamExt;
 use moneydesk_model::collections::SortSpec;
-use moneydesk_model::vault::{FileRecord, VaultEntry, VaultPath, VaultSortField, VaultUsage};
+use moneydesk_model::vault::{
+    Entry, FileRecord, Folder, Owner, VaultEntry, VaultParams, VaultPath, VaultSortField, VaultUsage,
+};
 use moneydesk_model::{paths, Envelope, Page, PageRequest, Sort};
 use object_store::ObjectStore;
 
@@ -18,16 +20,16 @@ use crate::auth::Caller;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::Json;
 use crate::http::openapi::PageParams;
-use crate::storage::now_text;
-use crate::AppState;
+use crate::storage::time::now_text;
+use crate::vault::VaultState;
 
 /// Removes the blobs a delete left unreferenced, after its commit (the hourly sweep catches
 /// what this misses: a crash, or a blob younger than the grace period).
-pub(crate) fn sweep_later(state: &AppState, shas: Vec<String>) {
+pub(crate) fn sweep_later(state: &VaultState, shas: Vec<String>) {
     if shas.is_empty() {
         return;
     }
-    let (blobs, store, grace) = (state.blobs.clone(), state.vault.clone(), state.config.vault_sweep_grace);
+    let (blobs, store, grace) = (state.blobs().clone(), state.vault().clone(), state.config().vault_sweep_grace);
     tokio::spawn(async move {
         if let Err(e) = blobs::sweep_these(&blobs, &store, &shas, grace).await {
             tracing::warn!(error = %e, "removing deleted vault contents failed; the sweeper will retry");
@@ -36,8 +38,7 @@ pub(crate) fn sweep_later(state: &AppState, shas: Vec<String>) {
 }
 
 #[utoipa::path(get, path = paths::VAULT_FOLDER_CONTENTS, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
-        ("path" = String, Query, description = "The folder (`/` or empty for the root)", pattern = r"^/?(?:(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*)?/?$", max_length = 4096),
+    params(VaultParams<Folder>,
         PageParams,
         ("sort" = Option<String>, Query, description = "`name`, `size` or `modifiedAt`, then `,asc` or `,desc` (default `name,asc`); folders always come first", pattern = "^(name|size|modifiedAt)(,(asc|desc))?$")),
     security(("bearer" = ["vault:read"])),
@@ -46,7 +47,7 @@ pub(crate) fn sweep_later(state: &AppState, shas: Vec<String>) {
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such folder", body = ErrorEnvelopeDoc)))]
 pub(super) async fn contents(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     RawQuery(q): RawQuery,
@@ -61,7 +62,7 @@ pub(super) async fn contents(
         None => None,
     };
     let spec = sort.unwrap_or(SortSpec::asc(VaultSortField::Name));
-    let (total, entries) = state.vault.list(&user, &path, spec.field, spec.dir, page.offset(), page.size).await?;
+    let (total, entries) = state.vault().list(&user, &path, spec.field, spec.dir, page.offset(), page.size).await?;
     Ok(Json(Envelope::ok(Page::build(
         page,
         total,
@@ -71,10 +72,9 @@ pub(super) async fn contents(
 }
 
 #[utoipa::path(post, path = paths::VAULT_FILE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
-        ("path" = String, Query, description = "The folder the file goes into (it must exist; the root always does)", pattern = r"^/?(?:(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*)?/?$", max_length = 4096),
+    params(VaultParams<Folder>,
         ("name" = Option<String>, Query, description = "The file's name when the part has no filename (the part's filename wins otherwise)", pattern = r"^(?!\.\.?$)[^/\\\x00-\x1f\x7f-\x9f]+$", max_length = 255)),
-    request_body(content = UploadForm, content_type = "multipart/form-data", description = "One part named `file`; its filename is the file's name (a name already there makes a new version) and its Content-Type is kept (guessed from the name when missing). At most MONEYDESK_VAULT_UPLOAD_LIMIT bytes (1 GiB by default)."),
+    request_body(content = UploadForm, content_type = "multipart/form-data", description = "One part named `file`, stored in the folder `path` (it must exist; the root always does); its filename is the file's name (a name already there makes a new version) and its Content-Type is kept (guessed from the name when missing). At most MONEYDESK_VAULT_UPLOAD_LIMIT bytes (1 GiB by default)."),
     security(("bearer" = ["vault:write"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The file with its new latest version", body = Envelope<VaultEntry>),
@@ -83,7 +83,7 @@ pub(super) async fn contents(
         (status = 409, description = "A folder of that name exists", body = ErrorEnvelopeDoc),
         (status = 413, description = "The file is larger than the limit", body = ErrorEnvelopeDoc)))]
 pub(super) async fn upload(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     RawQuery(q): RawQuery,
@@ -97,7 +97,7 @@ pub(super) async fn upload(
         Some((_, v)) => Some(VaultPath::parse_name(v).map_err(|e| Error::field("name", e.to_string()))?),
         None => None,
     };
-    let limit = state.config.vault_upload_limit;
+    let limit = state.config().vault_upload_limit;
     if let Some(field) = multipart.next_field().await.map_err(|e| multipart_error(&e.body_text(), limit))? {
         if field.name() != Some("file") {
             let name = field.name().unwrap_or_default().to_string();
@@ -115,7 +115,7 @@ pub(super) async fn upload(
             _ => mime_guess::from_path(&name).first_or_octet_stream().essence_str().to_string(),
         };
         let chunks = field.map_err(|e| e.body_text());
-        let stored = blobs::store_upload(&state.blobs, chunks, limit).await.map_err(|e| match e {
+        let stored = blobs::store_upload(&state.blobs(), chunks, limit).await.map_err(|e| match e {
             blobs::UploadError::TooLarge(n) => {
                 Error::payload_too_large(format!("The file is larger than the limit of {n} bytes"))
             }
@@ -143,19 +143,19 @@ pub(super) async fn upload(
             Err(e) => Some(multipart_error(&e.body_text(), limit)),
         };
         if let Some(e) = extra {
-            let _ = blobs::settle(&state.blobs, &stored).await;
+            let _ = blobs::settle(&state.blobs(), &stored).await;
             sweep_later(&state, vec![stored.sha256.clone()]);
             return Err(e);
         }
-        let entry = match state.vault.add_version(&user, &folder, &name, &version).await {
+        let entry = match state.vault().add_version(&user, &folder, &name, &version).await {
             Ok(entry) => entry,
             Err(e) => {
-                let _ = blobs::settle(&state.blobs, &stored).await;
+                let _ = blobs::settle(&state.blobs(), &stored).await;
                 sweep_later(&state, vec![stored.sha256.clone()]);
                 return Err(e.into());
             }
         };
-        blobs::settle(&state.blobs, &stored).await.map_err(Error::internal)?;
+        blobs::settle(&state.blobs(), &stored).await.map_err(Error::internal)?;
         return Ok(Json(Envelope::ok(entry)));
     }
     Err(Error::field("file", "the multipart body has no part named \"file\""))
@@ -180,8 +180,7 @@ fn multipart_error(message: &str, limit: u64) -> Error {
 }
 
 #[utoipa::path(get, path = paths::VAULT_FILE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
-        ("path" = String, Query, description = "The file", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096),
+    params(VaultParams<Entry>,
         ("version" = Option<u32>, Query, description = "A version number (default: the latest)", minimum = 1),
         ("inline" = Option<bool>, Query, description = "`true`: shown in the browser (previews) rather than saved")),
     security(("bearer" = ["vault:read"])),
@@ -193,7 +192,7 @@ fn multipart_error(message: &str, limit: u64) -> Error {
         (status = 404, description = "No such file or version", body = ErrorEnvelopeDoc),
         (status = 416, description = "The range lies outside the file", body = ErrorEnvelopeDoc)))]
 pub(super) async fn download(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     headers: HeaderMap,
@@ -217,7 +216,7 @@ pub(super) async fn download(
         Some(_) => return Err(Error::field("inline", "must be true or false")),
     };
     let (_, _, rows) =
-        state.vault.file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
+        state.vault().file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
     let v = match wanted {
         None => rows.first(),
         Some(n) => rows.iter().find(|r| r.version == n),
@@ -250,8 +249,8 @@ pub(super) async fn download(
         None => None,
     };
     // The blob is there before any byte is promised (a missing one is a 500, not a cut body).
-    state.blobs.head(&blobs::content_path(&v.sha256)).await.map_err(Error::internal)?;
-    let stream = blobs::read(&state.blobs, &v.sha256, size, range.clone());
+    state.blobs().head(&blobs::content_path(&v.sha256)).await.map_err(Error::internal)?;
+    let stream = blobs::read(&state.blobs(), &v.sha256, size, range.clone());
     let mut response = Body::from_stream(stream).into_response();
     let h = response.headers_mut();
     h.insert(
@@ -310,28 +309,26 @@ fn byte_range(header: &str, size: u64) -> Result<Option<std::ops::Range<u64>>, (
 }
 
 #[utoipa::path(delete, path = paths::VAULT_FILE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
-        ("path" = String, Query, description = "The file", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096)),
+    params(VaultParams<Entry>),
     security(("bearer" = ["vault:write"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The file as it was, with every version (all deleted)", body = Envelope<FileRecord>),
         (status = 404, description = "No such file", body = ErrorEnvelopeDoc)))]
 pub(super) async fn delete(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<FileRecord>>, Error> {
     let user = owner(&caller, &user_id)?;
     let path = path_param("path", required(&pairs(&q), "path")?)?;
-    let (record, shas) = state.vault.delete_file(&user, &path).await?;
+    let (record, shas) = state.vault().delete_file(&user, &path).await?;
     sweep_later(&state, shas);
     Ok(Json(Envelope::ok(record)))
 }
 
 #[utoipa::path(post, path = paths::VAULT_FILE_MOVE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
-        ("path" = String, Query, description = "The file", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096),
+    params(VaultParams<Entry>,
         ("newPath" = String, Query, description = "Its new path: another name (rename), another folder that exists (move), or both", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096)),
     security(("bearer" = ["vault:write"])),
     extensions(("x-extension" = json!(true))),
@@ -339,7 +336,7 @@ pub(super) async fn delete(
         (status = 404, description = "No such file, or the target folder does not exist", body = ErrorEnvelopeDoc),
         (status = 409, description = "A file or folder exists at `newPath`", body = ErrorEnvelopeDoc)))]
 pub(super) async fn move_file(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     RawQuery(q): RawQuery,
@@ -348,18 +345,17 @@ pub(super) async fn move_file(
     let q = pairs(&q);
     let from = path_param("path", required(&q, "path")?)?;
     let to = path_param("newPath", required(&q, "newPath")?)?;
-    Ok(Json(Envelope::ok(state.vault.move_file(&user, &from, &to).await?)))
+    Ok(Json(Envelope::ok(state.vault().move_file(&user, &from, &to).await?)))
 }
 
 #[utoipa::path(get, path = paths::VAULT_FILE_VERSIONS, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
-        ("path" = String, Query, description = "The file", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096)),
+    params(VaultParams<Entry>),
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The file with its versions, newest first", body = Envelope<FileRecord>),
         (status = 404, description = "No such file", body = ErrorEnvelopeDoc)))]
 pub(super) async fn versions(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     RawQuery(q): RawQuery,
@@ -367,22 +363,22 @@ pub(super) async fn versions(
     let user = owner(&caller, &user_id)?;
     let path = path_param("path", required(&pairs(&q), "path")?)?;
     let (_, record, _) =
-        state.vault.file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
+        state.vault().file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
     Ok(Json(Envelope::ok(record)))
 }
 
 #[utoipa::path(get, path = paths::VAULT_USAGE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001")),
+    params(VaultParams<Owner>),
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "What the vault holds", body = Envelope<VaultUsage>)))]
 pub(super) async fn usage(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
 ) -> Result<Json<Envelope<VaultUsage>>, Error> {
     let user = owner(&caller, &user_id)?;
-    let (folders, files, versions, bytes, stored_bytes) = state.vault.usage(&user).await?;
+    let (folders, files, versions, bytes, stored_bytes) = state.vault().usage(&user).await?;
     Ok(Json(Envelope::ok(VaultUsage { user_id: user, folders, files, versions, bytes, stored_bytes })))
 }
 

@@ -7,7 +7,7 @@
 use axum::extract::{Path as UrlPath, RawQuery, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use moneydesk_model::vault::{archive_name, FolderRecord, UserId, VaultPath};
+use moneydesk_model::vault::{archive_name, Entry, Folder, FolderRecord, Owner, UserId, VaultParams, VaultPath};
 use moneydesk_model::{paths, Envelope, Scope};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -22,6 +22,16 @@ mod files;
 pub mod store;
 
 use store::VaultError;
+
+crate::group_state! {
+    /// What the vault handlers reach: its store and files.
+    pub struct VaultState {
+        vault: crate::vault::store::VaultStore = stores.vault,
+        blobs: crate::storage::blobs::Blobs = blobs,
+        blob_dir: Option<std::path::PathBuf> = blob_dir,
+        config: std::sync::Arc<crate::Config> = config,
+    }
+}
 
 // The parameters' patterns (in the OpenAPI document; the fuzzer generates from them) say
 // what a path, a name and a user id may hold; the byte limits (255 a name, 4096 a path, after
@@ -93,17 +103,16 @@ pub(crate) fn owner(caller: &Caller, user_id: &str) -> Result<String, Error> {
 }
 
 #[utoipa::path(post, path = paths::VAULT_FOLDER, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
-        ("path" = String, Query, description = "The parent folder, `/`-separated, relative to the vault root (`/` or empty for the root); created with its missing ancestors, like `mkdir -p`", pattern = r"^/?(?:(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*)?/?$", max_length = 4096),
+    params(VaultParams<Folder>,
         ("name" = String, Query, description = "The new folder's name: 1 to 255 bytes (UTF-8, after NFC), no `/`, `\\`, control characters, `.` or `..`", pattern = r"^(?!\.\.?$)[^/\\\x00-\x1f\x7f-\x9f]+$", max_length = 255)),
     security(("bearer" = ["vault:write"])),
-    description = "Creates a folder. Names are compared after Unicode NFC normalisation, so two spellings of one name are one folder. The answer is the folder's record (the description shows none).",
+    description = "Creates a folder `name` in the folder `path`, which is created with its missing ancestors, like `mkdir -p`. Names are compared after Unicode NFC normalisation, so two spellings of one name are one folder. The answer is the folder's record (the description shows none).",
     responses((status = 200, description = "The folder created", body = Envelope<FolderRecord>),
         (status = 400, description = "A path or name is not allowed; the message says why", body = ErrorEnvelopeDoc),
         (status = 403, description = "Another user's vault without admin", body = ErrorEnvelopeDoc),
         (status = 409, description = "A folder or file of that name exists", body = ErrorEnvelopeDoc)))]
 async fn create_folder(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     RawQuery(q): RawQuery,
@@ -112,19 +121,18 @@ async fn create_folder(
     let q = pairs(&q);
     let parent = path_param("path", required(&q, "path")?)?;
     let name = VaultPath::parse_name(required(&q, "name")?).map_err(|e| Error::field("name", e.to_string()))?;
-    Ok(Json(Envelope::ok(state.vault.create_folder(&user, &parent, &name).await?)))
+    Ok(Json(Envelope::ok(state.vault().create_folder(&user, &parent, &name).await?)))
 }
 
 #[utoipa::path(get, path = paths::VAULT_FOLDER, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
-        ("path" = String, Query, description = "The folder (`/` or empty for the root)", pattern = r"^/?(?:(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*)?/?$", max_length = 4096)),
+    params(VaultParams<Folder>),
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
     description = "A folder's record: how many folders, files and versions its subtree holds and their bytes (what a delete would remove).",
     responses((status = 200, description = "The folder", body = Envelope<FolderRecord>),
         (status = 404, description = "No such folder", body = ErrorEnvelopeDoc)))]
 async fn folder(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     RawQuery(q): RawQuery,
@@ -132,13 +140,12 @@ async fn folder(
     let user = owner(&caller, &user_id)?;
     let path = path_param("path", required(&pairs(&q), "path")?)?;
     let record =
-        state.vault.folder(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No folder {path}")))?;
+        state.vault().folder(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No folder {path}")))?;
     Ok(Json(Envelope::ok(record)))
 }
 
 #[utoipa::path(post, path = paths::VAULT_FOLDER_MOVE, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
-        ("path" = String, Query, description = "The folder to move", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096),
+    params(VaultParams<Entry>,
         ("newPath" = String, Query, description = "The folder's new path (its new parent is created if missing); a rename is a move within one parent", pattern = r"^/?(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+(?:/(?!\.\.?(?:/|$))[^/\\\x00-\x1f\x7f-\x9f]+)*/?$", max_length = 4096)),
     security(("bearer" = ["vault:write"])),
     description = "Moves a folder with everything in it, atomically: a crash leaves the old tree or the new one. The cost does not depend on the number of files (contents are not rewritten).",
@@ -147,7 +154,7 @@ async fn folder(
         (status = 404, description = "No folder at `path`", body = ErrorEnvelopeDoc),
         (status = 409, description = "Something exists at `newPath`, or it lies inside the folder", body = ErrorEnvelopeDoc)))]
 async fn move_folder(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     RawQuery(q): RawQuery,
@@ -156,11 +163,11 @@ async fn move_folder(
     let q = pairs(&q);
     let from = path_param("path", required(&q, "path")?)?;
     let to = path_param("newPath", required(&q, "newPath")?)?;
-    Ok(Json(Envelope::ok(state.vault.move_folder(&user, &from, &to).await?)))
+    Ok(Json(Envelope::ok(state.vault().move_folder(&user, &from, &to).await?)))
 }
 
 #[utoipa::path(post, path = paths::VAULT_FOLDER_DOWNLOAD, tag = "vault",
-    params(("userId" = String, Path, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+    params(VaultParams<Owner>,
         ("paths" = Vec<String>, Query, description = "Folders to download; repeat the parameter", explode = true, min_items = 1),
         ("name" = String, Query, description = "The archive's file name (`.zip` is added when missing; characters a file name cannot hold become `_`)")),
     security(("bearer" = ["vault:read"])),
@@ -169,7 +176,7 @@ async fn move_folder(
         (status = 400, description = "A path is not allowed, or none was given", body = ErrorEnvelopeDoc),
         (status = 404, description = "A folder does not exist", body = ErrorEnvelopeDoc)))]
 async fn download_folders(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
     RawQuery(q): RawQuery,
@@ -178,8 +185,8 @@ async fn download_folders(
     let q = pairs(&q);
     let paths = folder_list(&q)?;
     let name = archive_name(required(&q, "name")?);
-    let (dirs, files) = archive::entries(state.vault.archive(&user, &paths).await?);
-    let mut response = archive::body(state.blobs.clone(), dirs, files).into_response();
+    let (dirs, files) = archive::entries(state.vault().archive(&user, &paths).await?);
+    let mut response = archive::body(state.blobs().clone(), dirs, files).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/zip"));
     if let Ok(v) = HeaderValue::from_str(&archive::content_disposition("attachment", &name)) {
@@ -213,14 +220,14 @@ fn folder_list(q: &[(String, String)]) -> Result<Vec<VaultPath>, Error> {
         (status = 400, description = "A path is not allowed, or none was given", body = ErrorEnvelopeDoc),
         (status = 404, description = "A folder does not exist (nothing was deleted)", body = ErrorEnvelopeDoc)))]
 async fn delete_folders(
-    State(state): State<AppState>,
+    State(state): State<VaultState>,
     caller: Caller,
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<Vec<FolderRecord>>>, Error> {
     let q = pairs(&q);
     let user = owner(&caller, required(&q, "userId")?)?;
     let paths = folder_list(&q)?;
-    let (gone, shas) = state.vault.delete_folders(&user, &paths).await?;
+    let (gone, shas) = state.vault().delete_folders(&user, &paths).await?;
     files::sweep_later(&state, shas);
     Ok(Json(Envelope::ok(gone)))
 }

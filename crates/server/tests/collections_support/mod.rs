@@ -30,10 +30,10 @@ pub async fn fixture(n: usize) -> Fixture {
 pub async fn fixture_on(backend: Backend, n: usize) -> Fixture {
     let server = Server::start_on(backend).await;
     let accounts: Vec<Account> = Accounts::new(n, 42).collect();
-    let mut w = server.running.state.accounts.writer().await.unwrap();
+    let mut w = server.running.state.stores.accounts.writer().await.unwrap();
     w.insert(&accounts).await.unwrap();
     w.commit().await.unwrap();
-    let mut w = server.running.state.permissions.writer().await.unwrap();
+    let mut w = server.running.state.stores.permissions.writer().await.unwrap();
     w.insert(&permissions(10, 5, 7)).await.unwrap();
     w.commit().await.unwrap();
     let token = server.token(&[Scope::AccountsRead, Scope::PermissionsRead]).await;

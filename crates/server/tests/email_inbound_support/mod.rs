@@ -1,6 +1,7 @@
 //! Shared by the inbound mail tests: a webhook receiver on a loopback port that records every
 //! POST and answers scripted statuses, its form read as a receiver would, the signature check,
-//! a server with the inbound SMTP listener, and a real-world statement notice in raw MIME.
+//! a server with the inbound SMTP listener and a client for it, and a real-world statement notice
+//! in raw MIME.
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
@@ -183,6 +184,18 @@ pub async fn wait_state(s: &Server, token: &str, id: &str, state: &str) -> Value
             return d;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Sends `raw` to the listener with lettre's SMTP client; the server's reply code on failure.
+pub async fn smtp_send(addr: SocketAddr, from: &str, to: &str, raw: &[u8]) -> Result<(), Option<u16>> {
+    use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+    let transport =
+        AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(addr.ip().to_string()).port(addr.port()).build();
+    let envelope = lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()]).unwrap();
+    match transport.send_raw(&envelope, raw).await {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e.status().map(u16::from)),
     }
 }
 

@@ -3,7 +3,8 @@
 
 use super::{buckets, event, CreateError, CreateOutcome, DepositRow, DepositStore, IdempotencyKey};
 use crate::storage::sql::Arg;
-use crate::storage::{now_text, Sql, Tx};
+use crate::storage::time::now_text;
+use crate::storage::{Sql, Tx};
 
 impl DepositStore {
     /// Stores a new deposit (its `id` is ignored) with its first history entry. With a key:

@@ -13,7 +13,8 @@ pub use buckets::BUCKET_ROWS;
 pub use list::HourTotal;
 pub use scans::ScanRow;
 
-use crate::storage::{now_text, Database, Sql, Tx};
+use crate::storage::time::now_text;
+use crate::storage::{Database, Sql, Tx};
 
 /// A deposit row as stored.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]

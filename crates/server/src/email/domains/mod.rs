@@ -26,6 +26,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::dns::{Dns, ValueKind};
 use crate::auth::Caller;
+use crate::email::EmailState;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::{Json, Path};
 use crate::AppState;
@@ -170,8 +171,8 @@ pub(crate) fn domain_name(field: &str, given: &str) -> Result<String, Error> {
         .ok_or_else(|| Error::field(field, format!("{given:?} is not a domain name (like notices.bank.example)")))
 }
 
-async fn found(state: &AppState, domain: &str) -> Result<StoredDomain, Error> {
-    state.domains.store.get(domain).await?.ok_or_else(|| Error::not_found(format!("No sending domain {domain}")))
+async fn found(state: &EmailState, domain: &str) -> Result<StoredDomain, Error> {
+    state.domains().store.get(domain).await?.ok_or_else(|| Error::not_found(format!("No sending domain {domain}")))
 }
 
 #[utoipa::path(get, path = paths::EMAIL_DOMAINS, tag = "email",
@@ -179,9 +180,9 @@ async fn found(state: &AppState, domain: &str) -> Result<StoredDomain, Error> {
     extensions(("x-extension" = json!(true))),
     description = "The registered sending domains, by name, each with its state, the records to install and its last verification.",
     responses((status = 200, description = "The domains", body = Envelope<Vec<SendingDomain>>)))]
-async fn list(State(state): State<AppState>, _caller: Caller) -> Result<Json<Envelope<Vec<SendingDomain>>>, Error> {
-    let all = state.domains.store.list().await?;
-    Ok(Json(Envelope::ok(all.into_iter().map(|d| state.domains.answer(d)).collect())))
+async fn list(State(state): State<EmailState>, _caller: Caller) -> Result<Json<Envelope<Vec<SendingDomain>>>, Error> {
+    let all = state.domains().store.list().await?;
+    Ok(Json(Envelope::ok(all.into_iter().map(|d| state.domains().answer(d)).collect())))
 }
 
 #[utoipa::path(post, path = paths::EMAIL_DOMAINS, tag = "email",
@@ -193,18 +194,18 @@ async fn list(State(state): State<AppState>, _caller: Caller) -> Result<Json<Env
         (status = 400, description = "Not a domain name (`domain`)", body = ErrorEnvelopeDoc),
         (status = 409, description = "Already registered", body = ErrorEnvelopeDoc)))]
 async fn register(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     caller: Caller,
     Json(new): Json<NewSendingDomain>,
 ) -> Result<(StatusCode, Json<Envelope<SendingDomain>>), Error> {
     let domain = domain_name("domain", &new.domain)?;
-    if state.domains.store.get(&domain).await?.is_some() {
+    if state.domains().store.get(&domain).await?.is_some() {
         return Err(Error::conflict(format!("{domain} is registered already")));
     }
     let keys =
         tokio::task::spawn_blocking(DomainKeys::generate).await.map_err(Error::internal)?.map_err(Error::internal)?;
-    let stored = state.domains.store.insert(&domain, &keys, caller.user_id()).await?;
-    Ok((StatusCode::CREATED, Json(Envelope::with_code(201, state.domains.answer(stored)))))
+    let stored = state.domains().store.insert(&domain, &keys, caller.user_id()).await?;
+    Ok((StatusCode::CREATED, Json(Envelope::with_code(201, state.domains().answer(stored)))))
 }
 
 #[utoipa::path(get, path = paths::EMAIL_DOMAIN, tag = "email",
@@ -215,12 +216,12 @@ async fn register(
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "Not registered", body = ErrorEnvelopeDoc)))]
 async fn detail(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(domain): Path<String>,
 ) -> Result<Json<Envelope<SendingDomain>>, Error> {
     let domain = domain_name("domain", &domain)?;
-    Ok(Json(Envelope::ok(state.domains.answer(found(&state, &domain).await?))))
+    Ok(Json(Envelope::ok(state.domains().answer(found(&state, &domain).await?))))
 }
 
 #[utoipa::path(post, path = paths::EMAIL_DOMAIN_VERIFY, tag = "email",
@@ -232,32 +233,32 @@ async fn detail(
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "Not registered", body = ErrorEnvelopeDoc)))]
 async fn verify(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(domain): Path<String>,
 ) -> Result<Json<Envelope<SendingDomain>>, Error> {
     let domain = domain_name("domain", &domain)?;
     let stored = found(&state, &domain).await?;
-    let checks = state.domains.check(&domain).await;
-    let records = records_for(&domain, &state.domains.service);
+    let checks = state.domains().check(&domain).await;
+    let records = records_for(&domain, &state.domains().service);
     let passed = records.iter().zip(&checks).all(|(r, c)| !r.required || c.status == RecordStatus::Found);
     let next = match (stored.state, passed) {
         (DomainState::Active, _) => DomainState::Active,
-        (_, true) if state.domains.auto_activate => DomainState::Active,
+        (_, true) if state.domains().auto_activate => DomainState::Active,
         (_, true) => DomainState::Verified,
         (_, false) => DomainState::Pending,
     };
     let mut updated = state
-        .domains
+        .domains()
         .store
         .record_check(&domain, &checks, next, passed)
         .await?
         .ok_or_else(|| Error::not_found(format!("No sending domain {domain}")))?;
     if next == DomainState::Active && stored.state != DomainState::Active {
-        updated = state.domains.store.activate(&domain).await?.unwrap_or(updated);
-        state.domains.forget(&domain);
+        updated = state.domains().store.activate(&domain).await?.unwrap_or(updated);
+        state.domains().forget(&domain);
     }
-    Ok(Json(Envelope::ok(state.domains.answer(updated))))
+    Ok(Json(Envelope::ok(state.domains().answer(updated))))
 }
 
 #[utoipa::path(post, path = paths::EMAIL_DOMAIN_ACTIVATE, tag = "email",
@@ -270,7 +271,7 @@ async fn verify(
         (status = 404, description = "Not registered", body = ErrorEnvelopeDoc),
         (status = 409, description = "Not verified", body = ErrorEnvelopeDoc)))]
 async fn activate(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     caller: Caller,
     Path(domain): Path<String>,
 ) -> Result<Json<Envelope<SendingDomain>>, Error> {
@@ -281,13 +282,13 @@ async fn activate(
         return Err(Error::conflict(format!("{domain} is not verified: install its records and verify it first")));
     }
     let updated = state
-        .domains
+        .domains()
         .store
         .activate(&domain)
         .await?
         .ok_or_else(|| Error::not_found(format!("No sending domain {domain}")))?;
-    state.domains.forget(&domain);
-    Ok(Json(Envelope::ok(state.domains.answer(updated))))
+    state.domains().forget(&domain);
+    Ok(Json(Envelope::ok(state.domains().answer(updated))))
 }
 
 #[utoipa::path(delete, path = paths::EMAIL_DOMAIN, tag = "email",
@@ -299,15 +300,15 @@ async fn activate(
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "Not registered", body = ErrorEnvelopeDoc)))]
 async fn delete(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     caller: Caller,
     Path(domain): Path<String>,
 ) -> Result<StatusCode, Error> {
     caller.require(Scope::Admin)?;
     let domain = domain_name("domain", &domain)?;
-    if !state.domains.store.delete(&domain).await? {
+    if !state.domains().store.delete(&domain).await? {
         return Err(Error::not_found(format!("No sending domain {domain}")));
     }
-    state.domains.forget(&domain);
+    state.domains().forget(&domain);
     Ok(StatusCode::NO_CONTENT)
 }

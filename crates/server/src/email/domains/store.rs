@@ -5,7 +5,7 @@ use base64::Engine;
 use moneydesk_model::email::domains::{DomainState, RecordCheck};
 
 use super::dkim::DomainKeys;
-use crate::email::store::time_text;
+use crate::storage::time::millis as time_text;
 use crate::storage::Database;
 
 #[derive(Clone, Debug)]

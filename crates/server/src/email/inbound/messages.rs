@@ -9,9 +9,9 @@ use moneydesk_model::{paths, Envelope};
 
 use super::parse::Envelope as MailEnvelope;
 use crate::auth::Caller;
+use crate::email::EmailState;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::{query_pairs, Json, Path};
-use crate::AppState;
 
 /// The most messages one list answers.
 const MAX_LIMIT: u32 = 200;
@@ -34,7 +34,7 @@ fn message_id(given: &str) -> Result<String, Error> {
     responses((status = 200, description = "The messages", body = Envelope<Vec<InboundMessage>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
 pub(super) async fn list(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<Vec<InboundMessage>>>, Error> {
@@ -51,9 +51,7 @@ pub(super) async fn list(
             "before" => {
                 let (at, id) = v
                     .split_once('|')
-                    .filter(|(at, id)| {
-                        crate::email::store::parse_time(at).is_some() && !id.is_empty() && id.len() <= 100
-                    })
+                    .filter(|(at, id)| crate::storage::time::parse(at).is_some() && !id.is_empty() && id.len() <= 100)
                     .ok_or_else(|| Error::field("before", "is not a cursor from an earlier answer (receivedAt|id)"))?;
                 before = Some((at.to_string(), id.to_string()));
             }
@@ -68,7 +66,7 @@ pub(super) async fn list(
         }
     }
     let rows = state
-        .inbound
+        .inbound()
         .store
         .messages(domain.as_deref(), st, before.as_ref().map(|(a, i)| (a.as_str(), i.as_str())), limit)
         .await?;
@@ -87,7 +85,7 @@ pub(super) async fn list(
         (status = 404, description = "No recipient is at a domain with a route; the message names the domains", body = ErrorEnvelopeDoc),
         (status = 413, description = "Larger than inbound mail may be (`MONEYDESK_INBOUND_MAX_SIZE`)", body = ErrorEnvelopeDoc)))]
 pub(super) async fn post_raw(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     req: Request,
 ) -> Result<(StatusCode, Json<Envelope<InboundReceipt>>), Error> {
@@ -136,13 +134,13 @@ pub(super) async fn post_raw(
     responses((status = 200, description = "The message", body = Envelope<InboundDetail>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
 pub(super) async fn detail(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<Envelope<InboundDetail>>, Error> {
     let id = message_id(&id)?;
     let (row, attempts_made) =
-        state.inbound.store.detail(&id).await?.ok_or_else(|| Error::not_found(format!("No inbound message {id}")))?;
+        state.inbound().store.detail(&id).await?.ok_or_else(|| Error::not_found(format!("No inbound message {id}")))?;
     Ok(Json(Envelope::ok(InboundDetail { message: row.answer(), attachments: row.attachment_info(), attempts_made })))
 }
 
@@ -155,18 +153,18 @@ pub(super) async fn detail(
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc),
         (status = 409, description = "Still pending or under way", body = ErrorEnvelopeDoc)))]
 pub(super) async fn redeliver(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<Envelope<InboundMessage>>), Error> {
     let id = message_id(&id)?;
-    match state.inbound.store.redeliver(&id, state.config.email.inbound.retry_for).await? {
+    match state.inbound().store.redeliver(&id, state.config().email.inbound.retry_for).await? {
         None => Err(Error::not_found(format!("No inbound message {id}"))),
         Some(false) => Err(Error::conflict("The message is still being delivered: it is pending or under way")),
         Some(true) => {
-            state.inbound.store.wake();
+            state.inbound().store.wake();
             let row = state
-                .inbound
+                .inbound()
                 .store
                 .message(&id)
                 .await?

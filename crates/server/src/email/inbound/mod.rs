@@ -10,14 +10,12 @@
 //! - `store.rs`: the tables, both backends; `routes.rs`, `messages.rs`: the handlers.
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
-use std::time::Duration;
 
-use anyhow::Context;
 use moneydesk_model::email::EmailAddress;
 use sha2::{Digest, Sha256};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use crate::email::EmailState;
 use crate::error::Error;
 use crate::AppState;
 
@@ -28,6 +26,7 @@ pub mod smtp;
 pub mod store;
 pub mod webhook;
 
+pub use crate::config::inbound::InboundConfig;
 use parse::Envelope;
 use store::{InboundStore, NewMessage};
 
@@ -39,81 +38,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(messages::list, messages::post_raw))
         .routes(routes!(messages::detail))
         .routes(routes!(messages::redeliver))
-}
-
-/// Inbound mail's settings (environment variables):
-///
-/// - `MONEYDESK_INBOUND_SMTP`: where the SMTP listener listens (`0.0.0.0:25`,
-///   `127.0.0.1:2525`); unset or `off`: no listener (mail then arrives only through the API).
-/// - `MONEYDESK_INBOUND_HOSTNAME` (default `mx.<service domain>`): the name the listener
-///   greets with, and the MX host routes are told to publish.
-/// - `MONEYDESK_INBOUND_MAX_SIZE` (default `30MiB`): the largest message taken; larger is a
-///   552 at SMTP time (announced in EHLO's `SIZE`) and a 413 from the API.
-/// - `MONEYDESK_INBOUND_RETRY_BASE` (default `1m`), `MONEYDESK_INBOUND_RETRY_MAX` (default
-///   `2h`), `MONEYDESK_INBOUND_RETRY_FOR` (default `72h`): the webhook's backoff (see `webhook`).
-/// - `MONEYDESK_INBOUND_TIMEOUT` (default `30s`): how long a receiver has to answer a POST.
-#[derive(Debug, Clone)]
-pub struct InboundConfig {
-    pub smtp: Option<SocketAddr>,
-    /// `None`: `mx.<service domain>`.
-    pub hostname: Option<String>,
-    pub max_size: usize,
-    pub retry_base: Duration,
-    pub retry_max: Duration,
-    pub retry_for: Duration,
-    pub timeout: Duration,
-}
-
-impl Default for InboundConfig {
-    fn default() -> Self {
-        InboundConfig {
-            smtp: None,
-            hostname: None,
-            max_size: 30 * 1024 * 1024,
-            retry_base: Duration::from_secs(60),
-            retry_max: Duration::from_secs(2 * 3600),
-            retry_for: Duration::from_secs(72 * 3600),
-            timeout: Duration::from_secs(30),
-        }
-    }
-}
-
-impl InboundConfig {
-    pub fn from_env(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<InboundConfig> {
-        let mut c = InboundConfig::default();
-        if let Some(v) =
-            var("MONEYDESK_INBOUND_SMTP").map(|v| v.trim().to_string()).filter(|v| !v.is_empty() && v != "off")
-        {
-            c.smtp = Some(v.parse().with_context(|| {
-                format!("MONEYDESK_INBOUND_SMTP must be an address and port like 0.0.0.0:25 or off; got {v:?}")
-            })?);
-        }
-        if let Some(h) = var("MONEYDESK_INBOUND_HOSTNAME").filter(|s| !s.trim().is_empty()) {
-            c.hostname = Some(
-                EmailAddress::domain_name(&h)
-                    .with_context(|| format!("MONEYDESK_INBOUND_HOSTNAME must be a host name; got {h:?}"))?,
-            );
-        }
-        if let Some(v) = var("MONEYDESK_INBOUND_MAX_SIZE") {
-            c.max_size = crate::config::parse_size(&v).context("MONEYDESK_INBOUND_MAX_SIZE")?;
-        }
-        for (name, slot) in [
-            ("MONEYDESK_INBOUND_RETRY_BASE", &mut c.retry_base),
-            ("MONEYDESK_INBOUND_RETRY_MAX", &mut c.retry_max),
-            ("MONEYDESK_INBOUND_RETRY_FOR", &mut c.retry_for),
-            ("MONEYDESK_INBOUND_TIMEOUT", &mut c.timeout),
-        ] {
-            if let Some(v) = var(name) {
-                *slot = crate::config::parse_duration(&v).context(name)?;
-            }
-        }
-        Ok(c)
-    }
-
-    /// How long a worker's claim on a message holds: twice the POST timeout plus 30 s.
-    pub fn claim(&self) -> Duration {
-        self.timeout * 2 + Duration::from_secs(30)
-    }
 }
 
 /// Inbound mail's state: the store (with the worker's wake-up).
@@ -147,12 +71,12 @@ pub fn domain_of(address: &str) -> Option<String> {
 /// transaction: answered only once durable. Unrouted recipients are dropped (SMTP refused them
 /// already); no recipient is a 400, none at a routed domain a 404 naming the domains.
 pub async fn receive(
-    state: &AppState,
+    state: &EmailState,
     raw: Vec<u8>,
     envelope: Option<Envelope>,
     by: &'static str,
 ) -> Result<Vec<String>, Error> {
-    let max = state.config.email.inbound.max_size;
+    let max = state.config().email.inbound.max_size;
     if raw.len() > max {
         return Err(Error::payload_too_large(format!(
             "the message is {} bytes; inbound mail is at most {max} bytes",
@@ -174,7 +98,7 @@ pub async fn receive(
         }
     }
     let domains: Vec<String> = by_domain.keys().cloned().collect();
-    let routed = state.inbound.store.routed(&domains).await?;
+    let routed = state.inbound().store.routed(&domains).await?;
     if domains.is_empty() {
         return Err(Error::field(
             "to",
@@ -189,7 +113,7 @@ pub async fn receive(
     }
     let sha256 = hex::encode(Sha256::digest(&raw));
     let size = raw.len() as u64;
-    state.blobs.put(&raw_path(&sha256), raw.into()).await.map_err(Error::internal)?;
+    state.blobs().put(&raw_path(&sha256), raw.into()).await.map_err(Error::internal)?;
     let attachments: Vec<_> = parsed.attachments.iter().map(|(a, _)| a.clone()).collect();
     let messages: Vec<NewMessage> = routed
         .iter()
@@ -206,7 +130,7 @@ pub async fn receive(
             received_by: by,
         })
         .collect();
-    state.inbound.store.insert_messages(&messages, state.config.email.inbound.retry_for).await?;
-    state.inbound.store.wake();
+    state.inbound().store.insert_messages(&messages, state.config().email.inbound.retry_for).await?;
+    state.inbound().store.wake();
     Ok(messages.into_iter().map(|m| m.id).collect())
 }

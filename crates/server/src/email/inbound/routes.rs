@@ -8,16 +8,16 @@ use moneydesk_model::{paths, Envelope, Scope};
 use super::store::StoredRoute;
 use super::webhook::new_secret;
 use crate::auth::Caller;
+use crate::email::EmailState;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::{Json, Path};
-use crate::AppState;
 
-fn answer(state: &AppState, r: StoredRoute) -> InboundRoute {
+fn answer(state: &EmailState, r: StoredRoute) -> InboundRoute {
     let hint: String = r.secret.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
     InboundRoute {
         domain: r.domain,
         url: r.url,
-        mx_host: state.inbound.mx_host.clone(),
+        mx_host: state.inbound().mx_host.clone(),
         secret_hint: hint,
         created_at: r.created_at,
         secret_rotated_at: r.secret_rotated_at,
@@ -35,8 +35,8 @@ fn url(given: &str) -> Result<String, Error> {
     Ok(given.trim().to_string())
 }
 
-async fn found(state: &AppState, domain: &str) -> Result<StoredRoute, Error> {
-    state.inbound.store.route(domain).await?.ok_or_else(|| Error::not_found(format!("No inbound route for {domain}")))
+async fn found(state: &EmailState, domain: &str) -> Result<StoredRoute, Error> {
+    state.inbound().store.route(domain).await?.ok_or_else(|| Error::not_found(format!("No inbound route for {domain}")))
 }
 
 #[utoipa::path(get, path = paths::EMAIL_INBOUND_ROUTES, tag = "email",
@@ -45,10 +45,10 @@ async fn found(state: &AppState, domain: &str) -> Result<StoredRoute, Error> {
     description = "The inbound routes, by domain: where each domain's mail is posted, the MX record the domain publishes (`<domain> MX 10 <mxHost>`), the secret's last four characters, and how many messages were received and how many failed.",
     responses((status = 200, description = "The routes", body = Envelope<Vec<InboundRoute>>)))]
 pub(super) async fn list(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
 ) -> Result<Json<Envelope<Vec<InboundRoute>>>, Error> {
-    let routes = state.inbound.store.routes().await?;
+    let routes = state.inbound().store.routes().await?;
     Ok(Json(Envelope::ok(routes.into_iter().map(|r| answer(&state, r)).collect())))
 }
 
@@ -61,16 +61,16 @@ pub(super) async fn list(
         (status = 400, description = "Not a domain name (`domain`), or not an http(s) URL (`url`)", body = ErrorEnvelopeDoc),
         (status = 409, description = "The domain has a route already", body = ErrorEnvelopeDoc)))]
 pub(super) async fn create(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     caller: Caller,
     Json(new): Json<NewInboundRoute>,
 ) -> Result<(StatusCode, Json<Envelope<InboundRoute>>), Error> {
     let domain = domain_name(&new.domain)?;
     let url = url(&new.url)?;
-    if state.inbound.store.route(&domain).await?.is_some() {
+    if state.inbound().store.route(&domain).await?.is_some() {
         return Err(Error::conflict(format!("{domain} has an inbound route already: change its URL instead")));
     }
-    let stored = state.inbound.store.insert_route(&domain, &url, &new_secret(), caller.user_id()).await?;
+    let stored = state.inbound().store.insert_route(&domain, &url, &new_secret(), caller.user_id()).await?;
     Ok((StatusCode::CREATED, Json(Envelope::with_code(201, answer(&state, stored)))))
 }
 
@@ -82,7 +82,7 @@ pub(super) async fn create(
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
 pub(super) async fn detail(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(domain): Path<String>,
 ) -> Result<Json<Envelope<InboundRoute>>, Error> {
@@ -100,7 +100,7 @@ pub(super) async fn detail(
         (status = 400, description = "Not a domain name, or not an http(s) URL (`url`)", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
 pub(super) async fn update(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(domain): Path<String>,
     Json(change): Json<InboundRouteUpdate>,
@@ -108,7 +108,7 @@ pub(super) async fn update(
     let domain = domain_name(&domain)?;
     let url = url(&change.url)?;
     let stored = state
-        .inbound
+        .inbound()
         .store
         .set_url(&domain, &url)
         .await?
@@ -125,13 +125,13 @@ pub(super) async fn update(
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
 pub(super) async fn delete(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     caller: Caller,
     Path(domain): Path<String>,
 ) -> Result<StatusCode, Error> {
     caller.require(Scope::Admin)?;
     let domain = domain_name(&domain)?;
-    if !state.inbound.store.delete_route(&domain).await? {
+    if !state.inbound().store.delete_route(&domain).await? {
         return Err(Error::not_found(format!("No inbound route for {domain}")));
     }
     Ok(StatusCode::NO_CONTENT)
@@ -150,7 +150,7 @@ fn secret(r: StoredRoute) -> InboundSecret {
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
 pub(super) async fn reveal_secret(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(domain): Path<String>,
 ) -> Result<Json<Envelope<InboundSecret>>, Error> {
@@ -167,13 +167,13 @@ pub(super) async fn reveal_secret(
         (status = 400, description = "Not a domain name", body = ErrorEnvelopeDoc),
         (status = 404, description = "No route for the domain", body = ErrorEnvelopeDoc)))]
 pub(super) async fn rotate_secret(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(domain): Path<String>,
 ) -> Result<Json<Envelope<InboundSecret>>, Error> {
     let domain = domain_name(&domain)?;
     let stored = state
-        .inbound
+        .inbound()
         .store
         .set_secret(&domain, &new_secret())
         .await?

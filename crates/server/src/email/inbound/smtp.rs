@@ -260,7 +260,7 @@ impl<'a> Session<'a> {
         let mut message = trace.into_bytes();
         message.extend_from_slice(&raw);
         let envelope = Envelope { from: self.mail_from.clone().unwrap_or_default(), to: self.rcpt_to.clone() };
-        match super::receive(self.state, message, Some(envelope), "smtp").await {
+        match super::receive(&axum::extract::FromRef::from_ref(self.state), message, Some(envelope), "smtp").await {
             Ok(ids) => format!("250 2.0.0 OK: queued as {}", ids.join(" ")),
             Err(e) if e.status.is_client_error() => format!("554 5.6.0 {}", e.message.replace(['\r', '\n'], " ")),
             Err(e) => {

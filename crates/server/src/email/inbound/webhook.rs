@@ -11,6 +11,9 @@
 //!   3 days have passed (about 40 attempts).
 //! - A route deleted meanwhile → `failed` ("the domain's inbound route was deleted").
 //!
+//! The worker is the queues' one (`storage::queue::Worker`: lanes, group commit, give-backs,
+//! graceful stop); what is inbound mail's is here: its POST and its retry window.
+//!
 //! **The restart rule**, as the outbox's: a claim lasts twice the POST timeout plus 30 s; a
 //! process that dies mid-POST leaves the message `delivering` until then, and any instance
 //! posts it again. The receiver may so see one delivery twice (if it answered 2xx just as the
@@ -19,27 +22,29 @@
 use std::time::{Duration, Instant};
 
 use base64::Engine;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use hmac::{Hmac, Mac};
 use moneydesk_model::email::inbound::{
     InboundState, ATTEMPT_HEADER, DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };
 use rand::RngCore;
 use sha2::Sha256;
-use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 
 use super::parse::{self, Envelope};
-use super::store::{Claimed, Outcome};
+use super::store::{Claimed, InboundStore, Outcome};
 use super::{raw_path, InboundConfig};
+/// The running worker ([`spawn`]); `stop` ends it gracefully.
+pub use crate::storage::queue::Worker;
+use crate::storage::queue::{retry, GiveUp, Options, Queue, Retry};
 use crate::AppState;
 
 /// How often an idle worker looks for messages come due or queued by other instances.
 const POLL: Duration = Duration::from_secs(1);
 /// How much of the receiver's answer an attempt keeps.
 const KEEP_ANSWER: usize = 500;
-/// Attempts under way at once.
+/// Attempts under way at once, and messages claimed at a time per attempt.
 const PARALLEL: usize = 8;
+const CLAIM_PER_LANE: usize = 4;
 
 /// `v1=` + hex(HMAC-SHA256(secret, `<timestamp>.<body>`)).
 ///
@@ -67,8 +72,8 @@ pub fn new_secret() -> String {
     format!("whsec_{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// The wait after attempt `attempt` failed: the outbox's schedule (`delivery::retry_delay`)
-/// with inbound mail's base and maximum.
+/// The wait after attempt `attempt` failed: the queues' schedule (`storage::queue::Retry`)
+/// with inbound mail's base and maximum, and its jitter.
 ///
 /// ```
 /// use std::time::Duration;
@@ -79,112 +84,104 @@ pub fn new_secret() -> String {
 /// assert!(backoff(&c, 30) >= Duration::from_secs(7200) && backoff(&c, 30) <= Duration::from_secs(7920));
 /// ```
 pub fn backoff(c: &InboundConfig, attempt: u32) -> Duration {
-    crate::email::delivery::retry_delay(c.retry_base, c.retry_max, attempt)
+    retry::retry_delay(c.retry_base, c.retry_max, attempt)
 }
 
-/// The running worker; [`Worker::stop`] ends it gracefully.
-pub struct Worker {
-    cancel: CancellationToken,
-    task: JoinHandle<()>,
-}
-
-impl Worker {
-    pub async fn stop(self) {
-        self.cancel.cancel();
-        let _ = self.task.await;
-    }
+/// Inbound mail as the queue worker drives it.
+struct Webhooks {
+    state: AppState,
+    client: reqwest::Client,
 }
 
 pub fn spawn(state: AppState) -> anyhow::Result<Worker> {
-    let c = state.config.email.inbound.clone();
+    let c = &state.config.email.inbound;
     let client = reqwest::Client::builder()
         .timeout(c.timeout)
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("Moneydesk-Inbound/", env!("CARGO_PKG_VERSION")))
         .build()?;
-    let cancel = CancellationToken::new();
-    let stop = cancel.clone();
+    let options = Options {
+        lanes: PARALLEL,
+        per_lane: CLAIM_PER_LANE,
+        lease: c.claim(),
+        poll: POLL,
+        wake: state.inbound.store.wake.clone(),
+    };
     let worker = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
-    let task = tokio::spawn(async move {
-        let inbound = &state.inbound;
-        loop {
-            if stop.is_cancelled() {
-                break;
-            }
-            let now = Utc::now();
-            let until = now + chrono::Duration::from_std(c.claim()).unwrap_or(chrono::Duration::minutes(2));
-            let claimed = match inbound.store.claim(&worker, now, until, PARALLEL * 4).await {
-                Ok(claimed) => claimed,
-                Err(e) => {
-                    tracing::warn!(error = %e, "claiming inbound mail to deliver");
-                    Vec::new()
-                }
-            };
-            if claimed.is_empty() {
-                tokio::select! {
-                    _ = inbound.store.wake.notified() => {}
-                    _ = tokio::time::sleep(POLL) => {}
-                    _ = stop.cancelled() => break,
-                }
-                continue;
-            }
-            // PARALLEL at a time; a stop lets those under way finish and gives the rest back.
-            let mut waiting = claimed.into_iter();
-            loop {
-                let batch: Vec<Claimed> =
-                    if stop.is_cancelled() { Vec::new() } else { waiting.by_ref().take(PARALLEL).collect() };
-                if batch.is_empty() {
-                    break;
-                }
-                futures_util::future::join_all(batch.into_iter().map(|m| attempt(&state, &client, &worker, m))).await;
-            }
-            let unstarted: Vec<String> = waiting.map(|m| m.message.id).collect();
-            if let Err(e) = inbound.store.release(&worker, &unstarted).await {
-                tracing::warn!(error = %e, "giving back inbound claims");
-            }
-        }
-    });
-    Ok(Worker { cancel, task })
+    Ok(Worker::spawn(Webhooks { state, client }, worker, options))
 }
 
-/// One POST of one message, its outcome recorded.
-async fn attempt(state: &AppState, client: &reqwest::Client, worker: &str, m: Claimed) {
-    let c = &state.config.email.inbound;
-    let outcome = match post(state, client, &m).await {
-        Ok((status, duration_ms, result)) if (200..300).contains(&status) => Outcome {
-            state: InboundState::Delivered,
-            status: Some(status),
-            duration_ms: Some(duration_ms),
+impl Queue for Webhooks {
+    type Claimed = Claimed;
+    type Lane = ();
+    type Store = InboundStore;
+    const KIND: &'static str = "inbound";
+
+    fn id(m: &Claimed) -> &str {
+        &m.message.id
+    }
+
+    async fn claim(
+        &self,
+        worker: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+        limit: usize,
+    ) -> anyhow::Result<Vec<Claimed>> {
+        Ok(self.state.inbound.store.claim(worker, now, until, limit).await?)
+    }
+
+    /// One POST of one message.
+    async fn attempt(&self, _: &mut (), m: &Claimed) -> Outcome {
+        let c = &self.state.config.email.inbound;
+        let outcome = |state, status, duration_ms, result| Outcome {
+            id: m.message.id.clone(),
+            attempt: m.attempt,
+            state,
+            status,
+            duration_ms,
             result,
             next: None,
-        },
-        Ok((status, duration_ms, result)) => retry(c, &m, Some(status), Some(duration_ms), result),
-        Err(Failure::Final(result)) => {
-            Outcome { state: InboundState::Failed, status: None, duration_ms: None, result, next: None }
-        }
-        Err(Failure::Again(result)) => retry(c, &m, None, None, result),
-    };
-    crate::metrics::attempt("inbound", outcome.state.as_str());
-    match state.inbound.store.finish(worker, &m, &outcome).await {
-        Ok(true) => {}
-        Ok(false) => {
-            tracing::warn!(id = %m.message.id, "an inbound message's claim was taken over before its outcome was recorded")
-        }
-        Err(e) => tracing::error!(id = %m.message.id, error = %e, "recording an inbound delivery"),
+        };
+        let outcome = match post(&self.state, &self.client, m).await {
+            Ok((status, ms, result)) if (200..300).contains(&status) => {
+                outcome(InboundState::Delivered, Some(status), Some(ms), result)
+            }
+            Ok((status, ms, result)) => retry(c, m, outcome(InboundState::Pending, Some(status), Some(ms), result)),
+            Err(Failure::Final(result)) => outcome(InboundState::Failed, None, None, result),
+            Err(Failure::Again(result)) => retry(c, m, outcome(InboundState::Pending, None, None, result)),
+        };
+        crate::metrics::attempt("inbound", outcome.state.as_str());
+        outcome
+    }
+
+    async fn release(&self, worker: &str, ids: &[String]) -> anyhow::Result<()> {
+        Ok(self.state.inbound.store.release(worker, ids).await?)
+    }
+
+    fn store(&self) -> InboundStore {
+        self.state.inbound.store.clone()
     }
 }
 
-fn retry(c: &InboundConfig, m: &Claimed, status: Option<u16>, duration_ms: Option<u64>, result: String) -> Outcome {
-    let next = Utc::now() + chrono::Duration::from_std(backoff(c, m.attempt)).unwrap_or(chrono::Duration::hours(1));
-    let until = crate::email::store::parse_time(&m.message.retry_until).unwrap_or(next);
-    if next > until {
-        let result = format!(
-            "{result} (gave up after {} attempts: the retry window closed at {})",
-            m.attempt, m.message.retry_until
-        );
-        return Outcome { state: InboundState::Failed, status, duration_ms, result, next: None };
+/// A failed attempt: pending until its next try, or failed when that would fall after the
+/// retry window.
+fn retry(c: &InboundConfig, m: &Claimed, failed: Outcome) -> Outcome {
+    let now = Utc::now();
+    // An unreadable window (never written so) gives no reason to stop.
+    let give_up = crate::storage::time::parse(&m.message.retry_until).map_or(GiveUp::After(u32::MAX), GiveUp::At);
+    let schedule = Retry { base: c.retry_base, max: c.retry_max, give_up };
+    match schedule.next(m.attempt, now) {
+        Some(next) => Outcome { next: Some(next), ..failed },
+        None => Outcome {
+            state: InboundState::Failed,
+            result: format!(
+                "{} (gave up after {} attempts: the retry window closed at {})",
+                failed.result, m.attempt, m.message.retry_until
+            ),
+            ..failed
+        },
     }
-    Outcome { state: InboundState::Pending, status, duration_ms, result, next: Some(next) }
 }
 
 enum Failure {

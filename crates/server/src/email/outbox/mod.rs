@@ -3,6 +3,18 @@
 //! who sends may follow what was sent, and may resend what failed (a resend sends only what was
 //! already accepted, unchanged, to the recipients it was accepted for: nothing a sender could
 //! not do by sending it again; the resend records which token did it).
+//!
+//! The outbox's parts, each in its file: `send.rs` (POST send), `store/` (accepted messages,
+//! claims, attempts and outcomes, the development mailbox), `delivery.rs` (the worker, on the
+//! one queue `storage::queue`), `recorder.rs` (its group commit), `mime.rs` (a stored message's
+//! MIME), `relay.rs` (the SMTP connections).
+
+pub mod delivery;
+pub mod mime;
+pub mod recorder;
+pub mod relay;
+pub mod send;
+pub mod store;
 
 use axum::body::Body;
 use axum::extract::{RawQuery, State};
@@ -12,12 +24,13 @@ use moneydesk_model::email::{MessageDetail, MessageState, OutboxMessage, SenderI
 use moneydesk_model::{paths, Envelope, Page, PageRequest};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::store::outbox::OutboxFilter;
-use super::store::{attachment_path, StoredMessage};
 use crate::auth::Caller;
+use crate::email::EmailState;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::{Json, Path};
 use crate::AppState;
+use store::outbox::OutboxFilter;
+use store::{attachment_path, StoredMessage};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -42,7 +55,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     responses((status = 200, description = "A page of messages", body = Envelope<Page<OutboxMessage>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
 async fn messages(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<Page<OutboxMessage>>>, Error> {
@@ -73,7 +86,7 @@ async fn messages(
             return Err(Error::field("createdFrom", "is after createdTo"));
         }
     }
-    Ok(Json(Envelope::ok(state.email.list(&filter, page).await?)))
+    Ok(Json(Envelope::ok(state.email().list(&filter, page).await?)))
 }
 
 /// A `createdFrom`/`createdTo` value: a day of the calendar, UTC (the stored times are UTC).
@@ -98,7 +111,7 @@ impl UtcDay {
 
 /// The headers a message is sent with, as people read them (the MIME encodes them).
 pub fn headers(m: &StoredMessage, list_unsubscribe: Option<&str>) -> Vec<(String, String)> {
-    let list = |l: &[super::store::StoredMailbox]| l.iter().map(|m| m.shown()).collect::<Vec<_>>().join(", ");
+    let list = |l: &[store::StoredMailbox]| l.iter().map(|m| m.shown()).collect::<Vec<_>>().join(", ");
     let mut h = vec![("From".to_string(), m.from.shown())];
     if !m.recipients.to.is_empty() {
         h.push(("To".into(), list(&m.recipients.to)));
@@ -126,13 +139,13 @@ pub fn headers(m: &StoredMessage, list_unsubscribe: Option<&str>) -> Vec<(String
     responses((status = 200, description = "The message", body = Envelope<MessageDetail>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
 async fn message(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<Envelope<MessageDetail>>, Error> {
-    let unsubscribe = state.config.email.list_unsubscribe.clone();
+    let unsubscribe = state.config().email.list_unsubscribe.clone();
     let detail = state
-        .email
+        .email()
         .detail(&id, |m| headers(m, unsubscribe.as_deref()))
         .await?
         .ok_or_else(|| Error::not_found(format!("No message {id}")))?;
@@ -146,14 +159,14 @@ async fn message(
     description = "The message's exact MIME (`message/rfc822`): what the development mailbox holds, or what the relay is sent (built from the stored parts, the same on every attempt).",
     responses((status = 200, description = "The MIME", content_type = "message/rfc822", body = String),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
-async fn raw(State(state): State<AppState>, _caller: Caller, Path(id): Path<String>) -> Result<Response, Error> {
-    let raw = match state.email.mailbox_raw(&id).await? {
+async fn raw(State(state): State<EmailState>, _caller: Caller, Path(id): Path<String>) -> Result<Response, Error> {
+    let raw = match state.email().mailbox_raw(&id).await? {
         Some(raw) => raw.into_bytes(),
         None => {
-            let row = state.email.row(&id).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
+            let row = state.email().row(&id).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
             let stored = row.stored();
             let (message, _) =
-                super::mime::build_with_blobs(&state.blobs, &stored, state.config.email.list_unsubscribe.as_deref())
+                mime::build_with_blobs(&state.blobs(), &stored, state.config().email.list_unsubscribe.as_deref())
                     .await?;
             message
         }
@@ -178,11 +191,11 @@ async fn raw(State(state): State<AppState>, _caller: Caller, Path(id): Path<Stri
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc),
         (status = 409, description = "The message is not failed", body = ErrorEnvelopeDoc)))]
 async fn resend(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<Envelope<OutboxMessage>>), Error> {
-    match state.email.resend(&id, caller.token_name(), caller.user_id(), chrono::Utc::now()).await? {
+    match state.email().resend(&id, caller.token_name(), caller.user_id(), chrono::Utc::now()).await? {
         None => Err(Error::not_found(format!("No message {id}"))),
         Some(Err(current)) => {
             Err(Error::conflict(format!("Message {id} is {current}: only a failed message can be resent")))
@@ -200,17 +213,17 @@ async fn resend(
     responses((status = 200, description = "The bytes", content_type = "application/octet-stream", body = Vec<u8>),
         (status = 404, description = "No such message or attachment", body = ErrorEnvelopeDoc)))]
 async fn attachment(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path((id, index)): Path<(String, u32)>,
 ) -> Result<Response, Error> {
-    let row = state.email.row(&id).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
+    let row = state.email().row(&id).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
     let stored = row.stored();
     let a = stored.attachments.get(index as usize).ok_or_else(|| {
         Error::not_found(format!("Message {id} has {} attachments; none at index {index}", stored.attachments.len()))
     })?;
     let bytes = state
-        .blobs
+        .blobs()
         .get(&attachment_path(&a.sha256))
         .await
         .map_err(Error::internal)?
@@ -236,6 +249,6 @@ async fn attachment(
     extensions(("x-extension" = json!(true))),
     description = "Who this server may send as (`MONEYDESK_EMAIL_SENDERS`): whole addresses, or every address of a domain (`@bank.example`).",
     responses((status = 200, description = "The sender identities", body = Envelope<Vec<SenderIdentity>>)))]
-async fn senders(State(state): State<AppState>, _caller: Caller) -> Json<Envelope<Vec<SenderIdentity>>> {
-    Json(Envelope::ok(state.config.email.senders.clone()))
+async fn senders(State(state): State<EmailState>, _caller: Caller) -> Json<Envelope<Vec<SenderIdentity>>> {
+    Json(Envelope::ok(state.config().email.senders.clone()))
 }

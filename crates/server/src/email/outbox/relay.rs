@@ -91,7 +91,7 @@ impl Relay {
     /// Reads `MONEYDESK_SMTP_URL`.
     ///
     /// ```
-    /// use moneydesk_server::email::relay::Relay;
+    /// use moneydesk_server::email::outbox::relay::Relay;
     /// assert!(Relay::parse("smtp://user:pass@mail.bank.example:587?tls=required").is_ok());
     /// assert!(Relay::parse("smtps://mail.bank.example").is_ok());
     /// assert!(Relay::parse("smtp://mail.bank.example?tls=sometimes").is_err());

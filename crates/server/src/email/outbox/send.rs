@@ -14,9 +14,9 @@ use sha2::{Digest, Sha256};
 use super::store::outbox::NewMessage;
 use super::store::{attachment_path, time_text, StoredAttachment, StoredMailbox, StoredMessage, StoredRecipients};
 use crate::auth::Caller;
+use crate::email::EmailState;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::Json;
-use crate::AppState;
 
 #[utoipa::path(post, path = paths::EMAIL_SEND, tag = "email",
     request_body(content = SendRequest, description = "The v3 mail-send shape (CONTRACT.md point 13). Each personalization becomes one message with its own recipients, subject and template data. `send_at` is Unix seconds, at most 72 hours ahead. Attachments are base64; `disposition` `inline` needs a `content_id` the HTML refers to as `cid:`. With `template_id` the template's latest version makes subject (unless one is given), text and HTML, and `content` must be absent."),
@@ -26,17 +26,17 @@ use crate::AppState;
         (status = 400, description = "A rule is broken; `error.fields` names each field (`personalizations[3].to[0].email`)", body = ErrorEnvelopeDoc),
         (status = 413, description = "The body is over the limit", body = ErrorEnvelopeDoc)))]
 pub async fn send_email(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     caller: Caller,
     Json(request): Json<SendRequest>,
 ) -> Result<(StatusCode, Json<Envelope<Vec<String>>>), Error> {
     let now = Utc::now();
     let plan = request.check(now.timestamp()).map_err(Error::fields)?;
     // A configured identity, or any address of an active sending domain.
-    if state.config.email.sender_for(&plan.from.email).is_none()
-        && state.domains.signers_for(plan.from.email.domain()).await?.is_none()
+    if state.config().email.sender_for(&plan.from.email).is_none()
+        && state.domains().signers_for(plan.from.email.domain()).await?.is_none()
     {
-        let allowed: Vec<&str> = state.config.email.senders.iter().map(|s| s.address.as_str()).collect();
+        let allowed: Vec<&str> = state.config().email.senders.iter().map(|s| s.address.as_str()).collect();
         return Err(Error::field(
             "from.email",
             format!(
@@ -50,7 +50,7 @@ pub async fn send_email(
         None => None,
         Some(id) => Some(
             state
-                .templates
+                .templates()
                 .compiled_latest(id)
                 .await?
                 .ok_or_else(|| Error::field("template_id", format!("no template {id}")))?,
@@ -87,7 +87,7 @@ pub async fn send_email(
         let sha256 = hex::encode(Sha256::digest(&a.bytes));
         // Stored before the messages that name it: a crash in between leaves an unreferenced
         // blob (harmless), never a message without its attachment.
-        state.blobs.put(&attachment_path(&sha256), a.bytes.clone().into()).await.map_err(Error::internal)?;
+        state.blobs().put(&attachment_path(&sha256), a.bytes.clone().into()).await.map_err(Error::internal)?;
         attachments.push(StoredAttachment {
             filename: a.filename.clone(),
             content_type: a.content_type.clone(),
@@ -99,7 +99,7 @@ pub async fn send_email(
     }
 
     let batch_id = format!("req_{}", uuid::Uuid::new_v4().simple());
-    let delivery = if state.config.email.smtp_url.is_some() { Delivery::Relay } else { Delivery::Mailbox };
+    let delivery = if state.config().email.smtp_url.is_some() { Delivery::Relay } else { Delivery::Mailbox };
     let domain = plan.from.email.domain().to_string();
     let created_at = time_text(now);
     let messages: Vec<NewMessage> = plan
@@ -140,8 +140,8 @@ pub async fn send_email(
             }
         })
         .collect();
-    state.email.insert(&messages).await?;
-    state.email.wake();
+    state.email().insert(&messages).await?;
+    state.email().wake();
     let ids = messages.into_iter().map(|m| m.message.id).collect();
     Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, ids))))
 }

@@ -11,6 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{Compiled, RenderError};
 use crate::auth::Caller;
+use crate::email::EmailState;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::{Json, Path};
 use crate::AppState;
@@ -63,10 +64,10 @@ fn rendered(result: Result<RenderedTemplate, RenderError>) -> Result<Json<Envelo
     description = "Every stored template with its latest version's number and subject, by name.",
     responses((status = 200, description = "The templates", body = Envelope<Vec<TemplateSummary>>)))]
 async fn list_templates(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
 ) -> Result<Json<Envelope<Vec<TemplateSummary>>>, Error> {
-    Ok(Json(Envelope::ok(state.templates.list().await?)))
+    Ok(Json(Envelope::ok(state.templates().list().await?)))
 }
 
 #[utoipa::path(post, path = paths::EMAIL_TEMPLATES, tag = "email",
@@ -78,7 +79,7 @@ async fn list_templates(
         (status = 400, description = "A part is missing or does not compile; `error.fields` names it", body = ErrorEnvelopeDoc),
         (status = 409, description = "A template of that name exists", body = ErrorEnvelopeDoc)))]
 async fn create_template(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     caller: Caller,
     Json(t): Json<NewTemplate>,
 ) -> Result<(StatusCode, Json<Envelope<TemplateDetail>>), Error> {
@@ -87,14 +88,15 @@ async fn create_template(
         return Err(Error::field("name", "must be 1 to 128 characters without control characters"));
     }
     checked(&t.version)?;
-    let detail = state.templates.create(&new_id(), name, &t.version, caller.user_id()).await.map_err(|e| {
-        match Error::from(e) {
-            e if e.status == StatusCode::CONFLICT => {
-                Error::conflict(format!("A template named {name:?} exists (names are unique whatever their case)"))
-            }
-            e => e,
-        }
-    })?;
+    let detail =
+        state.templates().create(&new_id(), name, &t.version, caller.user_id()).await.map_err(
+            |e| match Error::from(e) {
+                e if e.status == StatusCode::CONFLICT => {
+                    Error::conflict(format!("A template named {name:?} exists (names are unique whatever their case)"))
+                }
+                e => e,
+            },
+        )?;
     Ok((StatusCode::CREATED, Json(Envelope::with_code(201, detail))))
 }
 
@@ -106,11 +108,11 @@ async fn create_template(
     responses((status = 200, description = "The template", body = Envelope<TemplateDetail>),
         (status = 404, description = "No such template", body = ErrorEnvelopeDoc)))]
 async fn template(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<Envelope<TemplateDetail>>, Error> {
-    let detail = state.templates.detail(&id).await?.ok_or_else(|| Error::not_found(format!("No template {id}")))?;
+    let detail = state.templates().detail(&id).await?.ok_or_else(|| Error::not_found(format!("No template {id}")))?;
     Ok(Json(Envelope::ok(detail)))
 }
 
@@ -124,14 +126,14 @@ async fn template(
         (status = 400, description = "A part is missing or does not compile", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such template", body = ErrorEnvelopeDoc)))]
 async fn add_version(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     caller: Caller,
     Path(id): Path<String>,
     Json(parts): Json<NewTemplateVersion>,
 ) -> Result<(StatusCode, Json<Envelope<TemplateDetail>>), Error> {
     checked(&parts)?;
     let detail = state
-        .templates
+        .templates()
         .add_version(&id, &parts, caller.user_id())
         .await?
         .ok_or_else(|| Error::not_found(format!("No template {id}")))?;
@@ -148,12 +150,12 @@ async fn add_version(
         (status = 400, description = "A variable is missing from the data", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such template or version", body = ErrorEnvelopeDoc)))]
 async fn preview(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Path(id): Path<String>,
     Json(p): Json<TemplatePreview>,
 ) -> Result<Json<Envelope<RenderedTemplate>>, Error> {
-    let compiled = state.templates.compiled(&id, p.version).await?.ok_or_else(|| match p.version {
+    let compiled = state.templates().compiled(&id, p.version).await?.ok_or_else(|| match p.version {
         Some(v) => Error::not_found(format!("No version {v} of template {id}")),
         None => Error::not_found(format!("No template {id}")),
     })?;

@@ -5,7 +5,7 @@
 use moneydesk_model::email::{NewTemplateVersion, TemplateDetail, TemplateSummary, TemplateVersion};
 
 use super::{variables, Compiled};
-use crate::email::store::time_text;
+use crate::storage::time::millis as time_text;
 use crate::storage::Database;
 
 #[derive(Clone, Debug)]

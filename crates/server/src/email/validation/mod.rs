@@ -14,12 +14,9 @@
 //! 1 h; `0` turns the cache off); a failure to ask is not cached.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use axum::extract::State;
 use futures_util::StreamExt;
 use moneydesk_model::email::validation::{
@@ -32,9 +29,12 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::dns::{Dns, MailHosts};
 use crate::auth::Caller;
+use crate::email::EmailState;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::Json;
 use crate::AppState;
+
+pub use crate::config::verify::{parse_dns_server, VerifyConfig};
 
 pub mod lists;
 pub mod typo;
@@ -46,72 +46,6 @@ const CACHE_ENTRIES: usize = 50_000;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(validate_email)).routes(routes!(validate_emails))
-}
-
-/// The verification's settings (environment; see the crate's README).
-#[derive(Debug, Clone)]
-pub struct VerifyConfig {
-    /// `MONEYDESK_DNS_SERVER` (`ip` or `ip:port`); the system's resolvers when unset.
-    pub dns_server: Option<SocketAddr>,
-    /// `MONEYDESK_DNS_TIMEOUT` (default `3s`): each DNS query's.
-    pub dns_timeout: Duration,
-    /// `MONEYDESK_EMAIL_DOMAIN_CACHE` (default `1h`).
-    pub domain_cache: Duration,
-    /// `MONEYDESK_EMAIL_DISPOSABLE_DOMAINS`, `MONEYDESK_EMAIL_ROLE_ADDRESSES`: list files.
-    pub disposable_file: Option<PathBuf>,
-    pub role_file: Option<PathBuf>,
-}
-
-impl Default for VerifyConfig {
-    fn default() -> Self {
-        VerifyConfig {
-            dns_server: None,
-            dns_timeout: Duration::from_secs(3),
-            domain_cache: Duration::from_secs(3600),
-            disposable_file: None,
-            role_file: None,
-        }
-    }
-}
-
-impl VerifyConfig {
-    pub fn from_env(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<VerifyConfig> {
-        let mut c = VerifyConfig::default();
-        if let Some(s) = var("MONEYDESK_DNS_SERVER").filter(|s| !s.trim().is_empty()) {
-            c.dns_server = Some(parse_dns_server(&s)?);
-        }
-        if let Some(v) = var("MONEYDESK_DNS_TIMEOUT") {
-            c.dns_timeout = crate::config::parse_duration(&v).context("MONEYDESK_DNS_TIMEOUT")?;
-            anyhow::ensure!(!c.dns_timeout.is_zero(), "MONEYDESK_DNS_TIMEOUT must be more than 0");
-        }
-        if let Some(v) = var("MONEYDESK_EMAIL_DOMAIN_CACHE") {
-            c.domain_cache = if v.trim() == "0" {
-                Duration::ZERO
-            } else {
-                crate::config::parse_duration(&v).context("MONEYDESK_EMAIL_DOMAIN_CACHE")?
-            };
-        }
-        c.disposable_file =
-            var("MONEYDESK_EMAIL_DISPOSABLE_DOMAINS").filter(|s| !s.trim().is_empty()).map(PathBuf::from);
-        c.role_file = var("MONEYDESK_EMAIL_ROLE_ADDRESSES").filter(|s| !s.trim().is_empty()).map(PathBuf::from);
-        Ok(c)
-    }
-}
-
-/// `192.0.2.53`, `192.0.2.53:5353`, `[2001:db8::53]:53`, `2001:db8::53`.
-///
-/// ```
-/// use moneydesk_server::email::validation::parse_dns_server;
-/// assert_eq!(parse_dns_server("127.0.0.1:5353").unwrap().port(), 5353);
-/// assert_eq!(parse_dns_server("192.0.2.53").unwrap().port(), 53);
-/// assert_eq!(parse_dns_server("2001:db8::53").unwrap().port(), 53);
-/// assert!(parse_dns_server("dns.example").is_err());
-/// ```
-pub fn parse_dns_server(s: &str) -> anyhow::Result<SocketAddr> {
-    let s = s.trim();
-    s.parse::<SocketAddr>().or_else(|_| s.parse::<std::net::IpAddr>().map(|ip| SocketAddr::new(ip, 53))).map_err(|_| {
-        anyhow::anyhow!("MONEYDESK_DNS_SERVER must be an IP address with an optional port (127.0.0.1:5353); got {s:?}")
-    })
 }
 
 /// The verifier: the resolver, the domain cache and the lists (one per server).
@@ -319,11 +253,11 @@ impl Verifier {
     responses((status = 200, description = "The verification; every check appears once, in the order of `CheckName`", body = Envelope<ValidationResult>),
         (status = 400, description = "No `email` string in the body", body = ErrorEnvelopeDoc)))]
 async fn validate_email(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Json(request): Json<ValidationRequest>,
 ) -> Result<Json<Envelope<ValidationResult>>, Error> {
-    Ok(Json(Envelope::ok(state.verifier.verify(&request.email).await)))
+    Ok(Json(Envelope::ok(state.verifier().verify(&request.email).await)))
 }
 
 #[utoipa::path(post, path = paths::EMAIL_VALIDATION_BULK, tag = "email",
@@ -333,7 +267,7 @@ async fn validate_email(
     responses((status = 200, description = "One result per address, in order", body = Envelope<BulkValidationResult>),
         (status = 400, description = "No addresses, or more than 1000 (`emails`)", body = ErrorEnvelopeDoc)))]
 async fn validate_emails(
-    State(state): State<AppState>,
+    State(state): State<EmailState>,
     _caller: Caller,
     Json(request): Json<BulkValidationRequest>,
 ) -> Result<Json<Envelope<BulkValidationResult>>, Error> {
@@ -346,5 +280,5 @@ async fn validate_emails(
             format!("{} addresses given; at most {MAX_BULK_ADDRESSES} in one request", request.emails.len()),
         ));
     }
-    Ok(Json(Envelope::ok(state.verifier.verify_all(&request.emails).await)))
+    Ok(Json(Envelope::ok(state.verifier().verify_all(&request.emails).await)))
 }

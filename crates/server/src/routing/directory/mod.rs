@@ -21,14 +21,13 @@ pub mod index;
 pub mod json;
 pub mod load;
 pub mod parse;
-pub mod schedule;
 pub mod search;
 pub mod text;
 pub mod validate;
 
+pub use crate::config::schedule::{self, Schedule};
 pub use index::Directory;
 pub use load::{LoadError, Sources};
-pub use schedule::Schedule;
 pub use search::{search, SearchQuery};
 
 /// The directory is stale when the last successful refresh is older than this.

@@ -1,15 +1,19 @@
 //! Inbound routes, messages and attempts, both backends (`0009_email_inbound.sql`).
 //!
-//! Claims work as the outbox's (`email::store::delivery`): due messages move to `delivering`
-//! under a worker's name until `claim_until` (PostgreSQL's subquery locks `FOR UPDATE SKIP
-//! LOCKED`; SQLite has one writer), the attempt row is written with the claim, and an outcome
-//! is recorded only while the claim is still that worker's.
+//! The messages are a queue (`storage::queue`, as the outbox's): due messages move to
+//! `delivering` under a worker's name until `claim_until`, the attempt row is written with the
+//! claim (with the route's URL at that moment), and an outcome is recorded only while the
+//! claim is still that worker's.
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use moneydesk_model::email::inbound::{InboundAttachment, InboundAttempt, InboundMessage, InboundState};
 
-use crate::email::store::time_text;
-use crate::storage::{Database, Dialect, Sql};
+use crate::storage::time::millis as time_text;
+use crate::storage::{Database, Sql};
+
+mod queue;
+
+pub use queue::{Claimed, Outcome};
 
 #[derive(Clone, Debug)]
 pub struct InboundStore {
@@ -105,25 +109,6 @@ struct AttemptRow {
     duration_ms: Option<i64>,
     status: Option<i64>,
     result: String,
-}
-
-/// A claimed message: what to post, where, and which attempt this is.
-#[derive(Debug, Clone)]
-pub struct Claimed {
-    pub message: MessageRow,
-    pub attempt: u32,
-    /// The route's URL and secret at claim time; `None` when the route is gone.
-    pub route: Option<(String, String)>,
-}
-
-/// An attempt's outcome.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    pub state: InboundState,
-    pub status: Option<u16>,
-    pub duration_ms: Option<u64>,
-    pub result: String,
-    pub next: Option<DateTime<Utc>>,
 }
 
 impl InboundStore {
@@ -290,130 +275,6 @@ impl InboundStore {
             })
             .collect();
         Ok(Some((row, attempts)))
-    }
-
-    /// Claims up to `limit` due messages for `worker` until `until`: pending ones whose time
-    /// came, and `delivering` ones whose claim ran out (their process died mid-POST: posted
-    /// again, with the same `Moneydesk-Delivery`). Each claim opens its attempt, recording
-    /// the route's URL.
-    pub async fn claim(
-        &self,
-        worker: &str,
-        now: DateTime<Utc>,
-        until: DateTime<Utc>,
-        limit: usize,
-    ) -> sqlx::Result<Vec<Claimed>> {
-        let now_text = time_text(now);
-        let lock = match self.db.dialect() {
-            Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
-            Dialect::Sqlite => "",
-        };
-        // Each state's due messages in the order of the index (state, next_attempt_at), at
-        // most `limit` of each, and the earliest `limit` of those taken, as the outbox's claim
-        // does (email/store/delivery.rs): one `… OR …` made SQLite read every due row and sort
-        // them on every claim.
-        let branch = |name: &str, due: &str| {
-            format!("SELECT id, next_attempt_at FROM (SELECT id, next_attempt_at FROM email_inbound_messages WHERE {due} ORDER BY next_attempt_at LIMIT ?{lock}) AS {name}")
-        };
-        let due = [
-            branch("due_pending", "state = 'pending' AND next_attempt_at <= ?"),
-            branch("abandoned", "state = 'delivering' AND claim_until < ?"),
-        ]
-        .join(" UNION ALL ");
-        let mut tx = self.db.begin().await?;
-        let q = self
-            .db
-            .sql(&format!(
-                "UPDATE email_inbound_messages SET state = 'delivering', claimed_by = ?, claim_until = ?, attempts = attempts + 1 \
-                 WHERE id IN (SELECT id FROM ({due}) AS due ORDER BY next_attempt_at LIMIT ?) \
-                 RETURNING {MESSAGE_COLUMNS}"
-            ))
-            .arg(worker)
-            .arg(time_text(until))
-            .arg(now_text.clone())
-            .arg(limit as i64)
-            .arg(now_text.clone())
-            .arg(limit as i64)
-            .arg(limit as i64);
-        let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
-        // A message taken over from a dead holder has that holder's attempt still
-        // `delivering`, numbered one below the new one: say so, and count it.
-        let retried: Vec<&str> = rows.iter().filter(|r| r.attempts > 1).map(|r| r.id.as_str()).collect();
-        let mut taken_over = 0;
-        if !retried.is_empty() {
-            let mut q = self.db.sql("UPDATE email_inbound_attempts SET result = ");
-            q.bind(crate::email::store::delivery::TAKEN_OVER).push(" WHERE result = 'delivering' AND message_id IN (");
-            q.bind_list(retried.iter().copied());
-            q.push(") AND number = (SELECT attempts - 1 FROM email_inbound_messages m WHERE m.id = email_inbound_attempts.message_id)");
-            taken_over = tx.exec().execute(&q).await?;
-        }
-        let mut claimed = Vec::with_capacity(rows.len());
-        for message in rows {
-            let q = self
-                .db
-                .sql("SELECT url, secret FROM email_inbound_routes WHERE domain = ?")
-                .arg(message.domain.as_str());
-            let route: Option<(String, String)> = tx.exec().row(&q).await?;
-            let q = self
-                .db
-                .sql("INSERT INTO email_inbound_attempts (message_id, number, url, started_at, result) VALUES (?, ?, ?, ?, 'delivering') ON CONFLICT (message_id, number) DO NOTHING")
-                .arg(message.id.as_str())
-                .arg(message.attempts)
-                .arg(route.as_ref().map(|(u, _)| u.as_str()).unwrap_or(""))
-                .arg(now_text.clone());
-            tx.exec().execute(&q).await?;
-            claimed.push(Claimed { attempt: message.attempts as u32, message, route });
-        }
-        tx.commit().await?;
-        crate::metrics::taken_over("inbound", taken_over);
-        Ok(claimed)
-    }
-
-    /// Records an attempt's outcome if the claim is still `worker`'s; false when it was not.
-    pub async fn finish(&self, worker: &str, c: &Claimed, o: &Outcome) -> sqlx::Result<bool> {
-        let mut tx = self.db.begin().await?;
-        let mut q = self
-            .db
-            .sql("UPDATE email_inbound_messages SET state = ?, last_result = ?, claimed_by = NULL, claim_until = NULL, next_attempt_at = ?")
-            .arg(o.state.as_str())
-            .arg(o.result.as_str())
-            .arg(o.next.map(time_text));
-        q.push(" WHERE id = ")
-            .bind(c.message.id.as_str())
-            .push(" AND state = 'delivering' AND claimed_by = ")
-            .bind(worker);
-        if tx.exec().execute(&q).await? == 0 {
-            return Ok(false);
-        }
-        let q = self
-            .db
-            .sql("UPDATE email_inbound_attempts SET status = ?, duration_ms = ?, result = ? WHERE message_id = ? AND number = ?")
-            .arg(o.status.map(i64::from))
-            .arg(o.duration_ms.map(|d| d as i64))
-            .arg(o.result.as_str())
-            .arg(c.message.id.as_str())
-            .arg(c.attempt as i64);
-        tx.exec().execute(&q).await?;
-        tx.commit().await?;
-        Ok(true)
-    }
-
-    /// Gives back claims not started (a graceful stop): due again at once.
-    pub async fn release(&self, worker: &str, ids: &[String]) -> sqlx::Result<()> {
-        if ids.is_empty() {
-            return Ok(());
-        }
-        let mut tx = self.db.begin().await?;
-        let mut q = self.db.sql("DELETE FROM email_inbound_attempts WHERE result = 'delivering' AND message_id IN (");
-        q.bind_list(ids.iter().map(String::as_str));
-        q.push(") AND number = (SELECT attempts FROM email_inbound_messages m WHERE m.id = email_inbound_attempts.message_id AND m.claimed_by = ").bind(worker).push(")");
-        tx.exec().execute(&q).await?;
-        let mut q = self.db.sql("UPDATE email_inbound_messages SET state = 'pending', attempts = attempts - 1, claimed_by = NULL, claim_until = NULL WHERE state = 'delivering' AND claimed_by = ");
-        q.bind(worker).push(" AND id IN (");
-        q.bind_list(ids.iter().map(String::as_str));
-        q.push(")");
-        tx.exec().execute(&q).await?;
-        tx.commit().await
     }
 
     /// Makes a delivered or failed message due again at once, with a new retry window.

@@ -1,13 +1,12 @@
-//! Claims, attempts, outcomes and the development mailbox, both backends.
+//! The outbox as a queue (`storage::queue`): its table, claims, outcomes and the development
+//! mailbox, both backends.
 //!
 //! A claim moves due messages to `sending` under this worker's name until `claim_until`, and
-//! opens their attempt. On PostgreSQL the selecting subquery locks with `FOR UPDATE SKIP
-//! LOCKED`, so instances claiming at once take disjoint messages; SQLite has one writer at a
-//! time, so its `UPDATE … RETURNING` is already exclusive. Every outcome is written only while
-//! the claim is still this worker's: a worker that lost its claim (it stalled past
-//! `claim_until` and another took the message over) cannot overwrite the newer attempt.
-//! Outcomes are written in groups, one transaction for all those ready at once
-//! ([`EmailStore::record`]; the delivery worker's group commit, see `email::delivery`).
+//! opens their attempt; every outcome is written only while the claim is still this worker's
+//! (`QueueTable::still_mine`), so a worker that lost its claim (it stalled past `claim_until`
+//! and another took the message over) cannot overwrite the newer attempt. Outcomes are
+//! written in groups, one transaction for all those ready at once ([`EmailStore::record`];
+//! the worker's group commit, `storage::queue::recorder`).
 
 use std::collections::HashSet;
 
@@ -16,6 +15,7 @@ use moneydesk_model::email::MessageState;
 
 use super::outbox::{MessageRow, ROW_COLUMNS};
 use super::{time_text, EmailError, EmailStore, StoredMessage};
+use crate::storage::queue::{AttemptTable, Claimable, Outcomes, QueueTable, UNCLAIMED};
 use crate::storage::sql::Conn;
 use crate::storage::{Dialect, Sql};
 
@@ -23,6 +23,37 @@ use crate::storage::{Dialect, Sql};
 /// then taken over).
 pub const TAKEN_OVER: &str =
     "no outcome recorded: the worker stopped during this attempt and the message was taken over when its claim ran out";
+
+/// The outbox's queue: due when queued, scheduled or deferred and `next_attempt_at` has come;
+/// given back, a message returns to the state it was claimed from.
+pub(crate) const OUTBOX: QueueTable = QueueTable {
+    table: "email_messages",
+    id: "id",
+    state: "state",
+    due: &["queued", "scheduled", "deferred"],
+    in_flight: "sending",
+    released: "CASE WHEN attempts > 1 THEN 'deferred' WHEN send_at IS NOT NULL THEN 'scheduled' ELSE 'queued' END",
+    returning: ROW_COLUMNS,
+    attempts: AttemptTable {
+        table: "email_attempts",
+        key: "message_id",
+        outcome: "outcome",
+        in_flight: "sending",
+        note: "reply",
+        taken_over: TAKEN_OVER,
+        extra: &[],
+    },
+};
+
+impl Claimable for MessageRow {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn attempt(&self) -> i64 {
+        self.attempts
+    }
+}
 
 /// A claimed message: what to send, and which attempt this is.
 #[derive(Debug, Clone)]
@@ -62,70 +93,10 @@ impl EmailStore {
         until: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<Claimed>, EmailError> {
-        let now_text = time_text(now);
-        let lock = match self.db.dialect() {
-            Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
-            Dialect::Sqlite => "",
-        };
-        // Each state's due messages are read in the order of the index (state,
-        // next_attempt_at), at most `limit` of each, and the earliest `limit` of those taken:
-        // the same messages as one `state IN (…) OR …`, for which SQLite read every due row
-        // and sorted them on every claim (7.3 ms a claim of 32 from 10,000 queued, against
-        // 2.4 ms this way). On PostgreSQL a branch may lock a few rows the last LIMIT leaves
-        // out; they are free again when this transaction ends, a moment later.
-        let branch = |name: &str, due: &str| {
-            format!("SELECT id, next_attempt_at FROM (SELECT id, next_attempt_at FROM email_messages WHERE {due} ORDER BY next_attempt_at LIMIT ?{lock}) AS {name}")
-        };
-        let due = [
-            branch("due_queued", "state = 'queued' AND next_attempt_at <= ?"),
-            branch("due_scheduled", "state = 'scheduled' AND next_attempt_at <= ?"),
-            branch("due_deferred", "state = 'deferred' AND next_attempt_at <= ?"),
-            branch("abandoned", "state = 'sending' AND claim_until < ?"),
-        ]
-        .join(" UNION ALL ");
-        let mut q = self
-            .db
-            .sql(&format!(
-                "UPDATE email_messages SET state = 'sending', claimed_by = ?, claim_until = ?, attempts = attempts + 1 \
-                 WHERE id IN (SELECT id FROM ({due}) AS due ORDER BY next_attempt_at LIMIT ?) \
-                 RETURNING {ROW_COLUMNS}"
-            ))
-            .arg(worker)
-            .arg(time_text(until));
-        for _ in 0..4 {
-            q = q.arg(now_text.clone()).arg(limit as i64);
-        }
-        let q = q.arg(limit as i64);
-        let mut tx = self.db.begin().await?;
-        let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
-        // A message taken over from a dead holder has that holder's attempt still `sending`,
-        // numbered one below the new one: say so in its reply, and count it. Only a message
-        // tried before can be one (a first attempt has nothing to take over).
-        let retried: Vec<&str> = rows.iter().filter(|r| r.attempts > 1).map(|r| r.id.as_str()).collect();
-        let mut taken_over = 0;
-        if !retried.is_empty() {
-            let mut q = self.db.sql("UPDATE email_attempts SET reply = ");
-            q.bind(TAKEN_OVER).push(" WHERE outcome = 'sending' AND message_id IN (");
-            q.bind_list(retried.iter().copied());
-            q.push(") AND number = (SELECT attempts - 1 FROM email_messages m WHERE m.id = email_attempts.message_id)");
-            taken_over = tx.exec().execute(&q).await?;
-        }
-        for chunk in rows.chunks(200) {
-            let mut q = self.db.sql("INSERT INTO email_attempts (message_id, number, started_at, outcome) VALUES ");
-            for (i, r) in chunk.iter().enumerate() {
-                if i > 0 {
-                    q.push(", ");
-                }
-                q.bind_row([r.id.clone().into(), r.attempts.into(), now_text.clone().into(), "sending".into()]);
-            }
-            // A row of that number exists only if a previous claim's attempt was recorded
-            // and then the count rolled back, which cannot happen; kept safe anyway.
-            q.push(" ON CONFLICT (message_id, number) DO NOTHING");
-            tx.exec().execute(&q).await?;
-        }
-        tx.commit().await?;
-        crate::metrics::taken_over("outbox", taken_over);
-        Ok(rows
+        let claimed = OUTBOX.claim::<MessageRow>(&self.db, worker, now, until, limit).await?;
+        crate::metrics::taken_over("outbox", claimed.taken_over);
+        Ok(claimed
+            .rows
             .iter()
             .map(|r| Claimed {
                 message: r.stored(),
@@ -220,21 +191,7 @@ impl EmailStore {
     /// Gives back claims `worker` holds and has not started sending (a graceful stop): they
     /// are due again at once, for this or another instance, without waiting for the claim.
     pub async fn release(&self, worker: &str, ids: &[String]) -> Result<u64, EmailError> {
-        if ids.is_empty() {
-            return Ok(0);
-        }
-        let mut tx = self.db.begin().await?;
-        let mut q = self.db.sql("DELETE FROM email_attempts WHERE outcome = 'sending' AND message_id IN (");
-        q.bind_list(ids.iter().map(String::as_str));
-        q.push(") AND number = (SELECT attempts FROM email_messages m WHERE m.id = email_attempts.message_id AND m.claimed_by = ").bind(worker).push(")");
-        tx.exec().execute(&q).await?;
-        let mut q = self.db.sql("UPDATE email_messages SET state = CASE WHEN attempts > 1 THEN 'deferred' WHEN send_at IS NOT NULL THEN 'scheduled' ELSE 'queued' END, attempts = attempts - 1, claimed_by = NULL, claim_until = NULL WHERE state = 'sending' AND claimed_by = ");
-        q.bind(worker).push(" AND id IN (");
-        q.bind_list(ids.iter().map(String::as_str));
-        q.push(")");
-        let n = tx.exec().execute(&q).await?;
-        tx.commit().await?;
-        Ok(n)
+        Ok(OUTBOX.release(&self.db, worker, ids).await?)
     }
 
     /// Puts a failed message back in the queue, due now, with its attempts kept, and records
@@ -275,13 +232,27 @@ impl EmailStore {
     }
 }
 
+/// The delivery worker's outcomes are written by [`EmailStore::record`], in groups.
+impl Outcomes for EmailStore {
+    type Outcome = Outcome;
+
+    fn id(outcome: &Outcome) -> &str {
+        &outcome.id
+    }
+
+    async fn record(&self, held: &mut Option<Conn>, worker: &str, outcomes: &[Outcome]) -> anyhow::Result<Vec<bool>> {
+        Ok(EmailStore::record(self, held, worker, outcomes).await?)
+    }
+}
+
 /// Appends the UPDATE of `outcomes`' messages whose claim is still `worker`'s, answering
 /// their ids. VALUES columns are named column1, column2 … on both backends.
 fn messages_update(q: &mut Sql, outcomes: &[Outcome], now: &str, worker: &str) {
     q.push(
         "UPDATE email_messages AS m SET state = v.column2, last_reply = v.column3, sent_at = v.column4, \
-         next_attempt_at = COALESCE(v.column5, m.next_attempt_at), claimed_by = NULL, claim_until = NULL FROM (VALUES ",
+         next_attempt_at = COALESCE(v.column5, m.next_attempt_at), ",
     );
+    q.push(UNCLAIMED).push(" FROM (VALUES ");
     for (i, o) in outcomes.iter().enumerate() {
         if i > 0 {
             q.push(", ");
@@ -295,17 +266,15 @@ fn messages_update(q: &mut Sql, outcomes: &[Outcome], now: &str, worker: &str) {
             o.next.map(time_text).into(),
         ]);
     }
-    q.push(") AS v WHERE m.id = v.column1 AND m.state = 'sending' AND m.claimed_by = ")
-        .bind(worker)
-        .push(" RETURNING id");
+    q.push(") AS v WHERE m.id = v.column1");
+    OUTBOX.still_mine(q, "m", worker).push(" RETURNING id");
 }
 
 /// The condition that a message (`v.column1`) is still claimed by `worker`, when given.
 fn still_claimed(q: &mut Sql, worker: Option<&str>) {
-    match worker {
-        Some(w) => q.push(" AND EXISTS (SELECT 1 FROM email_messages m WHERE m.id = v.column1 AND m.state = 'sending' AND m.claimed_by = ").bind(w).push(")"),
-        None => q,
-    };
+    if let Some(w) = worker {
+        OUTBOX.still_mine_exists(q, "v.column1", w);
+    }
 }
 
 /// Appends the UPDATE of the outcomes' attempts (those whose message `worker` still claims).

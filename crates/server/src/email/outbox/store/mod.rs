@@ -95,15 +95,8 @@ pub struct StoredMessage {
     pub template_version: Option<u32>,
 }
 
-/// The tables' time format: RFC 3339 UTC with milliseconds, so text order is time order.
-pub fn time_text(t: chrono::DateTime<chrono::Utc>) -> String {
-    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
-
-/// Parses [`time_text`] (or any RFC 3339) back.
-pub fn parse_time(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
-    chrono::DateTime::parse_from_rfc3339(s).ok().map(|t| t.with_timezone(&chrono::Utc))
-}
+// The outbox's times are the queues' (milliseconds); one helper for every table.
+pub use crate::storage::time::{millis as time_text, parse as parse_time};
 
 /// The blob a stored attachment's bytes live at (stored once, whatever shares them).
 pub fn attachment_path(sha256: &str) -> object_store::path::Path {
