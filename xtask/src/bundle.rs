@@ -68,10 +68,8 @@ pub fn bundle(dir: &Path, prefetch_map: &HashMap<String, Vec<String>>, main: &[u
 }
 
 /// What one more file costs a page, in gzip bytes of code: 2 KB, below the ~5 KB a file costs
-/// on the slow network, so a page loads little it does not need. In the build of 2026-11-26,
-/// /accounts loads 6 files instead of 27 and /deposits 15 instead of 68, most pages fewer
-/// bytes than before (merged modules compress better: /deposits 332.7 → 327.2 KB gzip) and
-/// none more than 3.4 % more (/cash_letters 115.2 → 119.1 KB).
+/// on the slow network, so a page loads little it does not need: /accounts loads 6 files
+/// instead of 27, and no page more than 3.4 % more bytes (merged modules compress better).
 pub const FILE_COST: u64 = 2_000;
 
 /// One file: the modules merged into it (their file stems), the pages that load it, its size

@@ -5,10 +5,9 @@
 //! main thread: a family match and a render style, each a round trip to the browser process,
 //! one more for every family of a stack the machine does not have (the monospace stack misses
 //! four on Linux). Asked for by the page's own text they all fell inside the first frame's
-//! style and layout: 10–18 ms of its 30–44 ms on /accounts (traced with the `fonts` category,
-//! 2026-11-27). Asked for by measuring a word on a canvas, 4 ms of them a task, they come from
-//! the same per-process cache in the main thread's waits for the network instead: that
-//! frame 9–13 ms, fonts about 1 ms of it (bench/peer/results/README.md, 27).
+//! style and layout: 10–18 ms of its 30–44 ms on /accounts (traced). Asked for by measuring a
+//! word on a canvas, 4 ms of them a task, they come from the same per-process cache in the main
+//! thread's waits for the network instead: that frame 9–13 ms, fonts about 1 ms of it.
 //!
 //! The stacks are main.css's `--font-ui` and `--font-mono`, read from the stylesheet; the
 //! weights and sizes are [`FIRST_SCREEN`], which tests/e2e/shell.rs checks against every text

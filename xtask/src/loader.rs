@@ -31,7 +31,7 @@ function file(name) {
     if (loading === undefined) {
       const url = new URL(name, import.meta.url).href;
       // Compiled already when index.html started it for the page at this URL (preload.rs).
-      const compiled = window.moneydeskModule && window.moneydeskModule(url);
+      const compiled = window.MODULE_GLOBAL && window.MODULE_GLOBAL(url);
       const fetched = () => WebAssembly.instantiateStreaming(fetch(url), sharedImports());
       const load = compiled ? compiled.then((m) => WebAssembly.instantiate(m, sharedImports()), fetched) : fetched();
       load.catch(() => { if (loading === load) loading = undefined; });
@@ -94,7 +94,7 @@ pub fn script(main_js: &str, names: &BTreeSet<String>, pages: &BTreeMap<String, 
     let mut js = format!(
         "// The page loaders of this build, written by xtask/src/loader.rs.\nimport {{ initSync }} from {};\n{}",
         serde_json::Value::from(main_js),
-        RUNTIME.replace("NAMES", &names)
+        RUNTIME.replace("NAMES", &names).replace("MODULE_GLOBAL", moneydesk_model::portal_shell::MODULE)
     );
     let files: BTreeSet<&String> = pages.values().flatten().collect();
     let var = |stem: &str| format!("f_{}", stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
@@ -126,5 +126,6 @@ mod tests {
         assert!(js.contains("export const __wasm_split_load_accounts = page([f_split_accounts, f_chunk_1]);"), "{js}");
         assert!(js.contains("export const __wasm_split_load_fees = page([f_chunk_1]);"), "{js}");
         assert!(js.contains("export const __wasm_split_load_empty = page([]);"), "{js}");
+        assert!(js.contains("window.moneydeskModule && window.moneydeskModule(url)"), "index.html's modules: {js}");
     }
 }

@@ -19,8 +19,9 @@
 //!    with the loader `__wasm_split.js` for those ([`loader`], instead of wasm-split's);
 //! 4. the Web Workers index.html links (`data-type="worker"`, src/worker.rs) built into the same
 //!    directory and named in the page by a `<meta>`, not loaded by it;
-//! 5. index.html with its trunk links replaced, the stylesheets and copied files, and a
-//!    precompressed (brotli, gzip) copy of every text asset and module.
+//! 5. index.html with its trunk links replaced and its first script (xtask/src/start.js,
+//!    minified: [`preload`]), the stylesheets and copied files, and a precompressed (brotli,
+//!    gzip) copy of every text asset and module.
 //!
 //! `cargo xtask worker DIR` builds only the workers, into DIR (the scanning benchmark,
 //! scripts/bench-scan).
@@ -268,7 +269,8 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
         page.replace_range(link.range.clone(), &replacement);
     }
     let Some(first_fonts) = first_fonts else { bail!("index.html links no style/main.css (the fonts' stacks)") };
-    let page = preload::with_script(&page, &routes, &first_fonts)?;
+    let start = js::minify_text(preload::SOURCE, "xtask/src/start.js")?;
+    let page = preload::with_script(&page, &start, &routes, &first_fonts)?;
     let page: String = page.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("{l}\n")).collect();
     fs::write(staging.join("index.html"), page)?;
 

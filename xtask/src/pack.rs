@@ -6,8 +6,7 @@
 //! stylesheet, two API requests, the page): the chunks and the API requests queued behind the
 //! start files, and each request costs the browser and the server CPU time that a 2-core
 //! machine takes from the page. One pack instead of six chunks: the last byte in at 70 ms
-//! instead of 81, the first screen painted in 0.84× the time (16 cold loads; 0.89–0.97× for
-//! the other pages: bench/peer/results/28-one-pack-a-page.txt).
+//! instead of 81, the first screen painted in 0.84× the time (16 cold loads of /accounts).
 //!
 //! The chunks stay beside it, as the page loaders fetch them (xtask/src/loader.rs): a page
 //! opened later in the same visit loads only the chunks it does not have yet, which a pack of
