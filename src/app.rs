@@ -5,12 +5,12 @@ use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
 use crate::components::error_view::api_error_fallback;
-use crate::components::layout::Shell;
 use crate::components::loading::LoadingBar;
 use crate::components::toasts::{ToastHost, Toasts};
 use crate::config::MountOptions;
 use crate::pages::{self, not_found::NotFound};
 use crate::session::{load_stored, Auth, Credentials, Keep};
+use crate::shell::layout::Shell;
 use crate::theme::Theme;
 
 #[component]

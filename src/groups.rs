@@ -1,6 +1,6 @@
 //! The portal's one list of the API's groups: each group's route, title, the scope its page
 //! needs, what the page does, how its code loads and the stylesheets only it uses. Everything
-//! else reads this list: the navigation and the dashboard (`components/layout.rs`,
+//! else reads this list: the navigation and the dashboard (`shell/layout.rs`,
 //! `pages/dashboard.rs`), the page dispatch (`pages/mod.rs`), the release build's page chunks
 //! (`#[wasm_split]`, generated here from `page: split(...)`), each loading its stylesheets with it
 //! (`src/pages/lazy.rs`), and the release build (`xtask`, which reads the `stylesheets: [...]`

@@ -11,6 +11,7 @@ pub mod format;
 pub mod groups;
 pub mod pages;
 pub mod session;
+pub mod shell;
 pub mod theme;
 
 use wasm_bindgen::prelude::*;

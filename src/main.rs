@@ -1,4 +1,5 @@
-//! The portal's binary: trunk builds it; all code lives in the library (`src/lib.rs`).
+//! The portal's binary (`cargo xtask dist` builds it for release, `trunk serve` for development);
+//! all code lives in the library (`src/lib.rs`).
 
 fn main() {
     moneydesk::start();

@@ -7,19 +7,21 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use moneydesk_model::auth::Session;
+use moneydesk_model::portal_shell;
 use moneydesk_model::Scope;
 use wasm_bindgen::JsValue;
 
 use crate::api::client::Client;
 use crate::api::error::{js_string, parse_object, ApiError};
 
-const STORAGE_KEY: &str = "moneydesk.credentials";
+/// Shared with index.html's first script (moneydesk_model::portal_shell).
+const STORAGE_KEY: &str = portal_shell::CREDENTIALS_KEY;
 /// The scopes the server last said the stored token has (space-separated), beside it: a
 /// reload builds the page those scopes allow while the token is checked again, and never
 /// starts a request the token would be refused (the server still decides every request).
-const SCOPES_KEY: &str = "moneydesk.scopes";
+const SCOPES_KEY: &str = portal_shell::SCOPES_KEY;
 /// Tokens the server issues start with this (say so before sending anything else).
-pub const TOKEN_PREFIX: &str = "mdk_";
+pub const TOKEN_PREFIX: &str = portal_shell::TOKEN_PREFIX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Keep {

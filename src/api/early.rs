@@ -7,12 +7,13 @@
 //! without it: bench/peer/results/README.md, 20). Other builds (tests, `trunk serve`, an
 //! embedded portal) have no such script, and every request goes out as usual.
 
+use moneydesk_model::portal_shell;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The answer already under way for this absolute URL and `Authorization` value, taken (a
 /// second request for it is sent as usual).
 pub fn take(url: &str, authorization: &str) -> Option<js_sys::Promise> {
-    let offer = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("moneydeskEarly")).ok()?;
+    let offer = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(portal_shell::EARLY)).ok()?;
     let offer: js_sys::Function = offer.dyn_into().ok()?;
     offer.call2(&JsValue::NULL, &JsValue::from_str(url), &JsValue::from_str(authorization)).ok()?.dyn_into().ok()
 }
@@ -20,5 +21,5 @@ pub fn take(url: &str, authorization: &str) -> Option<js_sys::Promise> {
 /// The body of an answer taken here, as the script read it (its `moneydeskText`); `None` for
 /// any other answer.
 pub fn text(answer: &web_sys::Response) -> Option<String> {
-    js_sys::Reflect::get(answer, &JsValue::from_str("moneydeskText")).ok()?.as_string()
+    js_sys::Reflect::get(answer, &JsValue::from_str(portal_shell::EARLY_TEXT)).ok()?.as_string()
 }

@@ -1,11 +1,8 @@
-//! Small components shared by the pages.
+//! Small widgets shared by the pages (the frame around them, the shell, is `crate::shell`).
 
 pub mod data_table;
 pub mod download;
 pub mod drawer;
 pub mod error_view;
-pub mod guard;
-pub mod layout;
 pub mod loading;
-pub mod placeholder;
 pub mod toasts;

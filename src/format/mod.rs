@@ -1,9 +1,14 @@
 //! Figures and dates as every page writes them: digits grouped by thousands with commas;
-//! instants in the user's locale and time zone, calendar dates in the user's locale.
+//! amounts in dollars from their decimal text; sizes in binary units; instants in the user's
+//! locale and time zone, calendar dates in the user's locale.
 
+mod bytes;
 mod date;
+mod money;
 
+pub use bytes::bytes;
 pub use date::{format_date, format_date_time};
+pub use money::format_money;
 
 /// `"19010"` → `"19,010"`: a run of ASCII digits, grouped by thousands.
 pub fn thousands(digits: &str) -> String {

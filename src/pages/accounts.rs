@@ -75,7 +75,6 @@ pub fn AccountsPage() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use moneydesk_model::accounts::{AccountSortField, ACCOUNT_FILTERS};
-    use moneydesk_model::collections::SortField;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

@@ -16,9 +16,9 @@ pub mod vault;
 
 use leptos::prelude::*;
 
-use crate::components::guard::RequireScope;
-use crate::components::placeholder::Placeholder;
 use crate::groups::{self, PageCode};
+use crate::shell::guard::RequireScope;
+use crate::shell::placeholder::Placeholder;
 use dashboard::Dashboard;
 use not_found::NotFound;
 

@@ -51,7 +51,6 @@ pub fn PermissionsPage() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use moneydesk_model::collections::SortField;
     use moneydesk_model::permissions::{PermissionSortField, PERMISSION_FILTERS};
     use wasm_bindgen_test::wasm_bindgen_test;
 

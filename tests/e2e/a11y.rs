@@ -90,8 +90,14 @@ async fn every_page_has_no_accessibility_violations_in_either_theme() {
         text: Some("Dear {{first_name}}".into()),
         html: Some("<p>Dear {{first_name}}</p>".into()),
     };
-    let template =
-        h.server().state.templates.create("tmpl_a11ystatement0000000000", "Statement", &parts, "a11y").await.unwrap();
+    let template = h
+        .server()
+        .state
+        .stores
+        .templates
+        .create("tmpl_a11ystatement0000000000", "Statement", &parts, "a11y")
+        .await
+        .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("clients.csv");
     std::fs::write(&csv, "email,name,first_name\nada@client.example,Ada Lovelace,Ada\ncy@client.example\n").unwrap();

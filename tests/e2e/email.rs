@@ -1,7 +1,6 @@
-//! The Email page against the real server (no relay configured: messages land in the
-//! development mailbox): a plain + HTML message with an attachment composed, sent, followed in
-//! the Outbox to "Sent" and read there; a template sent to three recipients from a CSV, its
-//! first messages previewed; the Outbox filtered by the day messages were created.
+//! The Email page against the real server (no relay: messages land in the development
+//! mailbox): a message with HTML and an attachment sent, followed to "Sent" and read; a
+//! template sent to three recipients from a CSV, previewed; the Outbox filtered by day.
 
 use moneydesk_e2e::{Harness, Scope};
 use moneydesk_model::email::NewTemplateVersion;
@@ -44,7 +43,7 @@ async fn a_plain_and_html_message_with_an_attachment_is_sent_and_read_in_the_mai
     std::fs::write(&file, b"%PDF-1.7 statement").unwrap();
     h.upload("#email-attach-input", &file).await;
     h.wait_for_text(".attachment-name", "statement.pdf").await;
-    h.wait_for_text("#email-attach-total", "18 B of 30.0 MiB").await;
+    h.wait_for_text("#email-attach-total", "18 bytes of 30.0 MiB").await;
 
     h.click("#email-send").await;
     h.wait_for_text("#email-notice", "1 message queued").await;
@@ -73,8 +72,14 @@ async fn a_template_is_sent_to_three_recipients_from_a_csv() {
         text: Some("Dear {{first_name}}".into()),
         html: Some("<p>Dear {{first_name}}</p>".into()),
     };
-    let template =
-        h.server().state.templates.create("tmpl_e2estatement00000000000", "Statement", &parts, "e2e").await.unwrap();
+    let template = h
+        .server()
+        .state
+        .stores
+        .templates
+        .create("tmpl_e2estatement00000000000", "Statement", &parts, "e2e")
+        .await
+        .unwrap();
     let token = h.token(&[Scope::EmailSend]).await;
     h.sign_in(&token).await;
     h.goto("/email").await;

@@ -63,7 +63,7 @@ async fn a_refused_handed_over_token_shows_the_sign_in_state() {
     assert_eq!(h.count("#moneydesk button#signout").await, 0, "not signed in");
 
     let revoked = h.server().create_token("revoked-embed", &[Scope::FeesRead]).await.expect("token");
-    h.server().state.tokens.revoke("revoked-embed").await.expect("revoking");
+    h.server().state.stores.tokens.revoke("revoked-embed").await.expect("revoking");
     h.open(&format!("{}/portal/?api={}#token={revoked}", host.origin, h.api_url())).await;
     h.wait_for("#moneydesk textarea#signin-token").await;
     h.wait_for_text("#moneydesk [role=alert]", "Sign in again").await;

@@ -105,7 +105,7 @@ async fn bad_tokens_get_a_clear_message() {
 
     // Revoked: 401 with code 600.
     let revoked = h.server().create_token("revoked-in-e2e", &[Scope::Admin]).await.expect("token");
-    h.server().state.tokens.revoke("revoked-in-e2e").await.expect("revoking");
+    h.server().state.stores.tokens.revoke("revoked-in-e2e").await.expect("revoking");
     h.type_into("textarea#signin-token", &revoked).await;
     h.click("button#signin-submit").await;
     h.wait_for_text("[role=alert]", "code 600").await;

@@ -11,7 +11,7 @@ use moneydesk_model::deposits::{Date, DepositDayTotal, DepositStatus};
 use super::FILTERS;
 use crate::api;
 use crate::api::request::Answer;
-use crate::components::data_table::column::format_money;
+use crate::format::format_money;
 use crate::session::use_auth;
 
 const WIDTH: f64 = 720.0;

@@ -154,7 +154,7 @@ fn ImageField(
             return;
         };
         if file.size() > MAX_IMAGE_BYTES {
-            problem.set(Some(format!("{} is larger than 10 MB.", file.name())));
+            problem.set(Some(format!("{} is larger than 10 MiB.", file.name())));
             value.set(None);
             return;
         }

@@ -13,7 +13,7 @@ use moneydesk_model::routing::RoutingNumber;
 use serde_json::Value;
 
 use crate::api::{self, ApiError};
-use crate::components::data_table::column::format_money;
+use crate::format::format_money;
 use crate::session::use_auth;
 
 /// How long typing must pause before a lookup is sent.

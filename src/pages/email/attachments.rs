@@ -2,12 +2,11 @@
 //! them base64 in its JSON), listed with their sizes and a running total against the 30 MiB a
 //! request may carry; images can go inline (their `cid:` for the HTML is shown).
 
+use crate::format::bytes;
 use leptos::prelude::*;
 use moneydesk_model::email::send::MAX_TOTAL_BYTES;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-use super::bytes;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Picked {

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use moneydesk_model::email::{RenderedTemplate, TemplatePreview};
 
 use super::bulk::Sheet;
-use super::compose::HtmlPreview;
+use super::parts::HtmlPreview;
 use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::api::ApiError;

@@ -5,12 +5,12 @@
 use leptos::prelude::*;
 use moneydesk_model::email::inbound::{InboundDetail, InboundMessage, InboundState};
 
-use super::bytes;
-use super::inbound::{state_badge, when};
+use super::parts::{inbound_badge, when};
 use crate::api::email as api;
 use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
+use crate::format::bytes;
 use crate::session::use_auth;
 
 #[component]
@@ -62,7 +62,7 @@ pub fn InboundView(id: String, on_change: Callback<()>, close: Callback<()>) -> 
                 Some(Ok(d)) => {
                     let m = &d.message;
                     view! {
-                        <h3 id="inbound-message-title">{if m.subject.is_empty() { "(no subject)".to_string() } else { m.subject.clone() }}" "{state_badge(m.state)}</h3>
+                        <h3 id="inbound-message-title">{if m.subject.is_empty() { "(no subject)".to_string() } else { m.subject.clone() }}" "{inbound_badge(m.state)}</h3>
                         <dl class="verification-facts">
                             <dt>"From"</dt><dd>{m.from.clone()}</dd>
                             <dt>"Envelope"</dt><dd class="mono">{format!("MAIL FROM <{}> → {}", m.mail_from, m.rcpt_to.join(", "))}</dd>

@@ -6,13 +6,13 @@
 use leptos::prelude::*;
 use moneydesk_model::email::{MessageDetail, MessageState};
 
-use super::bytes;
-use super::compose::HtmlPreview;
+use super::parts::HtmlPreview;
 use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::components::download::save_blob;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::format::bytes;
 use crate::session::use_auth;
 
 #[component]

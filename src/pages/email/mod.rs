@@ -1,12 +1,13 @@
-//! The Email page: Compose (compose.rs: recipients as chips, plain and HTML with a sandboxed
-//! preview, templates with their variables, attachments, bulk from a CSV), Outbox (outbox.rs:
+//! The Email page: Compose (compose/: recipients as chips, plain and HTML with a sandboxed
+//! preview, templates with their variables, attachments, bulk from a CSV), Outbox (outbox/:
 //! each message's state and attempts, filterable; message.rs reads one, the development
-//! mailbox's included), Templates (templates.rs: list, edit with a live preview) and Verify
+//! mailbox's included), Templates (templates/: list, edit with a live preview) and Verify
 //! (verify.rs: one address with every check explained, or a list in bulk) and Domains
-//! (domains.rs: sending domains, their records and verification) and Inbound (inbound.rs:
+//! (domains.rs: sending domains, their records and verification) and Inbound (inbound/:
 //! routes with their URL and secret, the messages received; inbound_message.rs: one with its
-//! deliveries). The tab, the Outbox's filters and page, the message open, the verified
-//! address and the inbound domain and message live in the URL.
+//! deliveries). What several tabs show alike is parts.rs, so the tabs never import each other.
+//! The tab, the Outbox's filters and page, the message open, the verified address and the
+//! inbound domain and message live in the URL.
 
 mod attachments;
 mod bulk;
@@ -17,6 +18,7 @@ mod inbound;
 mod inbound_message;
 mod message;
 mod outbox;
+mod parts;
 mod recipients;
 mod templates;
 mod verify;
@@ -88,15 +90,6 @@ pub fn use_go() -> Callback<Vec<(String, String)>> {
         let to = if search.is_empty() { path } else { format!("{path}?{}", search.join("&")) };
         navigate(&to, NavigateOptions { scroll: false, ..Default::default() });
     })
-}
-
-/// Bytes as people read them.
-pub fn bytes(n: u64) -> String {
-    match n {
-        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1 << 20) as f64),
-        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
-        n => format!("{n} B"),
-    }
 }
 
 #[component]

@@ -4,30 +4,15 @@
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
-use moneydesk_model::email::validation::{CheckOutcome, ValidationResult, Verdict};
+use moneydesk_model::email::validation::ValidationResult;
 
+use super::parts::{outcome_label, verdict_badge};
 use super::use_go;
 use super::verify_list::VerifyList;
 use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::session::use_auth;
-
-/// A verdict as a badge (`badge verdict-risky`).
-pub fn verdict_badge(v: Verdict) -> impl IntoView {
-    view! { <span class=format!("badge verdict-{}", v.as_str())>{v.label()}</span> }
-}
-
-/// What each outcome is called on screen.
-pub fn outcome_label(o: CheckOutcome) -> &'static str {
-    match o {
-        CheckOutcome::Pass => "Pass",
-        CheckOutcome::Warn => "Warning",
-        CheckOutcome::Fail => "Fail",
-        CheckOutcome::Unknown => "Unknown",
-        CheckOutcome::Skipped => "Skipped",
-    }
-}
 
 #[component]
 pub fn Verify() -> impl IntoView {

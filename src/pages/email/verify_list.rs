@@ -7,7 +7,7 @@ use moneydesk_model::email::validation::{
     BulkValidationResult, CheckName, CheckOutcome, ValidationResult, Verdict, MAX_BULK_ADDRESSES,
 };
 
-use super::verify::{outcome_label, verdict_badge};
+use super::parts::{outcome_label, verdict_badge};
 use crate::api::email as api;
 use crate::api::request::submit;
 use crate::api::ApiError;

@@ -1,53 +1,25 @@
-//! The little CSV the bulk check needs: read routing numbers from a pasted list or an uploaded
-//! file, write the results (cells defused by `components::download`) and hand the file over.
+//! The CSV the bulk check needs: read routing numbers from a pasted list or an uploaded file
+//! (the `csv` crate reads it), write the results (cells defused by `components::download`) and
+//! hand the file over.
 
 use crate::components::download::{self, csv_cell as cell};
 
-/// RFC 4180 records: quoted fields with `""`, LF or CRLF line ends, a leading BOM ignored.
-/// The delimiter is `,`, or `;` / tab when the first line has one of those and no comma.
+/// The records of a pasted list or file, read by the `csv` crate (RFC 4180: quoted fields
+/// with `""`, LF or CRLF line ends, a leading BOM ignored; blank lines skipped; rows of any
+/// length). The delimiter is `,`, or `;` / tab when the first line has one of those and no comma.
 pub fn parse(text: &str) -> Vec<Vec<String>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first_line = text.lines().next().unwrap_or("");
-    let delim = if first_line.contains(',') {
-        ','
-    } else if first_line.contains(';') {
-        ';'
-    } else if first_line.contains('\t') {
-        '\t'
-    } else {
-        ','
-    };
-    let mut rows = Vec::new();
-    let mut row = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => field.push(c),
-            (false, '"') if field.trim().is_empty() => {
-                field.clear();
-                quoted = true;
-            }
-            (false, c) if c == delim => row.push(std::mem::take(&mut field)),
-            (false, '\r') if chars.peek() == Some(&'\n') => {}
-            (false, '\n' | '\r') => {
-                row.push(std::mem::take(&mut field));
-                rows.push(std::mem::take(&mut row));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !row.is_empty() {
-        row.push(field);
-        rows.push(row);
-    }
-    rows
+    let delimiter = [b',', b';', b'\t'].into_iter().find(|&d| first_line.contains(d as char)).unwrap_or(b',');
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(text.as_bytes())
+        .records()
+        // Text in, so a record is never invalid UTF-8; and rows of any length are taken.
+        .filter_map(Result::ok)
+        .map(|r| r.iter().map(str::to_string).collect())
+        .collect()
 }
 
 /// Whether a header cell names the routing-number column.
@@ -63,7 +35,9 @@ fn is_routing_header(cell: &str) -> bool {
 pub fn routing_numbers(text: &str) -> Vec<String> {
     let rows = parse(text);
     let column = rows.first().and_then(|r| r.iter().position(|c| is_routing_header(c)));
-    let clean = |s: &str| s.trim().trim_start_matches('\'').trim().to_string();
+    // A quote after a space is the cell's text to the reader (RFC 4180): dropped here with the
+    // `'` of our exports.
+    let clean = |s: &str| s.trim().trim_matches('"').trim_start_matches('\'').trim().to_string();
     match column {
         Some(col) => rows[1..].iter().filter_map(|r| r.get(col)).map(|c| clean(c)).filter(|c| !c.is_empty()).collect(),
         None => rows
@@ -94,10 +68,11 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn parses_quotes_crlf_and_other_delimiters() {
-        let rows = parse("\u{feff}a,\"b, \"\"c\"\"\",d\r\n1,\"x\ny\",3\n\n");
+        let rows = parse("\u{feff}a,\"b, \"\"c\"\"\",d\r\n1,\"x\ny\",3\n\nlast,row\n");
         assert_eq!(rows[0], ["a", "b, \"c\"", "d"]);
         assert_eq!(rows[1], ["1", "x\ny", "3"]);
-        assert_eq!(rows[2], [""]);
+        assert_eq!(rows[2], ["last", "row"], "a blank line is no row");
+        assert_eq!(parse("a,b\n1\n"), vec![vec!["a", "b"], vec!["1"]], "rows of any length");
         assert_eq!(parse("a;b\n1;2"), vec![vec!["a", "b"], vec!["1", "2"]]);
         assert_eq!(parse("a\tb\n1\t2")[1], ["1", "2"]);
         assert_eq!(parse("last"), vec![vec!["last"]]);
@@ -110,6 +85,7 @@ mod tests {
         let csv = "Name,Routing Number,City\n\"Bank, N.A.\",011000015,Boston\nOther,'021000021,X\nNone,,Y\n";
         assert_eq!(routing_numbers(csv), ["011000015", "021000021"]);
         assert_eq!(routing_numbers("aba;amount\n011000015;3\n"), ["011000015"]);
+        assert_eq!(routing_numbers("name, aba\nX, \"011000015\"\n"), ["011000015"]);
         assert_eq!(routing_numbers("011000015,Boston\n021000021,New York"), ["011000015", "021000021"]);
         assert!(routing_numbers("  \n").is_empty());
     }

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use moneydesk_model::vault::{VaultEntry, VaultEntryKind};
 use moneydesk_model::Page;
 
-use super::paths::{bytes, count, crumbs, move_target, name};
+use super::paths::{count, crumbs, move_target, name};
 use super::{file, use_vault, Dialog};
 use crate::api;
 use crate::api::request::{submit, Answer};
@@ -14,6 +14,7 @@ use crate::components::download::save_blob;
 use crate::components::drawer::Drawer;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::format::bytes;
 use crate::session::use_auth;
 
 #[component]

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use moneydesk_model::vault::{FileRecord, VaultEntry};
 
-use super::paths::{bytes, join, parent};
+use super::paths::{join, parent};
 use super::use_vault;
 use crate::api;
 use crate::api::request::{submit, Answer};
@@ -14,6 +14,7 @@ use crate::components::download::save_blob;
 use crate::components::drawer::Drawer;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::format::bytes;
 use crate::format::format_date_time;
 use crate::session::use_auth;
 

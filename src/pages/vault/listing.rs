@@ -6,8 +6,9 @@ use leptos::prelude::*;
 use moneydesk_model::vault::{VaultEntry, VaultEntryKind};
 use moneydesk_model::Page;
 
-use super::paths::{bytes, count};
+use super::paths::count;
 use super::{use_vault, Dialog};
+use crate::format::bytes;
 use crate::format::format_date_time;
 
 const SORTS: [(&str, &str); 3] = [("name", "Name"), ("size", "Size"), ("modifiedAt", "Modified")];

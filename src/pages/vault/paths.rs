@@ -1,5 +1,5 @@
 //! What the page computes from paths and sizes: breadcrumbs, parents, joins, moves' targets
-//! and bytes for people. Paths are the API's: `/`-separated, relative to the vault root, `""`
+//! and counts for people. Paths are the API's: `/`-separated, relative to the vault root, `""`
 //! for the root.
 
 /// `a/b/c` → `[("a", "a"), ("b", "a/b"), ("c", "a/b/c")]`.
@@ -41,21 +41,6 @@ pub fn move_target(item: &str, is_folder: bool, target: &str) -> Option<String> 
     (to != item && !inside).then_some(to)
 }
 
-/// 1536 → `1.5 KB` (decimal units, as file managers show them).
-pub fn bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KB", "MB", "GB", "TB"];
-    if n < 1000 {
-        return if n == 1 { "1 byte".into() } else { format!("{n} bytes") };
-    }
-    let mut value = n as f64;
-    let mut unit = 0;
-    while value >= 1000.0 && unit < UNITS.len() - 1 {
-        value /= 1000.0;
-        unit += 1;
-    }
-    format!("{:.1} {}", value, UNITS[unit])
-}
-
 /// "3 folders, 1 file" style counts.
 pub fn count(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -91,12 +76,7 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
-    fn sizes_read_as_people_write_them() {
-        assert_eq!(bytes(0), "0 bytes");
-        assert_eq!(bytes(1), "1 byte");
-        assert_eq!(bytes(999), "999 bytes");
-        assert_eq!(bytes(1536), "1.5 KB");
-        assert_eq!(bytes(2_147_483_648), "2.1 GB");
+    fn counts_read_as_people_write_them() {
         assert_eq!(count(1, "file", "files"), "1 file");
         assert_eq!(count(3, "file", "files"), "3 files");
     }

@@ -9,8 +9,9 @@ use send_wrapper::SendWrapper;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
-use super::paths::{bytes, join};
+use super::paths::join;
 use crate::api::{self, ApiError};
+use crate::format::bytes;
 use crate::session::use_auth;
 
 /// At most this many uploads run at once (the rest wait their turn).

@@ -5,57 +5,17 @@
 //! takes it at any time. The picture is the video's full resolution as a JPEG.
 //!
 //! No camera, or permission refused: `on_unavailable` gets a sentence saying so, and the wizard
-//! offers the file input instead.
+//! offers the file input instead. When to take the picture, and the words, are framing.rs.
 
 use std::rc::Rc;
 
 use leptos::html::Video;
 use leptos::prelude::*;
-use moneydesk_model::deposits::{CaptureHint, Corners, FrameCheck};
+use moneydesk_model::deposits::{CaptureHint, Corners};
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::framing::{frame_height, points, unavailable, view_box, Steadiness, FRAME_WIDTH};
 use crate::api::scan_worker::ScanWorker;
-
-/// Frames analysed are this wide: enough to find a check's edges, small enough for ~20 ms.
-const FRAME_WIDTH: u32 = 640;
-/// Consecutive ready, still frames before the picture is taken by itself.
-const STEADY_FRAMES: u32 = 3;
-/// Corners moving less than this share of the frame's width between frames are "still".
-const STILL: f32 = 0.015;
-
-/// Why the camera cannot be used, in words, from getUserMedia's error name.
-fn unavailable(e: &JsValue) -> String {
-    let name = js_sys::Reflect::get(e, &"name".into()).ok().and_then(|n| n.as_string()).unwrap_or_default();
-    match name.as_str() {
-        "NotAllowedError" | "SecurityError" => "Camera permission was refused.".into(),
-        "NotFoundError" | "OverconstrainedError" => "This device has no camera.".into(),
-        "NotReadableError" => "The camera is in use by another application.".into(),
-        _ => "The camera could not be started.".into(),
-    }
-}
-
-fn moved(a: &Corners, b: &Corners) -> f32 {
-    a.iter().zip(b).map(|(p, q)| (p[0] - q[0]).abs().max((p[1] - q[1]).abs())).fold(0.0, f32::max)
-}
-
-/// What the worker said of a frame, and whether it is the moment to take the picture.
-struct Steadiness {
-    last: Option<Corners>,
-    ready_frames: u32,
-}
-
-impl Steadiness {
-    fn judge(&mut self, check: &FrameCheck) -> (CaptureHint, bool) {
-        let still = match (&self.last, &check.corners) {
-            (Some(a), Some(b)) => moved(a, b) < STILL * FRAME_WIDTH as f32,
-            _ => false,
-        };
-        self.last = check.corners;
-        let hint = if check.hint == CaptureHint::Ready && !still { CaptureHint::HoldStill } else { check.hint };
-        self.ready_frames = if hint == CaptureHint::Ready { self.ready_frames + 1 } else { 0 };
-        (hint, self.ready_frames >= STEADY_FRAMES)
-    }
-}
 
 /// The camera's stream, stopped when the component goes away.
 fn stop(stream: &web_sys::MediaStream) {
@@ -84,35 +44,36 @@ fn picture(video: &web_sys::HtmlVideoElement) -> Option<Vec<u8>> {
     base64::engine::general_purpose::STANDARD.decode(url.split_once(',')?.1).ok()
 }
 
-#[component]
-pub fn Camera(
+/// The camera's state while it is open; `Copy`.
+#[derive(Clone, Copy)]
+struct Live {
+    video: NodeRef<Video>,
     worker: StoredValue<Option<Rc<ScanWorker>>, LocalStorage>,
-    /// "front" or "back": named in the labels.
-    side: &'static str,
+    stream: StoredValue<Option<web_sys::MediaStream>, LocalStorage>,
+    hint: RwSignal<CaptureHint>,
+    /// The check found in the last frame, and that frame's height.
+    outline: RwSignal<Option<(Corners, u32)>>,
+    taken: StoredValue<bool>,
+    steadiness: StoredValue<Steadiness, LocalStorage>,
+    /// A frame is with the worker: the next tick skips.
+    in_flight: StoredValue<bool>,
     on_capture: Callback<Vec<u8>>,
-    on_unavailable: Callback<String>,
-) -> impl IntoView {
-    let video = NodeRef::<Video>::new();
-    let stream = StoredValue::new_local(None::<web_sys::MediaStream>);
-    let hint = RwSignal::new(CaptureHint::NoCheck);
-    let outline = RwSignal::new(None::<(Corners, u32)>);
-    let taken = StoredValue::new(false);
-    let steadiness = StoredValue::new_local(Steadiness { last: None, ready_frames: 0 });
-    let in_flight = StoredValue::new(false);
+}
 
-    let take = move || {
-        if taken.get_value() {
+impl Live {
+    /// The picture, once.
+    fn take(self) {
+        if self.taken.get_value() {
             return;
         }
-        if let Some(bytes) = video.get_untracked().and_then(|v| picture(&v)) {
-            taken.set_value(true);
-            on_capture.run(bytes);
+        if let Some(bytes) = self.video.get_untracked().and_then(|v| picture(&v)) {
+            self.taken.set_value(true);
+            self.on_capture.run(bytes);
         }
-    };
+    }
 
-    // Start the camera once the video element is in the page.
-    Effect::new(move |_| {
-        let Some(el) = video.get() else { return };
+    /// The camera started in the video element `el`.
+    fn start(self, el: web_sys::HtmlVideoElement, on_unavailable: Callback<String>) {
         let Some(devices) = window().navigator().media_devices().ok() else {
             on_unavailable.run("This browser offers no camera here (it needs HTTPS or localhost).".into());
             return;
@@ -127,6 +88,7 @@ pub fn Camera(
             on_unavailable.run("The camera could not be started.".into());
             return;
         };
+        let stream = self.stream;
         leptos::task::spawn_local(async move {
             match wasm_bindgen_futures::JsFuture::from(promise).await {
                 Ok(s) => {
@@ -139,17 +101,23 @@ pub fn Camera(
                     el.set_src_object(Some(&s));
                     let _ = el.play();
                 }
-                Err(e) => on_unavailable.run(unavailable(&e)),
+                Err(e) => {
+                    let name = js_sys::Reflect::get(&e, &"name".into()).ok().and_then(|n| n.as_string());
+                    on_unavailable.run(unavailable(&name.unwrap_or_default()))
+                }
             }
         });
-    });
+    }
 
-    let tick = move || {
+    /// A copy of the current frame to the worker; its answer shown, and the picture taken when
+    /// the check is steady.
+    fn tick(self) {
+        let Live { video, worker, in_flight, taken, steadiness, hint, outline, .. } = self;
         let (Some(v), Some(Some(w))) = (video.get_untracked(), worker.try_get_value()) else { return };
         if in_flight.get_value() || taken.get_value() || v.ready_state() < 2 || v.video_width() == 0 {
             return;
         }
-        let height = (FRAME_WIDTH * v.video_height() / v.video_width()).max(1);
+        let height = frame_height(v.video_width(), v.video_height());
         let Some((_, ctx)) = canvas(FRAME_WIDTH, height) else { return };
         if ctx
             .draw_image_with_html_video_element_and_dw_and_dh(&v, 0.0, 0.0, FRAME_WIDTH.into(), height.into())
@@ -172,12 +140,41 @@ pub fn Camera(
                 hint.set(said);
                 outline.set(check.corners.map(|c| (c, height)));
                 if now {
-                    take();
+                    self.take();
                 }
             }
         });
+    }
+}
+
+#[component]
+pub fn Camera(
+    worker: StoredValue<Option<Rc<ScanWorker>>, LocalStorage>,
+    /// "front" or "back": named in the labels.
+    side: &'static str,
+    on_capture: Callback<Vec<u8>>,
+    on_unavailable: Callback<String>,
+) -> impl IntoView {
+    let live = Live {
+        video: NodeRef::new(),
+        worker,
+        stream: StoredValue::new_local(None),
+        hint: RwSignal::new(CaptureHint::NoCheck),
+        outline: RwSignal::new(None),
+        taken: StoredValue::new(false),
+        steadiness: StoredValue::new_local(Steadiness::default()),
+        in_flight: StoredValue::new(false),
+        on_capture,
     };
-    let interval = set_interval_with_handle(tick, std::time::Duration::from_millis(150)).ok();
+    let Live { video, stream, hint, outline, .. } = live;
+
+    // Start the camera once the video element is in the page.
+    Effect::new(move |_| {
+        if let Some(el) = video.get() {
+            live.start(el, on_unavailable);
+        }
+    });
+    let interval = set_interval_with_handle(move || live.tick(), std::time::Duration::from_millis(150)).ok();
     on_cleanup(move || {
         if let Some(i) = interval {
             i.clear();
@@ -187,23 +184,19 @@ pub fn Camera(
         }
     });
 
-    let points = move || {
-        outline.get().map(|(c, _)| c.iter().map(|p| format!("{},{}", p[0], p[1])).collect::<Vec<_>>().join(" "))
-    };
-    let view_box = move || format!("0 0 {FRAME_WIDTH} {}", outline.get().map_or(FRAME_WIDTH * 9 / 16, |(_, h)| h));
     view! {
         <div class="camera">
             <div class="camera-view">
                 <video node_ref=video autoplay muted playsinline aria-label=format!("Camera: the {side} of the check")></video>
-                <svg class="camera-overlay" viewBox=view_box preserveAspectRatio="none" aria-hidden="true">
+                <svg class="camera-overlay" viewBox=move || view_box(outline.get().map(|(_, h)| h)) preserveAspectRatio="none" aria-hidden="true">
                     <rect class="camera-guide" x="5%" y="22%" width="90%" height="56%" rx="8"></rect>
-                    {move || points().map(|p| view! { <polygon class="camera-found" class:ready=move || hint.get() == CaptureHint::Ready points=p></polygon> })}
+                    {move || outline.get().map(|(c, _)| view! { <polygon class="camera-found" class:ready=move || hint.get() == CaptureHint::Ready points=points(&c)></polygon> })}
                 </svg>
                 <p class="camera-hint" id="camera-hint" aria-live="polite" data-hint=move || format!("{:?}", hint.get())>
                     {move || hint.get().words()}
                 </p>
             </div>
-            <button type="button" class="button primary" id="camera-take" on:click=move |_| take()>"Take the picture"</button>
+            <button type="button" class="button primary" id="camera-take" on:click=move |_| live.take()>"Take the picture"</button>
         </div>
     }
 }

@@ -14,7 +14,10 @@
 //! The step is kept in the URL (`?new=scan&step=back`), so Back goes to the previous step.
 
 mod camera;
+mod capture;
 mod corners;
+mod entry;
+mod framing;
 mod review;
 mod side;
 

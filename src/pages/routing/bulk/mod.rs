@@ -1,6 +1,7 @@
 //! Bulk check: a pasted list or an uploaded CSV of routing numbers → valid / invalid (why) /
 //! in ACH / in wire / institution, looked up a few at a time with progress, exported as CSV.
-//! The state lives with the page, so switching tabs keeps a run and its results.
+//! The state lives with the page, so switching tabs keeps a run and its results; what the rows
+//! found is counted in tally.rs.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -10,9 +11,11 @@ use super::format::count;
 use crate::session::use_auth;
 
 mod run;
+mod tally;
 
 pub use run::BulkState;
 use run::{cells, Outcome, Row, MAX_ROWS};
+use tally::{progress, Tally};
 
 /// Uploads larger than this are refused before reading.
 const MAX_FILE_BYTES: f64 = 5.0 * 1024.0 * 1024.0;
@@ -46,6 +49,36 @@ fn row_view(index: usize, row: Row) -> impl IntoView {
 
 #[component]
 pub fn BulkTab(state: BulkState) -> impl IntoView {
+    let s = state;
+    view! {
+        <BulkForm state/>
+        {move || s.notice.get().map(|n| view! { <p class="alert warning" role="status">{n}</p> })}
+        <div class="routing-progress" hidden=move || s.lookups.get() == 0>
+            <progress max=move || s.lookups.get() value=move || s.done.get() aria-labelledby="routing-bulk-progress"></progress>
+            <span id="routing-bulk-progress" aria-live="polite">{move || progress(s.done.get(), s.lookups.get())}</span>
+        </div>
+        <div hidden=move || s.rows.with(Vec::is_empty)>
+            <p class="routing-summary" data-testid="routing-bulk-summary">
+                {move || s.rows.with(|rows| rows.iter().fold(Tally::default(), |t, r| r.outcome.with(|o| t.add(o)))).text()}
+            </p>
+            <div class="routing-table-wrap">
+                <table class="routing-table" data-testid="routing-bulk-results">
+                    <caption class="routing-sr">"Bulk check results"</caption>
+                    <thead>
+                        <tr>{HEADINGS.map(|h| view! { <th scope="col">{h}</th> }).to_vec()}</tr>
+                    </thead>
+                    <tbody>
+                        {move || s.rows.get().into_iter().enumerate().map(|(i, r)| row_view(i, r)).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </div>
+    }
+}
+
+/// The numbers pasted or uploaded, and the run's buttons: check, cancel, export.
+#[component]
+fn BulkForm(state: BulkState) -> impl IntoView {
     let auth = use_auth();
     let s = state;
 
@@ -53,7 +86,7 @@ pub fn BulkTab(state: BulkState) -> impl IntoView {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
         if file.size() > MAX_FILE_BYTES {
-            s.notice.set(Some(format!("{} is larger than 5 MB; upload a smaller file.", file.name())));
+            s.notice.set(Some(format!("{} is larger than 5 MiB; upload a smaller file.", file.name())));
             return;
         }
         let name = file.name();
@@ -78,33 +111,6 @@ pub fn BulkTab(state: BulkState) -> impl IntoView {
         if let Err(e) = csv::download("routing-check.csv", &text) {
             s.notice.set(Some(e));
         }
-    };
-
-    let summary = move || {
-        let (mut valid, mut invalid, mut in_ach, mut in_wire, mut neither) = (0u64, 0u64, 0u64, 0u64, 0u64);
-        s.rows.with(|rows| {
-            for r in rows {
-                match r.outcome.get() {
-                    Outcome::Invalid(_) => invalid += 1,
-                    Outcome::Checked { ach, wire } => {
-                        valid += 1;
-                        in_ach += ach.is_some() as u64;
-                        in_wire += wire.is_some() as u64;
-                        neither += (ach.is_none() && wire.is_none()) as u64;
-                    }
-                    _ => valid += 1,
-                }
-            }
-        });
-        format!(
-            "{} rows: {} valid, {} invalid; {} in ACH, {} in wire, {} in neither.",
-            count(valid + invalid),
-            count(valid),
-            count(invalid),
-            count(in_ach),
-            count(in_wire),
-            count(neither)
-        )
     };
 
     view! {
@@ -152,26 +158,5 @@ pub fn BulkTab(state: BulkState) -> impl IntoView {
                 </button>
             </div>
         </form>
-        {move || s.notice.get().map(|n| view! { <p class="alert warning" role="status">{n}</p> })}
-        <div class="routing-progress" hidden=move || s.lookups.get() == 0>
-            <progress max=move || s.lookups.get() value=move || s.done.get() aria-labelledby="routing-bulk-progress"></progress>
-            <span id="routing-bulk-progress" aria-live="polite">
-                {move || format!("{} of {} distinct valid numbers looked up", count(s.done.get() as u64), count(s.lookups.get() as u64))}
-            </span>
-        </div>
-        <div hidden=move || s.rows.with(Vec::is_empty)>
-            <p class="routing-summary" data-testid="routing-bulk-summary">{summary}</p>
-            <div class="routing-table-wrap">
-                <table class="routing-table" data-testid="routing-bulk-results">
-                    <caption class="routing-sr">"Bulk check results"</caption>
-                    <thead>
-                        <tr>{HEADINGS.map(|h| view! { <th scope="col">{h}</th> }).to_vec()}</tr>
-                    </thead>
-                    <tbody>
-                        {move || s.rows.get().into_iter().enumerate().map(|(i, r)| row_view(i, r)).collect_view()}
-                    </tbody>
-                </table>
-            </div>
-        </div>
     }
 }

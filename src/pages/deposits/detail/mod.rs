@@ -1,16 +1,19 @@
 //! One deposit in the table's drawer: its check images, its history (who moved it, when,
 //! why) and a button for each move allowed now. Reject and return ask for a reason; send and
 //! settle (the cash-letter and settlement jobs' moves) show only to an admin, as the server
-//! allows them only to one.
+//! allows them only to one. Which moves, what a click does and the words are moves.rs.
+
+mod moves;
 
 use leptos::prelude::*;
-use moneydesk_model::deposits::{DepositAction, DepositDetail};
+use moneydesk_model::deposits::{DepositAction, DepositDetail, DepositEvent};
 use moneydesk_model::Scope;
 use serde_json::Value;
 
+use self::moves::{button_text, offered, reason_label, step, summary, undoes, what, Moves, Step};
+
 use crate::api::request::{submit, Answer};
 use crate::api::{self, ApiError};
-use crate::components::data_table::column::format_money;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::format_date_time;
@@ -28,17 +31,6 @@ pub fn panel(record: Value) -> AnyView {
     }
 }
 
-fn button_text(a: DepositAction) -> &'static str {
-    match a {
-        DepositAction::Confirm => "Confirm",
-        DepositAction::Send => "Mark sent",
-        DepositAction::Settle => "Mark settled",
-        DepositAction::Return => "Return…",
-        DepositAction::Reject => "Reject…",
-        DepositAction::Cancel => "Cancel deposit",
-    }
-}
-
 #[component]
 fn DepositPanel(id: i64) -> impl IntoView {
     let auth = use_auth();
@@ -47,21 +39,15 @@ fn DepositPanel(id: i64) -> impl IntoView {
     let detail = Answer::<DepositDetail>::new();
     detail.load(api::deposits::detail(&auth.client(), id));
 
-    // The move waiting for its reason, the reason typed, and a move on its way.
-    let asking = RwSignal::new(None::<DepositAction>);
-    let reason = RwSignal::new(String::new());
-    let busy = RwSignal::new(false);
-    let failed = RwSignal::new(None::<ApiError>);
+    let moves = Moves::new();
+    let Moves { asking, reason, busy, failed } = moves;
     let owner = Owner::current();
     let act = Callback::new(move |action: DepositAction| {
-        if action.needs_reason() && asking.get_untracked() != Some(action) {
-            asking.set(Some(action));
-            return;
-        }
-        let why = Some(reason.get_untracked().trim().to_string()).filter(|r| !r.is_empty());
-        if action.needs_reason() && why.is_none() {
-            return;
-        }
+        let why = match reason.with_untracked(|r| step(action, asking.get_untracked(), r)) {
+            Step::Ask => return asking.set(Some(action)),
+            Step::Wait => return,
+            Step::Apply(why) => why,
+        };
         failed.set(None);
         submit(
             busy,
@@ -70,8 +56,7 @@ fn DepositPanel(id: i64) -> impl IntoView {
             move |result| match result {
                 Ok(d) => {
                     toasts.show(ToastKind::Success, format!("Deposit {id} is now {}.", d.record.status.label()));
-                    asking.set(None);
-                    reason.set(String::new());
+                    moves.done();
                     detail.set(Ok(d));
                     if let Some(Changed(c)) = changed {
                         c.update(|n| *n += 1);
@@ -89,80 +74,87 @@ fn DepositPanel(id: i64) -> impl IntoView {
             None => view! { <p class="muted">"Reading the deposit…"</p> }.into_any(),
             Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
             Some(Ok(d)) => {
-                let admin = auth.can(Scope::Admin);
-                let writer = auth.can(Scope::DepositsWrite);
-                let moves: Vec<DepositAction> = d
-                    .allowed_actions
-                    .iter()
-                    .copied()
-                    .filter(|a| if matches!(a, DepositAction::Send | DepositAction::Settle) { admin } else { writer })
-                    .collect();
-                let history = d
-                    .history
-                    .iter()
-                    .map(|e| {
-                        let when = format_date_time(&e.at).unwrap_or_else(|| e.at.clone());
-                        let what = format!("{} by {}", e.to_status.label(), e.actor);
-                        view! {
-                            <li>
-                                <span class="history-what">{what}</span>
-                                <time datetime=e.at.clone()>{when}</time>
-                                {e.reason.clone().map(|r| view! { <span class="history-reason">{r}</span> })}
-                            </li>
-                        }
-                    })
-                    .collect_view();
-                let r = &d.record;
-                let summary = format!(
-                    "{} · {} · fee {} · {}",
-                    d.service_type.label(),
-                    format_money(&r.amount.to_string()).unwrap_or_else(|| r.amount.to_string()),
-                    format_money(&r.fee_applied.to_string()).unwrap_or_else(|| r.fee_applied.to_string()),
-                    r.status.label()
-                );
-                let duplicate = d.duplicate_of.map(|first| {
-                    let why = d.override_reason.clone().unwrap_or_default();
-                    view! { <p class="notice">"A second deposit of the check of deposit " {first} ", allowed by an admin: " {why}</p> }
-                });
-                view! {
-                    <p class="deposit-summary" data-testid="deposit-status">{summary}</p>
-                    {duplicate}
-                    <div class="deposit-moves" role="group" aria-label="Moves">
-                        {moves
-                            .into_iter()
-                            .map(|a| {
-                                view! {
-                                    <button
-                                        type="button"
-                                        class="button"
-                                        class:danger=matches!(a, DepositAction::Reject | DepositAction::Return | DepositAction::Cancel)
-                                        data-move=a.as_str()
-                                        disabled=move || busy.get()
-                                        on:click=move |_| act.run(a)
-                                    >
-                                        {button_text(a)}
-                                    </button>
-                                }
-                            })
-                            .collect_view()}
-                    </div>
-                    <h3>"History"</h3>
-                    <ol class="deposit-history">{history}</ol>
-                }
-                .into_any()
+                let offered = offered(&d.allowed_actions, auth.can(Scope::Admin), auth.can(Scope::DepositsWrite));
+                view! { <Detail detail=d.clone() offered busy act/> }.into_any()
             }
         })
     };
+    view! {
+        <div class="deposit-detail" data-testid="deposit-detail">
+            <CheckImages id/>
+            {body}
+            <ReasonForm moves act/>
+            {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
+        </div>
+    }
+}
 
-    let reason_form = move || {
+/// What the deposit is, a button for each move `offered`, and its history.
+#[component]
+fn Detail(
+    detail: DepositDetail,
+    offered: Vec<DepositAction>,
+    busy: RwSignal<bool>,
+    act: Callback<DepositAction>,
+) -> impl IntoView {
+    let r = &detail.record;
+    let summary = summary(detail.service_type, &r.amount, &r.fee_applied, r.status);
+    let duplicate = detail.duplicate_of.map(|first| {
+        let why = detail.override_reason.clone().unwrap_or_default();
+        view! { <p class="notice">"A second deposit of the check of deposit " {first} ", allowed by an admin: " {why}</p> }
+    });
+    view! {
+        <p class="deposit-summary" data-testid="deposit-status">{summary}</p>
+        {duplicate}
+        <div class="deposit-moves" role="group" aria-label="Moves">
+            {offered
+                .into_iter()
+                .map(|a| {
+                    view! {
+                        <button
+                            type="button"
+                            class="button"
+                            class:danger=undoes(a)
+                            data-move=a.as_str()
+                            disabled=move || busy.get()
+                            on:click=move |_| act.run(a)
+                        >
+                            {button_text(a)}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+        <h3>"History"</h3>
+        <ol class="deposit-history">{detail.history.into_iter().map(|e| view! { <HistoryEvent event=e/> }).collect_view()}</ol>
+    }
+}
+
+/// One move of the history: what, by whom, when, and why.
+#[component]
+fn HistoryEvent(event: DepositEvent) -> impl IntoView {
+    let when = format_date_time(&event.at).unwrap_or_else(|| event.at.clone());
+    view! {
+        <li>
+            <span class="history-what">{what(&event)}</span>
+            <time datetime=event.at>{when}</time>
+            {event.reason.map(|r| view! { <span class="history-reason">{r}</span> })}
+        </li>
+    }
+}
+
+/// The reason reject and return ask for, while one waits for it.
+#[component]
+fn ReasonForm(moves: Moves, act: Callback<DepositAction>) -> impl IntoView {
+    let Moves { asking, reason, busy, .. } = moves;
+    move || {
         asking.get().map(|a| {
-            let label = format!("Why is the deposit {}?", if a == DepositAction::Return { "returned" } else { "rejected" });
             view! {
                 <form class="deposit-reason" on:submit=move |ev| {
                     ev.prevent_default();
                     act.run(a);
                 }>
-                    <label for="deposit-reason">{label}</label>
+                    <label for="deposit-reason">{reason_label(a)}</label>
                     <input
                         id="deposit-reason"
                         type="text"
@@ -178,15 +170,6 @@ fn DepositPanel(id: i64) -> impl IntoView {
                 </form>
             }
         })
-    };
-
-    view! {
-        <div class="deposit-detail" data-testid="deposit-detail">
-            <CheckImages id/>
-            {body}
-            {reason_form}
-            {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
-        </div>
     }
 }
 

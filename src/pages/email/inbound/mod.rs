@@ -1,0 +1,221 @@
+//! Inbound: per domain the URL its mail is posted to (changeable), the MX record to publish,
+//! the signing secret (revealed on demand, rotatable): route.rs; the messages received, newest
+//! first, filtered by domain; a message opens with its delivery attempts (inbound_message.rs).
+//! The domain filter and the message open live in the URL (`?tab=inbound&domain=…&inbound=…`,
+//! place.rs). While a shown message is still being delivered the list asks again every few
+//! seconds.
+
+mod place;
+mod route;
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+use moneydesk_model::email::inbound::{InboundMessage, InboundRoute};
+
+use self::place::{in_flight, new_route, pairs, subject, title};
+use self::route::RouteRow;
+use super::inbound_message::InboundView;
+use super::parts::{inbound_badge, when};
+use super::use_go;
+use crate::api::email as api;
+use crate::api::request::{submit, Answer};
+use crate::api::ApiError;
+use crate::components::error_view::ApiErrorView;
+use crate::format::bytes;
+use crate::session::use_auth;
+
+/// How often the list asks again while messages are being delivered.
+const REFRESH: Duration = Duration::from_secs(2);
+
+/// The tab's state; `Copy`, handed to each of its parts.
+#[derive(Clone, Copy)]
+struct InboundPage {
+    /// The domain filtered on (empty: all), as the URL says.
+    domain: Memo<String>,
+    go: Callback<Vec<(String, String)>>,
+    /// Bumped to ask for the messages again.
+    tick: RwSignal<u32>,
+    /// A route or a message changed: both lists are asked for again.
+    changed: Callback<()>,
+}
+
+impl InboundPage {
+    /// Moves to the messages of `domain`, `open` shown.
+    fn place(self, domain: String, open: Option<String>) {
+        self.go.run(pairs(domain, open));
+    }
+}
+
+#[component]
+pub fn Inbound() -> impl IntoView {
+    let auth = use_auth();
+    let query = use_query_map();
+    let domain = Memo::new(move |_| query.with(|q| q.get_str("domain").unwrap_or_default().to_string()));
+    let open = Memo::new(move |_| query.with(|q| q.get_str("inbound").filter(|m| !m.is_empty()).map(str::to_string)));
+    let (reload, tick) = (RwSignal::new(0u32), RwSignal::new(0u32));
+    let page = InboundPage {
+        domain,
+        go: use_go(),
+        tick,
+        changed: Callback::new(move |()| {
+            reload.update(|n| *n += 1);
+            tick.update(|t| *t += 1);
+        }),
+    };
+
+    let routes = Answer::<Vec<InboundRoute>>::new();
+    Effect::new(move |_| {
+        reload.track();
+        routes.load(api::inbound_routes(&auth.client()));
+    });
+    let messages = Answer::<Vec<InboundMessage>>::new();
+    Effect::new(move |_| {
+        let d = domain.get();
+        tick.track();
+        messages.load(api::inbound_messages(&auth.client(), &d));
+    });
+    Effect::new(move |_| {
+        let moving = messages.with(|l| matches!(l, Some(Ok(l)) if l.iter().any(|m| in_flight(m.state))));
+        if moving {
+            set_timeout(
+                move || {
+                    tick.try_update(|t| *t += 1);
+                },
+                REFRESH,
+            );
+        }
+    });
+
+    view! {
+        <div class="email-inbound">
+            <NewRoute reload/>
+            <Routes page routes/>
+            <section class="email-inbound-messages" aria-labelledby="inbound-messages-title">
+                <div class="email-verify-row">
+                    <h2 id="inbound-messages-title">{move || title(&domain.get())}</h2>
+                    <Show when=move || !domain.get().is_empty()>
+                        <button type="button" class="link-button" id="inbound-all" on:click=move |_| page.place(String::new(), None)>"All domains"</button>
+                    </Show>
+                    <button type="button" class="secondary" id="inbound-refresh" on:click=move |_| tick.update(|t| *t += 1)>"Refresh"</button>
+                </div>
+                {move || open.get().map(|id| view! {
+                    <InboundView id=id on_change=page.changed close=Callback::new(move |()| page.place(domain.get_untracked(), None))/>
+                })}
+                <Messages page messages/>
+            </section>
+        </div>
+    }
+}
+
+/// A new route: the domain that receives mail and the URL each message is posted to.
+#[component]
+fn NewRoute(reload: RwSignal<u32>) -> impl IntoView {
+    let auth = use_auth();
+    let owner = Owner::current();
+    let new_domain = RwSignal::new(String::new());
+    let new_url = RwSignal::new(String::new());
+    let busy = RwSignal::new(false);
+    let problem = RwSignal::new(None::<String>);
+    let create = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let (d, u) = match new_domain.with_untracked(|d| new_url.with_untracked(|u| new_route(d, u))) {
+            Ok(typed) => typed,
+            Err(e) => return problem.set(Some(e)),
+        };
+        submit(
+            busy,
+            &owner,
+            || api::create_inbound_route(&auth.client(), &d, &u),
+            move |r: Result<InboundRoute, ApiError>| match r {
+                Ok(_) => {
+                    problem.set(None);
+                    new_domain.set(String::new());
+                    new_url.set(String::new());
+                    reload.update(|n| *n += 1);
+                }
+                Err(e) => problem.set(Some(e.to_string())),
+            },
+        );
+    };
+    view! {
+        <form class="email-inbound-new" on:submit=create novalidate>
+            <fieldset>
+                <legend>"Receive a domain's mail"</legend>
+                <label for="inbound-domain">"Domain"</label>
+                <input id="inbound-domain" type="text" autocomplete="off" spellcheck="false" placeholder="in.bank.example"
+                    prop:value=move || new_domain.get() on:input=move |ev| new_domain.set(event_target_value(&ev))/>
+                <label for="inbound-url">"Post each message to"</label>
+                <input id="inbound-url" type="url" autocomplete="off" spellcheck="false" placeholder="https://hooks.bank.example/inbound"
+                    prop:value=move || new_url.get() on:input=move |ev| new_url.set(event_target_value(&ev))/>
+                <button type="submit" class="primary" disabled=move || busy.get()>"Add route"</button>
+            </fieldset>
+            <p class="field-error" role="alert">{move || problem.get()}</p>
+        </form>
+    }
+}
+
+/// The routes, a row each (route.rs).
+#[component]
+fn Routes(page: InboundPage, routes: Answer<Vec<InboundRoute>>) -> impl IntoView {
+    move || {
+        routes.with(|l| match l {
+            None => view! { <p class="muted" role="status">"Loading…"</p> }.into_any(),
+            Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
+            Some(Ok(all)) if all.is_empty() => view! { <p class="muted" id="inbound-routes-empty">"No inbound routes yet: mail to any domain is refused."</p> }.into_any(),
+            Some(Ok(all)) => view! {
+                <table class="email-table" id="inbound-routes">
+                    <caption class="sr-only">"Inbound routes"</caption>
+                    <thead><tr>
+                        <th scope="col">"Domain"</th><th scope="col">"Posts to"</th><th scope="col">"MX record to publish"</th>
+                        <th scope="col">"Messages"</th><th scope="col">"Signing secret"</th>
+                    </tr></thead>
+                    <tbody>
+                        {all.iter().cloned().map(|r| view! { <RouteRow route=r on_change=page.changed show=Callback::new(move |d: String| page.place(d, None))/> }).collect_view()}
+                    </tbody>
+                </table>
+            }.into_any(),
+        })
+    }
+}
+
+/// The messages received, newest first, each opening on its subject.
+#[component]
+fn Messages(page: InboundPage, messages: Answer<Vec<InboundMessage>>) -> impl IntoView {
+    let (domain, tick) = (page.domain, page.tick);
+    move || {
+        messages.with(|l| match l {
+            None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
+            Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| tick.update(|t| *t += 1))/> }.into_any(),
+            Some(Ok(all)) if all.is_empty() => view! { <p class="muted" id="inbound-empty">"No messages received yet."</p> }.into_any(),
+            Some(Ok(all)) => view! {
+                <table class="email-table" id="inbound-messages">
+                    <caption class="sr-only">"Messages received"</caption>
+                    <thead><tr>
+                        <th scope="col">"Received"</th><th scope="col">"Domain"</th><th scope="col">"From"</th><th scope="col">"Subject"</th>
+                        <th scope="col">"Size"</th><th scope="col">"Delivery"</th><th scope="col">"Attempts"</th><th scope="col">"Last result"</th>
+                    </tr></thead>
+                    <tbody>
+                        {all.iter().map(|m| {
+                            let id = m.id.clone();
+                            view! {
+                                <tr data-id=m.id.clone()>
+                                    <td>{when(&m.received_at)}</td>
+                                    <td>{m.domain.clone()}</td>
+                                    <td>{m.from.clone()}</td>
+                                    <td><button type="button" class="link-button inbound-open" on:click=move |_| page.place(domain.get_untracked(), Some(id.clone()))>
+                                        {subject(&m.subject)}</button></td>
+                                    <td>{bytes(m.size)}</td>
+                                    <td>{inbound_badge(m.state)}</td>
+                                    <td>{m.attempts}</td>
+                                    <td class="muted">{m.last_result.clone().unwrap_or_default()}</td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            }.into_any(),
+        })
+    }
+}

@@ -1,0 +1,187 @@
+//! The Outbox: every message with its state and attempts, newest first; filtered by state
+//! (checkboxes), by text (a recipient, the subject, an id) and by the UTC day it was created
+//! (from, to: both inclusive), paged; all of them in the URL (place.rs). The text and the days
+//! apply when the form is submitted: a date typed digit by digit is a valid day at every
+//! keystroke. While a shown message is still on its way (queued, scheduled, sending, deferred)
+//! the page asks again every few seconds. A row opens the message (message.rs).
+
+mod place;
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+use moneydesk_model::email::{MessageState, OutboxMessage};
+use moneydesk_model::Page;
+
+use self::place::{created, subject, Place};
+use super::message::MessageView;
+use super::use_go;
+use crate::api::email as api;
+use crate::api::request::Answer;
+use crate::components::error_view::ApiErrorView;
+use crate::session::use_auth;
+
+/// How often the list asks again while messages are on their way.
+const REFRESH: Duration = Duration::from_secs(2);
+
+/// The page's state; `Copy`, handed to each of its parts.
+#[derive(Clone, Copy)]
+struct Outboxes {
+    place: Memo<Place>,
+    go: Callback<Vec<(String, String)>>,
+    /// Bumped to ask for the list again.
+    tick: RwSignal<u32>,
+    /// The text and the days as typed, until the form is submitted.
+    search: RwSignal<String>,
+    from: RwSignal<String>,
+    until: RwSignal<String>,
+}
+
+impl Outboxes {
+    /// Moves to the place `f` makes of this one.
+    fn with(self, f: &dyn Fn(&mut Place)) {
+        let mut p = self.place.get_untracked();
+        f(&mut p);
+        self.go.run(p.pairs());
+    }
+}
+
+#[component]
+pub fn Outbox() -> impl IntoView {
+    let auth = use_auth();
+    let query = use_query_map();
+    let go = use_go();
+    let place = Memo::new(move |_| query.with(Place::from_query));
+    let list = Answer::<Page<OutboxMessage>>::new();
+    let tick = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        let filters = place.with(Place::filters);
+        tick.track();
+        list.load(api::messages(&auth.client(), &filters));
+    });
+    // Asks again while anything shown may still change.
+    Effect::new(move |_| {
+        let moving = list.with(|l| matches!(l, Some(Ok(p)) if p.content.iter().any(|m| !m.state.is_final())));
+        if moving {
+            set_timeout(
+                move || {
+                    tick.try_update(|t| *t += 1);
+                },
+                REFRESH,
+            );
+        }
+    });
+    let page = Outboxes {
+        place,
+        go,
+        tick,
+        search: RwSignal::new(String::new()),
+        from: RwSignal::new(String::new()),
+        until: RwSignal::new(String::new()),
+    };
+    let Outboxes { search, from, until, .. } = page;
+    Effect::new(move |_| {
+        place.with(|p| {
+            search.set(p.q.clone());
+            from.set(p.created_from.clone());
+            until.set(p.created_to.clone());
+        })
+    });
+
+    view! {
+        <div class="email-outbox">
+            <Filters page/>
+            {move || place.get().message.map(|id| view! {
+                <MessageView id=id close=Callback::new(move |()| page.with(&|p| p.message = None))/>
+            })}
+            <Messages page list/>
+        </div>
+    }
+}
+
+/// The states ticked (at once), the text and the days (on submit).
+#[component]
+fn Filters(page: Outboxes) -> impl IntoView {
+    let Outboxes { place, search, from, until, .. } = page;
+    view! {
+        <form class="email-filters" role="search" on:submit=move |ev| {
+            ev.prevent_default();
+            let (q, f, t) = (search.get_untracked(), from.get_untracked(), until.get_untracked());
+            page.with(&|p| { p.q = q.clone(); p.created_from = f.clone(); p.created_to = t.clone(); p.page = 1; });
+        }>
+            <fieldset>
+                <legend>"State"</legend>
+                {MessageState::ALL.into_iter().map(|s| {
+                    let (id, for_id) = (format!("email-state-{}", s.as_str()), format!("email-state-{}", s.as_str()));
+                    view! {
+                        <label for=for_id>
+                            <input type="checkbox" id=id prop:checked=move || place.with(|p| p.states.contains(&s))
+                                on:change=move |_| page.with(&|p| p.toggle(s))/>
+                            {format!(" {}", s.label())}
+                        </label>
+                    }
+                }).collect_view()}
+            </fieldset>
+            <label for="email-search">"Search"</label>
+            <input id="email-search" type="search" placeholder="Recipient, subject or id" prop:value=move || search.get()
+                on:input=move |ev| search.set(event_target_value(&ev))/>
+            <label for="email-created-from">"Created from"</label>
+            <input id="email-created-from" type="date" prop:value=move || from.get()
+                on:input=move |ev| from.set(event_target_value(&ev))/>
+            <label for="email-created-to"><span class="sr-only">"Created "</span>"to"</label>
+            <input id="email-created-to" type="date" prop:value=move || until.get()
+                on:input=move |ev| until.set(event_target_value(&ev))/>
+            <button type="submit" class="button">"Search"</button>
+        </form>
+    }
+}
+
+/// The page of messages, each opening on its subject, and the pager.
+#[component]
+fn Messages(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView {
+    let tick = page.tick;
+    move || {
+        list.with(|l| match l {
+            None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
+            Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| tick.update(|t| *t += 1))/> }.into_any(),
+            Some(Ok(shown)) if shown.content.is_empty() => view! { <p class="muted" id="email-outbox-empty">"No messages."</p> }.into_any(),
+            Some(Ok(shown)) => {
+                let (number, total, last) = (shown.number + 1, shown.total_elements, shown.last);
+                view! {
+                    <table class="table email-table" id="email-outbox-table">
+                        <caption class="sr-only">"Outbox"</caption>
+                        <thead><tr>
+                            <th scope="col">"Created"</th><th scope="col">"To"</th><th scope="col">"Subject"</th>
+                            <th scope="col">"State"</th><th scope="col">"Attempts"</th><th scope="col">"Last reply"</th>
+                        </tr></thead>
+                        <tbody>
+                            {shown.content.iter().map(|m| {
+                                let id = m.id.clone();
+                                let state = m.state;
+                                view! {
+                                    <tr data-id=m.id.clone()>
+                                        <td>{created(&m.created_at)}</td>
+                                        <td>{m.to.join(", ")}</td>
+                                        <td><button type="button" class="link-button email-open" on:click=move |_| {
+                                            let id = id.clone();
+                                            page.with(&|p| p.message = Some(id.clone()));
+                                        }>{subject(&m.subject)}</button></td>
+                                        <td><span class=format!("badge state-{}", state.as_str())>{state.label()}</span></td>
+                                        <td>{m.attempts}</td>
+                                        <td class="muted">{m.last_reply.clone().unwrap_or_default()}</td>
+                                    </tr>
+                                }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                    <nav class="pager" aria-label="Pages">
+                        <button type="button" class="button" disabled=number <= 1 on:click=move |_| page.with(&|p| p.page -= 1)>"Previous"</button>
+                        <span>{format!("Page {number} · {total} messages")}</span>
+                        <button type="button" class="button" disabled=last on:click=move |_| page.with(&|p| p.page += 1)>"Next"</button>
+                    </nav>
+                }.into_any()
+            }
+        })
+    }
+}

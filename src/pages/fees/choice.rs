@@ -1,0 +1,90 @@
+//! What the page shows, as the URL holds it (`Choice`: the transfer type and the amount), and
+//! the changes made to it, as pure functions: a rail picked, a transfer type, an amount typed.
+
+use moneydesk_model::fees::{Rail, TransferType};
+
+use super::amount::{dollars, tidy};
+
+/// The page's URL state: `/fees?rail=wire&type=DOMESTIC_WIRE&amount=1250.00`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    pub transfer_type: TransferType,
+    pub amount: Option<String>,
+}
+
+/// The choice the query names; a rail or a type it does not know falls back to ACH and the
+/// rail's first type, an amount that is not one to none.
+pub fn choice_from(rail: Option<&str>, t: Option<&str>, amount: Option<&str>) -> Choice {
+    let rail = rail.and_then(Rail::parse).unwrap_or(Rail::Ach);
+    let transfer_type =
+        t.and_then(TransferType::parse).filter(|t| t.rail() == rail).unwrap_or(rail.transfer_types()[0]);
+    let amount = amount.map(tidy).and_then(|t| t.amount);
+    Choice { transfer_type, amount }
+}
+
+pub fn href(c: &Choice) -> String {
+    let rail = c.transfer_type.rail();
+    let mut q = format!("/fees?rail={}&type={}", rail, c.transfer_type);
+    if let Some(a) = &c.amount {
+        q.push_str(&format!("&amount={a}"));
+    }
+    q
+}
+
+impl Choice {
+    /// Another rail picked: its first transfer type, the amount kept; `None` when it is the
+    /// rail shown.
+    pub fn with_rail(&self, rail: Rail) -> Option<Choice> {
+        (self.transfer_type.rail() != rail)
+            .then(|| Choice { transfer_type: rail.transfer_types()[0], amount: self.amount.clone() })
+    }
+
+    /// An amount typed (as the API takes it); `None` when it is the amount shown.
+    pub fn with_amount(&self, amount: Option<String>) -> Option<Choice> {
+        (amount != self.amount).then(|| Choice { amount, ..self.clone() })
+    }
+}
+
+/// Under the field: the amount quoted, or what to type (`typed_nothing`: the field is empty).
+pub fn parsed(amount: Option<&str>, typed_nothing: bool) -> String {
+    match amount {
+        Some(a) => format!("Quoting {}", dollars(a)),
+        None if typed_nothing => "Type an amount in US dollars to quote its fees.".into(),
+        None => "Enter an amount above zero.".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    #[wasm_bindgen_test]
+    fn the_url_names_rail_type_and_amount_and_nonsense_falls_back() {
+        let c = choice_from(Some("wire"), Some("INTERNATIONAL_WIRE"), Some("1250.5"));
+        assert_eq!(c, Choice { transfer_type: TransferType::InternationalWire, amount: Some("1250.5".into()) });
+        assert_eq!(href(&c), "/fees?rail=wire&type=INTERNATIONAL_WIRE&amount=1250.5");
+        assert_eq!(choice_from(Some("wire"), Some("EFT"), None).transfer_type, TransferType::DomesticWire);
+        assert_eq!(choice_from(None, None, Some("abc")), Choice { transfer_type: TransferType::Eft, amount: None });
+    }
+
+    #[wasm_bindgen_test]
+    fn a_rail_or_an_amount_changes_the_choice_only_when_it_differs() {
+        let c = Choice { transfer_type: TransferType::SameDayAch, amount: Some("5".into()) };
+        assert_eq!(c.with_rail(Rail::Ach), None);
+        assert_eq!(
+            c.with_rail(Rail::Wire),
+            Some(Choice { transfer_type: TransferType::DomesticWire, amount: Some("5".into()) })
+        );
+        assert_eq!(c.with_amount(Some("5".into())), None);
+        assert_eq!(c.with_amount(None), Some(Choice { transfer_type: TransferType::SameDayAch, amount: None }));
+    }
+
+    #[wasm_bindgen_test]
+    fn under_the_field() {
+        assert_eq!(parsed(Some("1250.5"), false), "Quoting $1,250.50");
+        assert_eq!(parsed(None, true), "Type an amount in US dollars to quote its fees.");
+        assert_eq!(parsed(None, false), "Enter an amount above zero.");
+    }
+}
