@@ -29,7 +29,7 @@ pub struct AccountStore {
     db: Database,
     /// One marks rebuild at a time: two at once (the background one after an import and an
     /// explicit one) both delete and insert the marks, and on PostgreSQL the second fails on
-    /// the first's rows (seen once in collections_filters on PostgreSQL).
+    /// the first's rows (seen once in the accounts filter tests on PostgreSQL).
     rebuilding: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
