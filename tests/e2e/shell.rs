@@ -327,10 +327,12 @@ async fn a_signed_out_cold_load_starts_the_sign_in_page_code() {
 }
 
 /// Every text of the first screen as `weight size family`, the family as the browser writes it;
-/// and the fonts index.html's early script asks for (xtask/src/fonts.rs), the same way.
+/// and the fonts index.html's early script asks for (xtask/src/fonts.rs; minified, the list is
+/// the script's one array of `font` values), the same way.
 const FIRST_SCREEN_FONTS: &str = "const key = (f) => f.replace(/[\\s\"']/g, '');
-    const early = [...document.scripts].map((s) => s.textContent).find((t) => t.includes('const fonts = '));
-    const asked = early ? JSON.parse(early.split('const fonts = ')[1].split('];')[0] + ']') : [];
+    const list = /const \\w+ ?= ?(\\[\"\\d00 [^\\]]*\\])/;
+    const early = [...document.scripts].map((s) => s.textContent).find((t) => list.test(t));
+    const asked = early ? JSON.parse(early.match(list)[1]) : [];
     const shown = new Set();
     const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
