@@ -26,7 +26,7 @@ pub fn now_text() -> String {
 ///
 /// ```
 /// use chrono::TimeZone;
-/// let t = chrono::Utc.timestamp_millis_opt(1_764_363_600_250).unwrap();
+/// let t = chrono::Utc.timestamp_millis_opt(1_795_899_600_250).unwrap();
 /// assert_eq!(moneydesk_server::storage::time::millis(t), "2026-11-28T21:00:00.250Z");
 /// ```
 pub fn millis(t: DateTime<Utc>) -> String {
