@@ -42,7 +42,8 @@ pub struct AccountListParams {
     /// Active, Closed, Inactive, Pending or Suspended (any case).
     #[param(schema_with = crate::http::params::account_status)]
     accountStatus: Option<String>,
-    /// API_Customer, Corporate_Client, Corporate_Holding, Household or Individual_Client (any case).
+    /// API_Customer, Corporate_Client, Corporate_Holding, Household or Individual_Client (any
+    /// case).
     #[param(schema_with = crate::http::params::account_type)]
     accountType: Option<String>,
     /// accountName contains this, ignoring case (at most 100 characters).

@@ -20,7 +20,8 @@ use crate::http::openapi::PageParams;
 use crate::AppState;
 
 crate::group_state! {
-    /// What the cash letter handlers reach: their store and files, and the deposits they are made of.
+    /// What the cash letter handlers reach: their store and files, and the deposits they are made
+    /// of.
     pub struct CashLettersState {
         cash_letters: crate::cash_letters::store::CashLetterStore = stores.cash_letters,
         deposits: crate::deposits::store::DepositStore = stores.deposits,

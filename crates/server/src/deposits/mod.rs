@@ -31,7 +31,8 @@ mod record;
 pub use record::{money, today};
 
 crate::group_state! {
-    /// What the deposits handlers reach: their store and images, and what a deposit is checked against and priced by (the payee's account, the routing directory, the fee schedule).
+    /// What the deposits handlers reach: their store and images, and what a deposit is checked
+    /// against and priced by (the payee's account, the routing directory, the fee schedule).
     pub struct DepositsState {
         deposits: crate::deposits::store::DepositStore = stores.deposits,
         accounts: crate::accounts::store::AccountStore = stores.accounts,

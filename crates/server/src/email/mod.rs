@@ -19,7 +19,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::AppState;
 
 crate::group_state! {
-    /// What the email handlers reach: the outbox, templates, sending domains, inbound mail, address verification and attachments.
+    /// What the email handlers reach: the outbox, templates, sending domains, inbound mail, address
+    /// verification and attachments.
     pub struct EmailState {
         email: crate::email::outbox::store::EmailStore = stores.email,
         templates: crate::email::templates::TemplateStore = stores.templates,

@@ -24,7 +24,8 @@ pub mod versions;
 pub use versions::{default_schedule, parse_schedule_text, Format};
 
 crate::group_state! {
-    /// What the fees handlers reach: the schedule versions, their store and the rate limiter, and the rate's configuration.
+    /// What the fees handlers reach: the schedule versions, their store and the rate limiter, and
+    /// the rate's configuration.
     pub struct FeesState {
         fees: crate::fees::State = fees,
         config: std::sync::Arc<crate::Config> = config,
