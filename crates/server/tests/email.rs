@@ -344,7 +344,7 @@ on_both_backends!(
 async fn the_senders_are_the_configured_identities_and_the_outbox_needs_email_send() {
     let s = Server::start_with(|c| {
         c.email.senders =
-            moneydesk_server::email::config::parse_senders("Ops <ops@bank.example>, @moneydesk.test").unwrap()
+            moneydesk_server::config::email::parse_senders("Ops <ops@bank.example>, @moneydesk.test").unwrap()
     })
     .await;
     let t = s.token(&[Scope::EmailSend]).await;

@@ -12,8 +12,8 @@ use moneydesk_x9::{
 
 use moneydesk_model::deposits::{DepositStatus, ServiceType};
 
-use super::config::CashLetterConfig;
 use super::store::{Candidate, ItemRow};
+use crate::config::cash_letters::CashLetterConfig;
 
 /// A check ready for the file: its deposit, MICR fields and both G4 TIFFs.
 pub struct Check {

@@ -31,7 +31,6 @@ crate::group_state! {
     }
 }
 
-pub use crate::config::cash_letters as config;
 pub mod file;
 mod make;
 pub mod store;

@@ -18,12 +18,12 @@
 //!   (`<mailto:unsubscribe@bank.example>`), added to every message when set.
 //! - Address verification's `MONEYDESK_DNS_SERVER`, `MONEYDESK_DNS_TIMEOUT`,
 //!   `MONEYDESK_EMAIL_DOMAIN_CACHE`, `MONEYDESK_EMAIL_DISPOSABLE_DOMAINS` and
-//!   `MONEYDESK_EMAIL_ROLE_ADDRESSES`: see `validation::VerifyConfig`.
+//!   `MONEYDESK_EMAIL_ROLE_ADDRESSES`: see `verify::VerifyConfig`.
 //! - `MONEYDESK_EMAIL_SERVICE_DOMAIN` (default `moneydesk.test`): the service's own mail domain,
 //!   which sending domains' CNAMEs point into.
 //! - `MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE` (default off): activate a sending domain as soon as
 //!   it verifies.
-//! - Inbound mail's `MONEYDESK_INBOUND_*`: see `inbound::InboundConfig`.
+//! - Inbound mail's `MONEYDESK_INBOUND_*`: see `inbound::InboundConfig` here.
 //!
 //! Each may also be written in the `MONEYDESK_CONFIG` file, as every setting can: the
 //! variable's name without `MONEYDESK_`, in lower case (`smtp_url`, `email_senders`,
@@ -49,7 +49,7 @@ pub struct EmailConfig {
     /// turn it off; `MONEYDESK_EMAIL_WORKER=off`).
     pub worker: bool,
     /// Address verification: the resolver, its timeout, the domain cache and the lists
-    /// (`MONEYDESK_DNS_*`, `MONEYDESK_EMAIL_DOMAIN_CACHE`, …; see `validation::VerifyConfig`).
+    /// (`MONEYDESK_DNS_*`, `MONEYDESK_EMAIL_DOMAIN_CACHE`, …; see `verify::VerifyConfig`).
     pub verify: super::verify::VerifyConfig,
     /// The service's own mail domain, which sending domains' records point into
     /// (`MONEYDESK_EMAIL_SERVICE_DOMAIN`, default `moneydesk.test`).
@@ -58,7 +58,7 @@ pub struct EmailConfig {
     /// (`MONEYDESK_EMAIL_DOMAINS_AUTO_ACTIVATE=on`); otherwise an administrator activates it.
     pub auto_activate_domains: bool,
     /// Inbound mail: the SMTP listener, the size limit, the webhook's retries
-    /// (`MONEYDESK_INBOUND_*`; see `inbound::InboundConfig`).
+    /// (`MONEYDESK_INBOUND_*`; see `inbound::InboundConfig` here).
     pub inbound: super::inbound::InboundConfig,
 }
 
@@ -197,11 +197,11 @@ fn file_key(name: &str) -> String {
 /// `ops@bank.example, Operations <ops@bank.example>, @bank.example`.
 ///
 /// ```
-/// let s = moneydesk_server::email::config::parse_senders("Ops <ops@bank.example>, @bank.example").unwrap();
+/// let s = moneydesk_server::config::email::parse_senders("Ops <ops@bank.example>, @bank.example").unwrap();
 /// assert_eq!(s[0].address, "ops@bank.example");
 /// assert_eq!(s[0].name.as_deref(), Some("Ops"));
 /// assert_eq!(s[1].address, "@bank.example");
-/// assert!(moneydesk_server::email::config::parse_senders("not an address").is_err());
+/// assert!(moneydesk_server::config::email::parse_senders("not an address").is_err());
 /// ```
 pub fn parse_senders(list: &str) -> anyhow::Result<Vec<SenderIdentity>> {
     let mut out = Vec::new();

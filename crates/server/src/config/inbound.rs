@@ -1,4 +1,4 @@
-//! Inbound mail's settings, read with the rest of the email configuration (`email::config`,
+//! Inbound mail's settings, read with the rest of the email configuration (`config::email`,
 //! which names this file directly: the settings sit below the group's handlers, not beside them).
 
 use std::net::SocketAddr;

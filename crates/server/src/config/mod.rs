@@ -86,7 +86,7 @@ pub struct Config {
     /// or another instance is younger.
     pub vault_sweep_grace: Duration,
     /// The relay, senders, retries and the rest of the email group's settings
-    /// (`MONEYDESK_SMTP_URL`, `MONEYDESK_EMAIL_*`; see `email::config`).
+    /// (`MONEYDESK_SMTP_URL`, `MONEYDESK_EMAIL_*`; see `config::email`).
     pub email: email::EmailConfig,
     /// Where blobs live: `<data dir>/blobs`, or an S3-compatible bucket (`MONEYDESK_S3_*`;
     /// see `storage::blobs`).

@@ -18,8 +18,6 @@ use crate::auth::Caller;
 use crate::deposits::DepositsState;
 use crate::error::Error;
 
-pub use crate::config::ach::AchConfig;
-
 /// Creates an electronic deposit: 201 with the record, or 200 with the existing one for a retry.
 pub async fn create(
     state: &DepositsState,

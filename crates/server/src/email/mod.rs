@@ -32,8 +32,6 @@ crate::group_state! {
     }
 }
 
-/// The email settings live with the rest of the configuration (`config/email.rs`).
-pub use crate::config::email as config;
 pub mod dns;
 pub mod domains;
 pub mod inbound;

@@ -66,7 +66,7 @@ pub struct Domains {
 type CachedSigners = (Instant, Option<Arc<Signers>>);
 
 impl Domains {
-    pub fn new(store: DomainStore, config: &super::config::EmailConfig) -> Domains {
+    pub fn new(store: DomainStore, config: &crate::config::email::EmailConfig) -> Domains {
         Domains {
             store,
             dns: Dns::new(config.verify.dns_server, config.verify.dns_timeout),

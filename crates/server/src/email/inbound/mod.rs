@@ -26,7 +26,6 @@ pub mod smtp;
 pub mod store;
 pub mod webhook;
 
-pub use crate::config::inbound::InboundConfig;
 use parse::Envelope;
 use store::{InboundStore, NewMessage};
 
@@ -49,7 +48,7 @@ pub struct Inbound {
 }
 
 impl Inbound {
-    pub fn new(store: InboundStore, config: &super::config::EmailConfig) -> Inbound {
+    pub fn new(store: InboundStore, config: &crate::config::email::EmailConfig) -> Inbound {
         let mx_host = config.inbound.hostname.clone().unwrap_or_else(|| format!("mx.{}", config.service_domain));
         Inbound { store, mx_host }
     }

@@ -31,8 +31,9 @@ use rand::RngCore;
 use sha2::Sha256;
 
 use super::parse::{self, Envelope};
+use super::raw_path;
 use super::store::{Claimed, InboundStore, Outcome};
-use super::{raw_path, InboundConfig};
+use crate::config::inbound::InboundConfig;
 /// The running worker ([`spawn`]); `stop` ends it gracefully.
 pub use crate::storage::queue::Worker;
 use crate::storage::queue::{retry, GiveUp, Options, Queue, Retry};
@@ -77,7 +78,7 @@ pub fn new_secret() -> String {
 ///
 /// ```
 /// use std::time::Duration;
-/// use moneydesk_server::email::inbound::{webhook::backoff, InboundConfig};
+/// use moneydesk_server::{config::inbound::InboundConfig, email::inbound::webhook::backoff};
 /// let c = InboundConfig::default();
 /// assert!(backoff(&c, 1) >= Duration::from_secs(60) && backoff(&c, 1) <= Duration::from_secs(66));
 /// assert!(backoff(&c, 3) >= Duration::from_secs(240));

@@ -34,7 +34,7 @@ use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::Json;
 use crate::AppState;
 
-pub use crate::config::verify::{parse_dns_server, VerifyConfig};
+use crate::config::verify::VerifyConfig;
 
 pub mod lists;
 pub mod typo;

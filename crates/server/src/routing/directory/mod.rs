@@ -25,7 +25,7 @@ pub mod search;
 pub mod text;
 pub mod validate;
 
-pub use crate::config::schedule::{self, Schedule};
+use crate::config::schedule::Schedule;
 pub use index::Directory;
 pub use load::{LoadError, Sources};
 pub use search::{search, SearchQuery};
