@@ -11,6 +11,7 @@ pub mod deposits;
 pub mod email;
 pub mod envelope;
 pub mod fees;
+pub mod ledger;
 pub mod money;
 pub mod page;
 pub mod paths;

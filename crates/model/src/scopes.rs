@@ -16,6 +16,7 @@ vocabulary!(
         DepositsWrite = "deposits:write" / "deposits:write",
         AccountsRead = "accounts:read" / "accounts:read",
         PermissionsRead = "permissions:read" / "permissions:read",
+        LedgerRead = "ledger:read" / "ledger:read",
         Admin = "admin" / "admin",
     }
     receiver: ref;
@@ -36,7 +37,7 @@ impl Scope {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown scope {0:?}; known scopes: fees:read, vault:read, vault:write, email:send, email:verify, routing:read, deposits:read, deposits:write, accounts:read, permissions:read, admin")]
+#[error("unknown scope {0:?}; known scopes: fees:read, vault:read, vault:write, email:send, email:verify, routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, admin")]
 pub struct UnknownScope(pub String);
 
 #[cfg(test)]

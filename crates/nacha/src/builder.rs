@@ -14,8 +14,8 @@ use crate::input::{BatchInfo, EntryInfo, FileInfo};
 use crate::model::{AchFile, Batch, Entry};
 use crate::records::{
     addenda_fields as ad, batch_header_fields as bh, entry_field_names, entry_fields as ed, file_header_fields as fh,
-    Addenda, BatchControl, BatchHeader, EntryDetail, FileControl, FileHeader, Sec, ServiceClass, TraceNumber,
-    TransactionCode,
+    return_addenda_fields as ra, Addenda, BatchControl, BatchHeader, EntryDetail, FileControl, FileHeader, ReturnOrNoc,
+    Sec, ServiceClass, TraceNumber, TransactionCode,
 };
 
 /// Builds an [`AchFile`] from a [`FileInfo`] and batches of entries.
@@ -45,9 +45,12 @@ use crate::records::{
 #[derive(Debug, Clone)]
 pub struct FileBuilder {
     info: FileInfo,
-    batches: Vec<(BatchInfo, Vec<EntryInfo>)>,
+    batches: Vec<(BatchInfo, Vec<EntryInput>)>,
     first_trace_sequence: u32,
 }
+
+/// An entry as given, with the type 99 or 98 addenda of a return or NOC (`return_batch`).
+type EntryInput = (EntryInfo, Option<ReturnOrNoc>);
 
 const MAX_ENTRY_AMOUNT: u64 = 9_999_999_999;
 const MAX_TOTAL: u64 = 999_999_999_999;
@@ -67,7 +70,16 @@ impl FileBuilder {
 
     /// Adds a batch (checked by [`build`](FileBuilder::build)).
     pub fn batch(&mut self, info: BatchInfo, entries: Vec<EntryInfo>) -> &mut FileBuilder {
-        self.batches.push((info, entries));
+        self.batches.push((info, entries.into_iter().map(|e| (e, None)).collect()));
+        self
+    }
+
+    /// Adds a batch of returns or notifications of change as an RDFI sends them back, for
+    /// test fixtures: each entry (code 21, 26, 31 or 36) with its type 99 addenda (the batch
+    /// keeps the original's SEC code) or type 98 (a COR batch, zero amounts). The addenda's
+    /// trace number is set to its entry's.
+    pub fn return_batch(&mut self, info: BatchInfo, entries: Vec<(EntryInfo, ReturnOrNoc)>) -> &mut FileBuilder {
+        self.batches.push((info, entries.into_iter().map(|(e, r)| (e, Some(r))).collect()));
         self
     }
 
@@ -185,7 +197,7 @@ fn file_header(info: &FileInfo) -> Result<FileHeader, BuildError> {
     })
 }
 
-fn batch(index: usize, info: &BatchInfo, entries: &[EntryInfo], sequence: &mut u32) -> Result<Batch, BuildError> {
+fn batch(index: usize, info: &BatchInfo, entries: &[EntryInput], sequence: &mut u32) -> Result<Batch, BuildError> {
     let t = Text::at(Location::Batch { batch: index });
     let odfi = t.routing(bh::ORIGINATING_DFI, &info.odfi_routing)?.dfi_identification();
     if entries.is_empty() {
@@ -193,8 +205,8 @@ fn batch(index: usize, info: &BatchInfo, entries: &[EntryInfo], sequence: &mut u
     }
     let batch_number = u32::try_from(index + 1).ok().filter(|&n| n <= MAX_SEQUENCE);
     let batch_number = batch_number.ok_or_else(|| t.error(bh::BATCH_NUMBER, "more than 9 999 999 batches".into()))?;
-    let debits = entries.iter().any(|e| e.transaction_code.is_debit());
-    let credits = entries.iter().any(|e| e.transaction_code.is_credit());
+    let debits = entries.iter().any(|(e, _)| e.transaction_code.is_debit());
+    let credits = entries.iter().any(|(e, _)| e.transaction_code.is_credit());
     let service_class = match (debits, credits) {
         (true, false) => ServiceClass::DebitsOnly,
         (false, true) => ServiceClass::CreditsOnly,
@@ -215,9 +227,9 @@ fn batch(index: usize, info: &BatchInfo, entries: &[EntryInfo], sequence: &mut u
         batch_number,
     };
     let mut built = Vec::with_capacity(entries.len());
-    for (entry_index, input) in entries.iter().enumerate() {
+    for (entry_index, (input, returned)) in entries.iter().enumerate() {
         let location = Location::Entry { batch: index, entry: entry_index };
-        built.push(entry(location, input, info.sec, odfi, sequence)?);
+        built.push(entry(location, (input, returned.as_ref()), info.sec, odfi, sequence)?);
     }
     let mut batch = Batch {
         control: BatchControl {
@@ -252,7 +264,13 @@ fn batch(index: usize, info: &BatchInfo, entries: &[EntryInfo], sequence: &mut u
     Ok(batch)
 }
 
-fn entry(location: Location, input: &EntryInfo, sec: Sec, odfi: u32, sequence: &mut u32) -> Result<Entry, BuildError> {
+fn entry(
+    location: Location,
+    (input, returned): (&EntryInfo, Option<&ReturnOrNoc>),
+    sec: Sec,
+    odfi: u32,
+    sequence: &mut u32,
+) -> Result<Entry, BuildError> {
     let t = Text::at(location);
     let routing = t.routing(ed::RECEIVING_DFI, &input.routing_number)?;
     let code = input.transaction_code;
@@ -263,7 +281,11 @@ fn entry(location: Location, input: &EntryInfo, sec: Sec, odfi: u32, sequence: &
     if code.is_prenote() && input.amount != 0 {
         return Err(t.error(ed::AMOUNT, format!("a prenote ({}) carries a zero amount", code.code())));
     }
-    if !code.is_prenote() && input.amount == 0 {
+    let noc = matches!(returned, Some(ReturnOrNoc::Noc(_)));
+    if noc && input.amount != 0 {
+        return Err(t.error(ed::AMOUNT, format!("is {}; a notification of change carries none", input.amount)));
+    }
+    if !code.is_prenote() && !noc && input.amount == 0 {
         let message = format!("is zero; only prenotes carry no money (use {} for a prenote)", prenote_of(code).code());
         return Err(t.error(ed::AMOUNT, message));
     }
@@ -281,6 +303,12 @@ fn entry(location: Location, input: &EntryInfo, sec: Sec, odfi: u32, sequence: &
             entry_detail_sequence_number: trace_number.sequence,
         }],
     };
+    let return_or_noc = return_or_noc(&t, code, returned, sec, trace_number)?;
+    if !addenda.is_empty() && !return_or_noc.is_empty() {
+        return Err(
+            t.error(ad::PAYMENT_RELATED_INFORMATION, "a return or notification of change has no other addenda".into())
+        );
+    }
     let detail = EntryDetail {
         transaction_code: code,
         receiving_dfi: routing.dfi_identification(),
@@ -290,10 +318,51 @@ fn entry(location: Location, input: &EntryInfo, sec: Sec, odfi: u32, sequence: &
         individual_id: t.optional(id_field, &input.individual_id)?,
         individual_name: t.required(name_field, &input.individual_name)?,
         discretionary_data: t.optional(ed::DISCRETIONARY_DATA, &input.discretionary_data)?,
-        addenda_record_indicator: !addenda.is_empty(),
+        addenda_record_indicator: !addenda.is_empty() || !return_or_noc.is_empty(),
         trace_number,
     };
-    Ok(Entry { detail, addenda })
+    Ok(Entry { detail, addenda, return_or_noc })
+}
+
+/// The type 99 or 98 addenda of a return or notification of change (for test fixtures: the
+/// server only reads them): checked against the entry and given its trace number.
+fn return_or_noc(
+    t: &Text,
+    code: TransactionCode,
+    given: Option<&ReturnOrNoc>,
+    sec: Sec,
+    trace: TraceNumber,
+) -> Result<Vec<ReturnOrNoc>, BuildError> {
+    let Some(given) = given else {
+        if code.is_return() {
+            let message = format!("{} is a return's code: add it with its addenda (return_batch)", code.code());
+            return Err(t.error(ed::TRANSACTION_CODE, message));
+        }
+        return Ok(Vec::new());
+    };
+    if !code.is_return() {
+        let message = format!("{} is not a return's code (21, 26, 31, 36), yet has a return addenda", code.code());
+        return Err(t.error(ed::TRANSACTION_CODE, message));
+    }
+    let mut addenda = given.clone();
+    match &mut addenda {
+        ReturnOrNoc::Return(a) => {
+            if sec == Sec::Cor || crate::return_reason(&a.return_reason_code).is_none() {
+                let message = format!("{:?} in a {} batch", a.return_reason_code, sec.code());
+                return Err(t.error(ra::RETURN_REASON_CODE, message + ": a return reason code (R01–R85), not in COR"));
+            }
+            a.addenda_information = t.optional(ra::ADDENDA_INFORMATION, &a.addenda_information)?;
+        }
+        ReturnOrNoc::Noc(a) => {
+            if sec != Sec::Cor || crate::change_code(&a.change_code).is_none() {
+                let message = format!("{:?} in a {} batch", a.change_code, sec.code());
+                return Err(t.error(ra::CHANGE_CODE, message + ": a change code (C01–C14), in a COR batch"));
+            }
+            a.corrected_data = t.required(ra::CORRECTED_DATA, &a.corrected_data)?;
+        }
+    }
+    addenda.set_trace_number(trace);
+    Ok(vec![addenda])
 }
 
 fn prenote_of(code: TransactionCode) -> TransactionCode {

@@ -69,13 +69,19 @@
 //!   numbers, i.e. a blank and nine digits), trace numbers must start with the batch's ODFI,
 //!   ascend within a batch and be unique in the file, and blocking is checked.
 //! - Only CCD and PPD batches with transaction codes 22, 23, 27, 28, 32, 33, 37, 38 and addenda
-//!   type 05 are supported; other SEC codes are reported as problems.
+//!   type 05 are supported for originating; other SEC codes are reported as problems.
+//! - Return files are read (and, for test fixtures, built): returns keep the original's SEC
+//!   code and carry transaction code 21, 26, 31 or 36 with an addenda type 99
+//!   ([`ReturnAddenda`], reason [`RETURN_REASON_CODES`]); notifications of change come in COR
+//!   batches with an addenda type 98 ([`NocAddenda`], [`CHANGE_CODES`]). [`AchFile::returns`]
+//!   lists them with the trace number of the entry they concern.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod aba;
 mod builder;
+mod codes;
 mod date;
 mod error;
 mod field;
@@ -89,14 +95,15 @@ mod writer;
 
 pub use aba::{check_digit, RoutingError, RoutingNumber};
 pub use builder::FileBuilder;
+pub use codes::{change_code, return_reason, CHANGE_CODES, RETURN_REASON_CODES};
 pub use date::{Date, DateError, Time};
 pub use error::{BuildError, Location, Problem, ProblemKind, WriteError};
 pub use input::{BatchInfo, EntryInfo, FileInfo};
 pub use model::{AchFile, Batch, Entry, BLOCKING_FACTOR};
 pub use reader::{parse, parse_bytes, read, Parsed};
 pub use records::{
-    Addenda, BatchControl, BatchHeader, EntryDetail, FileControl, FileHeader, RecordType, Sec, ServiceClass,
-    TraceNumber, TransactionCode,
+    Addenda, BatchControl, BatchHeader, Correction, EntryDetail, FileControl, FileHeader, NocAddenda, RecordType,
+    ReturnAddenda, ReturnOrNoc, Sec, ServiceClass, TraceNumber, TransactionCode,
 };
 pub use validate::validate;
 pub use writer::{write, write_to, write_with, LineEnding};

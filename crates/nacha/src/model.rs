@@ -2,7 +2,7 @@
 //! The order of records in the file is the order of this tree, so line numbers can be worked
 //! out from it (the validator does).
 
-use crate::records::{Addenda, BatchControl, BatchHeader, EntryDetail, FileControl, FileHeader};
+use crate::records::{Addenda, BatchControl, BatchHeader, EntryDetail, FileControl, FileHeader, ReturnOrNoc};
 
 /// Entry hashes keep the last ten digits of the sum.
 pub(crate) const ENTRY_HASH_MODULUS: u64 = 10_000_000_000;
@@ -38,14 +38,24 @@ pub struct Batch {
 pub struct Entry {
     /// Record type 6.
     pub detail: EntryDetail,
-    /// Record type 7 records.
+    /// Record type 7 records of addenda type 05.
     pub addenda: Vec<Addenda>,
+    /// Record type 7 records of addenda type 99 or 98: a return entry or notification of
+    /// change carries one (a list, like `addenda`, to show a file breaking that rule).
+    pub return_or_noc: Vec<ReturnOrNoc>,
+}
+
+impl Entry {
+    /// Addenda records of every type after the entry detail.
+    pub fn addenda_count(&self) -> usize {
+        self.addenda.len() + self.return_or_noc.len()
+    }
 }
 
 impl Batch {
     /// Entry detail and addenda records, as the batch control should count them.
     pub fn entry_addenda_count(&self) -> u64 {
-        self.entries.iter().map(|e| 1 + e.addenda.len() as u64).sum()
+        self.entries.iter().map(|e| 1 + e.addenda_count() as u64).sum()
     }
 
     /// The sum of the entries' receiving DFI identifications, last ten digits.
@@ -65,7 +75,7 @@ impl Batch {
 
     /// Lines the batch takes: header, entries, addenda, control.
     pub fn record_count(&self) -> usize {
-        2 + self.entries.iter().map(|e| 1 + e.addenda.len()).sum::<usize>()
+        2 + self.entries.iter().map(|e| 1 + e.addenda_count()).sum::<usize>()
     }
 }
 
@@ -104,6 +114,12 @@ impl AchFile {
     /// Every entry with the batch it is in, in file order (what the portal lists).
     pub fn entries(&self) -> impl Iterator<Item = (&Batch, &Entry)> {
         self.batches.iter().flat_map(|batch| batch.entries.iter().map(move |entry| (batch, entry)))
+    }
+
+    /// Every return and notification of change with its entry, in file order: what to match
+    /// to the entries originated (by [`ReturnOrNoc::original_entry_trace`]).
+    pub fn returns(&self) -> impl Iterator<Item = (&Entry, &ReturnOrNoc)> {
+        self.entries().flat_map(|(_, entry)| entry.return_or_noc.iter().map(move |r| (entry, r)))
     }
 }
 

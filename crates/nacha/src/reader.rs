@@ -12,7 +12,9 @@ use std::io::{self, Read};
 use crate::error::{Problem, ProblemKind};
 use crate::field::{is_printable, RecordReader, Unreliable, RECORD_LEN, RECORD_TYPE};
 use crate::model::{AchFile, Batch, Entry, BLOCKING_FACTOR};
-use crate::records::{Addenda, BatchControl, BatchHeader, EntryDetail, FileControl, FileHeader, RecordType};
+use crate::records::{
+    Addenda, BatchControl, BatchHeader, EntryDetail, FileControl, FileHeader, RecordType, ReturnOrNoc,
+};
 use crate::validate;
 
 /// What reading a file found.
@@ -191,13 +193,23 @@ impl State {
                         return Err(structure(lineno, Some(record), "an entry detail outside a batch"));
                     };
                     let detail = EntryDetail::read(&mut r, batch.header.sec);
-                    batch.entries.push(Entry { detail, addenda: Vec::new() });
+                    batch.entries.push(Entry { detail, addenda: Vec::new(), return_or_noc: Vec::new() });
                 }
                 RecordType::Addenda => {
-                    let Some(entry) = open.as_mut().and_then(|b| b.entries.last_mut()) else {
+                    let Some(batch) = open.as_mut() else {
                         return Err(structure(lineno, Some(record), "an addenda record must follow an entry detail"));
                     };
-                    entry.addenda.push(Addenda::read(&mut r));
+                    let sec = batch.header.sec;
+                    let Some(entry) = batch.entries.last_mut() else {
+                        return Err(structure(lineno, Some(record), "an addenda record must follow an entry detail"));
+                    };
+                    // A return's entry (21, 26, 31, 36) takes the layouts of types 99 and 98; any
+                    // other addenda is read as type 05, which reports a wrong type code.
+                    let returned = entry.detail.transaction_code.is_return();
+                    match line.get(1..3) {
+                        Some("98" | "99") if returned => entry.return_or_noc.push(ReturnOrNoc::read(&mut r, sec)),
+                        _ => entry.addenda.push(Addenda::read(&mut r)),
+                    }
                 }
                 RecordType::BatchControl => {
                     let Some(OpenBatch { header, entries }) = open.take() else {

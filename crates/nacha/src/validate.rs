@@ -17,7 +17,8 @@ use crate::field::{Field, Unreliable, ENTRIES};
 use crate::model::{AchFile, Batch, Entry};
 use crate::records::{
     addenda_fields as ad, batch_control_fields as bc, batch_header_fields as bh, entry_fields as ed,
-    file_control_fields as fc, file_header_fields as fh, FileHeader, RecordType, TraceNumber,
+    file_control_fields as fc, file_header_fields as fh, return_addenda_fields as ra, FileHeader, RecordType,
+    ReturnOrNoc, TraceNumber,
 };
 
 /// Checks a file model (see the module notes for what is and is not covered). The reader runs
@@ -151,9 +152,47 @@ impl Checker<'_> {
                 }
                 line += 1;
             }
+            line = self.return_or_noc(entry, line - 1 - entry.addenda.len(), line);
         }
         self.batch_control(batch, header_line, line, &sums);
         sums
+    }
+
+    /// The type 99 or 98 addenda of an entry (on line `entry_line`), from `line` on: one, after
+    /// a return entry (21, 26, 31, 36), with its entry's trace number. Returns the next line.
+    fn return_or_noc(&mut self, entry: &Entry, entry_line: usize, mut line: usize) -> usize {
+        let (d, rec) = (&entry.detail, RecordType::Addenda);
+        let code_ok = self.ok(entry_line, ed::TRANSACTION_CODE);
+        if code_ok && d.transaction_code.is_return() && entry.return_or_noc.is_empty() {
+            let message = format!(
+                "{} is the code of a return or notification of change, which carries an addenda type 99 or 98",
+                d.transaction_code.code()
+            );
+            self.push(entry_line, RecordType::EntryDetail, ed::TRANSACTION_CODE, ProblemKind::Missing, message);
+        }
+        for (i, addenda) in entry.return_or_noc.iter().enumerate() {
+            if code_ok && !d.transaction_code.is_return() {
+                let message = format!(
+                    "a return or notification of change addenda after an entry with transaction code {} (returns carry 21, 26, 31 or 36)",
+                    d.transaction_code.code()
+                );
+                self.push(line, rec, ra::ADDENDA_TYPE_CODE, ProblemKind::NotAllowed, message);
+            } else if i > 0 || !entry.addenda.is_empty() {
+                let message = "a return or notification of change carries exactly one addenda record".to_string();
+                self.push(line, rec, ra::ADDENDA_TYPE_CODE, ProblemKind::NotAllowed, message);
+            }
+            if matches!(addenda, ReturnOrNoc::Noc(_)) && d.amount != 0 && self.ok(entry_line, ed::AMOUNT) {
+                let message = format!("is {}, but a notification of change carries a zero amount", d.amount);
+                self.push(entry_line, RecordType::EntryDetail, ed::AMOUNT, ProblemKind::NotAllowed, message);
+            }
+            let trace = addenda.trace_number();
+            if trace != d.trace_number && self.ok(entry_line, ed::TRACE_NUMBER) && self.ok(line, ra::TRACE_NUMBER) {
+                let message = format!("is {trace}, but its entry's trace number is {}", d.trace_number);
+                self.push(line, rec, ra::TRACE_NUMBER, ProblemKind::Mismatch, message);
+            }
+            line += 1;
+        }
+        line
     }
 
     fn entry(
@@ -194,7 +233,7 @@ impl Checker<'_> {
                 self.push(line, rec, ed::AMOUNT, ProblemKind::NotAllowed, message);
             }
         }
-        if self.ok(line, ed::ADDENDA_RECORD_INDICATOR) && d.addenda_record_indicator == entry.addenda.is_empty() {
+        if self.ok(line, ed::ADDENDA_RECORD_INDICATOR) && d.addenda_record_indicator == (entry.addenda_count() == 0) {
             let message = if d.addenda_record_indicator {
                 "is 1, but no addenda record follows"
             } else {

@@ -101,6 +101,9 @@ fn lines(file: &AchFile) -> Result<Vec<String>, WriteError> {
             for addenda in &entry.addenda {
                 push(RecordType::Addenda, addenda.write())?;
             }
+            for addenda in &entry.return_or_noc {
+                push(RecordType::Addenda, addenda.write())?;
+            }
         }
         push(RecordType::BatchControl, batch.control.write())?;
     }

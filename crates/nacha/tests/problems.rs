@@ -112,7 +112,7 @@ fn a_long_line_stops_reading_too() {
 
 #[test]
 fn a_bad_transaction_code_is_reported_once_without_knock_on_totals() {
-    let text = with_field(&sample_text(), 5, 2, "26");
+    let text = with_field(&sample_text(), 5, 2, "25");
     assert_eq!(found(&text), only(5, RecordType::EntryDetail, "Transaction Code", ProblemKind::InvalidCode));
 }
 

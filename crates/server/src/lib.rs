@@ -8,6 +8,7 @@ pub mod cash_letters;
 pub mod deposits;
 pub mod email;
 pub mod fees;
+pub mod ledger;
 pub mod permissions;
 pub mod routing;
 pub mod vault;

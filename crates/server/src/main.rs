@@ -54,7 +54,7 @@ enum TokenCommand {
         #[arg(long)]
         name: String,
         /// Repeat for each scope: fees:read, vault:read, vault:write, email:send, email:verify,
-        /// routing:read, deposits:read, deposits:write, accounts:read, permissions:read, admin.
+        /// routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, admin.
         #[arg(long = "scope", required = true, value_parser = parse_scope)]
         scopes: Vec<Scope>,
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3650))]

@@ -164,6 +164,8 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         state.config.vault_sweep_grace,
         blob_root,
     );
+    crate::ledger::jobs::spawn(state.stores.ledger.clone(), state.books.clone());
+    crate::deposits::settlement::spawn(state.stores.deposits.clone(), state.books.clone());
     let email_worker =
         if state.config.email.worker { Some(crate::email::outbox::delivery::spawn(state.clone())?) } else { None };
     let inbound_worker =

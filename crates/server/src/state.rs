@@ -19,6 +19,8 @@ use crate::email::outbox::store::EmailStore;
 use crate::email::templates::TemplateStore;
 use crate::email::validation::Verifier;
 use crate::fees::store::FeeStore;
+use crate::ledger::store::LedgerStore;
+use crate::ledger::Books;
 use crate::permissions::store::PermissionStore;
 use crate::routing::directory;
 use crate::static_files::Portal;
@@ -38,6 +40,7 @@ pub struct Stores {
     pub fees: FeeStore,
     pub deposits: DepositStore,
     pub cash_letters: CashLetterStore,
+    pub ledger: LedgerStore,
     pub vault: VaultStore,
     pub email: EmailStore,
     pub templates: TemplateStore,
@@ -59,6 +62,7 @@ impl Stores {
             fees: FeeStore::new(database.clone()),
             deposits: DepositStore::new(database.clone()),
             cash_letters: CashLetterStore::new(database.clone()),
+            ledger: LedgerStore::new(database.clone()),
             vault: VaultStore::new(database.clone()),
             email: EmailStore::new(database.clone()),
             templates: TemplateStore::new(database.clone()),
@@ -95,6 +99,8 @@ pub struct Shared {
     pub domains: Domains,
     /// Inbound mail: routes, messages, the webhook worker's wake-up (email group).
     pub inbound: Inbound,
+    /// The books' calendar, hold policy and clock (ledger group).
+    pub books: Books,
 }
 
 impl AppState {
@@ -106,6 +112,7 @@ impl AppState {
         let verifier = Verifier::new(&config.email.verify);
         let domains = Domains::new(stores.domains.clone(), &config.email);
         let inbound = Inbound::new(stores.inbound.clone(), &config.email);
+        let books = Books::new(&config);
         Ok(AppState(Arc::new(Shared {
             stores,
             blobs,
@@ -117,6 +124,7 @@ impl AppState {
             verifier,
             domains,
             inbound,
+            books,
         })))
     }
 }

@@ -15,8 +15,12 @@
 //! - [`read_file`] reads a whole file into a [`File`] with every problem, for a viewer.
 //!
 //! Amounts are integer cents. Dates are `YYYYMMDD` strings and times `HHMM`, both checked.
-//! Record types this crate does not interpret (user records 68, addenda B/C 27 and 28, image
-//! view analysis 54, ...) are read as [`RawRecord`]s and reported as notes.
+//! Return files are read and written too: a return bundle (collection type 03 to 06) holds
+//! returned items ([`ReturnItem`]: a return record 31, return addenda A 32, B 33 and D 35,
+//! images), each with a return reason of [`RETURN_REASONS`].
+//!
+//! Record types this crate does not interpret (user records 68, addenda B/C 27 and 28, return
+//! addenda C 34, image view analysis 54, ...) are read as [`RawRecord`]s and reported as notes.
 //!
 //! ```
 //! let bytes = moneydesk_x9::example_file();
@@ -34,6 +38,7 @@ mod model;
 mod reader;
 mod record_type;
 mod records;
+mod return_reasons;
 mod seqset;
 mod validate;
 mod writer;
@@ -41,13 +46,15 @@ mod writer;
 pub use ebcdic::Encoding;
 pub use error::{Error, Problem, RecordNumber, Severity};
 pub use field::{aba_check_digit, is_allowed_char, is_valid_date, is_valid_routing_number};
-pub use model::{read_file, Bundle, CashLetter, File, Image, Item};
+pub use model::{read_file, Bundle, CashLetter, File, Image, Item, ReturnItem};
 pub use reader::Reader;
 pub use records::{
     type_name, BundleControl, BundleHeader, CashLetterControl, CashLetterHeader, CheckDetail, CheckDetailAddendumA,
-    FileControl, FileHeader, ImageViewData, ImageViewDetail, RawRecord, Record, COLLECTION_TYPES, FIXED_RECORD_LEN,
-    MAX_DIGITAL_SIGNATURE, MAX_IMAGE_DATA, MAX_IMAGE_REFERENCE_KEY, MAX_ITEM_AMOUNT,
+    FileControl, FileHeader, ImageViewData, ImageViewDetail, RawRecord, Record, ReturnAddendumA, ReturnAddendumB,
+    ReturnAddendumD, ReturnRecord, COLLECTION_TYPES, FIXED_RECORD_LEN, MAX_DIGITAL_SIGNATURE, MAX_IMAGE_DATA,
+    MAX_IMAGE_REFERENCE_KEY, MAX_ITEM_AMOUNT,
 };
+pub use return_reasons::{return_reason, RETURN_REASONS};
 pub use validate::Validator;
 pub use writer::Writer;
 

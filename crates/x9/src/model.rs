@@ -8,7 +8,8 @@ use crate::error::{Error, Problem, RecordNumber, Severity};
 use crate::reader::Reader;
 use crate::records::{
     BundleControl, BundleHeader, CashLetterControl, CashLetterHeader, CheckDetail, CheckDetailAddendumA, FileControl,
-    FileHeader, ImageViewData, ImageViewDetail, RawRecord, Record,
+    FileHeader, ImageViewData, ImageViewDetail, RawRecord, Record, ReturnAddendumA, ReturnAddendumB, ReturnAddendumD,
+    ReturnRecord,
 };
 use crate::writer::Writer;
 
@@ -21,8 +22,8 @@ pub struct File {
     pub header: Option<FileHeader>,
     pub cash_letters: Vec<CashLetter>,
     pub control: Option<FileControl>,
-    /// Records of the types this crate keeps raw (user records, addenda B and C, image view
-    /// analysis...), with their numbers.
+    /// Records of the types this crate keeps raw (user records, addenda B and C, return
+    /// addenda C, image view analysis...), with their numbers.
     pub other_records: Vec<(RecordNumber, RawRecord)>,
 }
 
@@ -40,7 +41,10 @@ pub struct Bundle {
     /// The number of its header record.
     pub record: RecordNumber,
     pub header: BundleHeader,
+    /// The checks (type 25) of a forward presentment bundle.
     pub items: Vec<Item>,
+    /// The returned items (type 31) of a return bundle (collection type 03 to 06).
+    pub returns: Vec<ReturnItem>,
     pub control: Option<BundleControl>,
 }
 
@@ -52,6 +56,22 @@ pub struct Item {
     pub record: RecordNumber,
     pub detail: CheckDetail,
     pub addenda: Vec<CheckDetailAddendumA>,
+    pub images: Vec<Image>,
+}
+
+/// One returned item: its return record, addenda A (the bank of first deposit's endorsement,
+/// which names the deposit returned), addendum B (the payor bank's data), addenda D (the
+/// endorsements of the banks it went through) and images. The unit
+/// [`Writer::add_return`](crate::Writer::add_return) takes. Return addenda C (type 34) are
+/// kept raw, in [`File::other_records`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReturnItem {
+    /// The number of its return record in the file read, for messages; ignored by the writer.
+    pub record: RecordNumber,
+    pub detail: ReturnRecord,
+    pub addenda_a: Vec<ReturnAddendumA>,
+    pub addendum_b: Option<ReturnAddendumB>,
+    pub addenda_d: Vec<ReturnAddendumD>,
     pub images: Vec<Image>,
 }
 
@@ -125,6 +145,20 @@ pub fn read_file(bytes: &[u8]) -> (File, Vec<Problem>) {
     (file, problems)
 }
 
+impl Bundle {
+    /// The images of the bundle's last item, check or return: the one the last record read
+    /// belongs to (a bundle holds one kind or the other).
+    fn last_images(&mut self) -> Option<&mut Vec<Image>> {
+        let check = self.items.last().map(|i| i.record);
+        let returned = self.returns.last().map(|r| r.record);
+        if returned > check {
+            self.returns.last_mut().map(|r| &mut r.images)
+        } else {
+            self.items.last_mut().map(|i| &mut i.images)
+        }
+    }
+}
+
 impl File {
     fn push(&mut self, number: RecordNumber, record: Record) {
         // Records out of place (already reported) go to the nearest container there is.
@@ -139,7 +173,8 @@ impl File {
             }
             Record::BundleHeader(header) => {
                 if let Some(c) = self.cash_letters.last_mut() {
-                    c.bundles.push(Bundle { record: number, header, items: Vec::new(), control: None });
+                    let returns = Vec::new();
+                    c.bundles.push(Bundle { record: number, header, items: Vec::new(), returns, control: None });
                 }
             }
             Record::CheckDetail(detail) => {
@@ -152,13 +187,33 @@ impl File {
                     item.addenda.push(a);
                 }
             }
+            Record::ReturnRecord(detail) => {
+                if let Some(b) = bundle {
+                    b.returns.push(ReturnItem { record: number, detail, ..ReturnItem::default() });
+                }
+            }
+            Record::ReturnAddendumA(a) => {
+                if let Some(item) = bundle.and_then(|b| b.returns.last_mut()) {
+                    item.addenda_a.push(a);
+                }
+            }
+            Record::ReturnAddendumB(a) => {
+                if let Some(item) = bundle.and_then(|b| b.returns.last_mut()) {
+                    item.addendum_b.get_or_insert(a);
+                }
+            }
+            Record::ReturnAddendumD(a) => {
+                if let Some(item) = bundle.and_then(|b| b.returns.last_mut()) {
+                    item.addenda_d.push(a);
+                }
+            }
             Record::ImageViewDetail(detail) => {
-                if let Some(item) = bundle.and_then(|b| b.items.last_mut()) {
-                    item.images.push(Image { detail, data: None });
+                if let Some(images) = bundle.and_then(Bundle::last_images) {
+                    images.push(Image { detail, data: None });
                 }
             }
             Record::ImageViewData(data) => {
-                let image = bundle.and_then(|b| b.items.last_mut()).and_then(|i| i.images.last_mut());
+                let image = bundle.and_then(Bundle::last_images).and_then(|i| i.last_mut());
                 if let Some(image) = image.filter(|i| i.data.is_none()) {
                     image.data = Some(data);
                 }
@@ -183,6 +238,11 @@ impl File {
         self.cash_letters.iter().flat_map(|c| &c.bundles).flat_map(|b| &b.items)
     }
 
+    /// All returned items, in file order (to match each to the deposit it returns).
+    pub fn return_items(&self) -> impl Iterator<Item = &ReturnItem> {
+        self.cash_letters.iter().flat_map(|c| &c.bundles).flat_map(|b| &b.returns)
+    }
+
     /// Writes this file anew with [`Writer`]: the counts and totals of its controls are
     /// computed again, their other fields kept. Records kept raw cannot be written; a file
     /// holding any is refused.
@@ -198,6 +258,9 @@ impl File {
                 w.start_bundle(&b.header)?;
                 for item in &b.items {
                     w.add_item(item)?;
+                }
+                for item in &b.returns {
+                    w.add_return(item)?;
                 }
                 w.finish_bundle()?;
             }

@@ -98,7 +98,7 @@ impl BatchHeader {
         let company_identification = r.required(COMPANY_IDENTIFICATION);
         let sec_raw = r.raw(STANDARD_ENTRY_CLASS);
         let sec = Sec::from_code(sec_raw).unwrap_or_else(|| {
-            let message = format!("must be CCD or PPD (the classes this reader supports), found {sec_raw:?}");
+            let message = format!("must be CCD, PPD or COR (the classes this reader supports), found {sec_raw:?}");
             r.fail(STANDARD_ENTRY_CLASS, ProblemKind::InvalidCode, message);
             Sec::Ccd
         });

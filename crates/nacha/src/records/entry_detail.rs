@@ -128,7 +128,7 @@ impl EntryDetail {
 /// The names CCD and PPD give positions 40–54 and 55–76.
 pub(crate) fn names_for(sec: Sec) -> (crate::field::Field, crate::field::Field) {
     match sec {
-        Sec::Ccd => (IDENTIFICATION_NUMBER, RECEIVING_COMPANY_NAME),
+        Sec::Ccd | Sec::Cor => (IDENTIFICATION_NUMBER, RECEIVING_COMPANY_NAME),
         Sec::Ppd => (INDIVIDUAL_ID, INDIVIDUAL_NAME),
     }
 }
@@ -139,7 +139,7 @@ fn read_transaction_code(r: &mut RecordReader<'_>) -> TransactionCode {
     match code.and_then(TransactionCode::from_code) {
         Some(code) => code,
         None => {
-            let message = format!("must be one of 22, 23, 27, 28, 32, 33, 37, 38; found {raw:?}");
+            let message = format!("must be one of 21, 22, 23, 26, 27, 28, 31, 32, 33, 36, 37, 38; found {raw:?}");
             r.fail(TRANSACTION_CODE, ProblemKind::InvalidCode, message);
             // A placeholder; checks that depend on the direction skip this entry.
             TransactionCode::CheckingDebit

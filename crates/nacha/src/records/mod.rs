@@ -8,6 +8,7 @@ mod batch_header;
 mod entry_detail;
 mod file_control;
 mod file_header;
+mod return_addenda;
 
 use std::fmt;
 
@@ -18,6 +19,7 @@ pub use batch_header::BatchHeader;
 pub use entry_detail::EntryDetail;
 pub use file_control::FileControl;
 pub use file_header::FileHeader;
+pub use return_addenda::{Correction, NocAddenda, ReturnAddenda, ReturnOrNoc};
 
 pub(crate) use addenda::fields as addenda_fields;
 pub(crate) use batch_control::fields as batch_control_fields;
@@ -25,6 +27,7 @@ pub(crate) use batch_header::fields as batch_header_fields;
 pub(crate) use entry_detail::{fields as entry_fields, names_for as entry_field_names};
 pub(crate) use file_control::fields as file_control_fields;
 pub(crate) use file_header::fields as file_header_fields;
+pub(crate) use return_addenda::fields as return_addenda_fields;
 
 /// Service class code of a batch: which directions of money it may carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,7 +70,8 @@ impl ServiceClass {
     }
 }
 
-/// Standard entry class code of a batch. Only the two this crate's users originate.
+/// Standard entry class code of a batch: the two this crate's users originate, and COR, the
+/// class of the notifications of change an RDFI sends back about them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Sec {
     /// Corporate Credit or Debit: the receiver's account is a company's (or other
@@ -79,6 +83,10 @@ pub enum Sec {
     /// with their written authorisation for debits. In PPD entries the fields are the
     /// "Individual Identification Number" and the "Individual Name".
     Ppd,
+    /// Automated Notification of Change: entries (codes 21, 26, 31, 36, zero amount) with a
+    /// type 98 addenda telling the originator what to correct. Returns keep the original's
+    /// class (CCD or PPD) and carry a type 99 addenda.
+    Cor,
 }
 
 impl Sec {
@@ -87,6 +95,7 @@ impl Sec {
         match self {
             Sec::Ccd => "CCD",
             Sec::Ppd => "PPD",
+            Sec::Cor => "COR",
         }
     }
 
@@ -95,6 +104,7 @@ impl Sec {
         match code {
             "CCD" => Some(Sec::Ccd),
             "PPD" => Some(Sec::Ppd),
+            "COR" => Some(Sec::Cor),
             _ => None,
         }
     }
@@ -104,7 +114,8 @@ impl Sec {
 /// zero-amount test entry that checks the account before real entries follow).
 ///
 /// The server originates 27 and 37 (debits, i.e. pulls); the others are accepted on read and
-/// write because they are standard for CCD and PPD batches.
+/// write because they are standard for CCD and PPD batches. Codes 21, 26, 31 and 36 are those
+/// of the returns and notifications of change an RDFI sends back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TransactionCode {
     /// 22: credit to a checking account.
@@ -123,10 +134,18 @@ pub enum TransactionCode {
     SavingsDebit,
     /// 38: prenote of a debit from a savings account.
     SavingsDebitPrenote,
+    /// 21: return or notification of change of a credit to a checking account (22, 23).
+    CheckingCreditReturn,
+    /// 26: return or notification of change of a debit from a checking account (27, 28).
+    CheckingDebitReturn,
+    /// 31: return or notification of change of a credit to a savings account (32, 33).
+    SavingsCreditReturn,
+    /// 36: return or notification of change of a debit from a savings account (37, 38).
+    SavingsDebitReturn,
 }
 
 impl TransactionCode {
-    /// Every supported code.
+    /// Every code of a forward entry (what an originator sends).
     pub const ALL: [TransactionCode; 8] = [
         TransactionCode::CheckingCredit,
         TransactionCode::CheckingCreditPrenote,
@@ -136,6 +155,14 @@ impl TransactionCode {
         TransactionCode::SavingsCreditPrenote,
         TransactionCode::SavingsDebit,
         TransactionCode::SavingsDebitPrenote,
+    ];
+
+    /// The codes of returns and notifications of change (what an RDFI sends back).
+    pub const RETURNS: [TransactionCode; 4] = [
+        TransactionCode::CheckingCreditReturn,
+        TransactionCode::CheckingDebitReturn,
+        TransactionCode::SavingsCreditReturn,
+        TransactionCode::SavingsDebitReturn,
     ];
 
     /// The two-digit code.
@@ -149,17 +176,28 @@ impl TransactionCode {
             TransactionCode::SavingsCreditPrenote => 33,
             TransactionCode::SavingsDebit => 37,
             TransactionCode::SavingsDebitPrenote => 38,
+            TransactionCode::CheckingCreditReturn => 21,
+            TransactionCode::CheckingDebitReturn => 26,
+            TransactionCode::SavingsCreditReturn => 31,
+            TransactionCode::SavingsDebitReturn => 36,
         }
     }
 
     /// The transaction code for a number, if supported.
     pub fn from_code(code: u8) -> Option<TransactionCode> {
-        TransactionCode::ALL.into_iter().find(|t| t.code() == code)
+        TransactionCode::ALL.into_iter().chain(TransactionCode::RETURNS).find(|t| t.code() == code)
     }
 
-    /// Money (or, for a prenote, a future entry) leaves the receiver's account.
+    /// Money (or, for a prenote, a future entry) leaves the receiver's account. Returns of
+    /// debits (26, 36) count as debits in the controls, as NACHA files total them.
     pub fn is_debit(self) -> bool {
-        matches!(self.code() % 10, 7 | 8)
+        matches!(self.code() % 10, 6..=8)
+    }
+
+    /// A return or notification of change (21, 26, 31, 36): it carries a type 99 or 98
+    /// addenda.
+    pub fn is_return(self) -> bool {
+        matches!(self.code() % 10, 1 | 6)
     }
 
     /// Money (or, for a prenote, a future entry) goes into the receiver's account.
@@ -222,11 +260,13 @@ mod tests {
 
     #[test]
     fn every_record_layout_covers_positions_1_to_94_without_gaps_or_overlaps() {
-        let layouts: [(&str, &[crate::field::Field]); 6] = [
+        let layouts: [(&str, &[crate::field::Field]); 8] = [
             ("file header", &file_header_fields::ALL),
             ("batch header", &batch_header_fields::ALL),
             ("entry detail", &entry_fields::ALL),
             ("addenda", &addenda_fields::ALL),
+            ("return addenda", &return_addenda_fields::RETURN),
+            ("notification of change addenda", &return_addenda_fields::CHANGE),
             ("batch control", &batch_control_fields::ALL),
             ("file control", &file_control_fields::ALL),
         ];
@@ -249,6 +289,11 @@ mod tests {
         for code in TransactionCode::ALL {
             assert_eq!(TransactionCode::from_code(code.code()), Some(code));
         }
-        assert_eq!(TransactionCode::from_code(26), None);
+        assert_eq!(TransactionCode::from_code(25), None);
+        assert!(CheckingDebitReturn.is_debit() && CheckingDebitReturn.is_return() && !CheckingDebit.is_return());
+        assert!(SavingsCreditReturn.is_credit() && SavingsCreditReturn.is_savings());
+        for code in TransactionCode::RETURNS {
+            assert_eq!(TransactionCode::from_code(code.code()), Some(code));
+        }
     }
 }

@@ -117,7 +117,7 @@ async fn write_and_record(
         file_bytes: stored.bytes as i64,
         file_sha256: stored.sha256,
     };
-    letter.id = match state.cash_letters().record(&letter, &items).await {
+    letter.id = match state.cash_letters().record(&letter, &items, state.books()).await {
         Ok(id) => id,
         // A database error may have come after the commit: the file stays with what may be its letter.
         Err(MoveError::Db(e)) => return Err(Error::from(e)),

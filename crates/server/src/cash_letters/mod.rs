@@ -28,6 +28,7 @@ crate::group_state! {
         routing: crate::routing::directory::State = routing,
         blobs: crate::storage::blobs::Blobs = blobs,
         config: std::sync::Arc<crate::Config> = config,
+        books: crate::ledger::Books = books,
     }
 }
 

@@ -95,12 +95,17 @@ impl CashLetterStore {
 
     /// Records the letter and its items and moves its deposits to Sent_3, in one transaction:
     /// a deposit another letter took meanwhile (or that moved) fails the whole of it.
-    pub async fn record(&self, letter: &LetterRow, items: &[ItemRow]) -> Result<i64, MoveError> {
+    pub async fn record(
+        &self,
+        letter: &LetterRow,
+        items: &[ItemRow],
+        books: &crate::ledger::Books,
+    ) -> Result<i64, MoveError> {
         let mut tx = self.db.begin().await?;
         let counted = take_writers_turn(&mut tx).await?;
         let ids: Vec<i64> = items.iter().map(|i| i.deposit_id).collect();
-        send_all(&mut tx, &ids, counted, &letter.created_by, &format!("in cash letter {}", letter.cash_letter_id))
-            .await?;
+        let reason = format!("in cash letter {}", letter.cash_letter_id);
+        send_all(&mut tx, &ids, counted, &letter.created_by, &reason, books).await?;
         let mut q = Sql::new(
             tx.dialect(),
             "INSERT INTO cash_letters (cash_letter_id, business_date, created_at, created_by, item_count, bundle_count, \

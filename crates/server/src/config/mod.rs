@@ -12,6 +12,7 @@ pub mod ach;
 pub mod cash_letters;
 pub mod email;
 pub mod inbound;
+pub mod ledger;
 pub mod schedule;
 pub mod values;
 pub mod verify;
@@ -94,6 +95,9 @@ pub struct Config {
     /// Where Prometheus metrics are served (`MONEYDESK_METRICS_ADDR`, e.g. `127.0.0.1:9464`);
     /// off by default (see `metrics`).
     pub metrics_addr: Option<SocketAddr>,
+    /// The ledger's calendar, hold policy, returned-item fee, settlement and clock
+    /// (`MONEYDESK_HOLIDAYS`, `MONEYDESK_HOLD_*`, …; see `config::ledger`).
+    pub ledger: ledger::LedgerConfig,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -246,8 +250,10 @@ impl Config {
             };
         let cash_letters = cash_letters::CashLetterConfig::from_env(&var)?;
         let ach = ach::AchConfig::from_env(&var)?;
+        let ledger = ledger::LedgerConfig::from_env(&var)?;
         Ok(Config {
             ach,
+            ledger,
             cash_letters,
             metrics_addr,
             email,
@@ -293,6 +299,7 @@ impl Config {
             idempotency_hours: 24,
             cash_letters: Default::default(),
             ach: Default::default(),
+            ledger: Default::default(),
             limits: crate::serve::Limits::default(),
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,

@@ -303,7 +303,7 @@ pub async fn apply(state: &DepositsState, caller: &Caller, id: i64, m: DepositMo
     if reason.is_some_and(|r| r.chars().count() > 500 || r.chars().any(char::is_control)) {
         return Err(Error::field("reason", "at most 500 characters, no control characters"));
     }
-    match state.deposits().apply(id, m.action, caller.token_name(), reason).await {
+    match state.deposits().apply(id, m.action, caller.token_name(), reason, state.books()).await {
         Ok(_) => detail(state, id).await,
         Err(MoveError::NotFound(id)) => Err(Error::not_found(format!("No deposit {id}"))),
         Err(MoveError::Illegal(e)) => {

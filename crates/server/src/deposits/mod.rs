@@ -40,10 +40,12 @@ crate::group_state! {
         fees: crate::fees::State = fees,
         blobs: crate::storage::blobs::Blobs = blobs,
         config: std::sync::Arc<crate::Config> = config,
+        books: crate::ledger::Books = books,
     }
 }
 
 mod scan;
+pub mod settlement;
 pub mod store;
 
 pub fn router() -> OpenApiRouter<AppState> {

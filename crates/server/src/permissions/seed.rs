@@ -17,6 +17,12 @@ const COMPANIES: &[(&str, &str, &str)] = &[
 
 /// Each company's first user is its administrator (granted `admin` by "System bootstrap");
 /// every user holds `scopes_per_user` distinct scopes, granted by the administrator.
+/// The scopes the seed draws from: those it was written with (a later scope, `ledger:read`,
+/// would change every draw after it, and the seeded people with it).
+fn drawn(s: Scope) -> bool {
+    !matches!(s, Scope::Admin | Scope::LedgerRead)
+}
+
 pub fn permissions(users_per_company: usize, scopes_per_user: usize, seed: u64) -> Vec<NewPermission> {
     let mut r = Rng::new(seed);
     let mut out = Vec::new();
@@ -30,11 +36,11 @@ pub fn permissions(users_per_company: usize, scopes_per_user: usize, seed: u64) 
             let name = format!("{first} {last}");
             let user_id = format!("usr_{user_no:04}");
             let email = format!("{}.{}@{domain}", slug(first), slug(last));
-            let mut scopes: Vec<Scope> = Scope::ALL.iter().copied().filter(|s| *s != Scope::Admin).collect();
+            let mut scopes: Vec<Scope> = Scope::ALL.iter().copied().filter(|s| drawn(*s)).collect();
             if u == 0 {
                 admin = name.clone();
                 scopes = vec![Scope::Admin];
-                scopes.extend(Scope::ALL.iter().copied().filter(|s| *s != Scope::Admin));
+                scopes.extend(Scope::ALL.iter().copied().filter(|s| drawn(*s)));
             } else {
                 // A partial shuffle: the first `scopes_per_user` are a random distinct choice.
                 for k in 0..scopes.len() {

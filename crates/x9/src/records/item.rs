@@ -1,4 +1,5 @@
-//! Type 25 check detail and type 26 check detail addendum A.
+//! Type 25 check detail and type 26 check detail addendum A (whose layout type 32, the return
+//! addendum A, shares).
 
 use crate::field::{self, Dec, Enc, Kind, Sink};
 
@@ -73,9 +74,7 @@ impl CheckDetail {
     /// assert_eq!(detail.payor_bank_check_digit, "1");
     /// ```
     pub fn set_payor_bank_routing(&mut self, routing: &str) {
-        let split = routing.char_indices().nth(8).map_or(routing.len(), |(i, _)| i);
-        self.payor_bank_routing_number = routing[..split].to_owned();
-        self.payor_bank_check_digit = routing[split..].to_owned();
+        (self.payor_bank_routing_number, self.payor_bank_check_digit) = split_routing(routing);
     }
 
     pub(crate) fn parse(d: &mut Dec) -> Self {
@@ -153,7 +152,39 @@ impl CheckDetail {
     }
 }
 
-/// Type 26: the bank of first deposit's endorsement of a check.
+/// A nine-digit routing number as the eight digits and the check digit the MICR records hold
+/// apart.
+pub(crate) fn split_routing(routing: &str) -> (String, String) {
+    let split = routing.char_indices().nth(8).map_or(routing.len(), |(i, _)| i);
+    (routing[..split].to_owned(), routing[split..].to_owned())
+}
+
+/// Which record a [`CheckDetailAddendumA`] is: type 26 of a check, or type 32 of a return
+/// (same layout); only the record type and the first field's name differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AddendumAOf {
+    Check,
+    Return,
+}
+
+impl AddendumAOf {
+    fn record_type(self) -> &'static str {
+        match self {
+            AddendumAOf::Check => "26",
+            AddendumAOf::Return => "32",
+        }
+    }
+
+    pub(crate) fn number_field(self) -> &'static str {
+        match self {
+            AddendumAOf::Check => "Check Detail Addendum A Record Number",
+            AddendumAOf::Return => "Return Addendum A Record Number",
+        }
+    }
+}
+
+/// Type 26: the bank of first deposit's endorsement of a check. Also type 32, the return
+/// addendum A (see [`ReturnAddendumA`](crate::ReturnAddendumA)), whose layout is the same.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckDetailAddendumA {
     /// 1 for the first addendum A of the item, 2 for the next... The
@@ -193,9 +224,9 @@ impl Default for CheckDetailAddendumA {
 }
 
 impl CheckDetailAddendumA {
-    pub(crate) fn parse(d: &mut Dec) -> Self {
+    pub(crate) fn parse(d: &mut Dec, of: AddendumAOf) -> Self {
         let a = CheckDetailAddendumA {
-            record_number: d.num("Check Detail Addendum A Record Number", 1) as u8,
+            record_number: d.num(of.number_field(), 1) as u8,
             bofd_routing_number: d.exact(9),
             bofd_business_date: d.exact(8),
             bofd_item_sequence_number: d.exact(15),
@@ -211,8 +242,8 @@ impl CheckDetailAddendumA {
         a
     }
 
-    pub(crate) fn encode(&self, e: &mut Enc) {
-        e.raw("26");
+    pub(crate) fn encode(&self, e: &mut Enc, of: AddendumAOf) {
+        e.raw(of.record_type());
         e.num(u64::from(self.record_number), 1);
         e.left(&self.bofd_routing_number, 9);
         e.left(&self.bofd_business_date, 8);
@@ -227,9 +258,9 @@ impl CheckDetailAddendumA {
         e.blank(3);
     }
 
-    pub(crate) fn check(&self, s: &mut Sink) {
+    pub(crate) fn check(&self, s: &mut Sink, of: AddendumAOf) {
         if !(1..=9).contains(&self.record_number) {
-            s.error("Check Detail Addendum A Record Number", format!("{} is not 1 to 9", self.record_number));
+            s.error(of.number_field(), format!("{} is not 1 to 9", self.record_number));
         }
         field::routing(s, "BOFD Routing Number", &self.bofd_routing_number, true);
         field::date(s, "BOFD Business (Endorsement) Date", &self.bofd_business_date, true);

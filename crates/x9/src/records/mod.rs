@@ -4,11 +4,16 @@ mod controls;
 mod headers;
 mod image;
 mod item;
+mod returns;
 
 pub use controls::{BundleControl, CashLetterControl, FileControl};
 pub use headers::{BundleHeader, CashLetterHeader, FileHeader, COLLECTION_TYPES};
 pub use image::{ImageViewData, ImageViewDetail, MAX_DIGITAL_SIGNATURE, MAX_IMAGE_DATA, MAX_IMAGE_REFERENCE_KEY};
 pub use item::{CheckDetail, CheckDetailAddendumA, MAX_ITEM_AMOUNT};
+pub use returns::{ReturnAddendumA, ReturnAddendumB, ReturnAddendumD, ReturnRecord};
+
+pub(crate) use item::AddendumAOf;
+pub(crate) use returns::RETURN_COLLECTION_TYPES;
 
 pub(crate) use image::{Link, IMAGE_DATA_FIXED, IMAGE_DATA_MIN, MAX_RECORD};
 
@@ -27,13 +32,17 @@ pub enum Record {
     BundleHeader(BundleHeader),
     CheckDetail(CheckDetail),
     CheckDetailAddendumA(CheckDetailAddendumA),
+    ReturnRecord(ReturnRecord),
+    ReturnAddendumA(ReturnAddendumA),
+    ReturnAddendumB(ReturnAddendumB),
+    ReturnAddendumD(ReturnAddendumD),
     ImageViewDetail(ImageViewDetail),
     ImageViewData(ImageViewData),
     BundleControl(BundleControl),
     CashLetterControl(CashLetterControl),
     FileControl(FileControl),
-    /// A record type this crate does not interpret (user record 68, addenda 27 and 28, image
-    /// view analysis 54, returns, credits...), kept as it is in the file.
+    /// A record type this crate does not interpret (user record 68, addenda 27, 28 and 34,
+    /// image view analysis 54, credits...), kept as it is in the file.
     Other(RawRecord),
 }
 
@@ -63,6 +72,10 @@ impl Record {
             Record::BundleHeader(_) => "20",
             Record::CheckDetail(_) => "25",
             Record::CheckDetailAddendumA(_) => "26",
+            Record::ReturnRecord(_) => "31",
+            Record::ReturnAddendumA(_) => "32",
+            Record::ReturnAddendumB(_) => "33",
+            Record::ReturnAddendumD(_) => "35",
             Record::ImageViewDetail(_) => "50",
             Record::ImageViewData(_) => "52",
             Record::BundleControl(_) => "70",
@@ -86,7 +99,11 @@ impl Record {
             Record::CashLetterHeader(r) => r.check(s, legacy),
             Record::BundleHeader(r) => r.check(s),
             Record::CheckDetail(r) => r.check(s),
-            Record::CheckDetailAddendumA(r) => r.check(s),
+            Record::CheckDetailAddendumA(r) => r.check(s, AddendumAOf::Check),
+            Record::ReturnRecord(r) => r.check(s),
+            Record::ReturnAddendumA(r) => r.check(s, AddendumAOf::Return),
+            Record::ReturnAddendumB(r) => r.check(s),
+            Record::ReturnAddendumD(r) => r.check(s),
             Record::ImageViewDetail(r) => r.check(s),
             Record::ImageViewData(r) => r.check(s, &r.link()),
             Record::BundleControl(r) => r.check(s),
@@ -106,7 +123,11 @@ pub(crate) fn parse_fixed(record_type: &str, text: &[u8], sink: Sink) -> Option<
         "10" => Record::CashLetterHeader(CashLetterHeader::parse(&mut d)),
         "20" => Record::BundleHeader(BundleHeader::parse(&mut d)),
         "25" => Record::CheckDetail(CheckDetail::parse(&mut d)),
-        "26" => Record::CheckDetailAddendumA(CheckDetailAddendumA::parse(&mut d)),
+        "26" => Record::CheckDetailAddendumA(CheckDetailAddendumA::parse(&mut d, AddendumAOf::Check)),
+        "31" => Record::ReturnRecord(ReturnRecord::parse(&mut d)),
+        "32" => Record::ReturnAddendumA(ReturnAddendumA::parse(&mut d, AddendumAOf::Return)),
+        "33" => Record::ReturnAddendumB(ReturnAddendumB::parse(&mut d)),
+        "35" => Record::ReturnAddendumD(ReturnAddendumD::parse(&mut d)),
         "50" => Record::ImageViewDetail(ImageViewDetail::parse(&mut d)),
         "70" => Record::BundleControl(BundleControl::parse(&mut d)),
         "90" => Record::CashLetterControl(CashLetterControl::parse(&mut d)),
@@ -117,7 +138,7 @@ pub(crate) fn parse_fixed(record_type: &str, text: &[u8], sink: Sink) -> Option<
 
 /// True for the types [`parse_fixed`] interprets.
 pub(crate) fn is_fixed_type(record_type: &str) -> bool {
-    matches!(record_type, "01" | "10" | "20" | "25" | "26" | "50" | "70" | "90" | "99")
+    matches!(record_type, "01" | "10" | "20" | "25" | "26" | "31" | "32" | "33" | "35" | "50" | "70" | "90" | "99")
 }
 
 /// Encodes a fixed-length record as Latin-1 text (80 bytes). Type 52 and raw records are
@@ -129,7 +150,11 @@ pub(crate) fn encode_fixed(record: &Record, buf: &mut Vec<u8>) {
         Record::CashLetterHeader(r) => r.encode(&mut e),
         Record::BundleHeader(r) => r.encode(&mut e),
         Record::CheckDetail(r) => r.encode(&mut e),
-        Record::CheckDetailAddendumA(r) => r.encode(&mut e),
+        Record::CheckDetailAddendumA(r) => r.encode(&mut e, AddendumAOf::Check),
+        Record::ReturnRecord(r) => r.encode(&mut e),
+        Record::ReturnAddendumA(r) => r.encode(&mut e, AddendumAOf::Return),
+        Record::ReturnAddendumB(r) => r.encode(&mut e),
+        Record::ReturnAddendumD(r) => r.encode(&mut e),
         Record::ImageViewDetail(r) => r.encode(&mut e),
         Record::BundleControl(r) => r.encode(&mut e),
         Record::CashLetterControl(r) => r.encode(&mut e),

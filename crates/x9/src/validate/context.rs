@@ -57,6 +57,7 @@ impl Validator {
             );
         }
         self.bundle = Some(BundleState {
+            collection_type: h.collection_type_indicator.clone(),
             routing: h.ece_institution_routing_number.clone(),
             date: h.bundle_business_date.clone(),
             cycle: h.cycle_number.clone(),
@@ -70,22 +71,39 @@ impl Validator {
         let Some(bundle) = self.bundle.as_mut() else {
             return s.record_error("a check detail outside a bundle");
         };
-        let amount = d.item_amount;
-        bundle.totals.items += 1;
-        bundle.totals.amount = bundle.totals.amount.saturating_add(amount);
         if d.micr_valid_indicator == '1' {
-            bundle.micr_valid_amount = bundle.micr_valid_amount.saturating_add(amount);
+            bundle.micr_valid_amount = bundle.micr_valid_amount.saturating_add(d.item_amount);
+        }
+        let seq = &d.ece_institution_item_sequence_number;
+        self.open_item(number, d.item_amount, d.documentation_type_indicator, seq, d.addendum_count, false, s);
+    }
+
+    /// Opens an item (check or return) in the open bundle: counts it and its amount in the
+    /// totals, and checks its sequence number is new.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn open_item(
+        &mut self,
+        number: RecordNumber,
+        amount: u64,
+        documentation_type: char,
+        seq: &str,
+        declared_addenda: u8,
+        returned: bool,
+        s: &mut Sink,
+    ) {
+        if let Some(bundle) = self.bundle.as_mut() {
+            bundle.totals.items += 1;
+            bundle.totals.amount = bundle.totals.amount.saturating_add(amount);
         }
         if let Some(cl) = self.cash_letter.as_mut() {
             cl.totals.items += 1;
             cl.totals.amount = cl.totals.amount.saturating_add(amount);
-            if cl.documentation_type == 'Z' && d.documentation_type_indicator == ' ' {
+            if cl.documentation_type == 'Z' && documentation_type == ' ' {
                 s.error("Documentation Type Indicator", "is blank but the cash letter's is 'Z' (given per item)");
             }
         }
         self.file.items += 1;
         self.file.amount = self.file.amount.saturating_add(amount);
-        let seq = &d.ece_institution_item_sequence_number;
         if !seq.is_empty() && !self.sequences.insert(seq) {
             s.error(
                 "ECE Institution Item Sequence Number",
@@ -94,17 +112,20 @@ impl Validator {
         }
         self.item = Some(ItemState {
             number,
-            sequence: seq.clone(),
-            declared_addenda: d.addendum_count,
+            returned,
+            sequence: seq.to_owned(),
+            declared_addenda,
             addenda: 0,
             addenda_a: 0,
+            addenda_b: 0,
+            addenda_d: 0,
             images_started: false,
             pending_image: None,
         });
     }
 
     pub(super) fn check_detail_addendum_a(&mut self, a: &CheckDetailAddendumA, s: &mut Sink) {
-        let Some(item) = self.addendum_position(s) else { return };
+        let Some(item) = self.addendum_position(s, false) else { return };
         item.addenda_a += 1;
         if a.record_number != item.addenda_a {
             s.error(
@@ -160,7 +181,8 @@ impl Validator {
         }
         if let Some(item) = &self.item {
             let (ours, theirs) = (&data.ece_institution_item_sequence_number, &item.sequence);
-            same(s, "ECE Institution Item Sequence Number", ours, theirs, "check detail's");
+            let whose = if item.returned { "return record's" } else { "check detail's" };
+            same(s, "ECE Institution Item Sequence Number", ours, theirs, whose);
         }
     }
 
@@ -174,7 +196,7 @@ impl Validator {
             "Items Within Bundle Count",
             c.items_within_bundle_count.into(),
             b.totals.items,
-            "check detail records in the bundle",
+            "items (types 25 and 31) in the bundle",
         );
         count(s, "Bundle Total Amount", c.bundle_total_amount, b.totals.amount, "the sum of the bundle's item amounts");
         count(
@@ -205,7 +227,7 @@ impl Validator {
             "Items Within Cash Letter Count",
             c.items_within_cash_letter_count,
             t.items,
-            "check detail records in the cash letter",
+            "items (types 25 and 31) in the cash letter",
         );
         count(
             s,
@@ -229,15 +251,16 @@ impl Validator {
         let t = &self.file;
         count(s, "Cash Letter Count", c.cash_letter_count.into(), t.groups, "cash letters in the file");
         count(s, "Total Record Count", c.total_record_count, self.records, "records in the file");
-        count(s, "Total Item Count", c.total_item_count, t.items, "check detail records in the file");
+        count(s, "Total Item Count", c.total_item_count, t.items, "items (types 25 and 31) in the file");
         count(s, "File Total Amount", c.file_total_amount, t.amount, "the sum of the file's item amounts");
     }
 
-    /// A record kept raw: addenda B and C (27, 28) still count as their item's addenda.
+    /// A record kept raw: addenda B and C (27, 28) and return addenda C (34) still count as
+    /// their item's addenda.
     pub(super) fn other(&mut self, raw: &RawRecord, s: &mut Sink) {
         match raw.record_type.as_str() {
-            "27" | "28" => {
-                self.addendum_position(s);
+            t @ ("27" | "28" | "34") => {
+                self.addendum_position(s, t == "34");
                 s.note(None, format!("{} records are kept raw, not interpreted", type_name(&raw.record_type)));
             }
             "" => s.record_error("a record too short to hold a record type"),
@@ -249,7 +272,7 @@ impl Validator {
     }
 }
 
-fn same(s: &mut Sink, field: &'static str, ours: &str, theirs: &str, whose: &str) {
+pub(super) fn same(s: &mut Sink, field: &'static str, ours: &str, theirs: &str, whose: &str) {
     if ours.trim_end() != theirs.trim_end() {
         s.error(field, format!("\"{ours}\" differs from the {whose} \"{theirs}\""));
     }

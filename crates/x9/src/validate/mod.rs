@@ -11,6 +11,7 @@ use crate::records::Record;
 use crate::seqset::SequenceSet;
 
 mod context;
+mod returns;
 
 /// Validates a file record by record, in the file's order.
 ///
@@ -57,6 +58,7 @@ struct CashLetterState {
 
 #[derive(Debug)]
 struct BundleState {
+    collection_type: String,
     routing: String,
     date: String,
     cycle: String,
@@ -67,10 +69,14 @@ struct BundleState {
 #[derive(Debug)]
 struct ItemState {
     number: RecordNumber,
+    /// A return (type 31) rather than a check (type 25).
+    returned: bool,
     sequence: String,
     declared_addenda: u8,
     addenda: u32,
     addenda_a: u8,
+    addenda_b: u8,
+    addenda_d: u8,
     images_started: bool,
     /// A type 50 still waiting for its type 52: its number and the data size it announced.
     pending_image: Option<(RecordNumber, Option<u32>)>,
@@ -127,6 +133,10 @@ impl Validator {
             Record::BundleHeader(h) => self.bundle_header(h, s),
             Record::CheckDetail(d) => self.check_detail(number, d, s),
             Record::CheckDetailAddendumA(a) => self.check_detail_addendum_a(a, s),
+            Record::ReturnRecord(r) => self.return_record(number, r, s),
+            Record::ReturnAddendumA(a) => self.return_addendum_a(a, s),
+            Record::ReturnAddendumB(_) => self.return_addendum_b(s),
+            Record::ReturnAddendumD(d) => self.return_addendum_d(d, s),
             Record::ImageViewDetail(v) => self.image_view_detail(number, v, s),
             Record::ImageViewData(data) => self.image_view_data(number, data, s),
             Record::BundleControl(c) => self.bundle_control(c, s),
@@ -136,11 +146,17 @@ impl Validator {
         }
     }
 
-    /// Where an addendum (26, 27, 28) must be: after its check detail, before the images.
-    fn addendum_position(&mut self, s: &mut Sink) -> Option<&mut ItemState> {
+    /// Where an addendum must be: after its check detail (26, 27, 28) or return record (32
+    /// to 35), before the images.
+    fn addendum_position(&mut self, s: &mut Sink, returned: bool) -> Option<&mut ItemState> {
+        let (own, other) = if returned { ("return record", "check detail") } else { ("check detail", "return record") };
         match self.item.as_mut() {
             None => {
-                s.record_error("an addendum outside an item (no check detail before it)");
+                s.record_error(format!("an addendum outside an item (no {own} before it)"));
+                None
+            }
+            Some(item) if item.returned != returned => {
+                s.record_error(format!("an addendum of a {own} after a {other}"));
                 None
             }
             Some(item) if item.images_started => {
@@ -160,12 +176,17 @@ impl Validator {
             s.problems.push(missing_data(pending));
         }
         if u32::from(item.declared_addenda) != item.addenda {
+            let (record_type, field, types) = if item.returned {
+                ("31", "Return Record Addendum Count", "32, 33, 34, 35")
+            } else {
+                ("25", "Check Detail Record Addendum Count", "26, 27, 28")
+            };
             s.problems.push(Problem::new(
                 Severity::Error,
                 item.number,
-                "25",
-                Some("Check Detail Record Addendum Count"),
-                format!("is {} but {} addendum records (types 26, 27, 28) follow", item.declared_addenda, item.addenda),
+                record_type,
+                Some(field),
+                format!("is {} but {} addendum records (types {types}) follow", item.declared_addenda, item.addenda),
             ));
         }
     }

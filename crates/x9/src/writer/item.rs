@@ -4,19 +4,19 @@
 use std::io::Write;
 
 use super::{link, max_of, order, refuse, sink, Totals, Writer};
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::field::Sink;
-use crate::model::Item;
-use crate::records::Record;
+use crate::model::{Image, Item};
+use crate::records::{AddendumAOf, ImageViewData, ImageViewDetail, Record};
 
 impl<W: Write> Writer<W> {
     /// Adds an item to the open bundle: its check detail, addenda A, and images (each an
     /// image view detail and its data), all checked before any is written.
     pub fn add_item(&mut self, item: &Item) -> Result<(), Error> {
         self.usable()?;
-        let Some(bundle) = self.bundle.as_ref() else {
+        if self.bundle.is_none() {
             return order("add_item: no bundle is open (start_bundle)");
-        };
+        }
         let first = self.next();
         let mut detail = item.detail.clone();
         detail.addendum_count = item.addenda.len().min(usize::from(u8::MAX)) as u8;
@@ -49,29 +49,53 @@ impl<W: Write> Writer<W> {
             n += 1;
             let mut a = a.clone();
             a.record_number = (i + 1).min(9) as u8;
-            a.check(&mut sink(&mut problems, n, "26"));
+            a.check(&mut sink(&mut problems, n, "26"), AddendumAOf::Check);
             addenda.push(a);
         }
-        let mut views = Vec::with_capacity(item.images.len());
-        for image in &item.images {
+        let views = self.check_images(&mut problems, n, &item.images, (seq, "check detail's"));
+        refuse(problems)?;
+
+        self.write_fixed(&Record::CheckDetail(detail.clone()))?;
+        for a in addenda {
+            self.write_fixed(&Record::CheckDetailAddendumA(a))?;
+        }
+        self.write_images(views, seq)?;
+        self.count_item(seq, detail.item_amount, detail.micr_valid_indicator == '1', item.images.len() as u64);
+        Ok(())
+    }
+
+    /// Checks an item's images, the first record numbered after `n`: each an image view
+    /// detail (its data size set here) and its data, which must agree with the bundle and the
+    /// item (sequence number `seq`, of its `whose` record: "check detail's"). Returns what to
+    /// write.
+    pub(super) fn check_images<'i>(
+        &self,
+        problems: &mut Vec<Problem>,
+        mut n: u64,
+        images: &'i [Image],
+        (seq, whose): (&str, &str),
+    ) -> Vec<(ImageViewDetail, &'i ImageViewData)> {
+        let bundle = self.bundle.as_ref().expect("open");
+        let mut views = Vec::with_capacity(images.len());
+        for image in images {
             n += 1;
             let mut view = image.detail.clone();
             let Some(data) = &image.data else {
-                sink(&mut problems, n, "50").record_error("an image view detail without its image view data");
+                sink(problems, n, "50").record_error("an image view detail without its image view data");
                 continue;
             };
             view.image_view_data_size = u32::try_from(data.image_data.len()).ok();
-            view.check(&mut sink(&mut problems, n, "50"));
+            view.check(&mut sink(problems, n, "50"));
             n += 1;
-            let effective = link(data, bundle, &detail);
-            let mut s = sink(&mut problems, n, "52");
+            let effective = link(data, bundle, seq);
+            let mut s = sink(problems, n, "52");
             data.check(&mut s, &effective);
             // Given rather than left empty, they must still agree with the bundle and item.
             for (field, ours, theirs, whose) in [
                 ("ECE Institution Routing Number", effective.routing, bundle.routing.as_str(), "bundle header's"),
                 ("Bundle Business Date", effective.date, &bundle.date, "bundle header's"),
                 ("Cycle Number", effective.cycle, &bundle.cycle, "bundle header's"),
-                ("ECE Institution Item Sequence Number", effective.sequence, seq, "check detail's"),
+                ("ECE Institution Item Sequence Number", effective.sequence, seq, whose),
             ] {
                 if ours != theirs {
                     s.error(field, format!("\"{ours}\" differs from the {whose} \"{theirs}\""));
@@ -79,35 +103,41 @@ impl<W: Write> Writer<W> {
             }
             views.push((view, data));
         }
-        refuse(problems)?;
+        views
+    }
 
-        self.write_fixed(&Record::CheckDetail(detail.clone()))?;
-        for a in addenda {
-            self.write_fixed(&Record::CheckDetailAddendumA(a))?;
-        }
+    pub(super) fn write_images(
+        &mut self,
+        views: Vec<(ImageViewDetail, &ImageViewData)>,
+        seq: &str,
+    ) -> Result<(), Error> {
         for (view, data) in views {
             self.write_fixed(&Record::ImageViewDetail(view))?;
-            self.write_image_data(data, &detail)?;
+            self.write_image_data(data, seq)?;
         }
+        Ok(())
+    }
+
+    /// Adds a written item to the totals of its bundle, cash letter and file.
+    pub(super) fn count_item(&mut self, seq: &str, amount: u64, micr_valid: bool, images: u64) {
         if !seq.is_empty() {
             self.sequences.insert(seq);
         }
         let add = |t: &mut Totals| {
             t.items += 1;
-            t.amount += detail.item_amount;
-            t.images += item.images.len() as u64;
-            if detail.micr_valid_indicator == '1' {
-                t.micr_valid += detail.item_amount;
+            t.amount += amount;
+            t.images += images;
+            if micr_valid {
+                t.micr_valid += amount;
             }
         };
         add(&mut self.bundle.as_mut().expect("open").totals);
         add(&mut self.cash_letter.as_mut().expect("open").totals);
         add(&mut self.file);
-        Ok(())
     }
 
     /// Refuses an item that would make a control's count or total overflow its field.
-    fn check_capacity(&self, s: &mut Sink, amount: u64, micr_valid: bool, images: u64, records: u64) {
+    pub(super) fn check_capacity(&self, s: &mut Sink, amount: u64, micr_valid: bool, images: u64, records: u64) {
         let mut over = |what: &str, value: u64, width: u32| {
             if value > max_of(width) {
                 s.record_error(format!("adding this item makes the {what} {value}, more than its {width} digits hold"));

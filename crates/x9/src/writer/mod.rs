@@ -14,6 +14,7 @@ use crate::seqset::SequenceSet;
 
 mod item;
 mod output;
+mod returns;
 
 use output::Chunked;
 
@@ -107,6 +108,7 @@ struct CashLetterState {
 }
 
 struct BundleState {
+    collection_type: String,
     routing: String,
     date: String,
     cycle: String,
@@ -220,6 +222,7 @@ impl<W: Write> Writer<W> {
         cl.bundle_ids.insert(header.bundle_id.clone());
         cl.totals.groups += 1;
         self.bundle = Some(BundleState {
+            collection_type: header.collection_type_indicator.clone(),
             routing: header.ece_institution_routing_number.clone(),
             date: header.bundle_business_date.clone(),
             cycle: header.cycle_number.clone(),
@@ -295,15 +298,15 @@ impl<W: Write> Writer<W> {
     }
 }
 
-/// The bundle and item fields a type 52 repeats: its own, or the bundle's and item's where
-/// it left them empty.
-fn link<'a>(data: &'a crate::ImageViewData, bundle: &'a BundleState, detail: &'a crate::CheckDetail) -> Link<'a> {
+/// The bundle and item fields a type 52 repeats: its own, or the bundle's and item's (its
+/// item sequence number `sequence`) where it left them empty.
+fn link<'a>(data: &'a crate::ImageViewData, bundle: &'a BundleState, sequence: &'a str) -> Link<'a> {
     let pick = |own: &'a str, theirs: &'a str| if own.is_empty() { theirs } else { own };
     Link {
         routing: pick(&data.ece_institution_routing_number, &bundle.routing),
         date: pick(&data.bundle_business_date, &bundle.date),
         cycle: pick(&data.cycle_number, &bundle.cycle),
-        sequence: pick(&data.ece_institution_item_sequence_number, &detail.ece_institution_item_sequence_number),
+        sequence: pick(&data.ece_institution_item_sequence_number, sequence),
     }
 }
 

@@ -6,7 +6,7 @@ use std::io::Write;
 use super::{link, Writer};
 use crate::error::Error;
 use crate::field::Enc;
-use crate::records::{encode_fixed, CheckDetail, ImageViewData, Record, FIXED_RECORD_LEN};
+use crate::records::{encode_fixed, ImageViewData, Record, FIXED_RECORD_LEN};
 
 impl<W: Write> Writer<W> {
     pub(super) fn write_fixed(&mut self, record: &Record) -> Result<(), Error> {
@@ -23,11 +23,11 @@ impl<W: Write> Writer<W> {
     }
 
     /// Type 52: the text fields are translated, the signature and the image data written as
-    /// they are, straight from the caller's buffer.
-    pub(super) fn write_image_data(&mut self, data: &ImageViewData, detail: &CheckDetail) -> Result<(), Error> {
+    /// they are, straight from the caller's buffer. `sequence`: the item's sequence number.
+    pub(super) fn write_image_data(&mut self, data: &ImageViewData, sequence: &str) -> Result<(), Error> {
         let bundle = self.bundle.as_ref().expect("open");
         self.scratch.clear();
-        data.encode_text(&mut Enc { buf: &mut self.scratch }, &link(data, bundle, detail));
+        data.encode_text(&mut Enc { buf: &mut self.scratch }, &link(data, bundle, sequence));
         let head = self.scratch.len();
         Enc { buf: &mut self.scratch }.num(data.image_data.len() as u64, 7);
         self.encoding.encode_in_place(&mut self.scratch);

@@ -66,6 +66,9 @@ impl AccountsWriter {
                 ]);
             }
             self.tx.exec().execute(&qb).await?;
+            let ids: Vec<&str> = chunk.iter().map(|a| a.id.as_str()).collect();
+            let now = chrono::Utc::now().timestamp_millis();
+            crate::ledger::store::open_balances(&mut self.tx, &ids, now, "accounts import").await?;
         }
         Ok(())
     }

@@ -116,6 +116,49 @@ pub enum MoveError {
     Db(#[from] sqlx::Error),
 }
 
+impl From<crate::ledger::store::PostError> for MoveError {
+    fn from(e: crate::ledger::store::PostError) -> MoveError {
+        match e {
+            crate::ledger::store::PostError::Db(e) => MoveError::Db(e),
+            other => MoveError::Db(sqlx::Error::Protocol(format!("ledger: {other}"))),
+        }
+    }
+}
+
+/// What a move reads of the deposit: its state, what the list's counts need, and what the
+/// books post.
+#[derive(Debug, sqlx::FromRow)]
+struct Moving {
+    id: i64,
+    status: String,
+    service_type: String,
+    created_at: String,
+    amount_cents: i64,
+    fee_cents: i64,
+    payer_id: Option<String>,
+    payee_account_id: String,
+}
+
+impl Moving {
+    fn facts(&self) -> crate::ledger::rules::DepositFacts<'_> {
+        crate::ledger::rules::DepositFacts {
+            id: self.id,
+            service_type: &self.service_type,
+            amount_cents: self.amount_cents,
+            fee_cents: self.fee_cents,
+            sleeve: self.payer_id.as_deref().unwrap_or(&self.payee_account_id),
+        }
+    }
+}
+
+fn moving(dialect: crate::storage::Dialect, id: i64) -> Sql {
+    Sql::new(
+        dialect,
+        "SELECT status, service_type, created_at, amount_cents, fee_cents, payer_id, payee_account_id, id FROM deposits WHERE id = ?",
+    )
+    .arg(id)
+}
+
 /// What the list is filtered by (all optional) and how it is ordered.
 #[derive(Debug, Clone, Default)]
 pub struct ListFilter {
@@ -146,6 +189,10 @@ pub struct DepositStore {
 impl DepositStore {
     pub fn new(db: Database) -> DepositStore {
         DepositStore { db, bucket_rows: BUCKET_ROWS, rebuilding: Default::default() }
+    }
+
+    pub fn database(&self) -> &Database {
+        &self.db
     }
 
     /// The same store with buckets of `rows` (at least 2) rows.
@@ -183,18 +230,18 @@ impl DepositStore {
         action: DepositAction,
         actor: &str,
         reason: Option<&str>,
+        books: &crate::ledger::Books,
     ) -> Result<DepositRow, MoveError> {
         let mut tx = self.db.begin().await?;
         // A write first: the deposit writers' turn (SQLite's write lock, a row lock in
         // PostgreSQL) before the state is read, so two moves of one deposit take turns.
         let counted = buckets::take_turn(&mut tx).await?;
-        let q =
-            Sql::new(tx.dialect(), "SELECT status, service_type, created_at, amount_cents FROM deposits WHERE id = ?")
-                .arg(id);
-        let (status, service_type, created_at, amount_cents): (String, String, String, i64) =
-            tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
-        let from = DepositStatus::parse(&status).ok_or(MoveError::NotFound(id))?;
+        let q = moving(tx.dialect(), id);
+        let m: Moving = tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
+        let (service_type, created_at, amount_cents) = (m.service_type.clone(), m.created_at.clone(), m.amount_cents);
+        let from = DepositStatus::parse(&m.status).ok_or(MoveError::NotFound(id))?;
         let to = from.apply(action).map_err(MoveError::Illegal)?;
+        crate::ledger::rules::on_move(&mut tx, books, &m.facts(), from, action, actor, reason).await?;
         let now = now_text();
         let mut q = Sql::new(tx.dialect(), "UPDATE deposits SET status = ");
         q.bind(to.as_str());
@@ -244,15 +291,15 @@ pub(crate) async fn send_all(
     counted: bool,
     actor: &str,
     reason: &str,
+    books: &crate::ledger::Books,
 ) -> Result<(), MoveError> {
     for &id in ids {
-        let q =
-            Sql::new(tx.dialect(), "SELECT status, service_type, created_at, amount_cents FROM deposits WHERE id = ?")
-                .arg(id);
-        let (status, service_type, created_at, amount_cents): (String, String, String, i64) =
-            tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
-        let from = DepositStatus::parse(&status).ok_or(MoveError::NotFound(id))?;
+        let q = moving(tx.dialect(), id);
+        let m: Moving = tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
+        let (service_type, created_at, amount_cents) = (m.service_type.clone(), m.created_at.clone(), m.amount_cents);
+        let from = DepositStatus::parse(&m.status).ok_or(MoveError::NotFound(id))?;
         let to = from.apply(DepositAction::Send).map_err(MoveError::Illegal)?;
+        crate::ledger::rules::on_move(tx, books, &m.facts(), from, DepositAction::Send, actor, Some(reason)).await?;
         let q = Sql::new(tx.dialect(), "UPDATE deposits SET status = ? WHERE id = ?").arg(to.as_str()).arg(id);
         tx.exec().execute(&q).await?;
         event(tx, id, actor, DepositAction::Send.as_str(), Some(from.as_str()), to.as_str(), Some(reason)).await?;

@@ -1,0 +1,173 @@
+//! The ledger in the database (both backends): postings (`post.rs`), and the reads — balances
+//! now (the balance rows, O(1)) and as of any moment (each entry's running balance), entries,
+//! transactions, holds — and `verify`, which proves the balance rows equal the entries.
+
+use moneydesk_model::ledger::{LedgerAccountKind, PostingKind};
+
+use crate::ledger::chart::Code;
+use crate::storage::{Database, Sql, Tx};
+
+mod opening;
+pub mod post;
+mod reads;
+
+pub use opening::open_balances;
+pub use post::{post, Leg, PostError, Posting};
+pub use reads::{EntryFilter, EntryRow, HoldRow, TransactionRow};
+
+/// A sleeve account's three balance rows (signed, credit positive), at a moment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SleeveRows {
+    pub posted: i64,
+    pub pending: i64,
+    pub held: i64,
+}
+
+impl SleeveRows {
+    /// Posted balance (settled).
+    pub fn posted(&self) -> i64 {
+        self.posted
+    }
+    /// Posted plus credited-not-settled.
+    pub fn pending(&self) -> i64 {
+        self.posted + self.pending
+    }
+    /// What is on hold (the held account is debit-normal).
+    pub fn held(&self) -> i64 {
+        -self.held
+    }
+    pub fn available(&self) -> i64 {
+        self.pending() - self.held()
+    }
+}
+
+/// A ledger account whose balance row and entries disagree (`verify`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    pub code: String,
+    pub balance_row: i64,
+    pub sum_of_entries: i64,
+    pub last_running_balance: i64,
+}
+
+#[derive(Clone, Debug)]
+pub struct LedgerStore {
+    db: Database,
+}
+
+impl LedgerStore {
+    pub fn new(db: Database) -> LedgerStore {
+        LedgerStore { db }
+    }
+
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
+    /// Writes one posting in its own transaction, at `now_ms` (the books' clock).
+    pub async fn post_at(&self, p: &Posting, now_ms: i64) -> Result<Option<i64>, PostError> {
+        let mut tx = self.db.begin().await?;
+        let id = post::post(&mut tx, p, now_ms).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// A sleeve account's balance rows now, or as of `as_of_ms` (the running balance of each
+    /// ledger account's last entry at or before it).
+    pub async fn sleeve(&self, account_id: &str, as_of_ms: Option<i64>) -> sqlx::Result<SleeveRows> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let mut rows = SleeveRows::default();
+        for kind in LedgerAccountKind::SLEEVE {
+            let code = Code::sleeve(account_id, kind);
+            let value = balance_of(&mut tx, code.as_str(), as_of_ms).await?;
+            match kind {
+                LedgerAccountKind::Posted => rows.posted = value,
+                LedgerAccountKind::Pending => rows.pending = value,
+                _ => rows.held = value,
+            }
+        }
+        tx.commit().await?;
+        Ok(rows)
+    }
+
+    /// Every ledger account with its balance row: (code, kind, balance signed, entries).
+    pub async fn accounts(&self, bank_only: bool) -> sqlx::Result<Vec<(String, String, i64, i64)>> {
+        let text = if bank_only {
+            "SELECT code, kind, balance, entry_count FROM ledger_accounts WHERE owner IS NULL ORDER BY code"
+        } else {
+            "SELECT code, kind, balance, entry_count FROM ledger_accounts ORDER BY code"
+        };
+        self.db.acquire().await?.exec().rows(&self.db.sql(text)).await
+    }
+
+    /// Proves the balance rows equal the entries: for every ledger account, the row's balance,
+    /// the sum of its entries and its last entry's running balance must agree, and every
+    /// transaction's entries sum to zero. Answers the accounts that disagree (none) and the
+    /// transactions that do not balance (none). One snapshot, so a posting in flight is
+    /// either wholly in it or not.
+    pub async fn verify(&self) -> sqlx::Result<(Vec<Mismatch>, Vec<i64>)> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let q = Sql::new(
+            tx.dialect(),
+            "SELECT a.code, a.balance, CAST(COALESCE(SUM(e.amount), 0) AS BIGINT), \
+             COALESCE((SELECT l.balance_after FROM ledger_entries l WHERE l.account_id = a.id ORDER BY l.id DESC LIMIT 1), 0) \
+             FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.id, a.code, a.balance",
+        );
+        let rows: Vec<(String, i64, i64, i64)> = tx.exec().rows(&q).await?;
+        let mismatches = rows
+            .into_iter()
+            .filter(|(_, row, sum, last)| row != sum || sum != last)
+            .map(|(code, balance_row, sum_of_entries, last_running_balance)| Mismatch {
+                code,
+                balance_row,
+                sum_of_entries,
+                last_running_balance,
+            })
+            .collect();
+        let q = Sql::new(
+            tx.dialect(),
+            "SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING SUM(amount) <> 0 OR COUNT(*) < 2",
+        );
+        let unbalanced = tx.exec().ints(&q).await?;
+        tx.commit().await?;
+        Ok((mismatches, unbalanced))
+    }
+
+    /// The id of a deposit's transaction of `kind` (its confirmation, say), the latest.
+    pub async fn deposit_transaction(&self, deposit_id: i64, kind: PostingKind) -> sqlx::Result<Option<i64>> {
+        let q = self
+            .db
+            .sql("SELECT id FROM ledger_transactions WHERE deposit_id = ? AND kind = ? ORDER BY id DESC LIMIT 1")
+            .arg(deposit_id)
+            .arg(kind.as_str());
+        Ok(self.db.acquire().await?.exec().ints(&q).await?.into_iter().next())
+    }
+}
+
+/// One ledger account's balance (signed) now or as of a moment; zero when it has none.
+pub(crate) async fn balance_of(tx: &mut Tx, code: &str, as_of_ms: Option<i64>) -> sqlx::Result<i64> {
+    let q = match as_of_ms {
+        None => Sql::new(tx.dialect(), "SELECT balance FROM ledger_accounts WHERE code = ?").arg(code),
+        Some(ms) => Sql::new(
+            tx.dialect(),
+            "SELECT e.balance_after FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id \
+             WHERE a.code = ? AND e.at_ms <= ? ORDER BY e.at_ms DESC, e.id DESC LIMIT 1",
+        )
+        .arg(code)
+        .arg(ms),
+    };
+    Ok(tx.exec().ints(&q).await?.into_iter().next().unwrap_or(0))
+}
+
+impl LedgerStore {
+    /// The transaction a token's Idempotency-Key wrote, with the request's hash.
+    pub async fn by_key(&self, token_id: i64, key: &str) -> sqlx::Result<Option<(i64, String)>> {
+        let q = self
+            .db
+            .sql("SELECT id, request_hash FROM ledger_transactions WHERE token_id = ? AND idempotency_key = ?")
+            .arg(token_id)
+            .arg(key);
+        let row: Option<(i64, Option<String>)> = self.db.acquire().await?.exec().row(&q).await?;
+        Ok(row.map(|(id, h)| (id, h.unwrap_or_default())))
+    }
+}

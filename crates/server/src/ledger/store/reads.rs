@@ -1,0 +1,142 @@
+//! The ledger's reads for the API: entries (paged, filtered), transactions, holds.
+
+use super::LedgerStore;
+use crate::storage::Sql;
+
+/// An entry with what the API answers of its transaction and account.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EntryRow {
+    pub id: i64,
+    pub transaction_id: i64,
+    pub code: String,
+    pub kind: String,
+    pub amount: i64,
+    pub balance_after: i64,
+    pub at_ms: i64,
+    pub posting_kind: String,
+    pub deposit_id: Option<i64>,
+    pub memo: Option<String>,
+}
+
+const ENTRY: &str = "SELECT e.id, e.transaction_id, a.code, a.kind, e.amount, e.balance_after, e.at_ms, \
+    t.kind AS posting_kind, t.deposit_id, t.memo \
+    FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id";
+
+/// A transaction's header.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct TransactionRow {
+    pub id: i64,
+    pub kind: String,
+    pub at_ms: i64,
+    pub actor: String,
+    pub memo: Option<String>,
+    pub deposit_id: Option<i64>,
+    pub reverses: Option<i64>,
+}
+
+/// A tranche of a hold.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct HoldRow {
+    pub id: i64,
+    pub deposit_id: i64,
+    pub account_id: String,
+    pub amount: i64,
+    pub release_on: String,
+    pub released_tx: Option<i64>,
+    pub cancelled_tx: Option<i64>,
+}
+
+/// Which entries of a sleeve account (or a bank ledger account) to list.
+#[derive(Debug, Clone, Default)]
+pub struct EntryFilter {
+    /// The ledger account codes (a sleeve account's three, or one).
+    pub codes: Vec<String>,
+    /// Posted at or after / before (milliseconds).
+    pub from_ms: Option<i64>,
+    pub to_ms: Option<i64>,
+    /// A posting kind (`deposit_confirmed`, …).
+    pub posting_kind: Option<String>,
+}
+
+impl LedgerStore {
+    /// A page of entries, newest first, with the total count.
+    pub async fn entries(&self, f: &EntryFilter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<EntryRow>)> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let filter = |q: &mut Sql| {
+            q.push(" WHERE a.code IN (").bind_list(f.codes.iter().map(String::as_str)).push(")");
+            if let Some(v) = f.from_ms {
+                q.push(" AND e.at_ms >= ").bind(v);
+            }
+            if let Some(v) = f.to_ms {
+                q.push(" AND e.at_ms < ").bind(v);
+            }
+            if let Some(k) = &f.posting_kind {
+                q.push(" AND t.kind = ").bind(k.as_str());
+            }
+        };
+        let mut count = Sql::new(
+            tx.dialect(),
+            "SELECT COUNT(*) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id \
+             JOIN ledger_transactions t ON t.id = e.transaction_id",
+        );
+        filter(&mut count);
+        let total = tx.exec().int(&count).await?;
+        let mut q = Sql::new(tx.dialect(), ENTRY);
+        filter(&mut q);
+        q.push(" ORDER BY e.at_ms DESC, e.id DESC LIMIT ").bind(limit).push(" OFFSET ").bind(offset);
+        let rows = tx.exec().rows(&q).await?;
+        tx.commit().await?;
+        Ok((total, rows))
+    }
+
+    /// A transaction with its entries.
+    pub async fn transaction(&self, id: i64) -> sqlx::Result<Option<(TransactionRow, Vec<EntryRow>)>> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let q = Sql::new(
+            tx.dialect(),
+            "SELECT id, kind, at_ms, actor, memo, deposit_id, reverses FROM ledger_transactions WHERE id = ?",
+        )
+        .arg(id);
+        let Some(head) = tx.exec().row::<TransactionRow>(&q).await? else { return Ok(None) };
+        let q = Sql::new(tx.dialect(), &format!("{ENTRY} WHERE e.transaction_id = ? ORDER BY e.id")).arg(id);
+        let entries = tx.exec().rows(&q).await?;
+        tx.commit().await?;
+        Ok(Some((head, entries)))
+    }
+
+    /// A deposit's transactions with their entries, oldest first.
+    pub async fn deposit_postings(&self, deposit_id: i64) -> sqlx::Result<Vec<(TransactionRow, Vec<EntryRow>)>> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let q = Sql::new(
+            tx.dialect(),
+            "SELECT id, kind, at_ms, actor, memo, deposit_id, reverses FROM ledger_transactions WHERE deposit_id = ? ORDER BY id",
+        )
+        .arg(deposit_id);
+        let heads: Vec<TransactionRow> = tx.exec().rows(&q).await?;
+        let q = Sql::new(tx.dialect(), &format!("{ENTRY} WHERE t.deposit_id = ? ORDER BY e.id")).arg(deposit_id);
+        let entries: Vec<EntryRow> = tx.exec().rows(&q).await?;
+        tx.commit().await?;
+        Ok(heads
+            .into_iter()
+            .map(|h| {
+                let mine = entries.iter().filter(|e| e.transaction_id == h.id).cloned().collect();
+                (h, mine)
+            })
+            .collect())
+    }
+
+    /// The holds of a sleeve account (or of a deposit), by release day.
+    pub async fn holds(&self, account_id: Option<&str>, deposit_id: Option<i64>) -> sqlx::Result<Vec<HoldRow>> {
+        let mut q = self.db.sql(
+            "SELECT id, deposit_id, account_id, amount, release_on, released_tx, cancelled_tx FROM ledger_holds WHERE 1 = 1",
+        );
+        if let Some(a) = account_id {
+            q.push(" AND account_id = ").bind(a);
+        }
+        if let Some(d) = deposit_id {
+            q.push(" AND deposit_id = ").bind(d);
+        }
+        q.push(" ORDER BY release_on, id");
+        self.db.acquire().await?.exec().rows(&q).await
+    }
+}
