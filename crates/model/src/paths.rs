@@ -87,19 +87,25 @@ pub const DEPOSIT_IMAGE: &str = "/api/v2/services/money-movements/deposits/{id}/
 pub const DEPOSIT_ACTIONS: &str = "/api/v2/services/money-movements/deposits/{id}/actions";
 /// Extension (ledger group): a deposit's ledger transactions with their entries, and its holds.
 pub const DEPOSIT_POSTINGS: &str = "/api/v2/services/money-movements/deposits/{id}/postings";
+/// Extensions (deposits group): returned items — upload a return file (X9.100-187 or ACH,
+/// POST, `deposits:write`), list the items (GET, paged, `state`), act on one (match or
+/// dismiss).
+pub const DEPOSIT_RETURNS: &str = "/api/v2/services/money-movements/deposits/returns";
+pub const DEPOSIT_RETURN_ITEM: &str = "/api/v2/services/money-movements/deposits/returns/{id}";
 
 /// Extensions (the ledger; `ledger:read`, adjustments `admin`): the bank's ledger accounts with
 /// their balances; a sleeve account's balances (`?asOf=`), entries (paged, CSV) and holds
 /// (`{accountId}` is a sleeve account's id, or one ledger account's code such as
-/// `bank:clearing_x9`); a transaction; manual adjustments; return files; the daily
-/// reconciliation.
+/// `bank:clearing_x9`); a transaction; manual adjustments; the daily reconciliation.
 pub const LEDGER_ACCOUNTS: &str = "/api/v2/services/money-movements/ledger/accounts";
+/// Extension: the balances of up to 100 sleeve accounts at once (`?accountIds=a,b,c`; the
+/// Accounts page's rows), each as [`crate::ledger::Balances`].
+pub const LEDGER_BALANCES_BATCH: &str = "/api/v2/services/money-movements/ledger/balances";
 pub const LEDGER_BALANCES: &str = "/api/v2/services/money-movements/ledger/accounts/{accountId}/balances";
 pub const LEDGER_ENTRIES: &str = "/api/v2/services/money-movements/ledger/accounts/{accountId}/entries";
 pub const LEDGER_HOLDS: &str = "/api/v2/services/money-movements/ledger/accounts/{accountId}/holds";
 pub const LEDGER_TRANSACTION: &str = "/api/v2/services/money-movements/ledger/transactions/{id}";
 pub const LEDGER_ADJUSTMENTS: &str = "/api/v2/services/money-movements/ledger/adjustments";
-pub const LEDGER_RETURNS: &str = "/api/v2/services/money-movements/ledger/returns";
 pub const LEDGER_RECONCILIATION: &str = "/api/v2/services/money-movements/ledger/reconciliation";
 
 /// Extensions: image cash letters (X9.100-187) made of confirmed check deposits — list and

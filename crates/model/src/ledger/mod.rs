@@ -230,3 +230,8 @@ pub fn units_of_money(m: Money) -> Option<i64> {
     }
     d.to_i64()
 }
+
+mod reconciliation;
+mod returns;
+pub use reconciliation::{ClearingDay, OpenItem, ReconciliationLine, ReconciliationReport};
+pub use returns::{ReturnAction, ReturnFileError, ReturnFileResult, ReturnItem, ReturnItemState, ReturnSource};
