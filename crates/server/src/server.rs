@@ -165,6 +165,8 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         blob_root,
     );
     crate::ledger::jobs::spawn(state.stores.ledger.clone(), state.books.clone());
+    crate::deposits::returns::folder::spawn(&state);
+    state.stores.accounts.spawn_value_sync(std::time::Duration::from_secs(60));
     crate::deposits::settlement::spawn(state.stores.deposits.clone(), state.books.clone());
     let email_worker =
         if state.config.email.worker { Some(crate::email::outbox::delivery::spawn(state.clone())?) } else { None };

@@ -134,6 +134,9 @@ async fn a_check_is_pending_and_held_then_available_then_posted_and_a_return_tak
     act(&b, &b.admin, id, "settle", Some("the Fed's advice came early")).await;
     assert_eq!(balances(&b).await.0, opening + net, "settled: posted");
     assert_eq!(market_value(&b).await, opening + net, "marketValue is the posted balance");
+    let accounts = &b.server.running.state.stores.accounts;
+    assert!(accounts.sync_value_keys().await.unwrap() >= 1, "the list's order follows the books");
+    assert_eq!(accounts.sync_value_keys().await.unwrap(), 0, "and has nothing left to bring up");
 
     act(&b, &b.writer, id, "return", Some("R01 insufficient funds")).await;
     let after = opening - fee - Decimal::from(15);

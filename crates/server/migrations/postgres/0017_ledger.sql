@@ -18,8 +18,12 @@ CREATE TABLE ledger_accounts (
     currency    TEXT   NOT NULL DEFAULT 'USD',
     -- The sum of the account's entries (credits positive) and how many there are.
     balance     BIGINT NOT NULL DEFAULT 0,
-    entry_count BIGINT NOT NULL DEFAULT 0
+    entry_count BIGINT NOT NULL DEFAULT 0,
+    -- A sleeve's posted account: the entry count the accounts list's sort key (`value_key`)
+    -- was last brought up to (accounts/store/values.rs), so the sync reads only what moved.
+    synced_count BIGINT NOT NULL DEFAULT 0
 );
+CREATE INDEX ledger_accounts_unsynced ON ledger_accounts (id) WHERE kind = 'posted' AND entry_count <> synced_count;
 
 CREATE TABLE ledger_transactions (
     id              BIGSERIAL PRIMARY KEY,
@@ -106,8 +110,8 @@ ALTER TABLE deposits ADD COLUMN sent_on TEXT;
 -- Accounts already here open their posted ledger account at their market value, against the
 -- bank's opening balances, in transaction 1 (as an import does for new ones:
 -- ledger/store/opening.rs), so that marketValue is the posted balance from the start.
-INSERT INTO ledger_accounts (code, owner, kind, normal, balance, entry_count)
-    SELECT 'sma:' || id || ':posted', id, 'posted', 'credit', value_key, 1 FROM accounts
+INSERT INTO ledger_accounts (code, owner, kind, normal, balance, entry_count, synced_count)
+    SELECT 'sma:' || id || ':posted', id, 'posted', 'credit', value_key, 1, 1 FROM accounts
     WHERE market_value IS NOT NULL AND value_key <> 0 AND value_key <> -9223372036854775808;
 INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, at_ms)
     SELECT 1, id, balance, balance, (extract(epoch FROM now()) * 1000)::bigint FROM ledger_accounts WHERE kind = 'posted';

@@ -16,6 +16,7 @@ use moneydesk_model::{Page, Sort};
 
 mod marks;
 mod selection;
+mod values;
 mod writer;
 
 pub use marks::MARK_EVERY;
@@ -168,7 +169,8 @@ async fn scan_seqs(tx: &mut Tx, sel: &AccountSelection, asc: i64, n: i64) -> sql
 const COLUMNS: &str = "seq, id, account_name, type_code, business_entity_type, account_email, sub_routing_number, \
     sub_routing_name, parent_account_id, account_number, status_code, tin, record_type_id, billing_street, billing_city, \
     billing_state, billing_postal_code, billing_country, mailing_street, mailing_city, mailing_state, mailing_postal_code, \
-    mailing_country, market_value, create_ms";
+    mailing_country, market_value, create_ms, \
+    (SELECT l.balance FROM ledger_accounts l WHERE l.code = 'sma:' || accounts.id || ':posted') AS posted_units";
 
 #[derive(sqlx::FromRow)]
 struct Row {
@@ -197,6 +199,9 @@ struct Row {
     mailing_country: Option<String>,
     market_value: Option<String>,
     create_ms: i64,
+    /// The posted balance in the ledger (ten-thousandths), when the account has one: its
+    /// marketValue (the value it was imported with opened it).
+    posted_units: Option<i64>,
 }
 
 impl Row {
@@ -224,8 +229,12 @@ impl Row {
             mailing_state: self.mailing_state,
             mailing_postal_code: self.mailing_postal_code,
             mailing_country: self.mailing_country,
-            // Written by us from a Decimal; unreadable text would be a stored-data bug.
-            market_value: self.market_value.and_then(|v| v.parse().ok()),
+            // The books' posted balance; else the value as imported (written by us from a
+            // Decimal; unreadable text would be a stored-data bug).
+            market_value: match self.posted_units {
+                Some(units) => Some(moneydesk_model::ledger::money_of_units(units).decimal()),
+                None => self.market_value.and_then(|v| v.parse().ok()),
+            },
             create_time: LocalDateTime::from_millis(self.create_ms),
         }
     }

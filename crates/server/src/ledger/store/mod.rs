@@ -10,10 +10,12 @@ use crate::storage::{Database, Sql, Tx};
 mod opening;
 pub mod post;
 mod reads;
+mod report;
 
 pub use opening::open_balances;
 pub use post::{post, Leg, PostError, Posting};
 pub use reads::{EntryFilter, EntryRow, HoldRow, TransactionRow};
+pub use report::{DayReport, DayRow, OpenRow};
 
 /// A sleeve account's three balance rows (signed, credit positive), at a moment.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

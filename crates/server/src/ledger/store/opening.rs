@@ -23,8 +23,8 @@ pub async fn open_balances(tx: &mut Tx, ids: &[&str], now_ms: i64, actor: &str) 
     let posted = LedgerAccountKind::Posted;
     let mut q = Sql::new(
         tx.dialect(),
-        "INSERT INTO ledger_accounts (code, owner, kind, normal, balance, entry_count) \
-         SELECT 'sma:' || id || ':posted', id, ?, ?, value_key, 1 FROM accounts \
+        "INSERT INTO ledger_accounts (code, owner, kind, normal, balance, entry_count, synced_count) \
+         SELECT 'sma:' || id || ':posted', id, ?, ?, value_key, 1, 1 FROM accounts \
          WHERE market_value IS NOT NULL AND value_key <> 0 AND value_key <> ? AND id IN (",
     )
     .arg(posted.as_str())

@@ -166,7 +166,6 @@ pub async fn post(tx: &mut Tx, p: &Posting, now_ms: i64) -> Result<Option<i64>, 
     .arg(key)
     .arg(hash);
     tx.exec().execute(&q).await?;
-    market_values(tx, &after).await?;
     Ok(Some(id))
 }
 
@@ -207,21 +206,4 @@ pub(super) async fn next_transaction_id(tx: &mut Tx) -> sqlx::Result<i64> {
     };
     let q = Sql::new(tx.dialect(), text);
     tx.exec().int(&q).await
-}
-
-/// The account record's `marketValue` is its posted balance: kept with the posting, so the
-/// accounts list sorts and shows it as the books say.
-async fn market_values(tx: &mut Tx, after: &After) -> sqlx::Result<()> {
-    for (code, balance) in after {
-        let c = Code::parse(code).map_err(|e| sqlx::Error::Protocol(e))?;
-        if let (Some(owner), LedgerAccountKind::Posted) = c.owner_and_kind() {
-            let value = moneydesk_model::ledger::money_of_units(*balance).to_string();
-            let q = Sql::new(tx.dialect(), "UPDATE accounts SET market_value = ?, value_key = ? WHERE id = ?")
-                .arg(value)
-                .arg(*balance)
-                .arg(owner);
-            tx.exec().execute(&q).await?;
-        }
-    }
-    Ok(())
 }
