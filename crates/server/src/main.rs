@@ -1,4 +1,5 @@
-//! `moneydesk-server`: serve (default), and manage API tokens.
+//! `moneydesk-server`: serve (default), manage API tokens, import, load fee schedules, verify
+//! the ledger.
 
 use std::process::ExitCode;
 
@@ -36,6 +37,17 @@ enum Command {
     /// Fee schedule versions: load a schedule file, show the versions.
     #[command(subcommand)]
     Fees(FeesCommand),
+    /// The ledger: prove the balance rows equal the entries.
+    #[command(subcommand)]
+    Ledger(LedgerCommand),
+}
+
+#[derive(Subcommand)]
+enum LedgerCommand {
+    /// Rebuilds every ledger account's balance from its entries and compares it with the
+    /// balance row and the last running balance, and checks that every transaction sums to
+    /// zero; prints each disagreement and exits 1 if there is one.
+    Verify,
 }
 
 #[derive(Subcommand)]
@@ -97,6 +109,7 @@ fn main() -> ExitCode {
             Command::Token(cmd) => token(config, cmd).await,
             Command::Import(cmd) => moneydesk_server::import::run(config, cmd).await,
             Command::Fees(cmd) => fees(config, cmd).await,
+            Command::Ledger(LedgerCommand::Verify) => ledger_verify(config).await,
         }
     });
     match result {
@@ -189,6 +202,34 @@ async fn fees(config: Config, cmd: FeesCommand) -> anyhow::Result<()> {
             println!("{}", serde_json::to_string_pretty(&shown)?);
         }
     }
+    Ok(())
+}
+
+async fn ledger_verify(config: Config) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
+    let stores = Stores::open(&config.database_url).await?;
+    let (mismatches, unbalanced) = stores.ledger.verify().await?;
+    for m in &mismatches {
+        println!(
+            "mismatch {}: balance row {}, sum of entries {}, last running balance {}",
+            m.code, m.balance_row, m.sum_of_entries, m.last_running_balance
+        );
+    }
+    for id in &unbalanced {
+        println!("unbalanced transaction {id}: its entries do not sum to zero (or it has fewer than two)");
+    }
+    anyhow::ensure!(
+        mismatches.is_empty() && unbalanced.is_empty(),
+        "the ledger does not balance: {} account(s) disagree with their entries, {} transaction(s) unbalanced",
+        mismatches.len(),
+        unbalanced.len()
+    );
+    let db = stores.ledger.database();
+    let count = |table: &str| db.sql(&format!("SELECT COUNT(*) FROM {table}"));
+    let accounts = db.acquire().await?.exec().int(&count("ledger_accounts")).await?;
+    let entries = db.acquire().await?.exec().int(&count("ledger_entries")).await?;
+    println!("ledger balanced: {accounts} accounts, {entries} entries");
     Ok(())
 }
 

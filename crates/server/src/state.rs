@@ -112,7 +112,9 @@ impl AppState {
         let verifier = Verifier::new(&config.email.verify);
         let domains = Domains::new(stores.domains.clone(), &config.email);
         let inbound = Inbound::new(stores.inbound.clone(), &config.email);
-        let books = Books::new(&config);
+        // A return is charged the returned-item fee of the fee schedule in force.
+        let versions = fees.versions.clone();
+        let books = Books::new(&config).with_schedule_fee(Arc::new(move |at| versions.returned_item_fee_cents(at)));
         Ok(AppState(Arc::new(Shared {
             stores,
             blobs,

@@ -7,6 +7,8 @@
 //!
 //! ```toml
 //! effective_from = "2026-01-01T00:00:00Z"   # or a date: 2026-01-01 = midnight UTC
+//! returned_item_fee = "15.00"   # optional: charged when a deposited item comes back returned
+//!                               # (at least 0, two decimals); left out: MONEYDESK_RETURNED_ITEM_FEE
 //!
 //! [[fees]]
 //! rail = "ach"                # ach | wire
@@ -41,6 +43,9 @@ pub const DEFAULT_SCHEDULE_TOML: &str = include_str!("default-schedule.toml");
 #[serde(deny_unknown_fields)]
 pub struct ScheduleFile {
     pub effective_from: String,
+    /// Written before the first `[[fees]]` (a TOML key after it would belong to that tier).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returned_item_fee: Option<String>,
     #[serde(default)]
     pub fees: Vec<TierFile>,
 }
@@ -73,6 +78,11 @@ pub struct FeeSchedule {
     pub effective_from: String,
     /// The tiers, sorted by rail, transfer type, fee type (in the file's order) and amount.
     pub tiers: Vec<FeeTier>,
+    /// What a deposited item that comes back returned is charged while this version is in
+    /// force; `null`: the server's `MONEYDESK_RETURNED_ITEM_FEE` (versions stored before the
+    /// field existed read as `null`).
+    #[serde(default)]
+    pub returned_item_fee: Option<Money>,
 }
 
 /// One tier: the fee of one fee type for amounts in `[from, to)`.
@@ -141,6 +151,13 @@ impl FeeSchedule {
                 String::new()
             }
         };
+        let returned_item_fee = file.returned_item_fee.as_deref().and_then(|v| match returned_item_fee(v) {
+            Ok(m) => Some(m),
+            Err(m) => {
+                say("returned_item_fee".into(), m);
+                None
+            }
+        });
         let mut tiers = Vec::new();
         // Which file entry each tier came from, for the range checks' messages.
         let mut origin = Vec::new();
@@ -168,7 +185,21 @@ impl FeeSchedule {
             (x.rail, x.transfer_type, *a, x.from).cmp(&(y.rail, y.transfer_type, *b, y.from))
         });
         let tiers = order.into_iter().map(|(_, t)| t.clone()).collect();
-        Ok(FeeSchedule { effective_from, tiers })
+        Ok(FeeSchedule { effective_from, tiers, returned_item_fee })
+    }
+
+    /// The returned-item fee in cents, when the schedule sets one.
+    ///
+    /// ```
+    /// use moneydesk_model::fees::FeeSchedule;
+    /// let mut s = FeeSchedule { effective_from: "2026-01-01T00:00:00Z".into(), tiers: vec![], returned_item_fee: None };
+    /// assert_eq!(s.returned_item_fee_cents(), None);
+    /// s.returned_item_fee = Some(moneydesk_model::Money::parse("22.50").unwrap());
+    /// assert_eq!(s.returned_item_fee_cents(), Some(2_250));
+    /// ```
+    pub fn returned_item_fee_cents(&self) -> Option<i64> {
+        use rust_decimal::prelude::ToPrimitive;
+        (self.returned_item_fee?.decimal() * Decimal::ONE_HUNDRED).to_i64()
     }
 
     /// Parses and validates a JSON schedule file (the server reads TOML the same way).
@@ -336,6 +367,15 @@ fn check_coverage(tiers: &[FeeTier], origin: &[usize], refused: &[(&str, &str)],
             say(place(last), format!("{name}: the last tier ends at {to}; leave out `to` so every amount is priced"));
         }
     }
+}
+
+/// The returned-item fee: at least 0.00, at most two decimals, below a billion.
+fn returned_item_fee(v: &str) -> Result<Money, String> {
+    let m = Money::parse(v).and_then(|m| m.check_amount(2)).map_err(|e| format!("returned_item_fee {v:?}: {e}"))?;
+    if m.decimal() >= Decimal::from(1_000_000_000) {
+        return Err(format!("returned_item_fee {v} is too large (at most 999999999.99)"));
+    }
+    Ok(m)
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` as is, or `YYYY-MM-DD` as its midnight UTC; anything else refused.

@@ -190,6 +190,33 @@ fn an_unknown_field_or_a_float_amount_is_refused_with_its_line() {
     assert!(float.is_err(), "a TOML float is not an amount");
 }
 
+#[test]
+fn the_returned_item_fee_is_optional_at_least_zero_with_two_decimals() {
+    let with = |fee: &str| {
+        let text = DEFAULT_SCHEDULE_TOML.replace("returned_item_fee = \"15.00\"\n", "").replacen(
+            "effective_from",
+            &format!("returned_item_fee = {fee:?}\neffective_from"),
+            1,
+        );
+        FeeSchedule::from_file(&toml::from_str::<ScheduleFile>(&text).unwrap())
+    };
+    assert_eq!(default_schedule().returned_item_fee_cents(), Some(1_500), "the default schedule's");
+    let left_out = DEFAULT_SCHEDULE_TOML.replace("returned_item_fee = \"15.00\"\n", "");
+    let left_out = FeeSchedule::from_file(&toml::from_str::<ScheduleFile>(&left_out).unwrap()).unwrap();
+    assert_eq!(left_out.returned_item_fee, None, "left out: the server's setting applies");
+    assert_eq!(with("22.50").unwrap().returned_item_fee_cents(), Some(2_250));
+    assert_eq!(with("0").unwrap().returned_item_fee_cents(), Some(0));
+    for bad in ["-1.00", "1.005", "ten", "1000000000.00"] {
+        let problems = with(bad).unwrap_err().0;
+        assert_eq!(problems[0].place, "returned_item_fee", "{bad}: {problems:?}");
+    }
+    let json = serde_json::to_string(&with("20.00").unwrap()).unwrap();
+    assert!(json.ends_with(r#","returned_item_fee":20.00}"#), "shown with the version: {json}");
+    let stored_before: FeeSchedule =
+        serde_json::from_str(r#"{"effective_from":"2026-01-01T00:00:00Z","tiers":[]}"#).unwrap();
+    assert_eq!(stored_before.returned_item_fee, None, "a version stored before the field reads");
+}
+
 proptest! {
     /// For any amount in range, exactly one tier of each fee type applies.
     #[test]

@@ -44,13 +44,14 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug)]
 pub struct State {
     pub store: store::FeeStore,
-    pub versions: versions::Versions,
+    /// Shared with the books, which charge the returned-item fee of the version in force.
+    pub versions: std::sync::Arc<versions::Versions>,
     pub limiter: RateLimiter,
 }
 
 impl State {
     pub async fn load(config: &Config, store: store::FeeStore) -> anyhow::Result<State> {
-        let versions = versions::Versions::load(&store).await?;
+        let versions = std::sync::Arc::new(versions::Versions::load(&store).await?);
         Ok(State { store, versions, limiter: RateLimiter::new(config.fees_rate) })
     }
 }

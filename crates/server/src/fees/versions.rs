@@ -59,6 +59,11 @@ impl Versions {
         self.all.load().iter().rev().find(|v| v.effective_from <= at).cloned()
     }
 
+    /// The returned-item fee (cents) of the version in force at `at`, if it sets one.
+    pub fn returned_item_fee_cents(&self, at: DateTime<Utc>) -> Option<i64> {
+        self.in_force(at)?.schedule.returned_item_fee_cents()
+    }
+
     /// The version in force now and every later one.
     pub fn current_and_future(&self, now: DateTime<Utc>) -> Vec<Arc<Version>> {
         let all = self.all.load();

@@ -3,6 +3,7 @@
 
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::tag::TagBuilder;
 use utoipa::openapi::{Content, OpenApi, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::Modify;
 
@@ -50,6 +51,7 @@ impl Modify for BearerScheme {
 /// Adds the error answers the guard and the body limit can give to every operation, in the
 /// path's body shape, unless the operation documents them itself.
 pub fn finish(doc: &mut OpenApi) {
+    describe_tags(doc);
     for (path, item) in doc.paths.paths.iter_mut() {
         let shape = Shape::for_path(path);
         let ops: [&mut Option<Operation>; 8] = [
@@ -75,6 +77,16 @@ pub fn finish(doc: &mut OpenApi) {
                 }
             }
         }
+    }
+}
+
+/// The tags whose operations share more than each one's description says: the ledger's chart
+/// (what posts what) and its balances.
+fn describe_tags(doc: &mut OpenApi) {
+    let tags = doc.tags.get_or_insert_with(Vec::new);
+    if !tags.iter().any(|t| t.name == "ledger") {
+        let description = crate::ledger::tag_description();
+        tags.push(TagBuilder::new().name("ledger").description(Some(description)).build());
     }
 }
 

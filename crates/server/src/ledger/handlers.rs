@@ -20,6 +20,7 @@ use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::Json;
 use crate::http::openapi::PageParams;
 
+pub(super) mod batch;
 mod view;
 use view::{entry, transaction};
 

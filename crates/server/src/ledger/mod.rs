@@ -3,7 +3,7 @@
 //! deposit's own transaction; `store/` writes and reads the books (the database keeps every
 //! transaction balanced); `jobs.rs` releases holds and settles sent items on schedule, once
 //! across instances; `calendar.rs` and `policy.rs` are the bank's business days and its
-//! funds-availability schedule.
+//! funds-availability schedule; `reconciliation.rs` is the daily report.
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -15,6 +15,7 @@ pub mod chart;
 mod handlers;
 pub mod jobs;
 pub mod policy;
+pub mod reconciliation;
 pub mod rules;
 pub mod store;
 
@@ -32,6 +33,8 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(handlers::ledger_accounts))
         .routes(routes!(handlers::balances))
+        .routes(routes!(handlers::batch::balances_batch))
+        .routes(routes!(reconciliation::reconciliation))
         .routes(routes!(handlers::entries))
         .routes(routes!(handlers::holds))
         .routes(routes!(handlers::get_transaction))
@@ -39,13 +42,19 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(handlers::adjust))
 }
 
+/// The returned-item fee of the fee schedule in force at a moment (cents), if it sets one.
+pub type ScheduleFee = std::sync::Arc<dyn Fn(DateTime<Utc>) -> Option<i64> + Send + Sync>;
+
 /// The books' settings as values: the calendar, the hold policy, the returned-item fee, when
 /// sent items settle, and the clock (the machine's, moved by `MONEYDESK_CLOCK_OFFSET`).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Books {
     pub calendar: calendar::Calendar,
     pub policy: policy::HoldPolicy,
     returned_item_fee_cents: i64,
+    /// Set by the composition root from the fee schedule versions; without it (a CLI, a test's
+    /// own books) the configured fee applies.
+    schedule_fee: Option<ScheduleFee>,
     pub settlement_days: u32,
     offset: chrono::Duration,
     tz: chrono_tz::Tz,
@@ -66,6 +75,7 @@ impl Books {
                 ..Default::default()
             },
             returned_item_fee_cents: c.returned_item_fee_cents,
+            schedule_fee: None,
             settlement_days: c.settlement_days,
             offset: chrono::Duration::seconds(c.clock_offset_seconds),
             tz: config.business_time_zone,
@@ -91,7 +101,64 @@ impl Books {
         Some(self.tz.timestamp_millis_opt(ms).single()?.date_naive())
     }
 
-    pub fn returned_item_fee_cents(&self) -> i64 {
-        self.returned_item_fee_cents
+    /// Charges the returned-item fee of the fee schedule in force (by the books' clock),
+    /// `MONEYDESK_RETURNED_ITEM_FEE` when it sets none.
+    pub fn with_schedule_fee(mut self, fee: ScheduleFee) -> Books {
+        self.schedule_fee = Some(fee);
+        self
     }
+
+    /// The fee a returned item is charged now, in cents.
+    pub fn returned_item_fee_cents(&self) -> i64 {
+        let of_schedule = self.schedule_fee.as_ref().and_then(|f| f(self.now()));
+        of_schedule.unwrap_or(self.returned_item_fee_cents)
+    }
+
+    /// The start of `day` in the business time zone, in milliseconds (its earliest midnight).
+    pub fn day_start_ms(&self, day: NaiveDate) -> i64 {
+        let midnight = day.and_hms_opt(0, 0, 0).expect("midnight exists");
+        // A zone that skips midnight (DST at 00:00) starts the day an hour later.
+        let start = self
+            .tz
+            .from_local_datetime(&midnight)
+            .earliest()
+            .or_else(|| self.tz.from_local_datetime(&(midnight + chrono::Duration::hours(1))).earliest());
+        start.map_or(0, |t| t.timestamp_millis())
+    }
+}
+
+impl std::fmt::Debug for Books {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Books")
+            .field("calendar", &self.calendar)
+            .field("policy", &self.policy)
+            .field("returned_item_fee_cents", &self.returned_item_fee_cents)
+            .field("schedule_fee", &self.schedule_fee.is_some())
+            .field("settlement_days", &self.settlement_days)
+            .field("offset", &self.offset)
+            .field("tz", &self.tz)
+            .finish()
+    }
+}
+
+/// The ledger tag's description in the OpenAPI document: the table "what posts what", read from
+/// `chart.rs`'s own documentation so that it is written once, and the balances' definitions.
+pub fn tag_description() -> String {
+    let chart = include_str!("chart.rs");
+    let table: Vec<&str> =
+        chart.lines().filter_map(|l| l.strip_prefix("//! ")).filter(|l| l.starts_with('|')).collect();
+    format!(
+        "Double-entry books behind every managed sleeve account (extension): every move of a deposit \
+         posts a balanced transaction in the deposit's own database transaction. A sleeve account has \
+         three ledger accounts (`sma:{{accountId}}:pending|posted|held`), the bank one of each other \
+         kind (`bank:{{kind}}`).\n\n**What posts what** (Dr debit, Cr credit; A amount, F fee, R \
+         returned-item fee of the fee schedule in force):\n\n{}\n\n**Balances** of a sleeve account: \
+         **posted**: settled money, the account record's `marketValue`; **pending**: posted plus \
+         credited-not-settled; **held**: what the hold schedule has not released yet; **available**: \
+         pending less held, below zero only when a returned item's funds had been released \
+         (`negativeAvailable`). The bank's accounts are shown on their normal side (clearing, \
+         settlement, cash vault and items in process are debit-normal, the rest credit-normal). Every \
+         balance row equals the sum of its entries: `moneydesk-server ledger verify` proves it.",
+        table.join("\n")
+    )
 }
