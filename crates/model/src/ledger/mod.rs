@@ -175,7 +175,7 @@ pub struct AdjustmentRequest {
     pub debit: String,
     /// The ledger account credited.
     pub credit: String,
-    /// More than zero, at most two decimals.
+    /// More than zero and under 1,000,000,000.00, at most two decimals.
     pub amount: Money,
     /// Why (1 to 500 characters), kept as the transaction's memo.
     pub reason: String,

@@ -242,9 +242,11 @@ pub(super) async fn adjust(
         .amount
         .check_amount(2)
         .ok()
-        .filter(|m| !m.decimal().is_zero())
+        .filter(|m| !m.decimal().is_zero() && m.decimal() < rust_decimal::Decimal::from(1_000_000_000))
         .and_then(units_of_money)
-        .ok_or_else(|| Error::field("amount", "must be more than zero with at most two decimals"))?;
+        .ok_or_else(|| {
+            Error::field("amount", "must be more than zero and under 1,000,000,000.00, two decimals at most")
+        })?;
     let reason = req.reason.trim();
     if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
         return Err(Error::field("reason", "1 to 500 characters, no control characters"));
