@@ -42,7 +42,7 @@ pub fn apply(
     action: DepositAction,
     reason: Option<String>,
 ) -> impl Future<Output = Result<DepositDetail, ApiError>> + 'static {
-    let body = Body::json(&DepositMove { action, reason });
+    let body = Body::json(&DepositMove { action, reason, reason_code: None });
     let path = deposit_path(paths::DEPOSIT_ACTIONS, id);
     let client = client.clone();
     async move {

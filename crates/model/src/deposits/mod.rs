@@ -85,6 +85,12 @@ pub struct DepositMove {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"))]
     pub reason: Option<String>,
+    /// A return's reason code (return only): an X9 return reason (`A`–`Z`, `1`–`9`) or a
+    /// NACHA return reason code (`R01`…). The return is then recorded as a returned item too,
+    /// and the reason says the code and its meaning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(pattern = "^([A-Z1-9]|R[0-9]{2})$"))]
+    pub reason_code: Option<String>,
 }
 
 vocabulary!(

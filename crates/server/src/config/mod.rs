@@ -13,6 +13,7 @@ pub mod cash_letters;
 pub mod email;
 pub mod inbound;
 pub mod ledger;
+pub mod returns;
 pub mod schedule;
 pub mod values;
 pub mod verify;
@@ -98,6 +99,8 @@ pub struct Config {
     /// The ledger's calendar, hold policy, returned-item fee, settlement and clock
     /// (`MONEYDESK_HOLIDAYS`, `MONEYDESK_HOLD_*`, …; see `config::ledger`).
     pub ledger: ledger::LedgerConfig,
+    /// The folder return files are dropped in (`MONEYDESK_RETURNS_DIR`; see `config::returns`).
+    pub returns: returns::ReturnsConfig,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -251,9 +254,11 @@ impl Config {
         let cash_letters = cash_letters::CashLetterConfig::from_env(&var)?;
         let ach = ach::AchConfig::from_env(&var)?;
         let ledger = ledger::LedgerConfig::from_env(&var)?;
+        let returns = returns::ReturnsConfig::from_env(&var)?;
         Ok(Config {
             ach,
             ledger,
+            returns,
             cash_letters,
             metrics_addr,
             email,
@@ -300,6 +305,7 @@ impl Config {
             cash_letters: Default::default(),
             ach: Default::default(),
             ledger: Default::default(),
+            returns: Default::default(),
             limits: crate::serve::Limits::default(),
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,

@@ -146,5 +146,6 @@ pub async fn ach_file(state: &DepositsState, day: &str) -> Result<String, Error>
         builder.batch(batch, entries);
     }
     let file = builder.build().map_err(|e| Error::internal(format_args!("the day's ACH file does not build: {e}")))?;
+    super::returns::remember_traces(state.deposits().database(), &file).await?;
     moneydesk_nacha::write(&file).map_err(|e| Error::internal(format_args!("the day's ACH file does not write: {e}")))
 }

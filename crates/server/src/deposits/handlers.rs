@@ -297,13 +297,23 @@ pub async fn apply(state: &DepositsState, caller: &Caller, id: i64, m: DepositMo
         caller.require(Scope::Admin)?;
     }
     let reason = m.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    if m.action.needs_reason() && reason.is_none() {
+    if m.action.needs_reason() && reason.is_none() && m.reason_code.is_none() {
         return Err(Error::field("reason", format!("a {} needs a reason", m.action.as_str())));
     }
     if reason.is_some_and(|r| r.chars().count() > 500 || r.chars().any(char::is_control)) {
         return Err(Error::field("reason", "at most 500 characters, no control characters"));
     }
-    match state.deposits().apply(id, m.action, caller.token_name(), reason, state.books()).await {
+    let moved = match m.reason_code.as_deref() {
+        // A return with its code: recorded as an operator's returned item in the same move.
+        Some(code) if m.action == Return => {
+            let said = format!("{} {}", code.trim(), super::returns::reason_code(code)?);
+            let said = reason.map_or(said.clone(), |r| format!("{said}: {r}"));
+            super::returns::operator_return(state, caller, id, code, &said).await
+        }
+        Some(_) => return Err(Error::field("reasonCode", "a reason code goes with a return only")),
+        None => state.deposits().apply(id, m.action, caller.token_name(), reason, state.books()).await.map(drop),
+    };
+    match moved {
         Ok(_) => detail(state, id).await,
         Err(MoveError::NotFound(id)) => Err(Error::not_found(format!("No deposit {id}"))),
         Err(MoveError::Illegal(e)) => {

@@ -28,6 +28,7 @@ mod handlers;
 pub mod images;
 mod list;
 mod record;
+pub mod returns;
 pub use record::{money, today};
 
 crate::group_state! {
@@ -61,6 +62,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_deposit))
         .routes(routes!(deposit_image))
         .routes(routes!(move_deposit))
+        .merge(returns::router())
 }
 
 fn pairs(q: &Option<String>) -> Vec<(String, String)> {
@@ -357,11 +359,11 @@ async fn deposit_image(
 
 #[utoipa::path(post, path = paths::DEPOSIT_ACTIONS, tag = "deposits",
     params(("id" = i64, Path, description = "The deposit's id", minimum = 1)),
-    request_body(content = DepositMove, description = "confirm, reject (reason), cancel, return (reason); send and settle need admin"),
+    request_body(content = DepositMove, description = "confirm, reject (reason), cancel, return (reason, or reasonCode: an X9 return reason A–Z, 1–9 or a NACHA R-code, recorded as a returned item too); send and settle need admin"),
     security(("bearer" = ["deposits:write"])),
     extensions(("x-extension" = json!(true))),
     responses((status = 200, description = "The deposit after the move", body = Envelope<DepositDetail>),
-        (status = 400, description = "A reason is missing or too long", body = ErrorEnvelopeDoc),
+        (status = 400, description = "A reason is missing or too long, or the reasonCode is not a known return reason (the message names it)", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such deposit", body = ErrorEnvelopeDoc),
         (status = 409, description = "Not allowed from the deposit's state; the message names the state and the allowed moves", body = ErrorEnvelopeDoc)))]
 async fn move_deposit(

@@ -233,47 +233,61 @@ impl DepositStore {
         books: &crate::ledger::Books,
     ) -> Result<DepositRow, MoveError> {
         let mut tx = self.db.begin().await?;
-        // A write first: the deposit writers' turn (SQLite's write lock, a row lock in
-        // PostgreSQL) before the state is read, so two moves of one deposit take turns.
-        let counted = buckets::take_turn(&mut tx).await?;
-        let q = moving(tx.dialect(), id);
-        let m: Moving = tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
-        let (service_type, created_at, amount_cents) = (m.service_type.clone(), m.created_at.clone(), m.amount_cents);
-        let from = DepositStatus::parse(&m.status).ok_or(MoveError::NotFound(id))?;
-        let to = from.apply(action).map_err(MoveError::Illegal)?;
-        crate::ledger::rules::on_move(&mut tx, books, &m.facts(), from, action, actor, reason).await?;
-        let now = now_text();
-        let mut q = Sql::new(tx.dialect(), "UPDATE deposits SET status = ");
-        q.bind(to.as_str());
-        match action {
-            DepositAction::Confirm => {
-                q.push(", is_confirmed = 1");
-            }
-            DepositAction::Reject | DepositAction::Cancel => {
-                // The check may be deposited again.
-                q.push(", presentment = NULL, completed_at = ").bind(now.as_str());
-            }
-            DepositAction::Settle | DepositAction::Return => {
-                q.push(", completed_at = ").bind(now.as_str());
-            }
-            DepositAction::Send => {}
-        }
-        q.push(" WHERE id = ").bind(id);
-        tx.exec().execute(&q).await?;
-        event(&mut tx, id, actor, action.as_str(), Some(from.as_str()), to.as_str(), reason).await?;
-        if counted {
-            let c = buckets::Counted {
-                id,
-                created_at: &created_at,
-                amount_cents,
-                status: to.as_str(),
-                service_type: &service_type,
-            };
-            buckets::moved(&mut tx, &c, from.as_str()).await?;
-        }
+        apply_in(&mut tx, id, action, actor, reason, books).await?;
         tx.commit().await?;
         self.get(id).await?.ok_or(MoveError::NotFound(id))
     }
+}
+
+/// Moves a deposit in `tx`, with its history entry and postings: for another group's
+/// transaction that records something with the move (a returned item).
+pub(crate) async fn apply_in(
+    tx: &mut Tx,
+    id: i64,
+    action: DepositAction,
+    actor: &str,
+    reason: Option<&str>,
+    books: &crate::ledger::Books,
+) -> Result<(), MoveError> {
+    // A write first: the deposit writers' turn (SQLite's write lock, a row lock in
+    // PostgreSQL) before the state is read, so two moves of one deposit take turns.
+    let counted = buckets::take_turn(tx).await?;
+    let q = moving(tx.dialect(), id);
+    let m: Moving = tx.exec().row(&q).await?.ok_or(MoveError::NotFound(id))?;
+    let (service_type, created_at, amount_cents) = (m.service_type.clone(), m.created_at.clone(), m.amount_cents);
+    let from = DepositStatus::parse(&m.status).ok_or(MoveError::NotFound(id))?;
+    let to = from.apply(action).map_err(MoveError::Illegal)?;
+    crate::ledger::rules::on_move(tx, books, &m.facts(), from, action, actor, reason).await?;
+    let now = now_text();
+    let mut q = Sql::new(tx.dialect(), "UPDATE deposits SET status = ");
+    q.bind(to.as_str());
+    match action {
+        DepositAction::Confirm => {
+            q.push(", is_confirmed = 1");
+        }
+        DepositAction::Reject | DepositAction::Cancel => {
+            // The check may be deposited again.
+            q.push(", presentment = NULL, completed_at = ").bind(now.as_str());
+        }
+        DepositAction::Settle | DepositAction::Return => {
+            q.push(", completed_at = ").bind(now.as_str());
+        }
+        DepositAction::Send => {}
+    }
+    q.push(" WHERE id = ").bind(id);
+    tx.exec().execute(&q).await?;
+    event(tx, id, actor, action.as_str(), Some(from.as_str()), to.as_str(), reason).await?;
+    if counted {
+        let c = buckets::Counted {
+            id,
+            created_at: &created_at,
+            amount_cents,
+            status: to.as_str(),
+            service_type: &service_type,
+        };
+        buckets::moved(tx, &c, from.as_str()).await?;
+    }
+    Ok(())
 }
 
 /// Takes the deposit writers' turn in `tx` (another group's transaction that moves deposits,
