@@ -74,6 +74,8 @@ pub const DEPOSITS_CHECK: &str = "/api/v2/services/money-movements/deposits/chec
 /// Extensions: an electronic deposit (an ACH pull), and the NACHA file of a day's pulls.
 pub const DEPOSITS_ELECTRONIC: &str = "/api/v2/services/money-movements/deposits/electronic";
 pub const DEPOSITS_ACH_FILE: &str = "/api/v2/services/money-movements/deposits/ach-file";
+/// Extension: sends the day's ACH file (POST, `admin`): its confirmed pulls move to Sent_3.
+pub const DEPOSITS_ACH_FILE_SEND: &str = "/api/v2/services/money-movements/deposits/ach-file/send";
 /// Extension: a cash deposit.
 pub const DEPOSITS_CASH: &str = "/api/v2/services/money-movements/deposits/cash";
 pub const DEPOSITS_CHECK_SCAN: &str = "/api/v2/services/money-movements/deposits/check/smas/{smaSfid}/scan";

@@ -108,6 +108,7 @@ on_both_backends!(
     a_rejected_confirmation_is_reversed_whole,
     an_adjustment_needs_admin_and_a_reason_and_never_overdraws_available,
     the_database_refuses_unbalanced_or_changed_books,
+    sending_the_days_ach_file_moves_its_confirmed_pulls_to_ach_clearing,
 );
 
 async fn a_check_is_pending_and_held_then_available_then_posted_and_a_return_takes_it_back_with_fees(backend: Backend) {
@@ -229,5 +230,43 @@ async fn the_database_refuses_unbalanced_or_changed_books(backend: Backend) {
     drop(tx);
     assert!(db.execute("UPDATE ledger_entries SET amount = amount + 1").await.is_err(), "entries are never updated");
     assert!(db.execute("DELETE FROM ledger_transactions").await.is_err(), "nor deleted");
+    assert_books_balance(&b).await;
+}
+
+async fn sending_the_days_ach_file_moves_its_confirmed_pulls_to_ach_clearing(backend: Backend) {
+    let b = bank(backend).await;
+    let day = (chrono::Utc::now().with_timezone(&chrono_tz::America::New_York).date_naive()
+        + chrono::Duration::days(1))
+    .to_string();
+    let pull = |amount: &str| {
+        json!({
+            "amount": amount, "bankRoutingNumber": "021090028", "bankAccountNumber": "744567899",
+            "accountType": "checking", "vendorName": "Acme Supplies", "effectiveDate": day,
+            "payeeAccountId": b.sleeve.id, "payeeUserId": "usr-1", "memo": "October invoices",
+        })
+    };
+    let (s, first) = post(&b, &b.writer, paths::DEPOSITS_ELECTRONIC, &pull("250.00")).await;
+    assert_eq!(s, 201, "{first}");
+    let (_, second) = post(&b, &b.writer, paths::DEPOSITS_ELECTRONIC, &pull("40.00")).await;
+    let first = first["id"].as_i64().unwrap();
+    act(&b, &b.writer, first, "confirm", None).await;
+    let send = |token: &str| {
+        let url = b.server.url(&format!("{}?effectiveDate={day}", paths::DEPOSITS_ACH_FILE_SEND));
+        b.server.client.post(url).bearer_auth(token).send()
+    };
+    let r = send(&b.writer).await.unwrap();
+    assert_eq!(r.status().as_u16(), 403, "sending is admin's: {}", r.text().await.unwrap());
+    let r = send(&b.admin).await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let file = r.text().await.unwrap();
+    assert!(file.contains("0000025000") && !file.contains("0000004000"), "only the confirmed pull is sent:\n{file}");
+    let detail = get(&b, &b.writer, &paths::DEPOSIT.replace("{id}", &first.to_string())).await;
+    assert_eq!(detail["data"]["record"]["status"], "Sent_3");
+    let unconfirmed = get(&b, &b.writer, &paths::DEPOSIT.replace("{id}", &second["id"].to_string())).await;
+    assert_eq!(unconfirmed["data"]["record"]["status"], "In_Progress_1");
+    let chart = get(&b, &b.reader, paths::LEDGER_ACCOUNTS).await;
+    let clearing = chart["data"].as_array().unwrap().iter().find(|a| a["code"] == "bank:clearing_ach").unwrap().clone();
+    assert_eq!(dec(&clearing["balance"]), Decimal::from(250), "{clearing}");
+    assert_eq!(send(&b.admin).await.unwrap().status().as_u16(), 404, "nothing confirmed is left to send");
     assert_books_balance(&b).await;
 }

@@ -97,8 +97,36 @@ pub async fn create(
 
 /// The NACHA file of the pulls effective on `day` (`YYYY-MM-DD`), as text.
 pub async fn ach_file(state: &DepositsState, day: &str) -> Result<String, Error> {
+    ach_file_of(state, day, None).await
+}
+
+/// Sends the day's file: its confirmed pulls move to Sent_3 (the books post them to ACH
+/// clearing) in one transaction, by `actor`; the file of those pulls, as text.
+pub async fn send_day(state: &DepositsState, day: &str, actor: &str) -> Result<String, Error> {
     let effective = Date::parse(day).map_err(|m| Error::field("effectiveDate", format!("effectiveDate {m}")))?;
     let rows = state.deposits().electronic_on(&effective.to_string()).await?;
+    let confirmed = moneydesk_model::deposits::DepositStatus::Confirmed.as_str();
+    let ids: Vec<i64> = rows.iter().filter(|r| r.status == confirmed).map(|r| r.id).collect();
+    if ids.is_empty() {
+        return Err(Error::not_found(format!("No confirmed electronic deposits are effective on {effective}")));
+    }
+    let mut tx = state.deposits().database().begin().await?;
+    let counted = super::store::take_writers_turn(&mut tx).await?;
+    let reason = format!("in the ACH file of {effective}");
+    match super::store::send_all(&mut tx, &ids, counted, actor, &reason, state.books()).await {
+        Ok(()) => tx.commit().await?,
+        Err(super::store::MoveError::Db(e)) => return Err(e.into()),
+        Err(e) => return Err(Error::conflict(format!("the day's ACH file was sent meanwhile: {e}"))),
+    }
+    ach_file_of(state, day, Some(&ids)).await
+}
+
+async fn ach_file_of(state: &DepositsState, day: &str, only: Option<&[i64]>) -> Result<String, Error> {
+    let effective = Date::parse(day).map_err(|m| Error::field("effectiveDate", format!("effectiveDate {m}")))?;
+    let mut rows = state.deposits().electronic_on(&effective.to_string()).await?;
+    if let Some(ids) = only {
+        rows.retain(|r| ids.contains(&r.id));
+    }
     if rows.is_empty() {
         return Err(Error::not_found(format!("No electronic deposits are effective on {effective}")));
     }

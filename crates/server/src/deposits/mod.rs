@@ -59,6 +59,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(create_electronic_deposit))
         .routes(routes!(create_cash_deposit))
         .routes(routes!(day_ach_file))
+        .routes(routes!(send_day_ach_file))
         .routes(routes!(get_deposit))
         .routes(routes!(deposit_image))
         .routes(routes!(move_deposit))
@@ -311,6 +312,37 @@ async fn day_ach_file(
     let mut r = text.into_response();
     r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=us-ascii"));
     if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"ach-{day}.txt\"")) {
+        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(r)
+}
+
+/// Sends the day's ACH file: the confirmed electronic deposits effective that day move to
+/// Sent_3 together (the ledger posts each to ACH clearing; it settles when the settlement days
+/// pass without a return), and the answer is the file of exactly those pulls.
+#[utoipa::path(post, path = paths::DEPOSITS_ACH_FILE_SEND, tag = "deposits", params(AchFileQuery),
+    security(("bearer" = ["admin"])),
+    extensions(("x-extension" = json!(true))),
+    responses((status = 200, description = "The NACHA file of the pulls sent", content_type = "text/plain"),
+        (status = 400, description = "effectiveDate is missing or not a date", body = ErrorEnvelopeDoc),
+        (status = 404, description = "No confirmed electronic deposit is effective that day", body = ErrorEnvelopeDoc),
+        (status = 409, description = "Another request sent some of them meanwhile", body = ErrorEnvelopeDoc)))]
+async fn send_day_ach_file(
+    State(state): State<DepositsState>,
+    caller: Caller,
+    RawQuery(q): RawQuery,
+) -> Result<Response, Error> {
+    caller.require(moneydesk_model::Scope::Admin)?;
+    let pairs = pairs(&q);
+    let day = pairs
+        .iter()
+        .find(|(k, _)| k == "effectiveDate")
+        .map(|(_, v)| v.trim().to_string())
+        .ok_or_else(|| Error::field("effectiveDate", "effectiveDate is required, like 2026-11-27"))?;
+    let text = electronic::send_day(&state, &day, caller.token_name()).await?;
+    let mut r = text.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=us-ascii"));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"ach-{day}-sent.txt\"")) {
         r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
     }
     Ok(r)

@@ -28,6 +28,17 @@ pub async fn release_due(store: &LedgerStore, books: &Books) -> Result<u64, Post
     let mut released = 0;
     for (hold, deposit, account, amount) in due {
         let mut tx = db.begin().await?;
+        // Claim the tranche first (its row locked until commit): a return, rejection or
+        // cancellation of the deposit running now either ended it already (no row here) or
+        // waits, and then reverses what is still held after this release, not before it.
+        let q = Sql::new(
+            tx.dialect(),
+            "UPDATE ledger_holds SET amount = amount WHERE id = ? AND released_tx IS NULL AND cancelled_tx IS NULL",
+        )
+        .arg(hold);
+        if tx.exec().execute(&q).await? == 0 {
+            continue;
+        }
         let mut p = Posting::new(PostingKind::HoldReleased, "holds");
         p.deposit_id = Some(deposit);
         p.memo = Some(format!("hold released on {}", books.today()));

@@ -164,7 +164,11 @@ async fn settle(
 }
 
 /// Legs that undo every net amount the deposit's transactions left on each ledger account.
+/// Its hold's tranches are locked first, so a release running now (`jobs::release_due`, which
+/// claims its tranche the same way) is either wholly before these nets are read or waits.
 async fn reversal(tx: &mut Tx, deposit_id: i64) -> Result<Vec<Leg>, PostError> {
+    let q = Sql::new(tx.dialect(), "UPDATE ledger_holds SET amount = amount WHERE deposit_id = ?").arg(deposit_id);
+    tx.exec().execute(&q).await?;
     Ok(nets(tx, deposit_id).await?.into_iter().map(|(account, net)| Leg { account, amount: -net }).collect())
 }
 
