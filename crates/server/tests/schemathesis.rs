@@ -85,6 +85,10 @@ async fn the_server_keeps_its_openapi_document_under_fuzzing() {
     // A deposit's payee is an account of the collection: the hooks use one of the demo data's.
     let accounts = json(s.get_auth(&format!("{}?size=1", paths::ACCOUNTS), &token).await).await;
     let account_id = accounts["data"]["content"][0]["id"].as_str().expect("a demo account").to_string();
+    // A return file upload is a file the server must read: an ACH return of an entry it never
+    // sent (answered with the item listed unmatched), which the hooks send as the body.
+    let return_file = s.dir.path().join("return.ach");
+    std::fs::write(&return_file, ach_return_file()).unwrap();
     let hooks = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or(env!("CARGO_MANIFEST_DIR").into()))
         .join("tests/schemathesis");
 
@@ -95,6 +99,7 @@ async fn the_server_keeps_its_openapi_document_under_fuzzing() {
     for phases in runs {
         let (st, config, hooks, url, auth) = (st.clone(), config.clone(), hooks.clone(), url.clone(), auth.clone());
         let account_id = account_id.clone();
+        let return_file = return_file.clone();
         let out = tokio::task::spawn_blocking(move || {
             Command::new(st)
                 .arg("--config-file")
@@ -105,6 +110,7 @@ async fn the_server_keeps_its_openapi_document_under_fuzzing() {
                 .env("SCHEMATHESIS_HOOKS", "hooks")
                 .env("PYTHONPATH", hooks)
                 .env("MONEYDESK_ST_ACCOUNT_ID", account_id)
+                .env("MONEYDESK_ST_RETURN_FILE", &return_file)
                 .current_dir(config.parent().unwrap())
                 .output()
                 .expect("run schemathesis")
@@ -116,4 +122,23 @@ async fn the_server_keeps_its_openapi_document_under_fuzzing() {
         assert!(report.contains("Tested: "), "schemathesis {phases:?} tested nothing:\n{report}");
     }
     s.running.stop().await;
+}
+
+/// An RDFI's ACH file returning (R01) a $25.00 pull this server never originated.
+fn ach_return_file() -> String {
+    use moneydesk_nacha::*;
+    let day = Date::from_ymd(2026, 11, 20).unwrap();
+    let mut builder = FileBuilder::new(FileInfo::new("121042882", "031300012", day));
+    let entry = EntryInfo::new(TransactionCode::CheckingDebitReturn, "121042882", "744567899", 2_500, "Acme");
+    let r01 = ReturnOrNoc::Return(ReturnAddenda {
+        return_reason_code: "R01".into(),
+        original_entry_trace: TraceNumber { odfi: 2109002, sequence: 9_999_999 },
+        date_of_death: String::new(),
+        original_receiving_dfi: 3130001,
+        addenda_information: "Not enough money".into(),
+        trace_number: TraceNumber { odfi: 0, sequence: 0 },
+    });
+    let batch = BatchInfo::new(Sec::Ccd, "Moneydesk", "1234567890", "DEPOSIT", day, "031300012");
+    builder.return_batch(batch, vec![(entry, r01)]);
+    write(&builder.build().expect("the return file builds")).expect("the return file writes")
 }

@@ -170,14 +170,40 @@ pub struct Hold {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({
+    "debit": "bank:fee_income", "credit": "bank:adjustments", "amount": 10.00, "reason": "Fee refunded by the branch"
+})))]
 pub struct AdjustmentRequest {
     /// The ledger account debited (`sma:{accountId}:posted`, `bank:adjustments`, …).
+    #[cfg_attr(feature = "openapi", schema(example = "bank:fee_income"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            pattern = r"^(sma:[^:\s\x00-\x1f\x7f-\x9f]{1,64}:(pending|posted|held)|bank:(items_in_process|clearing_x9|clearing_ach|settlement|cash_vault|fee_income_pending|fee_income|holds|opening_balances|adjustments))$"
+        )
+    )]
     pub debit: String,
-    /// The ledger account credited.
+    /// The ledger account credited (another than `debit`).
+    #[cfg_attr(feature = "openapi", schema(example = "bank:adjustments"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            pattern = r"^(sma:[^:\s\x00-\x1f\x7f-\x9f]{1,64}:(pending|posted|held)|bank:(items_in_process|clearing_x9|clearing_ach|settlement|cash_vault|fee_income_pending|fee_income|holds|opening_balances|adjustments))$"
+        )
+    )]
     pub credit: String,
     /// More than zero and under 1,000,000,000.00, at most two decimals.
     pub amount: Money,
-    /// Why (1 to 500 characters), kept as the transaction's memo.
+    /// Why (1 to 500 characters, not only spaces, no control characters), kept as the
+    /// transaction's memo.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 500,
+            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub reason: String,
 }
 

@@ -97,8 +97,17 @@ pub struct ReturnFileResult {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReturnAction {
     /// `match` (with `depositId`) or `dismiss` (with a `note`).
+    #[cfg_attr(feature = "openapi", schema(pattern = "^(match|dismiss)$"))]
     pub action: String,
     pub deposit_id: Option<i64>,
-    /// Why (1 to 500 characters); required to dismiss.
+    /// Why (1 to 500 characters, no control characters); required to dismiss.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 500,
+            pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+        )
+    )]
     pub note: Option<String>,
 }

@@ -53,7 +53,8 @@ impl Code {
         if let Some(rest) = text.strip_prefix("sma:") {
             let (owner, kind) = rest.rsplit_once(':').ok_or_else(bad)?;
             let kind = LedgerAccountKind::parse(kind).filter(|k| k.is_sleeve()).ok_or_else(bad)?;
-            if owner.is_empty() || owner.len() > 64 || owner.chars().any(char::is_control) {
+            let bad_char = |c: char| c == ':' || c.is_control() || c.is_whitespace();
+            if owner.is_empty() || owner.chars().count() > 64 || owner.chars().any(bad_char) {
                 return Err(bad());
             }
             return Ok(Code::sleeve(owner, kind));

@@ -210,13 +210,17 @@ pub(super) async fn ledger_accounts(
     Ok(Json(Envelope::ok(out)))
 }
 
-#[utoipa::path(post, path = paths::LEDGER_ADJUSTMENTS, tag = "ledger", request_body = AdjustmentRequest,
+#[utoipa::path(post, path = paths::LEDGER_ADJUSTMENTS, tag = "ledger",
+    request_body(content = AdjustmentRequest, example = json!({
+        "debit": "bank:fee_income", "credit": "bank:adjustments", "amount": 10.00, "reason": "Fee refunded by the branch"
+    })),
     params(("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters: a retry with the same key and body answers the first adjustment; the same key with another body is refused (409)")),
     security(("bearer" = ["admin"])),
     extensions(("x-extension" = json!(true))),
     description = "A manual adjustment: the amount debited from one ledger account and credited to another, with the reason as its memo. Refused (409 `insufficient_available`) if it would take a sleeve account's available balance below zero.",
     responses((status = 201, body = Envelope<LedgerTransaction>, description = "Posted (200 for a repeated key)"),
         (status = 400, description = "A field is wrong; the message names it", body = ErrorEnvelopeDoc),
+        (status = 404, description = "A sleeve account it names is not in the accounts collection", body = ErrorEnvelopeDoc),
         (status = 409, description = "Below zero available, or the key was used for another request", body = ErrorEnvelopeDoc)))]
 pub(super) async fn adjust(
     State(state): State<LedgerState>,

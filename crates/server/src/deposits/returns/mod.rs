@@ -34,8 +34,9 @@ pub use process::upload;
 #[into_params(parameter_in = Query)]
 #[allow(dead_code, non_snake_case)]
 struct UploadParams {
-    /// The file's name as received (kept with it); a multipart part's own name wins.
-    #[param(max_length = 255)]
+    /// The file's name as received (kept with it; at most 255 characters, no control
+    /// characters); a multipart part's own name wins.
+    #[param(max_length = 255, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     fileName: Option<String>,
 }
 
@@ -120,7 +121,7 @@ async fn list_returns(
     let page = PageRequest::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let filter = match pairs.iter().find(|(k, _)| k == "state").map(|(_, v)| v.trim()) {
-        None | Some("") => None,
+        None => None,
         Some(s) => Some(ReturnItemState::parse(s).ok_or_else(|| {
             Error::field("state", format!("{s:?} is not a state; one of {}", ReturnItemState::known()))
         })?),

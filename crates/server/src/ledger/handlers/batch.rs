@@ -18,8 +18,9 @@ const MAX_IDS: usize = 100;
 #[into_params(parameter_in = Query)]
 #[allow(dead_code, non_snake_case)]
 struct BatchParams {
-    /// 1 to 100 managed sleeve account ids, separated by commas.
-    #[param(min_length = 1)]
+    /// 1 to 100 managed sleeve account ids (each 1 to 64 characters, no control character),
+    /// separated by commas.
+    #[param(pattern = r"^[^,\x00-\x1f\x7f-\x9f]{1,64}(,[^,\x00-\x1f\x7f-\x9f]{1,64}){0,99}$")]
     accountIds: String,
 }
 
@@ -28,7 +29,8 @@ struct BatchParams {
     extensions(("x-extension" = json!(true))),
     description = "The balances now of each account `accountIds` names, in its order, read together in one snapshot (as the single account's balances: posted, pending, available, held).",
     responses((status = 200, body = Envelope<Vec<Balances>>),
-        (status = 400, description = "No id, more than 100, an empty one, or ids not in the accounts collection (the message names them)", body = ErrorEnvelopeDoc)))]
+        (status = 400, description = "No id, more than 100, or an empty one", body = ErrorEnvelopeDoc),
+        (status = 404, description = "Ids not in the accounts collection (the message names them)", body = ErrorEnvelopeDoc)))]
 pub(in crate::ledger) async fn balances_batch(
     State(state): State<LedgerState>,
     _caller: Caller,
@@ -53,7 +55,7 @@ pub(in crate::ledger) async fn balances_batch(
     let rows = state.ledger().sleeves(&ids).await?;
     let unknown: Vec<&str> = ids.iter().zip(&rows).filter(|(_, r)| r.is_none()).map(|(id, _)| id.as_str()).collect();
     if !unknown.is_empty() {
-        return Err(Error::field("accountIds", format!("not in the accounts collection: {}", unknown.join(", "))));
+        return Err(Error::not_found(format!("No account in the accounts collection: {}", unknown.join(", "))));
     }
     let as_of = state.books().now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
     let out = ids
