@@ -227,7 +227,7 @@ async fn the_batch_answers_each_account_in_order_and_names_the_unknown(backend: 
     assert_eq!(dec(&got[1]["held"]), Decimal::from(300) - fee);
     let asked = format!("{}?accountIds={},nobody,{}", paths::LEDGER_BALANCES_BATCH, ids[0], "ghost");
     let (s, e) = get(&b, &b.reader, &asked).await;
-    assert_eq!(s, 400, "{e}");
+    assert_eq!(s, 404, "unknown accounts, as for one account: {e}");
     let message = e.to_string();
     assert!(message.contains("nobody") && message.contains("ghost") && !message.contains(ids[0]), "{message}");
     let many = vec![ids[0]; 101].join(",");
