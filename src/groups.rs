@@ -138,7 +138,7 @@ groups! {
         summary: "List deposits, create a check deposit with its images, scan checks and follow each deposit's status.",
         arrives_with: "the check deposits feature (…/money-movements/deposits)",
         page: split(crate::pages::deposits::DepositsPage),
-        stylesheets: ["table", "deposits"],
+        stylesheets: ["table", "deposits", "ledger"],
     }
     cash_letters {
         title: "Cash letters",
@@ -154,8 +154,16 @@ groups! {
         summary: "Page, sort and search through accounts.",
         arrives_with: "the collections feature (…/unifi/accounts)",
         page: split(crate::pages::accounts::AccountsPage),
-        stylesheets: ["table"],
+        stylesheets: ["table", "ledger"],
         opens_on: first_page(ACCOUNTS),
+    }
+    ledger {
+        title: "Ledger",
+        scope: LedgerRead | DepositsRead,
+        summary: "Returned items from return files; each day's reconciliation of the books.",
+        arrives_with: "the ledger feature",
+        page: split(crate::pages::ledger::LedgerPage),
+        stylesheets: ["table", "ledger"],
     }
     permissions {
         title: "Permissions",

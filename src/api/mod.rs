@@ -9,6 +9,7 @@ pub mod early;
 pub mod email;
 pub mod error;
 pub mod fees;
+pub mod ledger;
 pub mod page;
 pub mod permissions;
 pub mod request;

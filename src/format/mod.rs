@@ -8,7 +8,7 @@ mod money;
 
 pub use bytes::bytes;
 pub use date::{format_date, format_date_time};
-pub use money::format_money;
+pub use money::{format_amount, format_money};
 
 /// `"19010"` → `"19,010"`: a run of ASCII digits, grouped by thousands.
 pub fn thousands(digits: &str) -> String {

@@ -31,6 +31,13 @@ pub fn format_money(s: &str) -> Option<String> {
     Some(out)
 }
 
+/// A typed amount as [`format_money`] writes it (the sign before the currency's `$`); the
+/// decimal text as it is should it not read.
+pub fn format_amount(m: &moneydesk_model::Money) -> String {
+    let s = m.to_string();
+    format_money(&s).unwrap_or(s)
+}
+
 #[cfg(test)]
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;

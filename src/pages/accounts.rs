@@ -1,8 +1,16 @@
 //! Accounts (GET /api/v1/cores/unifi/accounts): every field of the record in the data table;
-//! six columns shown by default, the rest in the column chooser, the drawer and the CSV.
+//! six columns shown by default, the rest in the column chooser, the drawer and the CSV. With
+//! `ledger:read`, each page of rows also carries its accounts' available balances (one batch
+//! request a page, balances.rs), and a row's drawer shows the account's balances, holds and
+//! entries (drawer.rs, entries.rs).
+
+mod balances;
+mod drawer;
+mod entries;
 
 use leptos::prelude::*;
 use moneydesk_model::accounts::{AccountStatus, AccountType};
+use moneydesk_model::Scope;
 
 use crate::api;
 use crate::components::data_table::{Column, DataTable, Fetcher, FilterDef, Format};
@@ -20,7 +28,9 @@ pub const COLUMNS: &[Column] = &[
     Column::new("accountNumber", "Account number", Format::Mono),
     Column::new("accountType", "Type", Format::Label(TYPES)).sortable(),
     Column::new("accountStatus", "Status", Format::Badge).sortable(),
-    Column::new("marketValue", "Market value", Format::Money).sortable(),
+    Column::new("marketValue", "Posted balance", Format::Money).sortable(),
+    Column::new(balances::AVAILABLE, "Available balance", Format::Money),
+    Column::new(balances::FLAG, "Below zero", Format::Badge),
     Column::new("createTime", "Created", Format::DateTime).sortable(),
     Column::new("businessEntityType", "Business entity", Format::Text).hidden(),
     Column::new("accountEmail", "Email", Format::Text).hidden(),
@@ -52,7 +62,27 @@ pub const FILTERS: &[FilterDef] = &[
 #[component]
 pub fn AccountsPage() -> impl IntoView {
     let auth = use_auth();
-    let fetcher = Fetcher::new(move |q| Box::pin(api::accounts::page(&auth.client(), q)));
+    let ledger = auth.can(Scope::LedgerRead);
+    let fetcher = Fetcher::new(move |q| {
+        let client = auth.client();
+        let page = api::accounts::page(&client, q);
+        if !ledger {
+            return Box::pin(page);
+        }
+        // The batch request is made in this owner, so a newer view aborts it too.
+        let owner = Owner::current();
+        Box::pin(async move {
+            let mut page = page.await?;
+            let ids = balances::ids(&page.content);
+            if !ids.is_empty() {
+                let request = owner.map(|o| o.with(|| api::ledger::balances_of(&client, &ids)));
+                if let Some(found) = request {
+                    balances::merge(&mut page.content, &found.await?);
+                }
+            }
+            Ok(page)
+        })
+    });
     view! {
         <section class="page collections-page">
             <h1>"Accounts"</h1>
@@ -67,6 +97,7 @@ pub fn AccountsPage() -> impl IntoView {
                 filters=FILTERS
                 fetcher
                 title_key="accountName"
+                detail=drawer::panel
             />
         </section>
     }
@@ -91,6 +122,6 @@ mod tests {
         params.sort();
         api.sort();
         assert_eq!(params, api);
-        assert_eq!(COLUMNS.len(), 24, "every field of the record");
+        assert_eq!(COLUMNS.len(), 26, "every field of the record and the two of its balances");
     }
 }

@@ -8,6 +8,7 @@ pub mod deposits;
 pub mod email;
 pub mod fees;
 pub mod lazy;
+pub mod ledger;
 pub mod not_found;
 pub mod permissions;
 pub mod routing;

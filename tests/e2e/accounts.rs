@@ -226,7 +226,7 @@ async fn accounts_page_sort_filter_reload_drawer_and_export() {
     let text = h.js("return window.__csv.text()", vec![]).await;
     let rows = csv_rows(text.as_str().unwrap());
     let header = &rows[0];
-    assert_eq!(header.len(), 24, "every field: {header:?}");
+    assert_eq!(header.len(), 26, "every field and the two balance columns: {header:?}");
     assert_eq!(&header[..3], ["id", "accountName", "accountNumber"]);
     assert_eq!(rows.len() as u64 - 1, active, "one line per Active account");
     let status = header.iter().position(|h| h == "accountStatus").unwrap();

@@ -11,6 +11,7 @@ mod email_resend;
 mod embed;
 mod fees;
 mod harness;
+mod ledger;
 mod permissions;
 mod routing;
 mod shell;

@@ -1,9 +1,11 @@
 //! One deposit in the table's drawer: its check images, its history (who moved it, when,
 //! why) and a button for each move allowed now. Reject and return ask for a reason; send and
 //! settle (the cash-letter and settlement jobs' moves) show only to an admin, as the server
-//! allows them only to one. Which moves, what a click does and the words are moves.rs.
+//! allows them only to one. Which moves, what a click does and the words are moves.rs; what
+//! the deposit posted to the books and its hold, postings.rs.
 
 mod moves;
+mod postings;
 
 use leptos::prelude::*;
 use moneydesk_model::deposits::{DepositAction, DepositDetail, DepositEvent};
@@ -41,6 +43,8 @@ fn DepositPanel(id: i64) -> impl IntoView {
 
     let moves = Moves::new();
     let Moves { asking, reason, busy, failed } = moves;
+    // Bumped by each move: the postings are read again.
+    let moved = RwSignal::new(0u32);
     let owner = Owner::current();
     let act = Callback::new(move |action: DepositAction| {
         let why = match reason.with_untracked(|r| step(action, asking.get_untracked(), r)) {
@@ -58,6 +62,7 @@ fn DepositPanel(id: i64) -> impl IntoView {
                     toasts.show(ToastKind::Success, format!("Deposit {id} is now {}.", d.record.status.label()));
                     moves.done();
                     detail.set(Ok(d));
+                    moved.update(|n| *n += 1);
                     if let Some(Changed(c)) = changed {
                         c.update(|n| *n += 1);
                     }
@@ -85,6 +90,7 @@ fn DepositPanel(id: i64) -> impl IntoView {
             {body}
             <ReasonForm moves act/>
             {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
+            <postings::Postings id version=moved/>
         </div>
     }
 }

@@ -1,0 +1,123 @@
+//! An account in the table's drawer (with `ledger:read`): its balances now (posted, pending,
+//! available, on hold), its holds with their release days, and its entries (entries.rs).
+
+use leptos::either::{EitherOf3, EitherOf4};
+use leptos::prelude::*;
+use moneydesk_model::ledger::{Balances, Hold};
+use moneydesk_model::{Money, Scope};
+use serde_json::Value;
+
+use super::entries::Entries;
+use crate::api;
+use crate::api::request::Answer;
+use crate::components::error_view::ApiErrorView;
+use crate::format::{format_amount, format_date};
+use crate::session::use_auth;
+
+/// The drawer's part for an account record of the table.
+pub fn panel(record: Value) -> AnyView {
+    let id = record.get("id").and_then(Value::as_str).map(str::to_string);
+    match id {
+        Some(id) if use_auth().can(Scope::LedgerRead) => view! { <AccountBooks id/> }.into_any(),
+        _ => ().into_any(),
+    }
+}
+
+#[component]
+fn AccountBooks(id: String) -> impl IntoView {
+    let auth = use_auth();
+    let balances = Answer::<Balances>::new();
+    let holds = Answer::<Vec<Hold>>::new();
+    balances.load(api::ledger::balances(&auth.client(), &id));
+    holds.load(api::ledger::holds(&auth.client(), &id));
+    view! {
+        <div class="ledger-account" data-testid="account-books">
+            <h3>"Balances"</h3>
+            {move || balances.with(|b| match b {
+                None => EitherOf3::A(view! { <p class="muted">"Reading the balances…"</p> }),
+                Some(Err(e)) => EitherOf3::B(view! { <ApiErrorView error=e.clone()/> }),
+                Some(Ok(b)) => EitherOf3::C(view! { <BalanceList b=b.clone()/> }),
+            })}
+            <h3>"Holds"</h3>
+            {move || holds.with(|h| match h {
+                None => EitherOf4::A(view! { <p class="muted">"Reading the holds…"</p> }),
+                Some(Err(e)) => EitherOf4::B(view! { <ApiErrorView error=e.clone()/> }),
+                Some(Ok(h)) if h.is_empty() => EitherOf4::C(view! { <p class="muted">"No holds."</p> }),
+                Some(Ok(h)) => EitherOf4::D(view! { <HoldTable holds=h.clone()/> }),
+            })}
+            <Entries account=id/>
+        </div>
+    }
+}
+
+/// An amount as a cell's text: sign, `$`, grouped digits.
+pub fn amount_cell(m: &Money) -> impl IntoView {
+    let negative = m.decimal().is_sign_negative() && !m.decimal().is_zero();
+    view! { <span class="amount" class:negative=negative>{format_amount(m)}</span> }
+}
+
+#[component]
+fn BalanceList(b: Balances) -> impl IntoView {
+    let below = b.negative_available.then(|| {
+        view! { <span class="below-zero" data-testid="below-zero">"Below zero"</span> }
+    });
+    let row = |key: &'static str, label: &'static str, m: &Money| {
+        view! {
+            <div class="balance" data-balance=key>
+                <dt>{label}</dt>
+                <dd>{amount_cell(m)}</dd>
+            </div>
+        }
+    };
+    view! {
+        <dl class="balances" class:negative-available=b.negative_available>
+            {row("posted", "Posted", &b.posted)}
+            {row("pending", "Pending", &b.pending)}
+            {row("available", "Available", &b.available)}
+            {row("held", "On hold", &b.held)}
+        </dl>
+        {below}
+        <p class="muted small">{format!("In {}, as of {}", b.currency, b.as_of)}</p>
+    }
+}
+
+/// `held` → "On hold"; the others as the API says them.
+pub fn hold_state(state: &str) -> &str {
+    match state {
+        "held" => "On hold",
+        "released" => "Released",
+        "cancelled" => "Cancelled",
+        other => other,
+    }
+}
+
+#[component]
+pub fn HoldTable(holds: Vec<Hold>) -> impl IntoView {
+    let rows = holds
+        .into_iter()
+        .map(|h| {
+            let day = format_date(&h.release_on).unwrap_or_else(|| h.release_on.clone());
+            view! {
+                <tr data-state=h.state.clone()>
+                    <td class="mono">{h.deposit_id}</td>
+                    <td class="num">{amount_cell(&h.amount)}</td>
+                    <td><time datetime=h.release_on.clone()>{day}</time></td>
+                    <td>{hold_state(&h.state).to_string()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="ledger-table holds" data-testid="holds">
+            <thead>
+                <tr>
+                    <th scope="col">"Deposit"</th>
+                    <th scope="col" class="num">"Amount"</th>
+                    <th scope="col">"Released on"</th>
+                    <th scope="col">"State"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
