@@ -17,7 +17,7 @@ use moneydesk_model::collections::LocalDateTime;
 use moneydesk_model::deposits::{DepositStatus, ServiceType};
 use moneydesk_model::{paths, Scope};
 use moneydesk_server::accounts::seed::Accounts;
-use moneydesk_server::deposits::store::{CreateOutcome, DepositRow};
+use moneydesk_server::deposits::store::CreateOutcome;
 use moneydesk_server::state::Stores;
 use serde_json::json;
 
@@ -49,7 +49,7 @@ async fn seed(url: &str) -> Seeded {
     for n in 0..DEPOSITS {
         let sleeve = n % 2;
         let (amount, fee) = (1_000 + 997 * n as i64, (n % 4) as i64 * 50);
-        let row = deposit_row(KINDS[n % 3], &accounts[sleeve].id, amount, fee);
+        let row = common::deposits::row(KINDS[n % 3], &accounts[sleeve].id, amount, fee);
         let CreateOutcome::Created(r) = stores.deposits.create(&row, None).await.unwrap() else { panic!("created") };
         deposits.push((r.id, sleeve, (amount - fee) * 100));
     }
@@ -162,45 +162,4 @@ async fn a_kill_while_confirming_leaves_each_deposit_wholly_posted_or_not_on_pos
     let dir = tempfile::tempdir().unwrap();
     let url = common::postgres::fresh_database().await;
     kill_while_confirming(dir.path(), &url, vec![("MONEYDESK_DATABASE_URL", url.clone())]).await;
-}
-
-fn deposit_row(kind: ServiceType, sleeve: &str, amount_cents: i64, fee_cents: i64) -> DepositRow {
-    DepositRow {
-        id: 0,
-        service_type: kind.as_str().into(),
-        status: DepositStatus::InProgress.as_str().into(),
-        is_confirmed: 0,
-        amount_cents,
-        fee_cents,
-        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        completed_at: None,
-        schedule_date: "2026-11-20".into(),
-        check_date: None,
-        check_number: None,
-        bank_routing_number: None,
-        bank_account_number: None,
-        bank_name: None,
-        memo: None,
-        payee_account_id: sleeve.into(),
-        payee_user_id: None,
-        payee_name: None,
-        payee_account_number: None,
-        payee_record_type_id: None,
-        payer_id: None,
-        payer_type: None,
-        payment_type: None,
-        source: None,
-        bank_info_id: None,
-        transfer_type: None,
-        submitter: "crash".into(),
-        front_image: None,
-        back_image: None,
-        presentment: None,
-        duplicate_of: None,
-        override_reason: None,
-        scan_id: None,
-        ach_account_type: None,
-        ach_vendor_name: None,
-        ach_entry_description: None,
-    }
 }

@@ -13,7 +13,7 @@ use moneydesk_model::deposits::{DepositStatus, ServiceType};
 use moneydesk_model::{paths, Scope};
 use moneydesk_server::accounts::seed::Accounts;
 use moneydesk_server::deposits::settlement::settle_due;
-use moneydesk_server::deposits::store::{CreateOutcome, DepositRow};
+use moneydesk_server::deposits::store::CreateOutcome;
 use moneydesk_server::ledger::jobs::release_due;
 use moneydesk_server::ledger::Books;
 use moneydesk_server::Config;
@@ -72,7 +72,7 @@ impl Bank {
 
     /// A confirmed $1,000.00 check deposit (no fee) to the sleeve account; its id.
     async fn confirmed_check(&self) -> i64 {
-        let row = check_row(&self.sleeve, 100_000);
+        let row = common::deposits::row(ServiceType::Check, &self.sleeve, 100_000, 0);
         let id = match self.server.running.state.stores.deposits.create(&row, None).await.unwrap() {
             CreateOutcome::Created(r) => r.id,
             other => panic!("{other:?}"),
@@ -123,47 +123,6 @@ fn usd(dollars: i64) -> Decimal {
 
 fn tranches(items: &[(&str, i64, &str)]) -> Vec<(String, Decimal, String)> {
     items.iter().map(|(on, amount, state)| (on.to_string(), usd(*amount), state.to_string())).collect()
-}
-
-fn check_row(sleeve: &str, amount_cents: i64) -> DepositRow {
-    DepositRow {
-        id: 0,
-        service_type: ServiceType::Check.as_str().into(),
-        status: DepositStatus::InProgress.as_str().into(),
-        is_confirmed: 0,
-        amount_cents,
-        fee_cents: 0,
-        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        completed_at: None,
-        schedule_date: "2026-11-25".into(),
-        check_date: None,
-        check_number: None,
-        bank_routing_number: None,
-        bank_account_number: None,
-        bank_name: None,
-        memo: None,
-        payee_account_id: sleeve.into(),
-        payee_user_id: None,
-        payee_name: None,
-        payee_account_number: None,
-        payee_record_type_id: None,
-        payer_id: None,
-        payer_type: None,
-        payment_type: None,
-        source: None,
-        bank_info_id: None,
-        transfer_type: None,
-        submitter: "holds".into(),
-        front_image: None,
-        back_image: None,
-        presentment: None,
-        duplicate_of: None,
-        override_reason: None,
-        scan_id: None,
-        ach_account_type: None,
-        ach_vendor_name: None,
-        ach_entry_description: None,
-    }
 }
 
 on_both_backends!(a_check_confirmed_before_thanksgiving_is_released_on_friday_and_monday);

@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use common::{json, s3, Server};
 use moneydesk_model::collections::LocalDateTime;
-use moneydesk_model::deposits::{DepositAction, DepositStatus, ServiceType};
+use moneydesk_model::deposits::{DepositAction, ServiceType};
 use moneydesk_model::{paths, Scope};
 use moneydesk_server::accounts::seed::Accounts;
-use moneydesk_server::deposits::store::{CreateOutcome, DepositRow};
+use moneydesk_server::deposits::store::CreateOutcome;
 use moneydesk_server::ledger::jobs::release_due;
 use moneydesk_server::ledger::Books;
 use moneydesk_server::storage::blobs::BlobConfig;
@@ -145,47 +145,6 @@ async fn concurrent_adjustments_on_two_instances_lose_no_update_and_never_overdr
     eprintln!("{} accepted, {refused} refused, {reads} balance reads", accepted.len());
 }
 
-fn check_row(sleeve: &str, n: i64) -> DepositRow {
-    DepositRow {
-        id: 0,
-        service_type: ServiceType::Check.as_str().into(),
-        status: DepositStatus::InProgress.as_str().into(),
-        is_confirmed: 0,
-        amount_cents: 100_000 + n,
-        fee_cents: 0,
-        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        completed_at: None,
-        schedule_date: "2026-11-20".into(),
-        check_date: None,
-        check_number: None,
-        bank_routing_number: None,
-        bank_account_number: None,
-        bank_name: None,
-        memo: None,
-        payee_account_id: sleeve.into(),
-        payee_user_id: None,
-        payee_name: None,
-        payee_account_number: None,
-        payee_record_type_id: None,
-        payer_id: None,
-        payer_type: None,
-        payment_type: None,
-        source: None,
-        bank_info_id: None,
-        transfer_type: None,
-        submitter: "race".into(),
-        front_image: None,
-        back_image: None,
-        presentment: None,
-        duplicate_of: None,
-        override_reason: None,
-        scan_id: None,
-        ach_account_type: None,
-        ach_vendor_name: None,
-        ach_entry_description: None,
-    }
-}
-
 #[tokio::test]
 async fn holds_released_while_their_deposits_are_cancelled_leave_nothing_held() {
     const DEPOSITS: i64 = 60;
@@ -194,7 +153,9 @@ async fn holds_released_while_their_deposits_are_cancelled_leave_nothing_held() 
     let deposits = &a.running.state.stores.deposits;
     let mut confirmed = Vec::new();
     for n in 0..DEPOSITS {
-        let CreateOutcome::Created(row) = deposits.create(&check_row(&sleeve, n), None).await.unwrap() else {
+        let CreateOutcome::Created(row) =
+            deposits.create(&common::deposits::row(ServiceType::Check, &sleeve, 100_000 + n, 0), None).await.unwrap()
+        else {
             panic!()
         };
         deposits.apply(row.id, DepositAction::Confirm, "test", None, &a.running.state.books).await.unwrap();

@@ -18,7 +18,7 @@ use moneydesk_model::deposits::{DepositAction, DepositStatus, ServiceType};
 use moneydesk_model::ledger::{LedgerAccountKind as K, PostingKind};
 use moneydesk_server::accounts::seed::Accounts;
 use moneydesk_server::deposits::settlement::settle_due;
-use moneydesk_server::deposits::store::{CreateOutcome, DepositRow};
+use moneydesk_server::deposits::store::CreateOutcome;
 use moneydesk_server::ledger::chart::Code;
 use moneydesk_server::ledger::jobs::release_due;
 use moneydesk_server::ledger::store::{Leg, PostError, Posting};
@@ -138,7 +138,7 @@ impl World {
         let books = self.books();
         match *op {
             Op::Deposit { kind, sleeve, amount_cents, fee_cents } => {
-                let row = deposit_row(kind, &self.sleeves[sleeve], amount_cents, fee_cents);
+                let row = common::deposits::row(kind, &self.sleeves[sleeve], amount_cents, fee_cents);
                 let id = match self.stores.deposits.create(&row, None).await.expect("created") {
                     CreateOutcome::Created(r) => r.id,
                     other => panic!("expected a new deposit, got {other:?}"),
@@ -207,47 +207,6 @@ impl World {
     async fn status(&self, id: i64) -> DepositStatus {
         let row = self.stores.deposits.get(id).await.unwrap().expect("the deposit");
         DepositStatus::parse(&row.status).expect("a known status")
-    }
-}
-
-fn deposit_row(kind: ServiceType, sleeve: &str, amount_cents: i64, fee_cents: i64) -> DepositRow {
-    DepositRow {
-        id: 0,
-        service_type: kind.as_str().into(),
-        status: DepositStatus::InProgress.as_str().into(),
-        is_confirmed: 0,
-        amount_cents,
-        fee_cents,
-        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        completed_at: None,
-        schedule_date: "2026-11-20".into(),
-        check_date: None,
-        check_number: None,
-        bank_routing_number: None,
-        bank_account_number: None,
-        bank_name: None,
-        memo: None,
-        payee_account_id: sleeve.into(),
-        payee_user_id: None,
-        payee_name: None,
-        payee_account_number: None,
-        payee_record_type_id: None,
-        payer_id: None,
-        payer_type: None,
-        payment_type: None,
-        source: None,
-        bank_info_id: None,
-        transfer_type: None,
-        submitter: "property".into(),
-        front_image: None,
-        back_image: None,
-        presentment: None,
-        duplicate_of: None,
-        override_reason: None,
-        scan_id: None,
-        ach_account_type: None,
-        ach_vendor_name: None,
-        ach_entry_description: None,
     }
 }
 
