@@ -25,23 +25,13 @@ pub struct Group {
     /// Another scope that opens the page too (the email page's Verify tab with
     /// `email:verify` alone); the page shows what each scope allows.
     pub or_scope: Option<Scope>,
-    /// What the page does, for the dashboard and the placeholder.
+    /// What the page does, for the dashboard.
     pub summary: &'static str,
-    /// Which feature brings it (shown while the page is a placeholder).
-    pub arrives_with: &'static str,
-    pub page: PageCode,
-    /// `style/NAME.css` files only this page uses: loaded with its chunk in the release build.
-    pub stylesheets: &'static [&'static str],
-}
-
-/// How a group's page comes to the browser.
-#[derive(Clone, Copy)]
-pub enum PageCode {
     /// Its own wasm chunk in the release build, fetched on first use (called directly in
     /// other builds).
-    Split(fn() -> LoadFuture),
-    /// Not built yet: the placeholder says what it will do.
-    Placeholder,
+    pub page: fn() -> LoadFuture,
+    /// `style/NAME.css` files only this page uses: loaded with its chunk in the release build.
+    pub stylesheets: &'static [&'static str],
 }
 
 impl Group {
@@ -55,14 +45,14 @@ impl Group {
     }
 }
 
-/// The list, in the navigation's order. `page: split(Component)` makes the page its own chunk;
-/// `page: placeholder` shows what the group will do until its feature lands.
+/// The list, in the navigation's order. `page: split(Component)` makes the page its own chunk.
+/// (Every group's page is built: the placeholder a group showed until its feature landed, and
+/// its "arrives with" text, went when the last one did — 240 bytes of the start bundle.)
 macro_rules! groups {
     ($( $slug:ident {
         title: $title:literal,
         scope: $scope:ident $(| $or:ident)?,
         summary: $summary:literal,
-        arrives_with: $arrives:literal,
         page: $kind:ident $(($component:path))?,
         stylesheets: [$($css:literal),*]
         $(, opens_on: first_page($first:ident))? $(,)?
@@ -83,7 +73,6 @@ macro_rules! groups {
                 scope: Scope::$scope,
                 or_scope: groups!(@or $($or)?),
                 summary: $summary,
-                arrives_with: $arrives,
                 page: groups!(@code $slug $kind),
                 stylesheets: &[$($css),*],
             }, )*
@@ -92,11 +81,9 @@ macro_rules! groups {
     (@chunk $slug:ident split $component:path [$($css:literal),*]) => {
         crate::pages::lazy::split_page!($slug, $component, [$($css),*]);
     };
-    (@chunk $slug:ident placeholder [$($css:literal),*]) => {};
     (@or) => { None };
     (@or $or:ident) => { Some(Scope::$or) };
-    (@code $slug:ident split) => { PageCode::Split(chunks::$slug::load) };
-    (@code $slug:ident placeholder) => { PageCode::Placeholder };
+    (@code $slug:ident split) => { chunks::$slug::load };
 }
 
 groups! {
@@ -104,7 +91,6 @@ groups! {
         title: "Fee schedules",
         scope: FeesRead,
         summary: "Quote ACH and wire fees for an amount, see the schedule's tiers and where an amount falls.",
-        arrives_with: "the fee schedules feature (GET …/fee-schedules/fees/ach and …/fees/wire)",
         page: split(crate::pages::fees::FeesPage),
         stylesheets: ["fees"],
     }
@@ -112,7 +98,6 @@ groups! {
         title: "Document vault",
         scope: VaultRead,
         summary: "Browse a user's folders; create, move, download as zip and delete them; upload files and their versions.",
-        arrives_with: "the document vault feature (…/document-vault/records)",
         page: split(crate::pages::vault::VaultPage),
         stylesheets: ["table", "vault"],
     }
@@ -120,7 +105,6 @@ groups! {
         title: "Email",
         scope: EmailSend | EmailVerify,
         summary: "Compose and send messages, from templates and in bulk; follow each message in the outbox; manage templates; verify addresses; authenticate sending domains; receive inbound mail at a webhook.",
-        arrives_with: "the email feature (…/utility/message/email)",
         page: split(crate::pages::email::EmailPage),
         stylesheets: ["table", "email"],
     }
@@ -128,7 +112,6 @@ groups! {
         title: "Routing numbers",
         scope: RoutingRead,
         summary: "Validate ACH and wire routing numbers and search the directory by name, city, state or prefix.",
-        arrives_with: "the routing feature (…/payment/routing/ach/validate and …/wire/validate)",
         page: split(crate::pages::routing::RoutingPage),
         stylesheets: ["table", "routing"],
     }
@@ -136,7 +119,6 @@ groups! {
         title: "Check deposits",
         scope: DepositsRead,
         summary: "List deposits, create a check deposit with its images, scan checks and follow each deposit's status.",
-        arrives_with: "the check deposits feature (…/money-movements/deposits)",
         page: split(crate::pages::deposits::DepositsPage),
         stylesheets: ["table", "deposits", "ledger"],
     }
@@ -144,7 +126,6 @@ groups! {
         title: "Cash letters",
         scope: DepositsRead,
         summary: "Send the day's confirmed checks as an X9 image cash letter and look inside any X9 file.",
-        arrives_with: "the cash letters feature (…/money-movements/cash-letters)",
         page: split(crate::pages::cash_letters::CashLettersPage),
         stylesheets: ["table", "cash_letters"],
     }
@@ -152,7 +133,6 @@ groups! {
         title: "Accounts",
         scope: AccountsRead,
         summary: "Page, sort and search through accounts.",
-        arrives_with: "the collections feature (…/unifi/accounts)",
         page: split(crate::pages::accounts::AccountsPage),
         stylesheets: ["table", "ledger"],
         opens_on: first_page(ACCOUNTS),
@@ -161,7 +141,6 @@ groups! {
         title: "Ledger",
         scope: LedgerRead | DepositsRead,
         summary: "Returned items from return files; each day's reconciliation of the books.",
-        arrives_with: "the ledger feature",
         page: split(crate::pages::ledger::LedgerPage),
         stylesheets: ["table", "ledger"],
     }
@@ -169,7 +148,6 @@ groups! {
         title: "Permissions",
         scope: PermissionsRead,
         summary: "Page through company users and their permissions.",
-        arrives_with: "the collections feature (…/company/users/permissions)",
         page: split(crate::pages::permissions::PermissionsPage),
         stylesheets: ["table"],
         opens_on: first_page(PERMISSIONS),

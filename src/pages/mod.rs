@@ -1,5 +1,5 @@
 //! One file (or folder) per page, and the page for a path. The groups' pages are listed in
-//! `src/groups.rs`; a group without its page yet shows the placeholder.
+//! `src/groups.rs`.
 
 pub mod accounts;
 pub mod cash_letters;
@@ -17,9 +17,8 @@ pub mod vault;
 
 use leptos::prelude::*;
 
-use crate::groups::{self, PageCode};
+use crate::groups;
 use crate::shell::guard::RequireScope;
-use crate::shell::placeholder::Placeholder;
 use dashboard::Dashboard;
 use not_found::NotFound;
 
@@ -37,10 +36,7 @@ pub fn page_for(relative_path: &str) -> AnyView {
 }
 
 fn group_page(group: &'static groups::Group) -> AnyView {
-    match group.page {
-        PageCode::Split(load) => lazy::page(load()),
-        PageCode::Placeholder => view! { <Placeholder group/> }.into_any(),
-    }
+    lazy::page((group.page)())
 }
 
 /// The sign-in page (its own chunk: a signed-in start never needs it).

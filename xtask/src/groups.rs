@@ -149,14 +149,12 @@ mod tests {
         let src = r#"
             macro_rules! groups { ($($x:tt)*) => {} }
             groups! {
-                fees { title: "Fee schedules", scope: FeesRead, summary: "a, b", arrives_with: "x",
+                fees { title: "Fee schedules", scope: FeesRead, summary: "a, b",
                        page: split(crate::pages::fees::FeesPage), stylesheets: ["fees"], }
-                later { title: "Later", scope: Admin, summary: "s", arrives_with: "y",
-                        page: placeholder, stylesheets: [], }
-                accounts { title: "Accounts", scope: AccountsRead, summary: "s", arrives_with: "z",
+                accounts { title: "Accounts", scope: AccountsRead, summary: "s",
                            page: split(crate::pages::accounts::AccountsPage), stylesheets: ["table", "accounts"],
                            opens_on: first_page(ACCOUNTS) }
-                email { title: "Email", scope: EmailSend | EmailVerify, summary: "s", arrives_with: "e",
+                email { title: "Email", scope: EmailSend | EmailVerify, summary: "s",
                         page: split(crate::pages::email::EmailPage), stylesheets: [] }
             }
         "#;
