@@ -19,6 +19,8 @@ const PAGES: &[(&str, &str)] = &[
     ("/deposits?new=scan", "#scan-sleeve"),
     ("/cash_letters", "#cash-letters-none"),
     ("/accounts", "tbody tr[data-id]"),
+    ("/ledger?view=returns", "[data-testid=return-items] .pager"),
+    ("/ledger?view=reconciliation", "[data-testid=clearing-chart]"),
     ("/permissions", "tbody tr[data-id]"),
     ("/vault", "#vault-table"),
     ("/email", "#email-send"),

@@ -149,7 +149,7 @@ fn EntryTable(entries: Vec<LedgerEntry>) -> impl IntoView {
         })
         .collect_view();
     Either::Right(view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Entries">
             <table class="data-table ledger-table">
                 <thead>
                     <tr>

@@ -54,7 +54,7 @@ fn Report(r: ReconciliationReport) -> impl IntoView {
             <span class=if r.clearing_closed { "badge badge-closed" } else { "badge badge-open" }>{closed}</span>
         </p>
         {balanced}
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="The day per ledger account">
             <table class="data-table ledger-table" data-testid="recon-lines">
                 <caption>{format!("The books on {}", format_date(&r.date).unwrap_or_else(|| r.date.clone()))}</caption>
                 <thead>

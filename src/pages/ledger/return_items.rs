@@ -50,7 +50,7 @@ pub fn ReturnItems(changed: RwSignal<u32>) -> impl IntoView {
     view! {
         <section class="return-items" data-testid="return-items">
             <div class="entries-head">
-                <h3>"Returned items"</h3>
+                <h2>"Returned items"</h2>
                 <label>
                     "State "
                     <select id="returns-state" on:change=move |ev| set(event_target_value(&ev), 1)>

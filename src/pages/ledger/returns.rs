@@ -85,7 +85,7 @@ fn FileResult(r: ReturnFileResult) -> impl IntoView {
     let name = r.file_name.clone().unwrap_or_else(|| format!("File {}", r.file_id));
     view! {
         <section class="returns-result" data-testid="returns-result" aria-live="polite">
-            <h3>{format!("{name} ({})", r.format.label())}</h3>
+            <h2>{format!("{name} ({})", r.format.label())}</h2>
             <ul class="returns-counts">{summary}</ul>
             <Show when={
                 let empty = r.errors.is_empty();
