@@ -117,9 +117,14 @@ async fn a_check_is_pending_and_held_then_available_then_posted_and_a_return_tak
     assert_eq!(balances(&b).await, (opening, opening, opening, Decimal::ZERO), "the market value opens the books");
     let (id, fee) = deposit(&b, "7001").await;
     assert_eq!(balances(&b).await.1, opening, "an unconfirmed deposit posts nothing");
+    let before = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     act(&b, &b.writer, id, "confirm", None).await;
     let net = Decimal::from(1000) - fee;
     assert_eq!(balances(&b).await, (opening, opening + net, opening, net), "confirmed: pending and held");
+    let path = format!("{}?asOf={before}", paths::LEDGER_BALANCES.replace("{accountId}", &b.sleeve.id));
+    let then = get(&b, &b.reader, &path.replace('+', "%2B")).await;
+    assert_eq!(dec(&then["data"]["pending"]), opening, "as of before the confirmation: {then}");
     let holds = get(&b, &b.reader, &paths::LEDGER_HOLDS.replace("{accountId}", &b.sleeve.id)).await;
     let tranches = holds["data"].as_array().unwrap();
     assert!(tranches.len() >= 2, "next-day part and the rest: {holds}");

@@ -150,10 +150,15 @@ impl LedgerStore {
 pub(crate) async fn balance_of(tx: &mut Tx, code: &str, as_of_ms: Option<i64>) -> sqlx::Result<i64> {
     let q = match as_of_ms {
         None => Sql::new(tx.dialect(), "SELECT balance FROM ledger_accounts WHERE code = ?").arg(code),
+        // The account's id first, as a scalar: joined on its code, PostgreSQL read and sorted
+        // every entry of the account up to the moment (580 ms for a hot account of 10 million
+        // entries, scripts/bench-ledger); by id it is one descent of the (account, at, id)
+        // index, 0.13 ms.
         Some(ms) => Sql::new(
             tx.dialect(),
-            "SELECT e.balance_after FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id \
-             WHERE a.code = ? AND e.at_ms <= ? ORDER BY e.at_ms DESC, e.id DESC LIMIT 1",
+            "SELECT e.balance_after FROM ledger_entries e \
+             WHERE e.account_id = (SELECT id FROM ledger_accounts WHERE code = ?) AND e.at_ms <= ? \
+             ORDER BY e.at_ms DESC, e.id DESC LIMIT 1",
         )
         .arg(code)
         .arg(ms),
