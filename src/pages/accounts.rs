@@ -4,6 +4,7 @@
 //! request a page, balances.rs), and a row's drawer shows the account's balances, holds and
 //! entries (drawer.rs, entries.rs).
 
+mod amount;
 mod balances;
 mod drawer;
 mod entries;

@@ -85,7 +85,8 @@ async fn write(store: &DepositStore, rng: &mut StdRng, n: usize, ids: &mut Vec<i
             let id = ids[rng.gen_range(0..ids.len())];
             let action = DepositAction::ALL[rng.gen_range(0..DepositAction::ALL.len())];
             // Illegal moves are refused and change nothing; the legal ones move the counts.
-            let books = moneydesk_server::ledger::Books::new(&moneydesk_server::Config::for_tests(std::path::Path::new(".")));
+            let books =
+                moneydesk_server::ledger::Books::new(&moneydesk_server::Config::for_tests(std::path::Path::new(".")));
             let _ = store.apply(id, action, "test", Some("paging test"), &books).await;
         }
     }

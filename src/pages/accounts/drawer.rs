@@ -7,11 +7,12 @@ use moneydesk_model::ledger::{Balances, Hold};
 use moneydesk_model::{Money, Scope};
 use serde_json::Value;
 
+use super::amount::amount_cell;
 use super::entries::Entries;
 use crate::api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
-use crate::format::{format_amount, format_date};
+use crate::format::format_date;
 use crate::session::use_auth;
 
 /// The drawer's part for an account record of the table.
@@ -48,12 +49,6 @@ fn AccountBooks(id: String) -> impl IntoView {
             <Entries account=id/>
         </div>
     }
-}
-
-/// An amount as a cell's text: sign, `$`, grouped digits.
-pub fn amount_cell(m: &Money) -> impl IntoView {
-    let negative = m.decimal().is_sign_negative() && !m.decimal().is_zero();
-    view! { <span class="amount" class:negative=negative>{format_amount(m)}</span> }
 }
 
 #[component]

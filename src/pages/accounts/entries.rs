@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use moneydesk_model::ledger::{Direction, LedgerEntry};
 use moneydesk_model::Page;
 
-use super::drawer::amount_cell;
+use super::amount::amount_cell;
 use crate::api;
 use crate::api::request::{submit, Answer};
 use crate::components::download;

@@ -26,7 +26,7 @@ pub async fn upload(
     if let Some(f) = returns.file_by_sha(&sha).await? {
         return again(state, &returns, f, bytes, actor).await;
     }
-    let read = read::read(bytes, &state.config().cash_letters.origin)
+    let read = read_file(bytes, &state.config().cash_letters.origin)
         .map_err(|why| Error::bad_request(format!("The return file cannot be read: {why}")))?;
     let count = read.items.len() as i64;
     let Some(id) = returns.insert_file(read.format, file_name, &sha, actor, count, &read.errors).await? else {
@@ -50,7 +50,7 @@ async fn again(
     actor: &str,
 ) -> Result<(bool, ReturnFileResult), Error> {
     if (returns.items_of_file(f.id).await?.len() as i64) < f.item_count {
-        if let Ok(read) = read::read(bytes, &state.config().cash_letters.origin) {
+        if let Ok(read) = read_file(bytes, &state.config().cash_letters.origin) {
             for item in &read.items {
                 record(state, f.id, item, actor).await?;
             }
@@ -242,4 +242,20 @@ pub(super) fn moved(e: MoveError) -> Error {
         }
         MoveError::Db(e) => e.into(),
     }
+}
+
+/// Reads the file as X9 or ACH, as its first bytes say; `Err` says why it is neither.
+fn read_file(bytes: &[u8], x9_origin: &str) -> Result<read::Read, String> {
+    if bytes.is_empty() {
+        return Err("the file is empty".into());
+    }
+    if super::x9::looks_like(bytes) {
+        return super::x9::read(bytes, x9_origin);
+    }
+    if super::ach::looks_like(bytes) {
+        return super::ach::read(bytes);
+    }
+    Err("it is neither an X9.100-187 file (a 4-byte record length, then a file header of type 01) nor a NACHA file \
+         (94-character lines, the first a file header starting with 1)"
+        .into())
 }

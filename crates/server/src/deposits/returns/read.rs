@@ -42,22 +42,6 @@ pub struct Read {
     pub errors: Vec<ReturnFileError>,
 }
 
-/// Reads the file as X9 or ACH, as its first bytes say; `Err` says why it is neither.
-pub fn read(bytes: &[u8], x9_origin: &str) -> Result<Read, String> {
-    if bytes.is_empty() {
-        return Err("the file is empty".into());
-    }
-    if super::x9::looks_like(bytes) {
-        return super::x9::read(bytes, x9_origin);
-    }
-    if super::ach::looks_like(bytes) {
-        return super::ach::read(bytes);
-    }
-    Err("it is neither an X9.100-187 file (a 4-byte record length, then a file header of type 01) nor a NACHA file \
-         (94-character lines, the first a file header starting with 1)"
-        .into())
-}
-
 /// The meaning of a return reason an operator gives: an X9 return reason (`A`–`Z`, `1`–`9`)
 /// or a NACHA return reason code (`R01`…); `None` for any other.
 pub fn reason_meaning(code: &str) -> Option<&'static str> {
