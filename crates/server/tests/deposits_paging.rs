@@ -30,44 +30,9 @@ async fn store_on(backend: Backend) -> (DepositStore, tempfile::TempDir) {
 /// A deposit of `amount` cents created at second `second` of one day: few distinct keys, so
 /// ties (broken by id) are everywhere, and creation times not in id order.
 fn deposit(second: u32, amount: i64, service_type: ServiceType) -> DepositRow {
-    DepositRow {
-        id: 0,
-        service_type: service_type.as_str().into(),
-        status: DepositStatus::InProgress.as_str().into(),
-        is_confirmed: 0,
-        amount_cents: amount,
-        fee_cents: 0,
-        created_at: format!("2026-11-20T10:{:02}:{:02}Z", second / 60, second % 60),
-        completed_at: None,
-        schedule_date: "2026-11-20".into(),
-        check_date: None,
-        check_number: None,
-        bank_routing_number: None,
-        bank_account_number: None,
-        bank_name: None,
-        memo: None,
-        payee_account_id: "001A000001".into(),
-        payee_user_id: None,
-        payee_name: None,
-        payee_account_number: None,
-        payee_record_type_id: None,
-        payer_id: None,
-        payer_type: None,
-        payment_type: None,
-        source: None,
-        bank_info_id: None,
-        transfer_type: None,
-        submitter: "test".into(),
-        front_image: None,
-        back_image: None,
-        presentment: None,
-        duplicate_of: None,
-        override_reason: None,
-        scan_id: None,
-        ach_account_type: None,
-        ach_vendor_name: None,
-        ach_entry_description: None,
-    }
+    let mut row = common::deposits::row(service_type, "001A000001", amount, 0);
+    row.created_at = format!("2026-11-20T10:{:02}:{:02}Z", second / 60, second % 60);
+    row
 }
 
 const TYPES: [ServiceType; 3] = [ServiceType::Check, ServiceType::Cash, ServiceType::CheckScan];

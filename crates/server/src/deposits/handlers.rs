@@ -19,9 +19,6 @@ use crate::auth::Caller;
 use crate::deposits::DepositsState;
 use crate::error::Error;
 
-/// The longest Idempotency-Key accepted.
-const KEY_MAX: usize = 255;
-
 /// Creates a check deposit: 201 with the record, or 200 with the existing one for a retry.
 pub async fn create(
     state: &DepositsState,
@@ -225,11 +222,7 @@ pub(super) fn idempotency_key(
     body: &[u8],
     hours: u32,
 ) -> Result<Option<IdempotencyKey>, Error> {
-    let Some(v) = headers.get("idempotency-key") else { return Ok(None) };
-    let key = v.to_str().map_err(|_| Error::field("Idempotency-Key", "must be visible ASCII"))?.trim();
-    if key.is_empty() || key.len() > KEY_MAX {
-        return Err(Error::field("Idempotency-Key", format!("must be 1 to {KEY_MAX} characters")));
-    }
+    let Some(key) = crate::http::extract::idempotency_key(headers)? else { return Ok(None) };
     let window = chrono::Duration::hours(i64::from(hours));
     Ok(Some(IdempotencyKey {
         token_id: caller.token_id(),

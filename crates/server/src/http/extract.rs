@@ -85,3 +85,17 @@ impl From<PathRejection> for Error {
         Error::bad_request(r.body_text())
     }
 }
+
+/// The longest Idempotency-Key accepted.
+pub const IDEMPOTENCY_KEY_MAX: usize = 255;
+
+/// The request's `Idempotency-Key` (trimmed), if it sent one: 1 to 255 visible ASCII
+/// characters, else a 400 naming the header. One reading for every write that takes a key.
+pub fn idempotency_key(headers: &axum::http::HeaderMap) -> Result<Option<&str>, Error> {
+    let Some(v) = headers.get("idempotency-key") else { return Ok(None) };
+    let key = v.to_str().map_err(|_| Error::field("Idempotency-Key", "must be visible ASCII"))?.trim();
+    if key.is_empty() || key.len() > IDEMPOTENCY_KEY_MAX {
+        return Err(Error::field("Idempotency-Key", format!("must be 1 to {IDEMPOTENCY_KEY_MAX} characters")));
+    }
+    Ok(Some(key))
+}

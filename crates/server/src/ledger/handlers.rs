@@ -259,7 +259,7 @@ pub(super) async fn adjust(
     p.memo = Some(reason.to_string());
     p.legs = vec![Leg::debit(debit, amount), Leg::credit(credit, amount)];
     p.guard_available = true;
-    let key = view::idempotency_key(&headers)?;
+    let key = crate::http::extract::idempotency_key(&headers)?.map(str::to_string);
     if let Some(k) = &key {
         p.key = Some((caller.token_id(), k.clone(), hex::encode(Sha256::digest(&body))));
         if let Some(resp) = view::repeated(&state, &p).await? {

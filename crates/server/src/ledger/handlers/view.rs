@@ -1,7 +1,7 @@
 //! The ledger's rows as the API writes them, and the small readings of a request the
 //! handlers share (a moment, a day, an Idempotency-Key, a repeated adjustment, CSV).
 
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::{NaiveDate, TimeZone};
 use moneydesk_model::ledger::{
@@ -105,16 +105,6 @@ pub fn day_start_ms(state: &LedgerState, name: &str, day: &str, days_after: i64)
     let tz = state.config().business_time_zone;
     let start = d.and_hms_opt(0, 0, 0).expect("midnight exists");
     Ok(tz.from_local_datetime(&start).earliest().map_or(0, |t| t.timestamp_millis()))
-}
-
-/// The request's `Idempotency-Key`, if any.
-pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, Error> {
-    let Some(v) = headers.get("idempotency-key") else { return Ok(None) };
-    let key = v.to_str().map_err(|_| Error::field("Idempotency-Key", "must be visible ASCII"))?.trim();
-    if key.is_empty() || key.len() > 255 {
-        return Err(Error::field("Idempotency-Key", "must be 1 to 255 characters"));
-    }
-    Ok(Some(key.to_string()))
 }
 
 /// The answer to a repeated key: the first adjustment (200), or 409 for another body.
