@@ -6,23 +6,12 @@ use std::future::Future;
 
 use gloo_net::http::Method;
 use moneydesk_model::ledger::{
-    Balances, Hold, LedgerTransaction, ReconciliationReport, ReturnAction, ReturnFileResult, ReturnItem,
+    Balances, DepositPostings, Hold, ReconciliationReport, ReturnAction, ReturnFileResult, ReturnItem,
 };
 use moneydesk_model::{paths, Envelope, Page};
-use serde::Deserialize;
 
 use super::client::{envelope_data, Body};
 use super::{ApiError, Client};
-
-/// What a deposit posted to the books, oldest first, and its hold's tranches
-/// (`…/deposits/{id}/postings`; the server's `DepositPostings`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DepositPostings {
-    pub deposit_id: i64,
-    pub transactions: Vec<LedgerTransaction>,
-    pub holds: Vec<Hold>,
-}
 
 fn account_path(template: &str, account_id: &str) -> String {
     paths::fill(template, "accountId", account_id)

@@ -151,6 +151,17 @@ pub struct LedgerTransaction {
     pub entries: Vec<LedgerEntry>,
 }
 
+/// What a deposit posted to the books, oldest first, and its hold's tranches
+/// (`…/deposits/{id}/postings`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DepositPostings {
+    pub deposit_id: i64,
+    pub transactions: Vec<LedgerTransaction>,
+    pub holds: Vec<Hold>,
+}
+
 /// A tranche of a deposit's hold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

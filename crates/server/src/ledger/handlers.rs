@@ -5,8 +5,8 @@ use axum::extract::{Path as UrlPath, RawQuery, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use moneydesk_model::ledger::{
-    money_of_units, units_of_money, AdjustmentRequest, Balances, Hold, LedgerAccountBalance, LedgerAccountKind,
-    LedgerEntry, LedgerTransaction, PostingKind,
+    money_of_units, units_of_money, AdjustmentRequest, Balances, DepositPostings, Hold, LedgerAccountBalance,
+    LedgerAccountKind, LedgerEntry, LedgerTransaction, PostingKind,
 };
 use moneydesk_model::{paths, Envelope, Page, PageRequest, Scope, Sort};
 use sha2::{Digest, Sha256};
@@ -157,15 +157,6 @@ pub(super) async fn get_transaction(
     let (head, entries) =
         state.ledger().transaction(id).await?.ok_or_else(|| Error::not_found(format!("No ledger transaction {id}")))?;
     Ok(Json(Envelope::ok(transaction(&head, &entries))))
-}
-
-/// A deposit's postings and holds.
-#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DepositPostings {
-    pub deposit_id: i64,
-    pub transactions: Vec<LedgerTransaction>,
-    pub holds: Vec<Hold>,
 }
 
 #[utoipa::path(get, path = paths::DEPOSIT_POSTINGS, tag = "ledger", params(("id" = i64, Path)),

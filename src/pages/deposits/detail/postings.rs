@@ -7,11 +7,11 @@ use leptos::prelude::*;
 use moneydesk_model::ledger::{Hold, LedgerTransaction};
 
 use crate::api;
-use crate::api::ledger::DepositPostings;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::format::{format_amount, format_date, format_date_time};
 use crate::session::use_auth;
+use moneydesk_model::ledger::DepositPostings;
 
 /// `held` → "On hold"; the others as the API says them.
 fn hold_state(state: &str) -> &str {
