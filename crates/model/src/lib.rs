@@ -4,12 +4,14 @@
 //! parsed once at the boundary. See `../shared/CONTRACT.md` for the decisions encoded here.
 
 pub mod accounts;
+pub mod audit;
 pub mod auth;
 pub mod cash_letters;
 pub mod collections;
 pub mod deposits;
 pub mod email;
 pub mod envelope;
+pub mod events;
 pub mod fees;
 pub mod ledger;
 pub mod money;
@@ -21,6 +23,7 @@ pub mod routing;
 pub mod scopes;
 pub mod vault;
 mod vocabulary;
+pub mod webhooks;
 
 pub use deposits::DepositListItem;
 pub use email::{EmailAddress, MessageState};

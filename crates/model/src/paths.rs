@@ -116,6 +116,18 @@ pub const CASH_LETTERS: &str = "/api/v2/services/money-movements/cash-letters";
 pub const CASH_LETTER: &str = "/api/v2/services/money-movements/cash-letters/{id}";
 pub const CASH_LETTER_FILE: &str = "/api/v2/services/money-movements/cash-letters/{id}/file";
 
+/// Extensions: the audit trail (`audit:read`): records (filters, paged, CSV), one record, the
+/// chains' verification, a day exported as signed JSON lines.
+pub const AUDIT_RECORDS: &str = "/api/v2/services/audit/records";
+pub const AUDIT_RECORD: &str = "/api/v2/services/audit/records/{id}";
+pub const AUDIT_VERIFY: &str = "/api/v2/services/audit/verify";
+pub const AUDIT_EXPORT: &str = "/api/v2/services/audit/days/{day}/export";
+
+/// Extensions: events (each type read with its group's read scope), and the webhook endpoints
+/// they are pushed to (`webhooks:write`).
+pub const EVENTS: &str = "/api/v2/services/events";
+pub const EVENT: &str = "/api/v2/services/events/{id}";
+
 pub const ACCOUNTS: &str = "/api/v1/cores/unifi/accounts";
 pub const PERMISSIONS: &str = "/api/v2/services/company/users/permissions";
 
@@ -146,3 +158,13 @@ mod tests {
         assert!(FEES_ACH.starts_with(FEE_SCHEDULES) && FEES_WIRE.starts_with(FEE_SCHEDULES));
     }
 }
+
+/// Extensions: webhook endpoints (`webhooks:write`) — list and create, one (get, change,
+/// delete), its secret's rotation, a test event, its delivery log, replays, its last 7 days.
+pub const WEBHOOK_ENDPOINTS: &str = "/api/v2/services/webhooks/endpoints";
+pub const WEBHOOK_ENDPOINT: &str = "/api/v2/services/webhooks/endpoints/{id}";
+pub const WEBHOOK_ENDPOINT_SECRET: &str = "/api/v2/services/webhooks/endpoints/{id}/secret";
+pub const WEBHOOK_ENDPOINT_TEST: &str = "/api/v2/services/webhooks/endpoints/{id}/test";
+pub const WEBHOOK_ENDPOINT_DELIVERIES: &str = "/api/v2/services/webhooks/endpoints/{id}/deliveries";
+pub const WEBHOOK_ENDPOINT_REPLAY: &str = "/api/v2/services/webhooks/endpoints/{id}/replay";
+pub const WEBHOOK_ENDPOINT_STATS: &str = "/api/v2/services/webhooks/endpoints/{id}/stats";

@@ -23,7 +23,7 @@ pub struct Permission {
     pub company_id: String,
     pub company_name: String,
     /// The API scope granted (fees:read, vault:read, vault:write, email:send, email:verify,
-    /// routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, admin).
+    /// routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, audit:read, webhooks:write, admin).
     #[cfg_attr(feature = "openapi", schema(value_type = String, example = "deposits:write"))]
     pub scope: Scope,
     /// Who granted it (a person's name or an administrator's user id).

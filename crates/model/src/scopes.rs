@@ -17,6 +17,8 @@ vocabulary!(
         AccountsRead = "accounts:read" / "accounts:read",
         PermissionsRead = "permissions:read" / "permissions:read",
         LedgerRead = "ledger:read" / "ledger:read",
+        AuditRead = "audit:read" / "audit:read",
+        WebhooksWrite = "webhooks:write" / "webhooks:write",
         Admin = "admin" / "admin",
     }
     receiver: ref;
@@ -37,7 +39,7 @@ impl Scope {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown scope {0:?}; known scopes: fees:read, vault:read, vault:write, email:send, email:verify, routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, admin")]
+#[error("unknown scope {0:?}; known scopes: fees:read, vault:read, vault:write, email:send, email:verify, routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, audit:read, webhooks:write, admin")]
 pub struct UnknownScope(pub String);
 
 #[cfg(test)]

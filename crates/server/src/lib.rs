@@ -4,14 +4,17 @@
 
 // API groups (each a folder: router and handlers, its store); listed in `http::GROUPS`.
 pub mod accounts;
+pub mod audit;
 pub mod cash_letters;
 pub mod deposits;
 pub mod email;
+pub mod events;
 pub mod fees;
 pub mod ledger;
 pub mod permissions;
 pub mod routing;
 pub mod vault;
+pub mod webhooks;
 
 pub mod auth;
 pub mod collections;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use moneydesk_model::Scope;
+use moneydesk_server::storage::trail;
 use moneydesk_server::{state::Stores, Config};
 
 // Each request allocates a few dozen small objects across the layers; mimalloc serves them
@@ -40,6 +41,21 @@ enum Command {
     /// The ledger: prove the balance rows equal the entries.
     #[command(subcommand)]
     Ledger(LedgerCommand),
+    /// The audit trail: walk its hash chains.
+    #[command(subcommand)]
+    Audit(AuditCommand),
+}
+
+#[derive(Subcommand)]
+enum AuditCommand {
+    /// Chains what is not chained yet, walks every day's hash chain (or those from `--from`
+    /// to `--to`, YYYY-MM-DD) and names the first broken link; exits 1 if there is one.
+    Verify {
+        #[arg(long)]
+        from: Option<chrono::NaiveDate>,
+        #[arg(long)]
+        to: Option<chrono::NaiveDate>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -66,7 +82,7 @@ enum TokenCommand {
         #[arg(long)]
         name: String,
         /// Repeat for each scope: fees:read, vault:read, vault:write, email:send, email:verify,
-        /// routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, admin.
+        /// routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, audit:read, webhooks:write, admin.
         #[arg(long = "scope", required = true, value_parser = parse_scope)]
         scopes: Vec<Scope>,
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=3650))]
@@ -110,6 +126,7 @@ fn main() -> ExitCode {
             Command::Import(cmd) => moneydesk_server::import::run(config, cmd).await,
             Command::Fees(cmd) => fees(config, cmd).await,
             Command::Ledger(LedgerCommand::Verify) => ledger_verify(config).await,
+            Command::Audit(AuditCommand::Verify { from, to }) => audit_verify(config, from, to).await,
         }
     });
     match result {
@@ -187,7 +204,7 @@ async fn fees(config: Config, cmd: FeesCommand) -> anyhow::Result<()> {
                     schedule.effective_from
                 );
             }
-            match db.put(&schedule, "cli", &now).await? {
+            match trail::job("cli:fees.load", db.put(&schedule, "cli", &now)).await? {
                 Some(id) => eprintln!("Loaded fee schedule version {id}, effective from {}", schedule.effective_from),
                 None => anyhow::bail!("a version effective from {} is already in force", schedule.effective_from),
             }
@@ -233,6 +250,33 @@ async fn ledger_verify(config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
+async fn audit_verify(
+    config: Config,
+    from: Option<chrono::NaiveDate>,
+    to: Option<chrono::NaiveDate>,
+) -> anyhow::Result<()> {
+    let stores = Stores::open(&config.database_url).await?;
+    let v = moneydesk_server::audit::store::verify(&stores.database, from, to).await?;
+    if let Some(b) = &v.broken {
+        anyhow::bail!(
+            "the audit trail is broken on {} at record {} (place {}): {}",
+            b.day,
+            b.record_id,
+            b.seq,
+            b.reason
+        );
+    }
+    println!(
+        "audit trail intact: {} records in {} day(s) ({} to {}), {} purged day(s) on record",
+        v.records,
+        v.days,
+        v.from.as_deref().unwrap_or("-"),
+        v.to.as_deref().unwrap_or("-"),
+        v.purged_days
+    );
+    Ok(())
+}
+
 async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
@@ -240,7 +284,9 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
     match cmd {
         TokenCommand::Create { name, scopes, expires_in_days, user } => {
             let expires = expires_in_days.map(|d| chrono::Duration::days(d as i64));
-            let new = tokens.create_for(&name, user.as_deref(), &scopes, expires).await?;
+            // On the audit trail as the operator's, `job:cli:token.create` (no token made it).
+            let created = tokens.create_for(&name, user.as_deref(), &scopes, expires);
+            let new = trail::job("cli:token.create", created).await?;
             let r = &new.record;
             eprintln!(
                 "Created token {} ({}) with scopes {}{}. It is shown once; store it now:",
@@ -279,7 +325,7 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
             }
         }
         TokenCommand::Revoke { id_or_name } => {
-            let revoked = tokens.revoke(&id_or_name).await?;
+            let revoked = trail::job("cli:token.revoke", tokens.revoke(&id_or_name)).await?;
             anyhow::ensure!(
                 !revoked.is_empty(),
                 "no active token has the id or name {id_or_name:?} (see `token list`)"

@@ -13,6 +13,7 @@ use std::cell::RefCell;
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
@@ -105,7 +106,7 @@ where
             tracing::debug!(%peer, error = %e, "could not set TCP_NODELAY");
         }
         let watch = idle::Watch::new();
-        let service = Direct::new(idle::track(watch.clone(), app.clone()));
+        let service = Direct::new(idle::track(watch.clone(), app.clone()), peer);
         // hyper's own header_read_timeout stays off: `idle::Watched` times heads and idleness
         // without a timer reset per request.
         let connection = http1::Builder::new()
@@ -147,11 +148,13 @@ async fn pause_after(e: io::Error) {
 /// glue was ~0.5 % of the server's CPU. Small, but on every request of every endpoint. An
 /// HTTP/1.1 connection answers one request at a time, so the `RefCell` is never borrowed twice;
 /// the borrow ends when `call` returns, before the answer's future runs.
-struct Direct<S>(RefCell<S>);
+/// It also gives each request the peer's address (`ConnectInfo`), which the audit trail
+/// records.
+struct Direct<S>(RefCell<S>, SocketAddr);
 
 impl<S> Direct<S> {
-    fn new(app: S) -> Self {
-        Direct(RefCell::new(app))
+    fn new(app: S, peer: SocketAddr) -> Self {
+        Direct(RefCell::new(app), peer)
     }
 }
 
@@ -164,7 +167,8 @@ where
     type Future = Either<S::Future, Oneshot<S, Request>>;
 
     fn call(&self, req: Request<Incoming>) -> Self::Future {
-        let req = req.map(Body::new);
+        let mut req = req.map(Body::new);
+        req.extensions_mut().insert(axum::extract::ConnectInfo(self.1));
         let mut app = self.0.borrow_mut();
         // The app is always ready (no layer of it applies backpressure); should that change, a
         // copy is readied as `TowerToHyperService` would.

@@ -87,6 +87,8 @@ pub struct Running {
     /// `MONEYDESK_INBOUND_SMTP` is set.
     inbound_worker: Option<crate::email::inbound::webhook::Worker>,
     inbound_smtp: Option<crate::email::inbound::smtp::Listener>,
+    /// The webhook dispatcher and delivery worker (`MONEYDESK_WEBHOOK_WORKER`).
+    webhooks: Option<crate::webhooks::delivery::Delivery>,
     metrics: Option<crate::metrics::Exporter>,
 }
 
@@ -132,6 +134,9 @@ impl Running {
         if let Some(worker) = self.inbound_worker.take() {
             worker.stop().await;
         }
+        if let Some(webhooks) = self.webhooks.take() {
+            webhooks.stop().await;
+        }
         match (&mut self.task).await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => tracing::error!(error = %e, "server stopped with an error"),
@@ -168,10 +173,13 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     crate::deposits::returns::folder::spawn(&state);
     state.stores.accounts.spawn_value_sync(std::time::Duration::from_secs(60));
     crate::deposits::settlement::spawn(state.stores.deposits.clone(), state.books.clone());
+    crate::http::idempotency::spawn_sweeper(&state);
+    crate::audit::spawn(state.stores.database.clone(), state.config.audit.retention_days);
     let email_worker =
         if state.config.email.worker { Some(crate::email::outbox::delivery::spawn(state.clone())?) } else { None };
     let inbound_worker =
         if state.config.email.worker { Some(crate::email::inbound::webhook::spawn(state.clone())?) } else { None };
+    let webhooks = if state.config.webhooks.worker { Some(crate::webhooks::delivery::spawn(&state)?) } else { None };
     let metrics = match state.config.metrics_addr {
         Some(at) => Some(crate::metrics::start(state.clone(), at).await?),
         None => None,
@@ -189,5 +197,5 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         .await
     });
     tracing::info!(%addr, "moneydesk server listening");
-    Ok(Running { addr, state, shutdown: Some(tx), task, email_worker, inbound_worker, inbound_smtp, metrics })
+    Ok(Running { addr, state, shutdown: Some(tx), task, email_worker, inbound_worker, inbound_smtp, webhooks, metrics })
 }

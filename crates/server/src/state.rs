@@ -27,6 +27,7 @@ use crate::static_files::Portal;
 use crate::storage::blobs::Blobs;
 use crate::storage::{Database, SettingStore, TokenStore};
 use crate::vault::store::VaultStore;
+use crate::webhooks::store::WebhookStore;
 use crate::{fees, Config};
 
 /// Every store, opened on one database: what [`AppState`] and the CLI hold.
@@ -46,6 +47,7 @@ pub struct Stores {
     pub templates: TemplateStore,
     pub domains: DomainStore,
     pub inbound: InboundStore,
+    pub webhooks: WebhookStore,
 }
 
 impl Stores {
@@ -68,6 +70,7 @@ impl Stores {
             templates: TemplateStore::new(database.clone()),
             domains: DomainStore::new(database.clone()),
             inbound: InboundStore::new(database.clone()),
+            webhooks: WebhookStore::new(database.clone()),
             database,
         }
     }
@@ -106,6 +109,7 @@ pub struct Shared {
 impl AppState {
     pub async fn new(config: Config, stores: Stores) -> anyhow::Result<AppState> {
         let routing = directory::State::load(&config).await?;
+        routing.record_in(stores.database.clone());
         let portal = Arc::new(Portal::new(config.dist_dir.clone()));
         let (blobs, blob_dir) = crate::storage::blobs::open(&config.blobs, &config.data_dir)?;
         let fees = fees::State::load(&config, stores.fees.clone()).await?;

@@ -76,6 +76,9 @@ async fn the_server_keeps_its_openapi_document_under_fuzzing() {
         // The fuzzer is one client sending as fast as it can; the fee quotes' limit is tested
         // in tests/fees.rs, here it would leave the quotes' logic untested behind 429s.
         c.fees_rate = moneydesk_server::rate_limit::Quota { per_second: 10_000, burst: 10_000 };
+        // Webhook endpoints point at a closed loopback port the hooks write (a URL's host must
+        // resolve and be allowed: rules of the data).
+        c.webhooks.allow = vec![moneydesk_server::config::webhooks::Allowed::Host("127.0.0.1".into())];
     })
     .await;
     let token = s.token(&[Scope::Admin]).await;

@@ -87,7 +87,8 @@ impl AccountStore {
             }
         }
         let content = rows_by_seq(&mut tx, &seqs).await?;
-        tx.commit().await?;
+        // A read: never the change a write is recorded with.
+        tx.commit_unrecorded().await?;
         let sort = if sel.sorted { Sort::SORTED } else { Sort::UNSORTED };
         Ok(Page::build(request, total as u64, content, sort))
     }

@@ -46,9 +46,10 @@ pub struct Guard(Arc<Guarded>);
 #[derive(Debug)]
 struct Guarded {
     db: TokenStore,
-    /// Route (as axum matched it) → method → requirement; looked up by `&str` on every
-    /// request, so the lookup allocates nothing. FxHash: the keys are the app's own routes.
-    table: FxHashMap<String, Vec<(Method, Requirement)>>,
+    /// Route (as axum matched it) → method → requirement and operation id; looked up by
+    /// `&str` on every request, so the lookup allocates nothing. FxHash: the keys are the
+    /// app's own routes.
+    table: FxHashMap<String, Vec<(Method, Requirement, Arc<str>)>>,
     /// Bodies declared longer than this are refused before anything reads them; the
     /// extractors enforce it on bodies of undeclared length (`DefaultBodyLimit`).
     body_limit: usize,
@@ -63,6 +64,9 @@ impl Guard {
     pub fn from_openapi(doc: &utoipa::openapi::OpenApi, db: TokenStore, body_limit: usize) -> anyhow::Result<Guard> {
         let json = serde_json::to_value(doc)?;
         let mut table = FxHashMap::default();
+        // The audit trail names a write by its operation id: two operations sharing one would
+        // be one name for two kinds of change.
+        let mut seen = rustc_hash::FxHashSet::default();
         let paths = json["paths"].as_object().cloned().unwrap_or_default();
         for (path, item) in paths {
             let Some(ops) = item.as_object() else { continue };
@@ -89,7 +93,12 @@ impl Guard {
                     !sets.is_empty(),
                     "{method} {path} declares an empty security list: add a bearer requirement"
                 );
-                table.entry(path.clone()).or_insert_with(Vec::new).push((method, Requirement::AnyOf(sets)));
+                let operation: Arc<str> = op.get("operationId").and_then(|o| o.as_str()).unwrap_or_default().into();
+                anyhow::ensure!(
+                    seen.insert(operation.clone()),
+                    "{method} {path}: operation id {operation:?} is used by another operation; give it its own (operation_id = \"…\")"
+                );
+                table.entry(path.clone()).or_insert_with(Vec::new).push((method, Requirement::AnyOf(sets), operation));
             }
         }
         Ok(Guard(Arc::new(Guarded { db, table, body_limit, route_limits: FxHashMap::default() })))
@@ -107,8 +116,13 @@ impl Guard {
     }
 
     pub fn requirement(&self, method: &Method, path: &str) -> Option<&Requirement> {
+        self.operation(method, path).map(|(requirement, _)| requirement)
+    }
+
+    /// The operation's requirement and id.
+    pub fn operation(&self, method: &Method, path: &str) -> Option<(&Requirement, &Arc<str>)> {
         let method = if method == Method::HEAD { &Method::GET } else { method };
-        self.0.table.get(path)?.iter().find(|(m, _)| m == method).map(|(_, requirement)| requirement)
+        self.0.table.get(path)?.iter().find(|(m, _, _)| m == method).map(|(_, r, o)| (r, o))
     }
 }
 
@@ -163,9 +177,11 @@ where
 {
     fn decide(&mut self, mut req: Request) -> Either<S::Future, Answer> {
         let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str()).unwrap_or_default();
-        let Some(requirement) = self.guard.requirement(req.method(), route) else {
+        let Some((requirement, operation)) = self.guard.operation(req.method(), route) else {
             return Either::Right(refuse(self.guard.undocumented(req.method(), route)));
         };
+        // A write is recorded (audit trail): it runs inside a recording of who asked what.
+        let audited = super::audit::audited(req.method()).then(|| operation.clone());
         // A request without a body (most: every GET) has nothing to limit, and skips the
         // route's limit lookup and the extension map entry.
         if !req.body().is_end_stream() || req.headers().contains_key(header::CONTENT_LENGTH) {
@@ -179,11 +195,27 @@ where
         let authorization = req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes());
         match authenticate_now(&self.guard.0.db, authorization) {
             Some(Ok(caller)) => match requirement.check(&caller) {
-                Ok(()) => {
-                    req.extensions_mut().insert(caller);
-                    Either::Left(self.inner.call(req))
+                Ok(()) => match audited {
+                    None => {
+                        req.extensions_mut().insert(caller);
+                        Either::Left(self.inner.call(req))
+                    }
+                    Some(operation) => {
+                        let recording = super::audit::recording(&req, &caller, &operation);
+                        req.extensions_mut().insert(caller);
+                        Either::Right(Box::pin(super::audit::run_recorded(
+                            self.guard.0.db.clone(),
+                            recording,
+                            self.inner.call(req),
+                        )))
+                    }
+                },
+                Err(e) => {
+                    if let Some(operation) = audited {
+                        super::audit::denied(&self.guard.0.db, &req, &caller, &operation);
+                    }
+                    Either::Right(refuse(e.into_response()))
                 }
-                Err(e) => Either::Right(refuse(e.into_response())),
             },
             Some(Err(e)) => Either::Right(refuse(e.into_response())),
             None => {
@@ -198,10 +230,22 @@ where
                         Err(e) => return Ok(e.into_response()),
                     };
                     if let Err(e) = requirement.check(&caller) {
+                        if let Some(operation) = audited {
+                            super::audit::denied(&guard.0.db, &req, &caller, &operation);
+                        }
                         return Ok(e.into_response());
                     }
-                    req.extensions_mut().insert(caller);
-                    inner.oneshot(req).await
+                    match audited {
+                        None => {
+                            req.extensions_mut().insert(caller);
+                            inner.oneshot(req).await
+                        }
+                        Some(operation) => {
+                            let recording = super::audit::recording(&req, &caller, &operation);
+                            req.extensions_mut().insert(caller);
+                            super::audit::run_recorded(guard.0.db.clone(), recording, inner.oneshot(req)).await
+                        }
+                    }
                 }))
             }
         }
@@ -232,7 +276,7 @@ impl Guard {
             .0
             .table
             .get(route)
-            .map(|methods| methods.iter().map(|(m, _)| m.as_str()).collect())
+            .map(|methods| methods.iter().map(|(m, _, _)| m.as_str()).collect())
             .unwrap_or_default();
         if allowed.is_empty() {
             tracing::error!(%method, route, "route is not in the OpenAPI document; refusing it (deny by default)");

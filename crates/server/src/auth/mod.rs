@@ -128,6 +128,7 @@ fn admit(record: Arc<TokenRecord>) -> Result<Caller, Error> {
     Ok(Caller(record))
 }
 
+mod audit;
 mod guard;
 
 pub use guard::{Guard, GuardLayer, GuardedRoute, Requirement, BEARER};

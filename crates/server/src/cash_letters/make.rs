@@ -3,7 +3,7 @@
 //! sent) at once.
 
 use axum::http::StatusCode;
-use moneydesk_model::cash_letters::{CashLetter, CashLetterItem, CashLetterRequest, CashLetterSelection};
+use moneydesk_model::cash_letters::{CashLetter, CashLetterRequest, CashLetterSelection};
 use moneydesk_model::deposits::Date;
 use rand::Rng;
 
@@ -60,7 +60,7 @@ pub async fn make(
             file_bytes: 0,
             file_sha256: String::new(),
         };
-        let mut answer = answer(&letter, &items);
+        let mut answer = super::store::answer(&letter, &items);
         answer.created_at = None;
         (answer.file_bytes, answer.file_sha256) = (None, None);
         return Ok((StatusCode::OK, answer));
@@ -70,7 +70,10 @@ pub async fn make(
     // stored file with no letter recording it (and its deposits unsent). The task runs to the
     // end either way; the letter is then in the list like any other.
     let (state, created_by) = (state.clone(), caller.token_name().to_string());
-    tokio::spawn(async move { write_and_record(&state, created_by, cash_letter_id, business_date, candidates).await })
+    // The write's audit recording goes along: a task-local stays behind at a spawn.
+    let recording = crate::storage::trail::current();
+    let made = async move { write_and_record(&state, created_by, cash_letter_id, business_date, candidates).await };
+    tokio::spawn(crate::storage::trail::within(recording, made))
         .await
         .map_err(|e| Error::internal(format_args!("making the cash letter stopped: {e}")))?
 }
@@ -135,7 +138,7 @@ async fn write_and_record(
             return Err(e);
         }
     };
-    Ok((StatusCode::CREATED, answer(&letter, &items)))
+    Ok((StatusCode::CREATED, super::store::answer(&letter, &items)))
 }
 
 /// The items a letter would have, without their images.
@@ -165,31 +168,4 @@ fn new_cash_letter_id() -> String {
 /// `YYYYMMDD` of a date.
 fn compact(d: Date) -> String {
     d.to_string().replace('-', "")
-}
-
-pub fn answer(letter: &LetterRow, items: &[ItemRow]) -> CashLetter {
-    let money = crate::deposits::money;
-    CashLetter {
-        id: letter.id,
-        cash_letter_id: letter.cash_letter_id.clone(),
-        business_date: letter.business_date.clone(),
-        created_at: Some(letter.created_at.clone()),
-        created_by: Some(letter.created_by.clone()),
-        item_count: letter.item_count.max(0) as u64,
-        bundle_count: letter.bundle_count.max(0) as u64,
-        total_amount: money(letter.total_cents),
-        file_bytes: Some(letter.file_bytes.max(0) as u64),
-        file_sha256: Some(letter.file_sha256.clone()),
-        items: items
-            .iter()
-            .map(|i| CashLetterItem {
-                deposit_id: i.deposit_id,
-                bundle: i.bundle.max(0) as u32,
-                sequence_number: i.sequence_number.clone(),
-                routing_number: i.routing_number.clone(),
-                on_us: i.on_us.clone(),
-                amount: money(i.amount_cents),
-            })
-            .collect(),
-    }
 }

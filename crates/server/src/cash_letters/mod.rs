@@ -59,7 +59,7 @@ async fn list_cash_letters(
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let offset = page.offset().min(i64::MAX as u64) as i64;
     let (total, rows) = state.cash_letters().list(offset, i64::from(page.size)).await?;
-    let items = rows.iter().map(|r| make::answer(r, &[])).collect();
+    let items = rows.iter().map(|r| store::answer(r, &[])).collect();
     Ok(Json(Envelope::ok(Page::build(page, total as u64, items, Sort::UNSORTED))))
 }
 
@@ -104,7 +104,7 @@ async fn get_cash_letter(
 ) -> Result<Json<Envelope<CashLetter>>, Error> {
     let (letter, items) =
         state.cash_letters().get(id).await?.ok_or_else(|| Error::not_found(format!("No cash letter {id}")))?;
-    Ok(Json(Envelope::ok(make::answer(&letter, &items))))
+    Ok(Json(Envelope::ok(store::answer(&letter, &items))))
 }
 
 #[utoipa::path(get, path = paths::CASH_LETTER_FILE, tag = "cash-letters",

@@ -1,8 +1,11 @@
 //! Cash letters in the database (both backends): the deposits a letter may hold, and the
 //! letter recorded with its items in the transaction that moves its deposits to Sent_3.
 
+use moneydesk_model::cash_letters::{CashLetter, CashLetterItem};
+use moneydesk_model::events::EventType;
+
 use crate::deposits::store::{send_all, take_writers_turn, MoveError};
-use crate::storage::{Database, Sql};
+use crate::storage::{events, trail, Database, Sql, Tx};
 
 /// A deposit as a cash letter reads it, with its scan's G4 images when it was scanned.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -93,8 +96,10 @@ impl CashLetterStore {
         Ok(out)
     }
 
-    /// Records the letter and its items and moves its deposits to Sent_3, in one transaction:
-    /// a deposit another letter took meanwhile (or that moved) fails the whole of it.
+    /// Records the letter and its items and moves its deposits to Sent_3, in one transaction
+    /// with their events (`deposit.sent` each, then `cash_letter.created` and `.sent`) and the
+    /// audit record's target: a deposit another letter took meanwhile (or that moved) fails the
+    /// whole of it.
     pub async fn record(
         &self,
         letter: &LetterRow,
@@ -145,6 +150,7 @@ impl CashLetterStore {
             }
             tx.exec().execute(&q).await?;
         }
+        announce(&mut tx, &LetterRow { id, ..letter.clone() }, items).await?;
         tx.commit().await?;
         Ok(id)
     }
@@ -175,5 +181,47 @@ impl CashLetterStore {
         let items = tx.exec().rows(&q).await?;
         tx.commit().await?;
         Ok(Some((letter, items)))
+    }
+}
+
+/// The letter's events — made and sent at once, as its GET answers it — and what its audit
+/// record notes.
+async fn announce(tx: &mut Tx, letter: &LetterRow, items: &[ItemRow]) -> sqlx::Result<()> {
+    trail::target("cash_letter", letter.id);
+    trail::change("cashLetterId", None::<&str>, Some(&letter.cash_letter_id));
+    trail::change("itemCount", None::<&str>, Some(letter.item_count));
+    trail::change("totalAmount", None::<&str>, Some(crate::deposits::money(letter.total_cents)));
+    let deposits: Vec<String> = items.iter().map(|i| i.deposit_id.to_string()).collect();
+    trail::change("deposits", None::<&str>, Some(deposits.join(", ")));
+    let answer = answer(letter, items);
+    events::append(tx, EventType::CashLetterCreated, "cash_letter", letter.id, &answer).await?;
+    events::append(tx, EventType::CashLetterSent, "cash_letter", letter.id, &answer).await?;
+    Ok(())
+}
+
+pub fn answer(letter: &LetterRow, items: &[ItemRow]) -> CashLetter {
+    let money = crate::deposits::money;
+    CashLetter {
+        id: letter.id,
+        cash_letter_id: letter.cash_letter_id.clone(),
+        business_date: letter.business_date.clone(),
+        created_at: Some(letter.created_at.clone()),
+        created_by: Some(letter.created_by.clone()),
+        item_count: letter.item_count.max(0) as u64,
+        bundle_count: letter.bundle_count.max(0) as u64,
+        total_amount: money(letter.total_cents),
+        file_bytes: Some(letter.file_bytes.max(0) as u64),
+        file_sha256: Some(letter.file_sha256.clone()),
+        items: items
+            .iter()
+            .map(|i| CashLetterItem {
+                deposit_id: i.deposit_id,
+                bundle: i.bundle.max(0) as u32,
+                sequence_number: i.sequence_number.clone(),
+                routing_number: i.routing_number.clone(),
+                on_us: i.on_us.clone(),
+                amount: money(i.amount_cents),
+            })
+            .collect(),
     }
 }

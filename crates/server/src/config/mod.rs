@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 use serde::Deserialize;
 
 pub mod ach;
+pub mod audit;
 pub mod cash_letters;
 pub mod email;
 pub mod inbound;
@@ -17,6 +18,7 @@ pub mod returns;
 pub mod schedule;
 pub mod values;
 pub mod verify;
+pub mod webhooks;
 
 use values::parse_size;
 use values::{duration, normalise_origin, parse_bool, positive};
@@ -67,8 +69,9 @@ pub struct Config {
     /// `America/New_York`): which day "today" is for deposit dates, and the zone deposit times
     /// are written in (CONTRACT.md point 14).
     pub business_time_zone: chrono_tz::Tz,
-    /// How long a deposit's `Idempotency-Key` is remembered (`MONEYDESK_IDEMPOTENCY_HOURS`,
-    /// default 24): a retry within it answers the first deposit; after it the key is new.
+    /// How long an `Idempotency-Key` is remembered, a deposit's and every other write's
+    /// (`MONEYDESK_IDEMPOTENCY_HOURS`, default 24): a retry within it answers the first
+    /// answer; after it the key is new.
     pub idempotency_hours: u32,
     /// Who cash letters are from and to, and their bundle size (`MONEYDESK_CASH_LETTER_*`).
     pub cash_letters: cash_letters::CashLetterConfig,
@@ -101,6 +104,11 @@ pub struct Config {
     pub ledger: ledger::LedgerConfig,
     /// The folder return files are dropped in (`MONEYDESK_RETURNS_DIR`; see `config::returns`).
     pub returns: returns::ReturnsConfig,
+    /// The audit trail's retention and export key (`MONEYDESK_AUDIT_*`; see `config::audit`).
+    pub audit: audit::AuditConfig,
+    /// Webhook delivery: the URL allow-list, retries, auto-disable (`MONEYDESK_WEBHOOK_*`;
+    /// see `config::webhooks`).
+    pub webhooks: webhooks::WebhookConfig,
 }
 
 /// The optional TOML file: every key optional, same meaning as the variables.
@@ -255,10 +263,14 @@ impl Config {
         let ach = ach::AchConfig::from_env(&var)?;
         let ledger = ledger::LedgerConfig::from_env(&var)?;
         let returns = returns::ReturnsConfig::from_env(&var)?;
+        let audit = audit::AuditConfig::from_env(&var)?;
+        let webhooks = webhooks::WebhookConfig::from_env(&var)?;
         Ok(Config {
+            webhooks,
             ach,
             ledger,
             returns,
+            audit,
             cash_letters,
             metrics_addr,
             email,
@@ -306,6 +318,7 @@ impl Config {
             ach: Default::default(),
             ledger: Default::default(),
             returns: Default::default(),
+            audit: Default::default(),
             limits: crate::serve::Limits::default(),
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,
@@ -313,6 +326,7 @@ impl Config {
             email: email::EmailConfig { worker: false, ..Default::default() },
             blobs: Default::default(),
             metrics_addr: None,
+            webhooks: webhooks::WebhookConfig { worker: false, ..Default::default() },
         }
     }
 }

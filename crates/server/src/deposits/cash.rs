@@ -70,7 +70,7 @@ pub async fn create(
         ach_entry_description: None,
     };
     // Cash has no presentment: a duplicate cannot arise.
-    created(state.deposits().create(&row, key.as_ref()).await, tz, |id| {
+    created(state.deposits().create_in_zone(&row, key.as_ref(), tz).await, tz, |id| {
         Error::conflict(format!("deposit {id} conflicts with this one"))
     })
 }

@@ -8,6 +8,7 @@ use chrono::{Timelike, Utc};
 use moneydesk_model::deposits::{
     AchAccountType, Date, DepositRecord, DepositStatus, ElectronicDepositFields, ServiceType,
 };
+use moneydesk_model::events::EventType;
 use moneydesk_model::fees::TransferType;
 use moneydesk_nacha::{BatchInfo, EntryInfo, FileBuilder, FileInfo, Sec, TransactionCode};
 
@@ -17,6 +18,7 @@ use super::store::DepositRow;
 use crate::auth::Caller;
 use crate::deposits::DepositsState;
 use crate::error::Error;
+use crate::storage::{events, trail};
 
 /// Creates an electronic deposit: 201 with the record, or 200 with the existing one for a retry.
 pub async fn create(
@@ -92,44 +94,67 @@ pub async fn create(
         e.reason = "duplicate_presentment".into();
         e
     };
-    created(state.deposits().create(&row, key.as_ref()).await, tz, duplicate)
+    created(state.deposits().create_in_zone(&row, key.as_ref(), tz).await, tz, duplicate)
 }
 
 /// The NACHA file of the pulls effective on `day` (`YYYY-MM-DD`), as text.
 pub async fn ach_file(state: &DepositsState, day: &str) -> Result<String, Error> {
-    ach_file_of(state, day, None).await
+    let effective = Date::parse(day).map_err(|m| Error::field("effectiveDate", format!("effectiveDate {m}")))?;
+    let rows = state.deposits().electronic_on(&effective.to_string()).await?;
+    if rows.is_empty() {
+        return Err(Error::not_found(format!("No electronic deposits are effective on {effective}")));
+    }
+    let (file, text) = build(state, effective, &rows)?;
+    super::returns::remember_traces(state.deposits().database(), &file).await?;
+    Ok(text)
 }
 
 /// Sends the day's file: its confirmed pulls move to Sent_3 (the books post them to ACH
-/// clearing) in one transaction, by `actor`; the file of those pulls, as text.
+/// clearing) in one transaction, by `actor`, with the `ach_file.created` event (and each
+/// deposit's `deposit.sent`); the file of those pulls, as text.
 pub async fn send_day(state: &DepositsState, day: &str, actor: &str) -> Result<String, Error> {
     let effective = Date::parse(day).map_err(|m| Error::field("effectiveDate", format!("effectiveDate {m}")))?;
     let rows = state.deposits().electronic_on(&effective.to_string()).await?;
-    let confirmed = moneydesk_model::deposits::DepositStatus::Confirmed.as_str();
-    let ids: Vec<i64> = rows.iter().filter(|r| r.status == confirmed).map(|r| r.id).collect();
+    let confirmed = DepositStatus::Confirmed.as_str();
+    let sent: Vec<DepositRow> = rows.into_iter().filter(|r| r.status == confirmed).collect();
+    let ids: Vec<i64> = sent.iter().map(|r| r.id).collect();
     if ids.is_empty() {
         return Err(Error::not_found(format!("No confirmed electronic deposits are effective on {effective}")));
     }
+    // Written before the move, so that the event carries the file the answer is.
+    let (file, text) = build(state, effective, &sent)?;
     let mut tx = state.deposits().database().begin().await?;
     let counted = super::store::take_writers_turn(&mut tx).await?;
     let reason = format!("in the ACH file of {effective}");
     match super::store::send_all(&mut tx, &ids, counted, actor, &reason, state.books()).await {
-        Ok(()) => tx.commit().await?,
+        Ok(()) => {}
         Err(super::store::MoveError::Db(e)) => return Err(e.into()),
         Err(e) => return Err(Error::conflict(format!("the day's ACH file was sent meanwhile: {e}"))),
     }
-    ach_file_of(state, day, Some(&ids)).await
+    let listed: Vec<String> = ids.iter().map(i64::to_string).collect();
+    trail::target("ach_file", effective);
+    trail::change("deposits", None::<&str>, Some(listed.join(", ")));
+    trail::change("status", Some(confirmed), Some(DepositStatus::Sent.as_str()));
+    let total: i64 = sent.iter().map(|r| r.amount_cents).sum();
+    let data = serde_json::json!({
+        "effectiveDate": effective.to_string(),
+        "depositIds": ids,
+        "entryCount": ids.len(),
+        "totalAmount": super::money(total),
+        "file": text,
+    });
+    events::append(&mut tx, EventType::AchFileCreated, "ach_file", effective, &data).await?;
+    tx.commit().await?;
+    super::returns::remember_traces(state.deposits().database(), &file).await?;
+    Ok(text)
 }
 
-async fn ach_file_of(state: &DepositsState, day: &str, only: Option<&[i64]>) -> Result<String, Error> {
-    let effective = Date::parse(day).map_err(|m| Error::field("effectiveDate", format!("effectiveDate {m}")))?;
-    let mut rows = state.deposits().electronic_on(&effective.to_string()).await?;
-    if let Some(ids) = only {
-        rows.retain(|r| ids.contains(&r.id));
-    }
-    if rows.is_empty() {
-        return Err(Error::not_found(format!("No electronic deposits are effective on {effective}")));
-    }
+/// The NACHA file of `rows` effective on `effective`, and its text.
+fn build(
+    state: &DepositsState,
+    effective: Date,
+    rows: &[DepositRow],
+) -> Result<(moneydesk_nacha::AchFile, String), Error> {
     let cfg = &state.config().ach;
     let nacha_date = |d: Date| {
         moneydesk_nacha::Date::from_ymd(d.year(), d.month(), d.day())
@@ -174,6 +199,7 @@ async fn ach_file_of(state: &DepositsState, day: &str, only: Option<&[i64]>) -> 
         builder.batch(batch, entries);
     }
     let file = builder.build().map_err(|e| Error::internal(format_args!("the day's ACH file does not build: {e}")))?;
-    super::returns::remember_traces(state.deposits().database(), &file).await?;
-    moneydesk_nacha::write(&file).map_err(|e| Error::internal(format_args!("the day's ACH file does not write: {e}")))
+    let text = moneydesk_nacha::write(&file)
+        .map_err(|e| Error::internal(format_args!("the day's ACH file does not write: {e}")))?;
+    Ok((file, text))
 }

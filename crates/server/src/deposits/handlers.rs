@@ -56,7 +56,7 @@ pub async fn create(
         e.reason = "duplicate_presentment".into();
         e
     };
-    created(state.deposits().create(&row, key.as_ref()).await, tz, duplicate)
+    created(state.deposits().create_in_zone(&row, key.as_ref(), tz).await, tz, duplicate)
 }
 
 /// What a deposit's creation answers, whatever its kind: 201 with the record, 200 with the

@@ -236,6 +236,7 @@ async fn scan_check(
 /// `effectiveDate`. The check deposit's `Idempotency-Key`, state machine and duplicate rule (the
 /// same vendor account, amount and effective date twice is a 409 naming the first) apply.
 #[utoipa::path(post, path = paths::DEPOSITS_ELECTRONIC, tag = "deposits",
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours.")),
     request_body(content = ElectronicDepositFields, description = "The pull: the vendor's routing and account numbers, account type, name, amount, effective date; the sleeve account"),
     security(("bearer" = ["deposits:write"])),
     extensions(("x-extension" = json!(true))),
@@ -260,6 +261,7 @@ async fn create_electronic_deposit(
 /// Records a cash deposit into the managed sleeve account `payeeAccountId` (serviceType `Cash`
 /// in the list), with the check deposit's `Idempotency-Key` and state machine.
 #[utoipa::path(post, path = paths::DEPOSITS_CASH, tag = "deposits",
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours.")),
     request_body(content = CashDepositFields, description = "The amount, the sleeve account, the day it applies"),
     security(("bearer" = ["deposits:write"])),
     extensions(("x-extension" = json!(true))),

@@ -26,7 +26,9 @@ pub async fn settle_due(store: &DepositStore, books: &Books) -> Result<u64, Move
             continue;
         }
         let reason = format!("settled: no return by {due}");
-        match store.apply(id, DepositAction::Settle, "settlement", Some(&reason), books).await {
+        // Each settle on the audit trail as the server's, with its own record.
+        let settle = store.apply(id, DepositAction::Settle, "settlement", Some(&reason), books);
+        match crate::storage::trail::job("deposit-settlement", settle).await {
             Ok(_) => settled += 1,
             Err(MoveError::Illegal(_) | MoveError::NotFound(_)) => {}
             Err(e) => return Err(e),

@@ -3,7 +3,7 @@
 use moneydesk_model::fees::FeeSchedule;
 
 use crate::storage::time::now_text;
-use crate::storage::{Database, Dialect};
+use crate::storage::{trail, Database, Dialect};
 
 /// One stored version.
 #[derive(Debug, Clone)]
@@ -68,7 +68,12 @@ impl FeeStore {
             .arg(now_text())
             .arg(loaded_by)
             .arg(now);
-        Ok(self.db.acquire().await?.exec().ints(&q).await?.pop())
+        let mut tx = self.db.begin().await?;
+        let Some(id) = tx.exec().ints(&q).await?.pop() else { return Ok(None) };
+        trail::target("fee_schedule", id);
+        trail::change("effectiveFrom", None::<&str>, Some(schedule.effective_from.as_str()));
+        tx.commit().await?;
+        Ok(Some(id))
     }
 
     /// Stores `schedule` when no version exists yet (the first start); true when it did. Two

@@ -63,10 +63,15 @@ where
         self.0.poll_ready(cx)
     }
 
-    fn call(&mut self, req: Request) -> Self::Future {
+    fn call(&mut self, mut req: Request) -> Self::Future {
         let id = match req.headers().get(X_REQUEST_ID) {
             Some(id) => id.clone(),
-            None => new_request_id(),
+            None => {
+                // On the request too: the audit trail records it with the write.
+                let id = new_request_id();
+                req.headers_mut().insert(X_REQUEST_ID, id.clone());
+                id
+            }
         };
         let shape = is_api(req.uri().path()).then(|| Shape::for_path(req.uri().path()));
         let span = tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),

@@ -14,10 +14,12 @@ use crate::auth::{Guard, GuardLayer};
 use crate::error::Error;
 use crate::AppState;
 
+pub mod client;
 pub mod compress;
 pub mod extract;
 pub mod finish;
 pub mod health;
+pub mod idempotency;
 pub mod openapi;
 pub mod params;
 pub mod query;
@@ -27,7 +29,7 @@ pub mod auth;
 
 /// The server's one registry of groups: each group's router (its routes and operations),
 /// in the description's order. Adding a group means adding its line here and nowhere else.
-pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 10] = [
+pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 13] = [
     crate::fees::router,
     crate::vault::router,
     crate::email::router,
@@ -37,6 +39,9 @@ pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 10] = [
     crate::ledger::router,
     crate::accounts::router,
     crate::permissions::router,
+    crate::webhooks::router,
+    crate::audit::router,
+    crate::events::router,
     auth::router,
 ];
 
@@ -49,6 +54,7 @@ pub fn groups() -> OpenApiRouter<AppState> {
 pub fn openapi_doc() -> utoipa::openapi::OpenApi {
     let (_, mut doc) = groups().split_for_parts();
     openapi::finish(&mut doc);
+    idempotency::document_all(&mut doc);
     doc
 }
 
@@ -56,7 +62,10 @@ pub fn openapi_doc() -> utoipa::openapi::OpenApi {
 /// when an operation declares no bearer requirement.
 pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
     let (routes, mut doc) = groups().split_for_parts();
+    // Read before `finish` documents the key on every POST and DELETE: which handle their own.
+    let idempotency = idempotency::IdempotencyLayer::new(state, &doc)?;
     openapi::finish(&mut doc);
+    idempotency::document_all(&mut doc);
     // A vault upload is streamed to the blob store and counted there (413 past the limit);
     // the multipart framing around the file adds a little.
     let upload_limit = usize::try_from(state.config.vault_upload_limit.saturating_add(1 << 20)).unwrap_or(usize::MAX);
@@ -71,7 +80,8 @@ pub fn api(state: &AppState) -> anyhow::Result<Router<AppState>> {
 
     // route_layer: the guard runs on every group route (after routing, so it knows the
     // operation) and never on unknown paths, which answer 404 below.
-    let routes = routes.route_layer(GuardLayer(guard));
+    // The idempotency layer is applied first, so it runs inside the guard (the caller known).
+    let routes = routes.route_layer(idempotency).route_layer(GuardLayer(guard));
     Ok(routes
         .route(paths::OPENAPI, get(move || async move { Json(doc.as_ref().clone()) }))
         .route("/api", any(unknown_path))

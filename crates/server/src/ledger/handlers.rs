@@ -21,7 +21,7 @@ use crate::http::extract::Json;
 use crate::http::openapi::PageParams;
 
 pub(super) mod batch;
-mod view;
+pub(super) mod view;
 use view::{entry, transaction};
 
 /// A moment to read balances at.
@@ -53,16 +53,7 @@ pub(super) async fn balances(
     let rows = state.ledger().sleeve(&account_id, as_of).await?;
     let at =
         as_of.map_or_else(|| state.books().now(), |ms| chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default());
-    Ok(Json(Envelope::ok(Balances {
-        account_id,
-        as_of: at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-        currency: "USD".into(),
-        posted: money_of_units(rows.posted()),
-        pending: money_of_units(rows.pending()),
-        available: money_of_units(rows.available()),
-        held: money_of_units(rows.held()),
-        negative_available: rows.available() < 0,
-    })))
+    Ok(Json(Envelope::ok(view::balances(account_id, &rows, at))))
 }
 
 /// The entries' filters.
@@ -257,8 +248,8 @@ pub(super) async fn adjust(
             return Ok(resp);
         }
     }
-    let id = match state.ledger().post_at(&p, state.books().now_ms()).await {
-        Ok(id) => id.ok_or_else(|| Error::internal("an adjustment posted nothing"))?,
+    let posted = match state.ledger().post_adjustment(&p, state.books().now_ms(), transaction).await {
+        Ok(posted) => posted.ok_or_else(|| Error::internal("an adjustment posted nothing"))?,
         Err(PostError::Insufficient { account, available }) => {
             let mut e = Error::conflict(format!(
                 "the adjustment would leave account {account}'s available balance at {}",
@@ -272,9 +263,7 @@ pub(super) async fn adjust(
         }
         Err(e) => return Err(Error::internal(e)),
     };
-    let (head, entries) =
-        state.ledger().transaction(id).await?.ok_or_else(|| Error::internal("posted, then not found"))?;
-    Ok((axum::http::StatusCode::CREATED, Json(Envelope::ok(transaction(&head, &entries)))).into_response())
+    Ok((axum::http::StatusCode::CREATED, Json(Envelope::ok(posted))).into_response())
 }
 
 /// 404 unless the sleeve account is in the accounts collection.

@@ -91,6 +91,11 @@ impl Books {
         self.now().timestamp_millis()
     }
 
+    /// The business time zone (what the API writes local times in).
+    pub fn time_zone(&self) -> chrono_tz::Tz {
+        self.tz
+    }
+
     /// Today in the business time zone, by the books' clock.
     pub fn today(&self) -> NaiveDate {
         self.now().with_timezone(&self.tz).date_naive()

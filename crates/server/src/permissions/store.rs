@@ -119,7 +119,8 @@ impl PermissionStore {
         qb.push(format_args!(" ORDER BY {column} {dir}, id {dir} LIMIT "));
         qb.bind(q.page.size as i64).push(" OFFSET ").bind(q.page.offset().min(i64::MAX as u64) as i64);
         let rows: Vec<Row> = tx.exec().rows(&qb).await?;
-        tx.commit().await?;
+        // A read: never the change a write is recorded with.
+        tx.commit_unrecorded().await?;
         let sort = if q.sort.is_some() { Sort::SORTED } else { Sort::UNSORTED };
         Ok(Page::build(q.page, total as u64, rows.into_iter().map(Row::into_permission).collect(), sort))
     }

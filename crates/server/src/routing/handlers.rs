@@ -126,6 +126,8 @@ async fn directory_refresh(
 ) -> Result<Json<Envelope<DirectoryStatus>>, Error> {
     match s.routing().refresh().await {
         Ok(status) => Ok(Json(Envelope::ok(status))),
+        // The files loaded, but the refresh could not be recorded.
+        Err(e) if e.directory == "routing" => Err(Error::internal(e)),
         Err(e) => Err(Error::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "directory_invalid",

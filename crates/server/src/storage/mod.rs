@@ -13,11 +13,13 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{PgPool, SqlitePool};
 
 pub mod blobs;
+pub mod events;
 pub mod queue;
 pub mod settings;
 pub mod sql;
 pub mod time;
 pub mod tokens;
+pub mod trail;
 
 pub use settings::SettingStore;
 pub use sql::{Dialect, Sql, Tx};
@@ -102,9 +104,9 @@ impl Database {
     /// page of accounts took (scripts/bench-scale: PostgreSQL pages 2.3–2.7× SQLite's).
     pub async fn begin_snapshot(&self) -> sqlx::Result<Tx> {
         Ok(match self {
-            Database::Sqlite(p) => Tx::Sqlite(p.begin().await?),
+            Database::Sqlite(p) => Tx::Read(Box::new(Tx::Sqlite(p.begin().await?))),
             Database::Postgres(p) => {
-                Tx::Postgres(p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").await?)
+                Tx::Read(Box::new(Tx::Postgres(p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").await?)))
             }
         })
     }

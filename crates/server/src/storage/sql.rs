@@ -229,6 +229,9 @@ impl Conn {
 pub enum Tx {
     Sqlite(Transaction<'static, Sqlite>),
     Postgres(Transaction<'static, Postgres>),
+    /// A read ([`Database::begin_snapshot`](super::Database::begin_snapshot)): its commit
+    /// never carries a write's audit record (on PostgreSQL it is READ ONLY and could not).
+    Read(Box<Tx>),
 }
 
 impl Tx {
@@ -236,6 +239,7 @@ impl Tx {
         match self {
             Tx::Sqlite(t) => Exec::Sqlite(t),
             Tx::Postgres(t) => Exec::Postgres(t),
+            Tx::Read(t) => t.exec(),
         }
     }
 
@@ -243,13 +247,32 @@ impl Tx {
         match self {
             Tx::Sqlite(_) => Dialect::Sqlite,
             Tx::Postgres(_) => Dialect::Postgres,
+            Tx::Read(t) => t.dialect(),
         }
     }
 
-    pub async fn commit(self) -> sqlx::Result<()> {
-        match self {
+    /// Commits, with the open audit recording's record if this is the first write
+    /// transaction its request commits (`storage::trail`).
+    pub async fn commit(mut self) -> sqlx::Result<()> {
+        if !matches!(self, Tx::Read(_)) {
+            if let Some(record) = super::trail::pending_record(self.dialect()) {
+                self.exec().execute(&record).await?;
+            }
+        }
+        self.commit_unrecorded().await
+    }
+
+    /// Commits bookkeeping that is not the change a write request is recorded for (a claim, an
+    /// idempotency key kept before the work): the recording waits for the change's commit.
+    pub async fn commit_unrecorded(self) -> sqlx::Result<()> {
+        let tx = match self {
+            Tx::Read(t) => *t,
+            t => t,
+        };
+        match tx {
             Tx::Sqlite(t) => t.commit().await,
             Tx::Postgres(t) => t.commit().await,
+            Tx::Read(_) => unreachable!("a read transaction is not nested"),
         }
     }
 }

@@ -5,15 +5,17 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
 use chrono::{DateTime, Duration, Utc};
+use moneydesk_model::events::EventType;
 use moneydesk_model::Scope;
 use sqlx::FromRow;
 
 use super::time::now_text;
-use super::Database;
+use super::{events, trail, Database};
 use crate::tokens::{self, Digest};
 
 /// A token as stored (without its hash).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TokenRecord {
     pub id: i64,
     pub name: String,
@@ -157,6 +159,11 @@ pub struct TokenStore {
 }
 
 impl TokenStore {
+    /// The database the tokens are kept in (the guard records refused writes there).
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
     pub fn new(db: Database, cache: Arc<TokenCache>) -> TokenStore {
         TokenStore { db, cache }
     }
@@ -196,9 +203,16 @@ impl TokenStore {
             .arg(now_text())
             .arg(expires_at)
             .arg(user_id);
-        let row: Option<Row> = self.db.acquire().await?.exec().row(&q).await?;
-        let row = row.ok_or_else(|| anyhow::anyhow!("the new token was not returned"))?;
-        Ok(NewToken { record: row.into_record(), token })
+        let mut tx = self.db.begin().await?;
+        let row: Option<Row> = tx.exec().row(&q).await?;
+        let record = row.ok_or_else(|| anyhow::anyhow!("the new token was not returned"))?.into_record();
+        // On record and told without its text or hash (the record holds neither).
+        trail::target("token", record.id);
+        trail::change("name", None::<&str>, Some(record.name.as_str()));
+        trail::change("scopes", None::<&str>, Some(scope_text.join(" ")));
+        events::append(&mut tx, EventType::TokenCreated, "token", record.id, &record).await?;
+        tx.commit().await?;
+        Ok(NewToken { record, token })
     }
 
     /// The token whose text has this SHA-256, revoked or expired ones included, read from the
@@ -249,9 +263,19 @@ impl TokenStore {
             Ok(id) => update("id").arg(id),
             Err(_) => update("name").arg(id_or_name.trim()),
         };
-        let rows: Vec<Row> = self.db.acquire().await?.exec().rows(&q).await?;
+        let mut tx = self.db.begin().await?;
+        let revoked: Vec<TokenRecord> = tx.exec().rows::<Row>(&q).await?.into_iter().map(Row::into_record).collect();
+        if revoked.is_empty() {
+            return Ok(revoked);
+        }
+        for t in &revoked {
+            trail::target("token", t.id);
+            trail::change("revoked", None::<i64>, Some(t.id));
+            events::append(&mut tx, EventType::TokenRevoked, "token", t.id, t).await?;
+        }
+        tx.commit().await?;
         self.cache.clear();
-        Ok(rows.into_iter().map(Row::into_record).collect())
+        Ok(revoked)
     }
 
     /// Records a use, at most once a minute per token (keeps writes off the hot path).

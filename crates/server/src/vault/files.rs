@@ -308,7 +308,7 @@ fn byte_range(header: &str, size: u64) -> Result<Option<std::ops::Range<u64>>, (
     Ok(Some(range))
 }
 
-#[utoipa::path(delete, path = paths::VAULT_FILE, tag = "vault",
+#[utoipa::path(operation_id = "delete_file", delete, path = paths::VAULT_FILE, tag = "vault",
     params(VaultParams<Entry>),
     security(("bearer" = ["vault:write"])),
     extensions(("x-extension" = json!(true))),

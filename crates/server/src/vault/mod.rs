@@ -186,6 +186,8 @@ async fn download_folders(
     let paths = folder_list(&q)?;
     let name = archive_name(required(&q, "name")?);
     let (dirs, files) = archive::entries(state.vault().archive(&user, &paths).await?);
+    // On record once the folders are found (a 404 is not a download).
+    state.vault().record_download(&user, &paths).await?;
     let mut response = archive::body(state.blobs().clone(), dirs, files).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/zip"));

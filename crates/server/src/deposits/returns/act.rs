@@ -12,6 +12,7 @@ use crate::auth::Caller;
 use crate::deposits::store::{apply_in, take_writers_turn, MoveError};
 use crate::deposits::DepositsState;
 use crate::error::Error;
+use crate::storage::trail;
 
 /// `match` (with `depositId`) or `dismiss` (with a `note`) an unmatched item; the item after.
 pub async fn act(state: &DepositsState, caller: &Caller, id: i64, a: &ReturnAction) -> Result<ReturnItem, Error> {
@@ -39,11 +40,18 @@ pub async fn act(state: &DepositsState, caller: &Caller, id: i64, a: &ReturnActi
         e.reason = "not_unmatched".into();
         return Err(e);
     }
+    // The item is the target, whatever its match moves.
+    trail::target("return_item", id);
     match deposit {
         None => {
             store::settle_item(&mut tx, id, State::Dismissed, None, note).await?;
+            trail::change("state", Some(&item.state), Some(State::Dismissed.as_str()));
         }
-        Some(d) => match_by_hand(state, caller, &mut tx, &item, d, note).await?,
+        Some(d) => {
+            match_by_hand(state, caller, &mut tx, &item, d, note).await?;
+            trail::change("state", Some(&item.state), Some(State::Resolved.as_str()));
+            trail::change("depositId", None::<&str>, Some(d));
+        }
     }
     tx.commit().await?;
     let returns = store::ReturnStore::new(db.clone());

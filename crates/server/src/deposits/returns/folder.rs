@@ -42,7 +42,9 @@ pub async fn sweep(state: &DepositsState, dir: &Path) -> std::io::Result<Swept> 
         let path = dir.join(&name);
         // Gone meanwhile: another instance took it.
         let Ok(bytes) = tokio::fs::read(&path).await else { continue };
-        match super::process::upload(state, &bytes, Some(&name), ACTOR).await {
+        // On the audit trail as the server's: one record per file.
+        let upload = super::process::upload(state, &bytes, Some(&name), ACTOR);
+        match crate::storage::trail::job("deposit-returns-folder", upload).await {
             Ok((_, result)) => {
                 tracing::info!(file = %name, file_id = result.file_id, items = result.items.len(), "return file read");
                 move_to(&path, &processed, &name).await?;

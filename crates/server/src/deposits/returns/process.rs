@@ -4,6 +4,7 @@
 //! not at all, and a file read again (a crash, another instance) adds only what is missing.
 
 use moneydesk_model::deposits::{DepositAction, DepositStatus};
+use moneydesk_model::events::EventType;
 use moneydesk_model::ledger::{ReturnFileResult, ReturnItemState as State, ReturnSource};
 use sha2::{Digest, Sha256};
 
@@ -12,6 +13,7 @@ use super::store::{self, Candidate, FileRow, NewItem, ReturnStore};
 use crate::deposits::store::{apply_in, take_writers_turn, MoveError};
 use crate::deposits::DepositsState;
 use crate::error::Error;
+use crate::storage::{events, trail};
 
 /// Reads and processes an uploaded (or dropped-in) file: `true` with the result when it was
 /// new, `false` with the first result for a file read before. 400 when it is not readable.
@@ -38,7 +40,17 @@ pub async fn upload(
         record(state, id, item, actor).await?;
     }
     let f = returns.file_by_sha(&sha).await?.ok_or_else(|| Error::internal("a recorded return file is gone"))?;
-    Ok((true, result(&returns, f).await?))
+    Ok((true, processed(&returns, f).await?))
+}
+
+/// The file's result, told as `return_file.processed` once its items are all recorded (each
+/// item's deposit told its own `deposit.returned` in the item's transaction).
+async fn processed(returns: &ReturnStore, f: FileRow) -> Result<ReturnFileResult, Error> {
+    let result = result(returns, f).await?;
+    let mut tx = returns.database().begin().await?;
+    events::append(&mut tx, EventType::ReturnFileProcessed, "return_file", result.file_id, &result).await?;
+    tx.commit().await?;
+    Ok(result)
 }
 
 /// A file read before: its first result, after recording any item a crash left unrecorded.
@@ -49,11 +61,14 @@ async fn again(
     bytes: &[u8],
     actor: &str,
 ) -> Result<(bool, ReturnFileResult), Error> {
+    trail::target("return_file", f.id);
     if (returns.items_of_file(f.id).await?.len() as i64) < f.item_count {
         if let Ok(read) = read_file(bytes, &state.config().cash_letters.origin) {
             for item in &read.items {
                 record(state, f.id, item, actor).await?;
             }
+            // The first reading stopped before it told the file processed.
+            return Ok((false, processed(returns, f).await?));
         }
     }
     Ok((false, result(returns, f).await?))

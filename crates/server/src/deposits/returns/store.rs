@@ -137,7 +137,13 @@ impl ReturnStore {
             Arg::from(serde_json::to_string(errors).unwrap_or_else(|_| "[]".into())),
         ]);
         q.push(" ON CONFLICT DO NOTHING RETURNING id");
-        Ok(self.db.acquire().await?.exec().ints(&q).await?.into_iter().next())
+        let mut tx = self.db.begin().await?;
+        let Some(id) = tx.exec().ints(&q).await?.into_iter().next() else { return Ok(None) };
+        // The upload's audit record goes with the file's: its first change.
+        crate::storage::trail::target("return_file", id);
+        crate::storage::trail::change("items", None::<&str>, Some(item_count));
+        tx.commit().await?;
+        Ok(Some(id))
     }
 
     pub async fn items_of_file(&self, file_id: i64) -> sqlx::Result<Vec<ItemRow>> {

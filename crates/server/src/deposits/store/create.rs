@@ -1,7 +1,9 @@
 //! A deposit's creation: its idempotency key, the duplicate-presentment guard, the row, its
 //! first history entry and the list's bucket counts, in one transaction.
 
-use super::{buckets, event, CreateError, CreateOutcome, DepositRow, DepositStore, IdempotencyKey};
+use moneydesk_model::events::EventType;
+
+use super::{announce, buckets, event, CreateError, CreateOutcome, DepositRow, DepositStore, IdempotencyKey};
 use crate::storage::sql::Arg;
 use crate::storage::time::now_text;
 use crate::storage::{Sql, Tx};
@@ -13,8 +15,20 @@ impl DepositStore {
     /// write lock is taken at BEGIN anyway, `Database::begin`): concurrent requests with one
     /// key wait on the key's row and make one deposit. A second
     /// deposit of a presented check breaks the unique `presentment` index: `Duplicate` names
-    /// the first. The list's bucket counts are kept in the same transaction.
+    /// the first. The list's bucket counts are kept in the same transaction, and so is the
+    /// `deposit.created` event, its record's times in the default business time zone (see
+    /// [`DepositStore::create_in_zone`]).
     pub async fn create(&self, row: &DepositRow, key: Option<&IdempotencyKey>) -> Result<CreateOutcome, CreateError> {
+        self.create_in_zone(row, key, crate::config::DEFAULT_BUSINESS_TIME_ZONE).await
+    }
+
+    /// [`DepositStore::create`], the event's record written in the business time zone `tz`.
+    pub async fn create_in_zone(
+        &self,
+        row: &DepositRow,
+        key: Option<&IdempotencyKey>,
+        tz: chrono_tz::Tz,
+    ) -> Result<CreateOutcome, CreateError> {
         let mut tx = self.db.begin().await?;
         if let Some(k) = key {
             // A key older than the window is forgotten: its claim starts afresh.
@@ -60,6 +74,8 @@ impl DepositStore {
             buckets::added(&mut tx, &c, self.bucket_rows).await?;
         }
         event(&mut tx, id, &row.submitter, "create", None, &row.status, None).await?;
+        announce::note_created(id, row);
+        announce::announce(&mut tx, id, EventType::DepositCreated, tz).await?;
         if let Some(k) = key {
             let q =
                 Sql::new(tx.dialect(), "UPDATE deposit_idempotency SET deposit_id = ? WHERE token_id = ? AND key = ?")

@@ -4,6 +4,7 @@
 
 use moneydesk_model::deposits::{DepositAction, DepositStatus};
 
+mod announce;
 mod buckets;
 mod create;
 mod list;
@@ -239,8 +240,9 @@ impl DepositStore {
     }
 }
 
-/// Moves a deposit in `tx`, with its history entry and postings: for another group's
-/// transaction that records something with the move (a returned item).
+/// Moves a deposit in `tx`, with its history entry, postings and event (the audit record's
+/// target is the deposit unless the caller named one first): for another group's transaction
+/// that records something with the move (a returned item).
 pub(crate) async fn apply_in(
     tx: &mut Tx,
     id: i64,
@@ -277,6 +279,8 @@ pub(crate) async fn apply_in(
     q.push(" WHERE id = ").bind(id);
     tx.exec().execute(&q).await?;
     event(tx, id, actor, action.as_str(), Some(from.as_str()), to.as_str(), reason).await?;
+    announce::note_move(id, from.as_str(), to.as_str());
+    announce::announce(tx, id, announce::event_of(action), books.time_zone()).await?;
     if counted {
         let c = buckets::Counted {
             id,
@@ -297,8 +301,8 @@ pub(crate) async fn take_writers_turn(tx: &mut Tx) -> sqlx::Result<bool> {
 }
 
 /// Moves each of `ids` from Confirmed_2 to Sent_3 in `tx` (which took the writers' turn), with
-/// its history entry and the list's counts: all of them, or an error naming the first that
-/// cannot move.
+/// its history entry, its event and the list's counts: all of them, or an error naming the
+/// first that cannot move. The caller names the audit record's target.
 pub(crate) async fn send_all(
     tx: &mut Tx,
     ids: &[i64],
@@ -317,6 +321,8 @@ pub(crate) async fn send_all(
         let q = Sql::new(tx.dialect(), "UPDATE deposits SET status = ? WHERE id = ?").arg(to.as_str()).arg(id);
         tx.exec().execute(&q).await?;
         event(tx, id, actor, DepositAction::Send.as_str(), Some(from.as_str()), to.as_str(), Some(reason)).await?;
+        // The audit record's target is the caller's (the cash letter, the ACH file).
+        announce::announce(tx, id, announce::event_of(DepositAction::Send), books.time_zone()).await?;
         if counted {
             let c = buckets::Counted {
                 id,

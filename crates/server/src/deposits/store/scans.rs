@@ -27,6 +27,7 @@ const COLUMNS: &str =
     "id, sma_sfid, amount_cents, created_at, submitter, front_gray, front_g4, rear_gray, rear_g4, micr_line, answer";
 
 impl DepositStore {
+    /// Stores a scan, with its audit record when a write request makes it.
     pub async fn insert_scan(&self, s: &ScanRow) -> sqlx::Result<()> {
         let mut q = self.db.sql(&format!("INSERT INTO deposit_scans ({COLUMNS}) VALUES "));
         q.bind_row([
@@ -42,7 +43,12 @@ impl DepositStore {
             s.micr_line.as_deref().into(),
             s.answer.as_str().into(),
         ]);
-        self.db.acquire().await?.exec().execute(&q).await.map(|_| ())
+        // In a transaction of its own, which carries the scan's audit record.
+        let mut tx = self.db.begin().await?;
+        tx.exec().execute(&q).await?;
+        crate::storage::trail::target("check_scan", &s.id);
+        crate::storage::trail::change("amount", None::<&str>, Some(crate::deposits::money(s.amount_cents)));
+        tx.commit().await
     }
 
     pub async fn scan(&self, id: &str) -> sqlx::Result<Option<ScanRow>> {

@@ -6,7 +6,7 @@ use moneydesk_model::email::domains::{DomainState, RecordCheck};
 
 use super::dkim::DomainKeys;
 use crate::storage::time::millis as time_text;
-use crate::storage::Database;
+use crate::storage::{trail, Database, Sql};
 
 #[derive(Clone, Debug)]
 pub struct DomainStore {
@@ -89,7 +89,11 @@ impl DomainStore {
             .arg(b64(&keys.ed25519_public))
             .arg(by)
             .arg(time_text(chrono::Utc::now()));
-        self.db.acquire().await?.exec().execute(&q).await?;
+        let mut tx = self.db.begin().await?;
+        tx.exec().execute(&q).await?;
+        trail::target("email_domain", domain);
+        trail::change("state", None::<&str>, Some(DomainState::Pending));
+        tx.commit().await?;
         Ok(self.get(domain).await?.expect("the domain just registered"))
     }
 
@@ -104,8 +108,21 @@ impl DomainStore {
         Ok(self.db.acquire().await?.exec().rows::<Row>(&q).await?.into_iter().map(Row::stored).collect())
     }
 
+    /// Runs `change` on `domain` in a transaction, on record with its state before and
+    /// `after` (`None`: removed); `false`, nothing written, when there is no such domain.
+    async fn change(&self, domain: &str, change: &Sql, after: Option<DomainState>) -> sqlx::Result<bool> {
+        let mut tx = self.db.begin().await?;
+        let q = self.db.sql("SELECT state FROM email_domains WHERE domain = ?").arg(domain);
+        let Some(before) = tx.exec().texts(&q).await?.pop() else { return Ok(false) };
+        tx.exec().execute(change).await?;
+        trail::target("email_domain", domain);
+        trail::change("state", Some(before), after);
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// Records a verification and the state it leads to (`verified_at` set the first time it
-    /// passes, kept after).
+    /// passes, kept after; `activated_at` the first time it leads to `active`): one change.
     pub async fn record_check(
         &self,
         domain: &str,
@@ -117,14 +134,20 @@ impl DomainStore {
         let json = serde_json::to_string(check).expect("checks serialize");
         let q = self
             .db
-            .sql("UPDATE email_domains SET state = ?, checked_at = ?, last_check = ?, verified_at = CASE WHEN ? = 1 THEN COALESCE(verified_at, ?) ELSE verified_at END WHERE domain = ?")
+            .sql("UPDATE email_domains SET state = ?, checked_at = ?, last_check = ?, \
+                  verified_at = CASE WHEN ? = 1 THEN COALESCE(verified_at, ?) ELSE verified_at END, \
+                  activated_at = CASE WHEN ? = 'active' THEN COALESCE(activated_at, ?) ELSE activated_at END WHERE domain = ?")
             .arg(state.as_str())
             .arg(now.clone())
             .arg(json)
             .arg(i64::from(passed))
+            .arg(now.clone())
+            .arg(state.as_str())
             .arg(now)
             .arg(domain);
-        self.db.acquire().await?.exec().execute(&q).await?;
+        if !self.change(domain, &q, Some(state)).await? {
+            return Ok(None);
+        }
         self.get(domain).await
     }
 
@@ -135,13 +158,15 @@ impl DomainStore {
             .sql("UPDATE email_domains SET state = 'active', activated_at = COALESCE(activated_at, ?) WHERE domain = ?")
             .arg(time_text(chrono::Utc::now()))
             .arg(domain);
-        self.db.acquire().await?.exec().execute(&q).await?;
+        if !self.change(domain, &q, Some(DomainState::Active)).await? {
+            return Ok(None);
+        }
         self.get(domain).await
     }
 
     /// Removes a domain; whether there was one.
     pub async fn delete(&self, domain: &str) -> sqlx::Result<bool> {
         let q = self.db.sql("DELETE FROM email_domains WHERE domain = ?").arg(domain);
-        Ok(self.db.acquire().await?.exec().execute(&q).await? > 0)
+        self.change(domain, &q, None).await
     }
 }

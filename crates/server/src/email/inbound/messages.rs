@@ -23,7 +23,7 @@ fn message_id(given: &str) -> Result<String, Error> {
         .map_err(|_| Error::not_found(format!("No inbound message {given}")))
 }
 
-#[utoipa::path(get, path = paths::EMAIL_INBOUND_MESSAGES, tag = "email",
+#[utoipa::path(operation_id = "list_inbound_messages", get, path = paths::EMAIL_INBOUND_MESSAGES, tag = "email",
     params(("domain" = Option<String>, Query, description = "Only one domain's messages"),
         ("state" = Option<InboundState>, Query, description = "Only messages in this state"),
         ("before" = Option<String>, Query, description = "The `next` cursor of the previous answer (`<receivedAt>|<id>`)", max_length = 200),
@@ -126,7 +126,7 @@ pub(super) async fn post_raw(
     Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, InboundReceipt { ids }))))
 }
 
-#[utoipa::path(get, path = paths::EMAIL_INBOUND_MESSAGE, tag = "email",
+#[utoipa::path(operation_id = "get_inbound_message", get, path = paths::EMAIL_INBOUND_MESSAGE, tag = "email",
     params(("messageId" = String, Path, description = "The inbound message (a UUID)")),
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),

@@ -39,7 +39,7 @@ async fn found(state: &EmailState, domain: &str) -> Result<StoredRoute, Error> {
     state.inbound().store.route(domain).await?.ok_or_else(|| Error::not_found(format!("No inbound route for {domain}")))
 }
 
-#[utoipa::path(get, path = paths::EMAIL_INBOUND_ROUTES, tag = "email",
+#[utoipa::path(operation_id = "list_inbound_routes", get, path = paths::EMAIL_INBOUND_ROUTES, tag = "email",
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
     description = "The inbound routes, by domain: where each domain's mail is posted, the MX record the domain publishes (`<domain> MX 10 <mxHost>`), the secret's last four characters, and how many messages were received and how many failed.",
@@ -52,7 +52,7 @@ pub(super) async fn list(
     Ok(Json(Envelope::ok(routes.into_iter().map(|r| answer(&state, r)).collect())))
 }
 
-#[utoipa::path(post, path = paths::EMAIL_INBOUND_ROUTES, tag = "email",
+#[utoipa::path(operation_id = "create_inbound_route", post, path = paths::EMAIL_INBOUND_ROUTES, tag = "email",
     request_body = NewInboundRoute,
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
@@ -74,7 +74,7 @@ pub(super) async fn create(
     Ok((StatusCode::CREATED, Json(Envelope::with_code(201, answer(&state, stored)))))
 }
 
-#[utoipa::path(get, path = paths::EMAIL_INBOUND_ROUTE, tag = "email",
+#[utoipa::path(operation_id = "get_inbound_route", get, path = paths::EMAIL_INBOUND_ROUTE, tag = "email",
     params(("domain" = String, Path, description = "The domain")),
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
@@ -90,7 +90,7 @@ pub(super) async fn detail(
     Ok(Json(Envelope::ok(answer(&state, found(&state, &domain).await?))))
 }
 
-#[utoipa::path(put, path = paths::EMAIL_INBOUND_ROUTE, tag = "email",
+#[utoipa::path(operation_id = "update_inbound_route", put, path = paths::EMAIL_INBOUND_ROUTE, tag = "email",
     params(("domain" = String, Path, description = "The domain")),
     request_body = InboundRouteUpdate,
     security(("bearer" = ["email:send"])),
@@ -116,7 +116,7 @@ pub(super) async fn update(
     Ok(Json(Envelope::ok(answer(&state, stored))))
 }
 
-#[utoipa::path(delete, path = paths::EMAIL_INBOUND_ROUTE, tag = "email",
+#[utoipa::path(operation_id = "delete_inbound_route", delete, path = paths::EMAIL_INBOUND_ROUTE, tag = "email",
     params(("domain" = String, Path, description = "The domain")),
     security(("bearer" = ["admin"])),
     extensions(("x-extension" = json!(true))),
@@ -158,7 +158,7 @@ pub(super) async fn reveal_secret(
     Ok(Json(Envelope::ok(secret(found(&state, &domain).await?))))
 }
 
-#[utoipa::path(post, path = paths::EMAIL_INBOUND_ROUTE_SECRET, tag = "email",
+#[utoipa::path(operation_id = "rotate_inbound_route_secret", post, path = paths::EMAIL_INBOUND_ROUTE_SECRET, tag = "email",
     params(("domain" = String, Path, description = "The domain")),
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),

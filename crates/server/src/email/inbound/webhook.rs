@@ -222,7 +222,9 @@ async fn post(state: &AppState, client: &reqwest::Client, m: &Claimed) -> Result
         .await;
     let answer = match sent {
         Ok(a) => a,
-        Err(e) => return Err(Failure::Again(failure_text(&e, state.config.email.inbound.timeout))),
+        Err(e) => {
+            return Err(Failure::Again(crate::http::client::failure_text(&e, state.config.email.inbound.timeout)))
+        }
     };
     let status = answer.status();
     let text = answer.text().await.unwrap_or_default();
@@ -234,23 +236,4 @@ async fn post(state: &AppState, client: &reqwest::Client, m: &Claimed) -> Result
         result.extend(text.chars().take(KEEP_ANSWER));
     }
     Ok((status.as_u16(), ms, result))
-}
-
-/// Why a POST got no answer, in words.
-fn failure_text(e: &reqwest::Error, timeout: Duration) -> String {
-    if e.is_timeout() {
-        return format!("no answer within {} s", timeout.as_secs());
-    }
-    let mut text = if e.is_connect() { "could not connect".to_string() } else { "the request failed".to_string() };
-    let mut source = std::error::Error::source(e);
-    let mut last = String::new();
-    while let Some(s) = source {
-        last = s.to_string();
-        source = s.source();
-    }
-    if !last.is_empty() {
-        text.push_str(": ");
-        text.push_str(&last);
-    }
-    text
 }

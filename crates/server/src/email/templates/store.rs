@@ -6,7 +6,7 @@ use moneydesk_model::email::{NewTemplateVersion, TemplateDetail, TemplateSummary
 
 use super::{variables, Compiled};
 use crate::storage::time::millis as time_text;
-use crate::storage::Database;
+use crate::storage::{trail, Database};
 
 #[derive(Clone, Debug)]
 pub struct TemplateStore {
@@ -76,6 +76,9 @@ impl TemplateStore {
             .arg(now.clone());
         tx.exec().execute(&q).await?;
         tx.exec().execute(&self.insert_version(id, 1, parts, by, &now)).await?;
+        trail::target("email_template", id);
+        trail::change("name", None::<&str>, Some(name));
+        trail::change("version", None::<i64>, Some(1));
         tx.commit().await?;
         Ok(self.detail(id).await?.expect("the template just created"))
     }
@@ -98,6 +101,8 @@ impl TemplateStore {
             .arg(id);
         let Some(version) = tx.exec().ints(&q).await?.into_iter().next() else { return Ok(None) };
         tx.exec().execute(&self.insert_version(id, version, parts, by, &now)).await?;
+        trail::target("email_template", id);
+        trail::change("version", Some(version - 1), Some(version));
         tx.commit().await?;
         self.detail(id).await
     }
@@ -165,7 +170,7 @@ impl TemplateStore {
             .arg(id);
         let versions: Vec<TemplateVersion> =
             tx.exec().rows::<VersionRow>(&q).await?.into_iter().map(VersionRow::record).collect();
-        tx.commit().await?;
+        tx.commit_unrecorded().await?;
         let Some(latest) = versions.iter().find(|v| v.version as i64 == t.latest_version).cloned() else {
             return Ok(None);
         };

@@ -5,14 +5,14 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::{NaiveDate, TimeZone};
 use moneydesk_model::ledger::{
-    money_of_units, Direction, Hold, LedgerAccountBalance, LedgerAccountKind, LedgerEntry, LedgerTransaction,
+    money_of_units, Balances, Direction, Hold, LedgerAccountBalance, LedgerAccountKind, LedgerEntry, LedgerTransaction,
     PostingKind,
 };
 use moneydesk_model::Envelope;
 
 use crate::error::Error;
 use crate::http::extract::Json;
-use crate::ledger::store::{EntryFilter, EntryRow, HoldRow, Posting, TransactionRow};
+use crate::ledger::store::{EntryFilter, EntryRow, HoldRow, Posting, SleeveRows, TransactionRow};
 use crate::ledger::LedgerState;
 
 fn at_text(ms: i64) -> String {
@@ -54,6 +54,20 @@ pub fn transaction(h: &TransactionRow, entries: &[EntryRow]) -> LedgerTransactio
         deposit_id: h.deposit_id,
         reverses: h.reverses,
         entries: entries.iter().map(entry).collect(),
+    }
+}
+
+/// A sleeve account's balances as `LEDGER_BALANCES` answers them, at `at`.
+pub fn balances(account_id: String, rows: &SleeveRows, at: chrono::DateTime<chrono::Utc>) -> Balances {
+    Balances {
+        account_id,
+        as_of: at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        currency: "USD".into(),
+        posted: money_of_units(rows.posted()),
+        pending: money_of_units(rows.pending()),
+        available: money_of_units(rows.available()),
+        held: money_of_units(rows.held()),
+        negative_available: rows.available() < 0,
     }
 }
 

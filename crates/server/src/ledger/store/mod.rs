@@ -2,10 +2,11 @@
 //! now (the balance rows, O(1)) and as of any moment (each entry's running balance), entries,
 //! transactions, holds — and `verify`, which proves the balance rows equal the entries.
 
-use moneydesk_model::ledger::{LedgerAccountKind, PostingKind};
+use moneydesk_model::events::EventType;
+use moneydesk_model::ledger::{money_of_units, LedgerAccountKind, PostingKind};
 
 use crate::ledger::chart::Code;
-use crate::storage::{Database, Sql, Tx};
+use crate::storage::{events, trail, Database, Sql, Tx};
 
 mod opening;
 pub mod post;
@@ -78,18 +79,35 @@ impl LedgerStore {
     /// ledger account's last entry at or before it).
     pub async fn sleeve(&self, account_id: &str, as_of_ms: Option<i64>) -> sqlx::Result<SleeveRows> {
         let mut tx = self.db.begin_snapshot().await?;
-        let mut rows = SleeveRows::default();
-        for kind in LedgerAccountKind::SLEEVE {
-            let code = Code::sleeve(account_id, kind);
-            let value = balance_of(&mut tx, code.as_str(), as_of_ms).await?;
-            match kind {
-                LedgerAccountKind::Posted => rows.posted = value,
-                LedgerAccountKind::Pending => rows.pending = value,
-                _ => rows.held = value,
-            }
-        }
+        let rows = sleeve_in(&mut tx, account_id, as_of_ms).await?;
         tx.commit().await?;
         Ok(rows)
+    }
+
+    /// Posts a manual adjustment in its own transaction, with its `ledger.transaction.posted`
+    /// event (the transaction as `answer` writes it, read back in the transaction) and what its
+    /// audit record notes; the transaction, or `None` when it posted nothing.
+    pub async fn post_adjustment<T: serde::Serialize>(
+        &self,
+        p: &Posting,
+        now_ms: i64,
+        answer: impl Fn(&TransactionRow, &[EntryRow]) -> T,
+    ) -> Result<Option<T>, PostError> {
+        let mut tx = self.db.begin().await?;
+        let Some(id) = post::post(&mut tx, p, now_ms).await? else { return Ok(None) };
+        let (head, entries) = reads::transaction_in(&mut tx, id).await?.ok_or(sqlx::Error::RowNotFound)?;
+        let answer = answer(&head, &entries);
+        trail::target("ledger_transaction", id);
+        for leg in &p.legs {
+            let side = if leg.amount < 0 { "debit" } else { "credit" };
+            trail::change(side, None::<&str>, Some(leg.account.as_str()));
+        }
+        let amount: i64 = p.legs.iter().filter(|l| l.amount > 0).map(|l| l.amount).sum();
+        trail::change("amount", None::<&str>, Some(money_of_units(amount)));
+        trail::change("memo", None::<&str>, p.memo.as_deref());
+        events::append(&mut tx, EventType::LedgerTransactionPosted, "ledger_transaction", id, &answer).await?;
+        tx.commit().await?;
+        Ok(Some(answer))
     }
 
     /// Every ledger account with its balance row: (code, kind, balance signed, entries).
@@ -144,6 +162,21 @@ impl LedgerStore {
             .arg(kind.as_str());
         Ok(self.db.acquire().await?.exec().ints(&q).await?.into_iter().next())
     }
+}
+
+/// A sleeve account's balance rows in `tx`, now or as of `as_of_ms`.
+pub(crate) async fn sleeve_in(tx: &mut Tx, account_id: &str, as_of_ms: Option<i64>) -> sqlx::Result<SleeveRows> {
+    let mut rows = SleeveRows::default();
+    for kind in LedgerAccountKind::SLEEVE {
+        let code = Code::sleeve(account_id, kind);
+        let value = balance_of(tx, code.as_str(), as_of_ms).await?;
+        match kind {
+            LedgerAccountKind::Posted => rows.posted = value,
+            LedgerAccountKind::Pending => rows.pending = value,
+            _ => rows.held = value,
+        }
+    }
+    Ok(rows)
 }
 
 /// One ledger account's balance (signed) now or as of a moment; zero when it has none.

@@ -1,7 +1,7 @@
 //! The ledger's reads for the API: entries (paged, filtered), transactions, holds.
 
 use super::LedgerStore;
-use crate::storage::Sql;
+use crate::storage::{Sql, Tx};
 
 /// An entry with what the API answers of its transaction and account.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -92,16 +92,9 @@ impl LedgerStore {
     /// A transaction with its entries.
     pub async fn transaction(&self, id: i64) -> sqlx::Result<Option<(TransactionRow, Vec<EntryRow>)>> {
         let mut tx = self.db.begin_snapshot().await?;
-        let q = Sql::new(
-            tx.dialect(),
-            "SELECT id, kind, at_ms, actor, memo, deposit_id, reverses FROM ledger_transactions WHERE id = ?",
-        )
-        .arg(id);
-        let Some(head) = tx.exec().row::<TransactionRow>(&q).await? else { return Ok(None) };
-        let q = Sql::new(tx.dialect(), &format!("{ENTRY} WHERE e.transaction_id = ? ORDER BY e.id")).arg(id);
-        let entries = tx.exec().rows(&q).await?;
+        let found = transaction_in(&mut tx, id).await?;
         tx.commit().await?;
-        Ok(Some((head, entries)))
+        Ok(found)
     }
 
     /// A deposit's transactions with their entries, oldest first.
@@ -139,4 +132,17 @@ impl LedgerStore {
         q.push(" ORDER BY release_on, id");
         self.db.acquire().await?.exec().rows(&q).await
     }
+}
+
+/// A transaction with its entries, read in `tx`.
+pub(super) async fn transaction_in(tx: &mut Tx, id: i64) -> sqlx::Result<Option<(TransactionRow, Vec<EntryRow>)>> {
+    let q = Sql::new(
+        tx.dialect(),
+        "SELECT id, kind, at_ms, actor, memo, deposit_id, reverses FROM ledger_transactions WHERE id = ?",
+    )
+    .arg(id);
+    let Some(head) = tx.exec().row::<TransactionRow>(&q).await? else { return Ok(None) };
+    let q = Sql::new(tx.dialect(), &format!("{ENTRY} WHERE e.transaction_id = ? ORDER BY e.id")).arg(id);
+    let entries = tx.exec().rows(&q).await?;
+    Ok(Some((head, entries)))
 }

@@ -21,6 +21,7 @@ pub mod index;
 pub mod json;
 pub mod load;
 pub mod parse;
+mod record;
 pub mod search;
 pub mod text;
 pub mod validate;
@@ -48,6 +49,9 @@ struct Inner {
     /// One refresh at a time (a second caller waits, then loads again).
     refreshing: tokio::sync::Mutex<()>,
     attempts: Mutex<Attempts>,
+    /// Where a refresh is recorded (its event and audit record); none in tests and tools
+    /// that load a directory alone.
+    database: std::sync::OnceLock<crate::storage::Database>,
 }
 
 struct Attempts {
@@ -91,6 +95,7 @@ impl State {
                 schedule,
                 refreshing: tokio::sync::Mutex::new(()),
                 attempts: Mutex::new(attempts),
+                database: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -106,13 +111,31 @@ impl State {
         self.inner.current.load()
     }
 
-    /// Reloads the configured files off to the side and swaps the new directory in. On
-    /// failure the previous directory stays in service and the error is kept for the status.
+    /// Records every refresh from now on in `db`: its `routing.directory.refreshed` event and
+    /// its audit record (the first database set stands).
+    pub fn record_in(&self, db: crate::storage::Database) {
+        let _ = self.inner.database.set(db);
+    }
+
+    /// Reloads the configured files off to the side and swaps the new directory in, recorded
+    /// first (`record_in`): a directory the record cannot be written for does not go into
+    /// service. On failure the previous directory stays in service and the error is kept for
+    /// the status.
     pub async fn refresh(&self) -> Result<DirectoryStatus, LoadError> {
         let _one_at_a_time = self.inner.refreshing.lock().await;
         let started = Utc::now();
         let sources = self.inner.sources.clone();
-        let loaded = tokio::task::spawn_blocking(move || load::load(&sources)).await.expect("directory load panicked");
+        let mut loaded =
+            tokio::task::spawn_blocking(move || load::load(&sources)).await.expect("directory load panicked");
+        let mut told = None;
+        if let (Ok(dir), Some(db)) = (&loaded, self.inner.database.get()) {
+            let mut status = self.status_of(dir, Utc::now());
+            (status.last_attempt_at, status.last_error) = (started.to_rfc3339(), None);
+            match record::refreshed(db, &self.status(), &status).await {
+                Ok(()) => told = Some(status),
+                Err(e) => loaded = Err(record::failed(e)),
+            }
+        }
         let mut attempts = self.inner.attempts.lock().expect("attempts lock");
         attempts.last_attempt_at = started;
         match loaded {
@@ -121,7 +144,7 @@ impl State {
                 self.inner.current.store(Arc::new(dir));
                 attempts.last_error = None;
                 drop(attempts);
-                Ok(self.status())
+                Ok(told.unwrap_or_else(|| self.status()))
             }
             Err(e) => {
                 tracing::error!(error = %e, "routing directory refresh failed; the previous directory stays in service");
@@ -136,7 +159,11 @@ impl State {
     }
 
     pub fn status_at(&self, now: DateTime<Utc>) -> DirectoryStatus {
-        let d = self.current();
+        self.status_of(&self.current(), now)
+    }
+
+    /// The status with `d` in service.
+    fn status_of(&self, d: &Directory, now: DateTime<Utc>) -> DirectoryStatus {
         let (as_of, as_of_source) = d.as_of();
         let (ach, wire) = d.parts();
         let attempts = self.inner.attempts.lock().expect("attempts lock");
@@ -169,7 +196,9 @@ impl State {
                 let at = retry.filter(|r| *r < next).unwrap_or(next);
                 tokio::time::sleep((at - now).to_std().unwrap_or_default()).await;
                 let Some(inner) = weak.upgrade() else { return };
-                retry = match (State { inner }).refresh().await {
+                // On the audit trail as the server's.
+                let refresh = async move { (State { inner }).refresh().await };
+                retry = match crate::storage::trail::job("routing-refresh", refresh).await {
                     Ok(_) => None,
                     Err(_) => Some(Utc::now() + chrono::Duration::from_std(RETRY_AFTER).unwrap_or_default()),
                 };

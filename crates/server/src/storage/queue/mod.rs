@@ -129,7 +129,7 @@ impl QueueTable {
             taken_over = tx.exec().execute(&s).await?;
         }
         self.open_attempts(&mut tx, db.dialect(), &rows, &now_text).await?;
-        tx.commit().await?;
+        tx.commit_unrecorded().await?;
         Ok(Claimed { rows, taken_over })
     }
 
@@ -229,7 +229,7 @@ impl QueueTable {
         q.bind_list(ids.iter().map(String::as_str));
         q.push(")");
         let n = tx.exec().execute(&q).await?;
-        tx.commit().await?;
+        tx.commit_unrecorded().await?;
         Ok(n)
     }
 

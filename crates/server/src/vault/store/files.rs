@@ -1,12 +1,14 @@
 //! Files and their versions, the zip's listing, usage, and which contents are still referenced.
 
+use moneydesk_model::events::EventType;
 use moneydesk_model::vault::{FileRecord, VaultEntry, VaultEntryKind, VaultPath};
 
+use super::record::object_id;
 use super::{
     ensure_folders, file_id, folder_id, is_unique_violation, subtree, ArchiveFile, EntryRow, IdVersion, Result,
     VaultError, VaultStore, VersionRow,
 };
-use crate::storage::Sql;
+use crate::storage::{events, trail, Sql};
 
 impl VaultStore {
     /// Records a new version of `folder/name` (the blob is stored already). The folder must
@@ -57,8 +59,7 @@ impl VaultStore {
         .arg(v.created_at.as_str())
         .arg(v.uploaded_by.as_str());
         tx.exec().execute(&insert).await?;
-        tx.commit().await?;
-        Ok(VaultEntry {
+        let entry = VaultEntry {
             name: path.name().to_string(),
             path: path.as_str().to_string(),
             kind: VaultEntryKind::File,
@@ -66,7 +67,14 @@ impl VaultStore {
             content_type: Some(v.content_type.clone()),
             versions: Some(version as u32),
             modified_at: v.created_at.clone(),
-        })
+        };
+        let id = object_id(user, &path);
+        trail::target("vault_file", &id);
+        trail::change("version", (version > 1).then_some(version - 1), Some(version));
+        trail::change("sha256", None::<&str>, Some(v.sha256.as_str()));
+        events::append(&mut tx, EventType::VaultFileUploaded, "vault_file", id, &entry).await?;
+        tx.commit().await?;
+        Ok(entry)
     }
 
     /// The file at `path` with its versions, newest first.
@@ -97,6 +105,10 @@ impl VaultStore {
         if tx.exec().execute(&del).await? == 0 {
             return Err(VaultError::NotFound(format!("path: no file {path}")));
         }
+        let id = object_id(user, path);
+        trail::target("vault_file", &id);
+        trail::change("versions", Some(record.versions.len()), None::<usize>);
+        events::append(&mut tx, EventType::VaultFileDeleted, "vault_file", id, &record).await?;
         tx.commit().await?;
         let mut blobs: Vec<String> = rows.into_iter().map(|r| r.sha256).collect();
         blobs.sort();
@@ -139,6 +151,8 @@ impl VaultStore {
         )
         .arg(id);
         let row: EntryRow = tx.exec().row(&entry).await?.expect("the file was just moved");
+        trail::target("vault_file", object_id(user, from));
+        trail::change("path", Some(from.as_str()), Some(to.as_str()));
         tx.commit().await?;
         Ok(VaultEntry {
             name: row.name,

@@ -5,12 +5,15 @@
 
 mod files;
 mod list;
+mod record;
 
+use moneydesk_model::events::EventType;
 use moneydesk_model::vault::{FileVersion, FolderRecord, VaultPath};
 
+use self::record::object_id;
 use crate::storage::sql::Arg;
 use crate::storage::time::now_text;
-use crate::storage::{Database, Sql, Tx};
+use crate::storage::{events, trail, Database, Sql, Tx};
 
 #[derive(Debug, thiserror::Error)]
 pub enum VaultError {
@@ -124,6 +127,8 @@ impl VaultStore {
             }
             Err(e) => return Err(e.into()),
         }
+        trail::target("vault_folder", object_id(user, &path));
+        trail::change("path", None::<&str>, Some(path.as_str()));
         tx.commit().await?;
         self.folder(user, &path).await?.ok_or_else(|| VaultError::NotFound(format!("No folder {path}")))
     }
@@ -179,8 +184,14 @@ impl VaultStore {
         }
         let parent_id = ensure_folders(&mut tx, user, &new_parent).await?;
         refuse_file_named(&mut tx, parent_id, to.name(), to).await?;
+        // Read in the move's transaction: the event tells of the folder as the answer shows it.
+        let record =
+            folder_record(&mut tx, user, to).await?.ok_or_else(|| VaultError::NotFound(format!("No folder {to}")))?;
+        trail::target("vault_folder", object_id(user, from));
+        trail::change("path", Some(from.as_str()), Some(to.as_str()));
+        events::append(&mut tx, EventType::VaultFolderMoved, "vault_folder", object_id(user, to), &record).await?;
         tx.commit().await?;
-        self.folder(user, to).await?.ok_or_else(|| VaultError::NotFound(format!("No folder {to}")))
+        Ok(record)
     }
 
     /// The folder at `path` with what its subtree holds; `None` when there is none (the root
@@ -226,6 +237,10 @@ impl VaultStore {
                 .arg(user);
                 tx.exec().execute(&files).await?;
             }
+            trail::target("vault_folder", object_id(user, path));
+            trail::change("path", Some(path.as_str()), None::<&str>);
+            let id = object_id(user, path);
+            events::append(&mut tx, EventType::VaultFolderDeleted, "vault_folder", id, &record).await?;
             gone.push(record);
         }
         tx.commit().await?;

@@ -8,8 +8,11 @@
 use chrono::Utc;
 use moneydesk_model::email::inbound::{InboundAttachment, InboundAttempt, InboundMessage, InboundState};
 
+use moneydesk_model::events::EventType;
+
+use crate::storage::events::{self, NewEvent};
 use crate::storage::time::millis as time_text;
-use crate::storage::{Database, Sql};
+use crate::storage::{trail, Database, Sql};
 
 mod queue;
 
@@ -133,7 +136,11 @@ impl InboundStore {
             .arg(by)
             .arg(now.clone())
             .arg(now);
-        self.db.acquire().await?.exec().execute(&q).await?;
+        let mut tx = self.db.begin().await?;
+        tx.exec().execute(&q).await?;
+        trail::target("inbound_route", domain);
+        trail::change("url", None::<&str>, Some(url));
+        tx.commit().await?;
         Ok(self.route(domain).await?.expect("the route just created"))
     }
 
@@ -159,23 +166,45 @@ impl InboundStore {
         self.db.acquire().await?.exec().texts(&q).await
     }
 
+    /// Runs `change` on the route of `domain` in a transaction with the route's URL before it
+    /// on record (`field`: before → `after`); `false`, nothing written, when there is no route.
+    async fn change_route(&self, domain: &str, change: Sql, field: &str, after: Option<&str>) -> sqlx::Result<bool> {
+        let mut tx = self.db.begin().await?;
+        let q = self.db.sql("SELECT url FROM email_inbound_routes WHERE domain = ?").arg(domain);
+        let Some(before) = tx.exec().texts(&q).await?.pop() else { return Ok(false) };
+        tx.exec().execute(&change).await?;
+        trail::target("inbound_route", domain);
+        match field {
+            "url" => trail::change("url", Some(before), after),
+            _ => trail::change(field, None::<&str>, after),
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// Changes a route's URL (messages not yet delivered go to the new one); `None` when there
     /// is no such route.
     pub async fn set_url(&self, domain: &str, url: &str) -> sqlx::Result<Option<StoredRoute>> {
         let q = self.db.sql("UPDATE email_inbound_routes SET url = ? WHERE domain = ?").arg(url).arg(domain);
-        self.db.acquire().await?.exec().execute(&q).await?;
+        if !self.change_route(domain, q, "url", Some(url)).await? {
+            return Ok(None);
+        }
         self.route(domain).await
     }
 
-    /// Replaces a route's secret: the next attempt is signed with the new one.
+    /// Replaces a route's secret: the next attempt is signed with the new one. On record as
+    /// the rotation's time (never the secret).
     pub async fn set_secret(&self, domain: &str, secret: &str) -> sqlx::Result<Option<StoredRoute>> {
+        let now = time_text(Utc::now());
         let q = self
             .db
             .sql("UPDATE email_inbound_routes SET secret = ?, secret_rotated_at = ? WHERE domain = ?")
             .arg(secret)
-            .arg(time_text(Utc::now()))
+            .arg(now.as_str())
             .arg(domain);
-        self.db.acquire().await?.exec().execute(&q).await?;
+        if !self.change_route(domain, q, "secretRotatedAt", Some(&now)).await? {
+            return Ok(None);
+        }
         self.route(domain).await
     }
 
@@ -183,7 +212,7 @@ impl InboundStore {
     /// delivered fail at their next attempt. Whether there was one.
     pub async fn delete_route(&self, domain: &str) -> sqlx::Result<bool> {
         let q = self.db.sql("DELETE FROM email_inbound_routes WHERE domain = ?").arg(domain);
-        Ok(self.db.acquire().await?.exec().execute(&q).await? > 0)
+        self.change_route(domain, q, "url", None).await
     }
 
     /// Stores messages (their raw MIME already in the blob store), due at once, in one
@@ -214,6 +243,20 @@ impl InboundStore {
                 .arg(time_text(until));
             tx.exec().execute(&q).await?;
         }
+        // On record (a POST of raw mail; SMTP's arrivals have no recording) and told: each
+        // message as the API answers it.
+        let ids: Vec<&str> = messages.iter().map(|m| m.id.as_str()).collect();
+        if let Some(first) = ids.first() {
+            trail::target("inbound_message", first);
+        }
+        let mut q = self.db.sql(&format!("SELECT {MESSAGE_COLUMNS} FROM email_inbound_messages WHERE id IN ("));
+        q.bind_list(ids.iter().copied()).push(") ORDER BY domain");
+        let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
+        let received: Vec<NewEvent> = rows
+            .iter()
+            .map(|r| NewEvent::new(EventType::EmailInboundReceived, "inbound_message", &r.id, &r.answer()))
+            .collect();
+        events::append_many(&mut tx, &received).await?;
         tx.commit().await
     }
 
@@ -262,7 +305,7 @@ impl InboundStore {
         let Some(row): Option<MessageRow> = tx.exec().row(&self.message_query(id)).await? else { return Ok(None) };
         let q = self.db.sql("SELECT number, url, started_at, duration_ms, status, result FROM email_inbound_attempts WHERE message_id = ? ORDER BY number").arg(id);
         let rows: Vec<AttemptRow> = tx.exec().rows(&q).await?;
-        tx.commit().await?;
+        tx.commit_unrecorded().await?;
         let attempts = rows
             .into_iter()
             .map(|r| InboundAttempt {
@@ -288,9 +331,14 @@ impl InboundStore {
             .arg(time_text(now))
             .arg(time_text(until))
             .arg(id);
-        if self.db.acquire().await?.exec().execute(&q).await? > 0 {
+        let mut tx = self.db.begin().await?;
+        if tx.exec().execute(&q).await? > 0 {
+            trail::target("inbound_message", id);
+            trail::change("state", None::<&str>, Some(InboundState::Pending));
+            tx.commit().await?;
             return Ok(Some(true));
         }
+        drop(tx);
         Ok(self.message(id).await?.map(|_| false))
     }
 }

@@ -12,12 +12,14 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use moneydesk_model::email::MessageState;
+use moneydesk_model::events::EventType;
 
-use super::outbox::{MessageRow, ROW_COLUMNS};
+use super::outbox::{event, MessageRow, RECORD_COLUMNS, ROW_COLUMNS};
 use super::{time_text, EmailError, EmailStore, StoredMessage};
+use crate::storage::events::{self, NewEvent};
 use crate::storage::queue::{AttemptTable, Claimable, Outcomes, QueueTable, UNCLAIMED};
 use crate::storage::sql::Conn;
-use crate::storage::{Dialect, Sql};
+use crate::storage::{trail, Dialect, Sql};
 
 /// The reply of an attempt whose worker died before recording its outcome (the message was
 /// then taken over).
@@ -134,7 +136,8 @@ impl EmailStore {
         let boxed: Vec<&Outcome> = outcomes.iter().filter(|o| o.mailbox.is_some()).collect();
         let still_mine: HashSet<String> = match self.db.dialect() {
             // One writer at a time: the attempts and the mailbox are written first, for the
-            // messages still claimed, then the messages; nothing can come between.
+            // messages still claimed, then the messages; nothing can come between. The messages'
+            // rows come back for their events, written with the COMMIT: two calls a group.
             Dialect::Sqlite => {
                 let mut q = self.db.sql("BEGIN IMMEDIATE; ");
                 attempts_update(&mut q, outcomes.iter(), Some(worker));
@@ -144,13 +147,21 @@ impl EmailStore {
                 }
                 q.push("; ");
                 messages_update(&mut q, outcomes, &now, worker);
-                q.push("; COMMIT");
                 let conn = match held {
                     Some(conn) => conn,
                     None => held.insert(self.db.acquire().await?),
                 };
-                match conn.exec().texts(&q).await {
-                    Ok(ids) => ids.into_iter().collect(),
+                let written = match conn.exec().rows::<MessageRow>(&q).await {
+                    Ok(rows) => {
+                        let mut q = self.db.sql("");
+                        events::push(&mut q, &outcome_events(&rows));
+                        q.push("; COMMIT");
+                        conn.exec().execute(&q).await.map(|_| rows)
+                    }
+                    Err(e) => Err(e),
+                };
+                match written {
+                    Ok(rows) => rows.into_iter().map(|r| r.id).collect(),
                     Err(e) => {
                         // Whatever the statement that failed, nothing of the group stays:
                         // rolled back, or the connection closed if even that fails.
@@ -168,7 +179,9 @@ impl EmailStore {
                 let mut tx = self.db.begin().await?;
                 let mut q = self.db.sql("");
                 messages_update(&mut q, outcomes, &now, worker);
-                let still_mine: HashSet<String> = tx.exec().texts(&q).await?.into_iter().collect();
+                let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
+                events::append_many(&mut tx, &outcome_events(&rows)).await?;
+                let still_mine: HashSet<String> = rows.into_iter().map(|r| r.id).collect();
                 let recorded: Vec<&Outcome> = outcomes.iter().filter(|o| still_mine.contains(&o.id)).collect();
                 if !recorded.is_empty() {
                     let mut q = self.db.sql("");
@@ -226,6 +239,8 @@ impl EmailStore {
             .arg(token)
             .arg(user);
         tx.exec().execute(&q).await?;
+        trail::target("email_message", id);
+        trail::change("state", Some(MessageState::Failed), Some(MessageState::Queued));
         tx.commit().await?;
         self.wake();
         Ok(Some(Ok(row)))
@@ -246,7 +261,8 @@ impl Outcomes for EmailStore {
 }
 
 /// Appends the UPDATE of `outcomes`' messages whose claim is still `worker`'s, answering
-/// their ids. VALUES columns are named column1, column2 … on both backends.
+/// their rows as they now stand (without the bodies, for the events). VALUES columns are
+/// named column1, column2 … on both backends.
 fn messages_update(q: &mut Sql, outcomes: &[Outcome], now: &str, worker: &str) {
     q.push(
         "UPDATE email_messages AS m SET state = v.column2, last_reply = v.column3, sent_at = v.column4, \
@@ -267,7 +283,23 @@ fn messages_update(q: &mut Sql, outcomes: &[Outcome], now: &str, worker: &str) {
         ]);
     }
     q.push(") AS v WHERE m.id = v.column1");
-    OUTBOX.still_mine(q, "m", worker).push(" RETURNING id");
+    OUTBOX.still_mine(q, "m", worker).push(" RETURNING ").push(RECORD_COLUMNS);
+}
+
+/// The events of recorded outcomes (`rows`: the messages as they now stand): `email.delivered`
+/// when sent, `email.deferred`, `email.failed`.
+fn outcome_events(rows: &[MessageRow]) -> Vec<NewEvent> {
+    rows.iter()
+        .filter_map(|r| {
+            let kind = match r.state() {
+                MessageState::Sent => EventType::EmailDelivered,
+                MessageState::Deferred => EventType::EmailDeferred,
+                MessageState::Failed => EventType::EmailFailed,
+                _ => return None,
+            };
+            Some(event(kind, r))
+        })
+        .collect()
 }
 
 /// The condition that a message (`v.column1`) is still claimed by `worker`, when given.

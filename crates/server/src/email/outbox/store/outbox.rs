@@ -4,10 +4,12 @@
 use moneydesk_model::email::{
     AttachmentInfo, Attempt, Delivery, Disposition, MessageDetail, MessageState, OutboxMessage, ResentBy,
 };
+use moneydesk_model::events::EventType;
 use moneydesk_model::{Page, PageRequest, Sort};
 
 use super::{EmailError, EmailStore, StoredAttachment, StoredMailbox, StoredMessage, StoredRecipients};
-use crate::storage::Sql;
+use crate::storage::events::{self, NewEvent};
+use crate::storage::{trail, Sql};
 
 /// A message to queue: its parts and where it stands at acceptance.
 #[derive(Debug, Clone)]
@@ -76,6 +78,19 @@ pub(crate) const ROW_COLUMNS: &str =
     "id, batch_id, idx, state, delivery, message_id, date_header, from_email, from_name, \
     reply_to_email, reply_to_name, recipients, subject, text_body, html_body, attachments, template_id, \
     template_version, categories, created_at, send_at, next_attempt_at, attempts, sent_at, last_reply, resent_after";
+
+/// [`ROW_COLUMNS`] without the bodies: what [`MessageRow::record`] (the API's message) needs,
+/// read back for events without copying every body again.
+pub(crate) const RECORD_COLUMNS: &str =
+    "id, batch_id, idx, state, delivery, message_id, date_header, from_email, from_name, \
+    reply_to_email, reply_to_name, recipients, subject, CAST(NULL AS TEXT) AS text_body, CAST(NULL AS TEXT) AS html_body, \
+    attachments, template_id, template_version, categories, created_at, send_at, next_attempt_at, attempts, sent_at, \
+    last_reply, resent_after";
+
+/// The event of a message's state, as the API answers it.
+pub(crate) fn event(kind: EventType, row: &MessageRow) -> NewEvent {
+    NewEvent::new(kind, "email_message", &row.id, &row.record())
+}
 
 impl MessageRow {
     pub fn stored(&self) -> StoredMessage {
@@ -153,45 +168,10 @@ impl EmailStore {
     /// Queues a request's messages in one transaction: all of them, or none.
     pub async fn insert(&self, messages: &[NewMessage]) -> Result<(), EmailError> {
         let mut tx = self.db.begin().await?;
-        for chunk in messages.chunks(ROWS_PER_INSERT) {
-            let mut q = self.db.sql(&format!("INSERT INTO email_messages ({COLUMNS}) VALUES "));
-            for (i, n) in chunk.iter().enumerate() {
-                if i > 0 {
-                    q.push(", ");
-                }
-                let m = &n.message;
-                q.bind_row([
-                    m.id.clone().into(),
-                    m.batch_id.clone().into(),
-                    (m.index as i64).into(),
-                    n.state.as_str().into(),
-                    match n.delivery {
-                        Delivery::Relay => "relay",
-                        Delivery::Mailbox => "mailbox",
-                    }
-                    .into(),
-                    m.message_id.clone().into(),
-                    m.date_header.clone().into(),
-                    m.from.email.clone().into(),
-                    m.from.name.clone().into(),
-                    m.reply_to.as_ref().map(|r| r.email.clone()).into(),
-                    m.reply_to.as_ref().and_then(|r| r.name.clone()).into(),
-                    json(&m.recipients).into(),
-                    m.subject.clone().into(),
-                    m.text.clone().into(),
-                    m.html.clone().into(),
-                    json(&m.attachments).into(),
-                    m.template_id.clone().into(),
-                    m.template_version.map(i64::from).into(),
-                    json(&m.categories).into(),
-                    n.created_by.clone().into(),
-                    n.created_at.clone().into(),
-                    n.send_at.clone().into(),
-                    n.next_attempt_at.clone().into(),
-                ]);
-            }
-            tx.exec().execute(&q).await?;
+        if messages.is_empty() {
+            return Ok(tx.commit_unrecorded().await?);
         }
+        insert_in(&mut tx, messages).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -207,7 +187,7 @@ impl EmailStore {
         q.push(" ORDER BY created_at DESC, batch_id DESC, idx ASC LIMIT ");
         q.bind(page.size as i64).push(" OFFSET ").bind(page.offset() as i64);
         let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
-        tx.commit().await?;
+        tx.commit_unrecorded().await?;
         Ok(Page::build(page, total, rows.iter().map(MessageRow::record).collect(), Sort::UNSORTED))
     }
 
@@ -237,7 +217,7 @@ impl EmailStore {
         let attempts: Vec<AttemptRow> = tx.exec().rows(&q).await?;
         let q = self.db.sql("SELECT after_attempt, resent_at, resent_by, resent_by_user FROM email_resends WHERE message_id = ? ORDER BY after_attempt").arg(id);
         let resends: Vec<ResendRow> = tx.exec().rows(&q).await?;
-        tx.commit().await?;
+        tx.commit_unrecorded().await?;
         let mut attempt_log: Vec<Attempt> = attempts
             .into_iter()
             .map(|a| Attempt {
@@ -291,6 +271,66 @@ pub fn info(index: usize, a: &StoredAttachment) -> AttachmentInfo {
         disposition: if a.disposition == "inline" { Disposition::Inline } else { Disposition::Attachment },
         content_id: a.content_id.clone(),
     }
+}
+
+/// Queues messages (with their `email.accepted` events) in the caller's transaction: for a
+/// change that sends mail as part of itself (a webhook endpoint the server disables).
+pub(crate) async fn insert_in(tx: &mut crate::storage::Tx, messages: &[NewMessage]) -> sqlx::Result<()> {
+    for chunk in messages.chunks(ROWS_PER_INSERT) {
+        let mut q = Sql::new(tx.dialect(), &format!("INSERT INTO email_messages ({COLUMNS}) VALUES "));
+        for (i, n) in chunk.iter().enumerate() {
+            if i > 0 {
+                q.push(", ");
+            }
+            let m = &n.message;
+            q.bind_row([
+                m.id.clone().into(),
+                m.batch_id.clone().into(),
+                (m.index as i64).into(),
+                n.state.as_str().into(),
+                match n.delivery {
+                    Delivery::Relay => "relay",
+                    Delivery::Mailbox => "mailbox",
+                }
+                .into(),
+                m.message_id.clone().into(),
+                m.date_header.clone().into(),
+                m.from.email.clone().into(),
+                m.from.name.clone().into(),
+                m.reply_to.as_ref().map(|r| r.email.clone()).into(),
+                m.reply_to.as_ref().and_then(|r| r.name.clone()).into(),
+                json(&m.recipients).into(),
+                m.subject.clone().into(),
+                m.text.clone().into(),
+                m.html.clone().into(),
+                json(&m.attachments).into(),
+                m.template_id.clone().into(),
+                m.template_version.map(i64::from).into(),
+                json(&m.categories).into(),
+                n.created_by.clone().into(),
+                n.created_at.clone().into(),
+                n.send_at.clone().into(),
+                n.next_attempt_at.clone().into(),
+            ]);
+        }
+        tx.exec().execute(&q).await?;
+    }
+    // On record: the request's messages (one: the message; more: their batch), and an
+    // `email.accepted` for each, as the outbox answers it.
+    let Some(first) = messages.first() else { return Ok(()) };
+    match messages.len() {
+        1 => trail::target("email_message", &first.message.id),
+        n => {
+            trail::target("email_batch", &first.message.batch_id);
+            trail::change("messages", None::<u32>, Some(n));
+        }
+    }
+    let q =
+        Sql::new(tx.dialect(), &format!("SELECT {RECORD_COLUMNS} FROM email_messages WHERE batch_id = ? ORDER BY idx"))
+            .arg(first.message.batch_id.as_str());
+    let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
+    let accepted: Vec<NewEvent> = rows.iter().map(|r| event(EventType::EmailAccepted, r)).collect();
+    events::append_many(tx, &accepted).await.map(|_| ())
 }
 
 fn json<T: serde::Serialize>(v: &T) -> String {
