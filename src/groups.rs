@@ -99,14 +99,14 @@ groups! {
         scope: VaultRead,
         summary: "Browse a user's folders; create, move, download as zip and delete them; upload files and their versions.",
         page: split(crate::pages::vault::VaultPage),
-        stylesheets: ["table", "vault"],
+        stylesheets: ["table", "vault", "activity"],
     }
     email {
         title: "Email",
         scope: EmailSend | EmailVerify,
         summary: "Compose and send messages, from templates and in bulk; follow each message in the outbox; manage templates; verify addresses; authenticate sending domains; receive inbound mail at a webhook.",
         page: split(crate::pages::email::EmailPage),
-        stylesheets: ["table", "email"],
+        stylesheets: ["table", "email", "activity"],
     }
     routing {
         title: "Routing numbers",
@@ -120,7 +120,7 @@ groups! {
         scope: DepositsRead,
         summary: "List deposits, create a check deposit with its images, scan checks and follow each deposit's status.",
         page: split(crate::pages::deposits::DepositsPage),
-        stylesheets: ["table", "deposits", "ledger"],
+        stylesheets: ["table", "deposits", "ledger", "activity"],
     }
     cash_letters {
         title: "Cash letters",
@@ -134,7 +134,7 @@ groups! {
         scope: AccountsRead,
         summary: "Page, sort and search through accounts.",
         page: split(crate::pages::accounts::AccountsPage),
-        stylesheets: ["table", "ledger"],
+        stylesheets: ["table", "ledger", "activity"],
         opens_on: first_page(ACCOUNTS),
     }
     ledger {
@@ -151,6 +151,20 @@ groups! {
         page: split(crate::pages::permissions::PermissionsPage),
         stylesheets: ["table"],
         opens_on: first_page(PERMISSIONS),
+    }
+    activity {
+        title: "Activity",
+        scope: AuditRead,
+        summary: "Every change on record: who, when, before and after; the chain's verification.",
+        page: split(crate::pages::activity::ActivityPage),
+        stylesheets: ["table", "activity"],
+    }
+    webhooks {
+        title: "Webhooks",
+        scope: WebhooksWrite,
+        summary: "Where events are pushed, signed: endpoints, secrets, deliveries and replays.",
+        page: split(crate::pages::webhooks::WebhooksPage),
+        stylesheets: ["table", "webhooks"],
     }
 }
 

@@ -1,6 +1,7 @@
 //! The API, one module per group over one client (see `client.rs`).
 
 pub mod accounts;
+pub mod audit;
 pub mod auth;
 pub mod cash_letters;
 pub mod client;
@@ -16,6 +17,7 @@ pub mod request;
 pub mod routing;
 pub mod scan_worker;
 pub mod vault;
+pub mod webhooks;
 
 pub use client::Client;
 pub use error::ApiError;

@@ -2,6 +2,7 @@
 //! `src/groups.rs`.
 
 pub mod accounts;
+pub mod activity;
 pub mod cash_letters;
 pub mod dashboard;
 pub mod deposits;
@@ -14,6 +15,7 @@ pub mod permissions;
 pub mod routing;
 pub mod signin;
 pub mod vault;
+pub mod webhooks;
 
 use leptos::prelude::*;
 

@@ -22,6 +22,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/ledger?view=returns", "[data-testid=return-items] .pager"),
     ("/ledger?view=reconciliation", "[data-testid=clearing-chart]"),
     ("/permissions", "tbody tr[data-id]"),
+    ("/activity", "[data-testid=audit-chain] .chain-banner"),
     ("/vault", "#vault-table"),
     ("/email", "#email-send"),
     ("/email?tab=outbox", "#email-outbox-empty"),
@@ -29,6 +30,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/email?tab=verify&address=support@gmial.com", "#verification .badge.verdict-risky"),
     ("/email?tab=domains", "#domains-empty"),
     ("/email?tab=inbound", "#inbound-routes-empty"),
+    ("/webhooks", "#webhook-endpoints-empty"),
     ("/no-such-page", "[data-testid=not-found]"),
 ];
 

@@ -4,6 +4,7 @@
 
 mod a11y;
 mod accounts;
+mod activity;
 mod cash_letters;
 mod deposits;
 mod email;
@@ -17,3 +18,4 @@ mod routing;
 mod shell;
 mod tables;
 mod vault;
+mod webhooks;

@@ -1,5 +1,6 @@
 //! An account in the table's drawer (with `ledger:read`): its balances now (posted, pending,
-//! available, on hold), its holds with their release days, and its entries (entries.rs).
+//! available, on hold), its holds with their release days, and its entries (entries.rs); with
+//! `audit:read`, its Activity tab.
 
 use leptos::either::{EitherOf3, EitherOf4};
 use leptos::prelude::*;
@@ -13,15 +14,14 @@ use crate::api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::format::format_date;
+use crate::pages::activity::tab::{WithActivity, ACCOUNT};
 use crate::session::use_auth;
 
 /// The drawer's part for an account record of the table.
 pub fn panel(record: Value) -> AnyView {
-    let id = record.get("id").and_then(Value::as_str).map(str::to_string);
-    match id {
-        Some(id) if use_auth().can(Scope::LedgerRead) => view! { <AccountBooks id/> }.into_any(),
-        _ => ().into_any(),
-    }
+    let Some(id) = record.get("id").and_then(Value::as_str).map(str::to_string) else { return ().into_any() };
+    let books = use_auth().can(Scope::LedgerRead).then(|| view! { <AccountBooks id=id.clone()/> });
+    view! { <WithActivity target_type=ACCOUNT target_id=id>{books}</WithActivity> }.into_any()
 }
 
 #[component]

@@ -1,6 +1,6 @@
 //! A file's drawer: its versions, newest first, each with a download; a preview of the latest
 //! version when it is an image or a PDF (fetched with the token, shown from a blob URL); and a
-//! rename.
+//! rename. With `audit:read`, the file's Activity tab.
 
 use leptos::prelude::*;
 use moneydesk_model::vault::{FileRecord, VaultEntry};
@@ -16,6 +16,7 @@ use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::bytes;
 use crate::format::format_date_time;
+use crate::pages::activity::tab::{WithActivity, FILE};
 use crate::session::use_auth;
 
 /// What the browser can show itself.
@@ -107,44 +108,46 @@ pub fn FileDrawer(entry: VaultEntry, close: Callback<()>) -> impl IntoView {
     };
     view! {
         <Drawer title=name.clone() id="vault-file" on_close=close>
-            <p class="muted">{format!("/{path}")}</p>
-            {move || preview.get().map(|(url, kind)| if kind == "image" {
-                view! { <img class="vault-preview" src=url alt=format!("Preview of {}", entry.name)/> }.into_any()
-            } else {
-                view! { <iframe class="vault-preview" src=url title=format!("Preview of {}", entry.name)></iframe> }.into_any()
-            })}
-            <h3>"Versions"</h3>
-            {move || record.with(|r| match r {
-                None => view! { <p class="muted">"Loading…"</p> }.into_any(),
-                Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
-                Some(Ok(f)) => view! {
-                    <ol class="vault-versions" id="vault-versions">
-                        {f.versions.iter().map(|v| {
-                            let n = v.version;
-                            view! {
-                                <li data-version=n>
-                                    <span class="vault-version">{format!("Version {n}")}</span>
-                                    <span>{bytes(v.size)}</span>
-                                    <span class="muted">{format_date_time(&v.created_at).unwrap_or_else(|| v.created_at.clone())}</span>
-                                    <span class="muted">{format!("by {}", v.uploaded_by)}</span>
-                                    <button type="button" class="button small" aria-label=format!("Download version {n}")
-                                        disabled=move || downloading.get()
-                                        on:click=move |_| download.with_value(|d| d(n))>"Download"</button>
-                                </li>
-                            }
-                        }).collect_view()}
-                    </ol>
-                }.into_any(),
-            })}
-            <Show when=move || vault.writer.get()>
-                <form class="vault-rename" on:submit={let rename = rename.clone(); move |ev| { ev.prevent_default(); rename(); }}>
-                    <label for="vault-rename">"Name"</label>
-                    <input id="vault-rename" maxlength="255" prop:value=move || new_name.get() on:input=move |ev| new_name.set(event_target_value(&ev))
-                        aria-describedby="vault-rename-error"/>
-                    <button type="submit" class="button" disabled=move || renaming.get()>"Rename"</button>
-                    <p class="field-error" id="vault-rename-error" role="alert">{move || rename_error.get()}</p>
-                </form>
-            </Show>
+            <WithActivity target_type=FILE target_id=format!("{user}/{path}")>
+                <p class="muted">{format!("/{path}")}</p>
+                {move || preview.get().map(|(url, kind)| if kind == "image" {
+                    view! { <img class="vault-preview" src=url alt=format!("Preview of {}", entry.name)/> }.into_any()
+                } else {
+                    view! { <iframe class="vault-preview" src=url title=format!("Preview of {}", entry.name)></iframe> }.into_any()
+                })}
+                <h3>"Versions"</h3>
+                {move || record.with(|r| match r {
+                    None => view! { <p class="muted">"Loading…"</p> }.into_any(),
+                    Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
+                    Some(Ok(f)) => view! {
+                        <ol class="vault-versions" id="vault-versions">
+                            {f.versions.iter().map(|v| {
+                                let n = v.version;
+                                view! {
+                                    <li data-version=n>
+                                        <span class="vault-version">{format!("Version {n}")}</span>
+                                        <span>{bytes(v.size)}</span>
+                                        <span class="muted">{format_date_time(&v.created_at).unwrap_or_else(|| v.created_at.clone())}</span>
+                                        <span class="muted">{format!("by {}", v.uploaded_by)}</span>
+                                        <button type="button" class="button small" aria-label=format!("Download version {n}")
+                                            disabled=move || downloading.get()
+                                            on:click=move |_| download.with_value(|d| d(n))>"Download"</button>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ol>
+                    }.into_any(),
+                })}
+                <Show when=move || vault.writer.get()>
+                    <form class="vault-rename" on:submit={let rename = rename.clone(); move |ev| { ev.prevent_default(); rename(); }}>
+                        <label for="vault-rename">"Name"</label>
+                        <input id="vault-rename" maxlength="255" prop:value=move || new_name.get() on:input=move |ev| new_name.set(event_target_value(&ev))
+                            aria-describedby="vault-rename-error"/>
+                        <button type="submit" class="button" disabled=move || renaming.get()>"Rename"</button>
+                        <p class="field-error" id="vault-rename-error" role="alert">{move || rename_error.get()}</p>
+                    </form>
+                </Show>
+            </WithActivity>
         </Drawer>
     }
 }

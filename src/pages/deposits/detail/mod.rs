@@ -19,6 +19,7 @@ use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::format_date_time;
+use crate::pages::activity::tab::{WithActivity, DEPOSIT};
 use crate::session::use_auth;
 
 /// Bumped when a deposit changed: the page's table fetches its view again.
@@ -28,7 +29,10 @@ pub struct Changed(pub RwSignal<u32>);
 /// The drawer's part for a deposit record of the table.
 pub fn panel(record: Value) -> AnyView {
     match record.get("id").and_then(Value::as_i64) {
-        Some(id) => view! { <DepositPanel id/> }.into_any(),
+        Some(id) => {
+            view! { <WithActivity target_type=DEPOSIT target_id=id.to_string()><DepositPanel id/></WithActivity> }
+                .into_any()
+        }
         None => ().into_any(),
     }
 }

@@ -2,7 +2,7 @@
 //! version of the open one, editor.rs) whose preview renders the draft with sample data as it
 //! is typed (debounced; a newer draft overtakes an older one). Saving needs the admin scope.
 //! The editor's state and what is made of it are draft.rs; each part of the page is a
-//! component here.
+//! component here. With `audit:read`, the open template has an Activity tab.
 
 mod draft;
 mod editor;
@@ -16,6 +16,7 @@ use self::editor::TemplateEditor;
 use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
+use crate::pages::activity::tab::{WithActivity, TEMPLATE};
 use crate::session::use_auth;
 
 #[component]
@@ -91,19 +92,23 @@ fn OpenTemplate(form: TemplateForm, detail: Answer<TemplateDetail>, admin: Memo<
             Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
             Some(Ok(t)) => {
                 let t2 = t.clone();
+                let about = format!("{} · variables: {}", t.id, t.latest.variables.join(", "));
+                let versions = t.versions.clone();
                 view! {
                     <h2>{t.name.clone()}</h2>
-                    <p class="muted">{format!("{} · variables: {}", t.id, t.latest.variables.join(", "))}</p>
-                    <Show when=move || admin.get()>
-                        {let t3 = t2.clone(); view! { <button type="button" class="button" id="email-template-edit" on:click=move |_| form.edit(Some(&t3))>"New version"</button> }}
-                    </Show>
-                    <table class="table">
-                        <caption>"Versions"</caption>
-                        <thead><tr><th scope="col">"Version"</th><th scope="col">"Subject"</th><th scope="col">"Saved"</th><th scope="col">"By"</th></tr></thead>
-                        <tbody>{t.versions.iter().map(|v| view! {
-                            <tr><td>{v.version}</td><td>{v.subject.clone()}</td><td>{v.created_at.clone()}</td><td>{v.created_by.clone()}</td></tr>
-                        }).collect_view()}</tbody>
-                    </table>
+                    <WithActivity target_type=TEMPLATE target_id=t.id.clone()>
+                        <p class="muted">{about}</p>
+                        <Show when=move || admin.get()>
+                            {let t3 = t2.clone(); view! { <button type="button" class="button" id="email-template-edit" on:click=move |_| form.edit(Some(&t3))>"New version"</button> }}
+                        </Show>
+                        <table class="table">
+                            <caption>"Versions"</caption>
+                            <thead><tr><th scope="col">"Version"</th><th scope="col">"Subject"</th><th scope="col">"Saved"</th><th scope="col">"By"</th></tr></thead>
+                            <tbody>{versions.into_iter().map(|v| view! {
+                                <tr><td>{v.version}</td><td>{v.subject}</td><td>{v.created_at}</td><td>{v.created_by}</td></tr>
+                            }).collect_view()}</tbody>
+                        </table>
+                    </WithActivity>
                 }.into_any()
             }
         }))

@@ -1,0 +1,117 @@
+//! The Activity tab of an object's drawer (a deposit, a vault file, an email template, an
+//! account): the drawer's own content under "Details", the object's audit records under
+//! "Activity", newest first and paged, fetched when the tab is first opened. A token without
+//! `audit:read` sees the details alone, as before. The target types are the names the server
+//! records its changes under (`trail::target`).
+
+use leptos::either::{Either, EitherOf4};
+use leptos::prelude::*;
+use moneydesk_model::audit::AuditRecord;
+use moneydesk_model::{Page, Scope};
+
+use super::record::ChangeTable;
+use super::state::{who, TargetView};
+use crate::api;
+use crate::api::request::Answer;
+use crate::components::data_table::column::badge_class;
+use crate::components::error_view::ApiErrorView;
+use crate::format::format_date_time;
+use crate::session::use_auth;
+
+pub const DEPOSIT: &str = "deposit";
+/// An account's books (its balances moved: a hold released); the id is the account's.
+pub const ACCOUNT: &str = "ledger_account";
+/// A vault file; its id is `<userId>/<path>`.
+pub const FILE: &str = "vault_file";
+pub const TEMPLATE: &str = "email_template";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tab {
+    Details,
+    Activity,
+}
+
+#[component]
+pub fn WithActivity(target_type: &'static str, #[prop(into)] target_id: String, children: Children) -> impl IntoView {
+    if !use_auth().can(Scope::AuditRead) {
+        return Either::Left(children());
+    }
+    let tab = RwSignal::new(Tab::Details);
+    let opened = RwSignal::new(false);
+    let dom_id = move |part: &str| format!("activity-{target_type}-{part}");
+    let button = move |t: Tab, slug: &'static str, label: &'static str| {
+        view! {
+            <button type="button" role="tab" class="drawer-tab" id=dom_id(&format!("{slug}-tab"))
+                aria-controls=dom_id(slug) aria-selected=move || (tab.get() == t).to_string()
+                on:click=move |_| {
+                    opened.update(|o| *o |= t == Tab::Activity);
+                    tab.set(t);
+                }>{label}</button>
+        }
+    };
+    Either::Right(view! {
+        <div class="drawer-tabs" role="tablist" aria-label="Sections">
+            {button(Tab::Details, "details", "Details")}
+            {button(Tab::Activity, "activity", "Activity")}
+        </div>
+        <div role="tabpanel" id=dom_id("details") aria-labelledby=dom_id("details-tab")
+            hidden=move || tab.get() != Tab::Details>{children()}</div>
+        <div role="tabpanel" id=dom_id("activity") aria-labelledby=dom_id("activity-tab")
+            hidden=move || tab.get() != Tab::Activity>
+            {move || opened.get().then(|| view! { <TargetRecords target_type target_id=target_id.clone()/> })}
+        </div>
+    })
+}
+
+/// The object's records, newest first, a page at a time.
+#[component]
+fn TargetRecords(target_type: &'static str, target_id: String) -> impl IntoView {
+    let auth = use_auth();
+    let view = RwSignal::new(TargetView::default());
+    let records = Answer::<Page<AuditRecord>>::new();
+    let id = StoredValue::new(target_id);
+    Effect::new(move |_| {
+        let v = view.get();
+        records.load(id.with_value(|i| api::audit::records_of(&auth.client(), target_type, i, v.page, v.size)));
+    });
+    let pages = move || records.with(|p| p.as_ref().and_then(|p| p.as_ref().ok()).map_or(1, |p| p.total_pages.max(1)));
+    view! {
+        <div class="activity-records" data-testid="activity-records">
+            {move || records.with(|r| match r {
+                None => EitherOf4::A(view! { <p class="muted">"Reading the activity…"</p> }),
+                Some(Err(e)) => EitherOf4::B(view! { <ApiErrorView error=e.clone()/> }),
+                Some(Ok(p)) if p.content.is_empty() => EitherOf4::C(view! { <p class="muted">"No activity on record."</p> }),
+                Some(Ok(p)) => EitherOf4::D(view! {
+                    <ol class="activity-list">
+                        {p.content.iter().cloned().map(|record| view! { <Entry record/> }).collect_view()}
+                    </ol>
+                }),
+            })}
+            <div class="pager">
+                <button type="button" class="button" disabled=move || view.with(|v| v.page <= 1)
+                    on:click=move |_| view.update(|v| *v = v.with_page(v.page - 1, pages()))>"Newer"</button>
+                <span>{move || format!("Page {} of {}", view.with(|v| v.page), pages())}</span>
+                <button type="button" class="button" disabled=move || view.with(|v| v.page) >= pages()
+                    on:click=move |_| view.update(|v| *v = v.with_page(v.page + 1, pages()))>"Older"</button>
+            </div>
+        </div>
+    }
+}
+
+/// One record: when, who, the operation and its outcome, and what it changed.
+#[component]
+fn Entry(record: AuditRecord) -> impl IntoView {
+    let when = format_date_time(&record.at).unwrap_or_else(|| record.at.clone());
+    let outcome = record.outcome;
+    view! {
+        <li class="activity-entry" data-id=record.id data-outcome=outcome.as_str()>
+            <p class="activity-what">
+                <time datetime=record.at.clone()>{when}</time>
+                " · " {who(&record.actor)} " · "
+                <span class="mono">{record.operation.clone()}</span> " "
+                <span class=badge_class(outcome.as_str())>{outcome.label()}</span>
+            </p>
+            <ChangeTable changes=record.changes/>
+        </li>
+    }
+}
