@@ -58,7 +58,8 @@ fn bound(name: &str, v: &str, end: bool) -> Result<String, Error> {
 }
 
 fn filter(caller: &Caller, pairs: &[(String, String)]) -> Result<Filter, Error> {
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim().to_string()).filter(|v| !v.is_empty());
+    // A parameter given empty is judged like any other value (an empty `to` is not a time).
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim().to_string());
     let outcome = get("outcome")
         .map(|o| {
             AuditOutcome::parse(&o).ok_or_else(|| {

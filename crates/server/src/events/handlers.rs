@@ -48,7 +48,8 @@ pub(super) async fn list(
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<Page<Event>>>, Error> {
     let pairs = crate::http::extract::query_pairs(q.as_deref());
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim().to_string()).filter(|v| !v.is_empty());
+    // A parameter given empty is judged like any other value (an empty `to` is not a time).
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim().to_string());
     let types = match get("type") {
         None => EventType::ALL.iter().copied().filter(|t| caller.can(t.scope())).collect(),
         Some(list) => {

@@ -145,8 +145,9 @@ pub(super) async fn update(
     State(state): State<WebhooksState>,
     _caller: Caller,
     Path(id): Path<String>,
-    Json(change): Json<WebhookEndpointUpdate>,
+    Json(change): Json<serde_json::Map<String, serde_json::Value>>,
 ) -> Result<Json<Envelope<WebhookEndpoint>>, Error> {
+    let change: WebhookEndpointUpdate = object(change, "a change of an endpoint")?;
     found(&state, &id).await?;
     let url = match &change.url {
         Some(u) => Some(checked_url(&state, u).await?),
@@ -197,7 +198,9 @@ pub(super) async fn rotate_secret(
     let asked: RotateWebhookSecret = match body.iter().all(u8::is_ascii_whitespace) {
         true => RotateWebhookSecret::default(),
         false => {
-            serde_json::from_slice(&body).map_err(|e| Error::bad_request(format!("The body is not a rotation: {e}")))?
+            let map: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&body)
+                .map_err(|e| Error::bad_request(format!("The body is not a rotation: {e}")))?;
+            object(map, "a rotation")?
         }
     };
     let hours = asked.overlap_hours.unwrap_or(DEFAULT_OVERLAP_HOURS);
@@ -209,4 +212,14 @@ pub(super) async fn rotate_secret(
     let row = (state.webhooks().rotate(&id, &secret, overlap).await?)
         .ok_or_else(|| Error::not_found(format!("No webhook endpoint {id}")))?;
     Ok(Json(Envelope::ok(WebhookEndpointWithSecret { endpoint: row.answer(), secret })))
+}
+
+/// A body read as a JSON object first: serde reads a struct from an array too (`[null, null]`
+/// is a change of two optional fields to it), which the document does not allow.
+pub(super) fn object<T: serde::de::DeserializeOwned>(
+    body: serde_json::Map<String, serde_json::Value>,
+    what: &str,
+) -> Result<T, Error> {
+    serde_json::from_value(serde_json::Value::Object(body))
+        .map_err(|e| Error::bad_request(format!("The body is not {what}: {e}")))
 }

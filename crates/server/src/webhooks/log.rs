@@ -96,8 +96,9 @@ pub(super) async fn replay(
     State(state): State<WebhooksState>,
     _caller: Caller,
     Path(id): Path<String>,
-    Json(r): Json<WebhookReplay>,
+    Json(r): Json<serde_json::Map<String, serde_json::Value>>,
 ) -> Result<(StatusCode, Json<Envelope<WebhookReplayed>>), Error> {
+    let r: WebhookReplay = super::handlers::object(r, "a replay")?;
     let endpoint = found(&state, &id).await?;
     let of = match (r.event_id, r.from, r.to) {
         (Some(e), None, None) => ReplayOf::Event(e.trim().to_string()),
