@@ -1,7 +1,10 @@
 //! The writes measured, each with and without its audit record (and, for the adjustment, its
 //! event): what one client does once.
 
-use moneydesk_model::deposits::{DepositAction, DepositStatus, ServiceType};
+#[path = "../../tests/common/deposits.rs"]
+mod test_deposits;
+
+use moneydesk_model::deposits::{DepositAction, ServiceType};
 use moneydesk_model::ledger::{LedgerAccountKind, PostingKind};
 use moneydesk_model::paths;
 use moneydesk_server::deposits::store::{CreateOutcome, DepositRow};
@@ -99,47 +102,14 @@ fn adjustment(ctx: &Ctx, rng: &mut Rng) -> Posting {
     p
 }
 
-/// A new check deposit to a sleeve, In_Progress_1 (`tests/common/deposits.rs`'s shape).
+/// A new check deposit to a sleeve, In_Progress_1: the tests' builder, dated today.
 fn deposit(ctx: &Ctx, rng: &mut Rng) -> DepositRow {
-    let now = chrono::Utc::now();
-    DepositRow {
-        id: 0,
-        service_type: ServiceType::Check.as_str().into(),
-        status: DepositStatus::InProgress.as_str().into(),
-        is_confirmed: 0,
-        amount_cents: 1 + rng.below(100_000) as i64,
-        fee_cents: 0,
-        created_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        completed_at: None,
-        schedule_date: now.date_naive().to_string(),
-        check_date: None,
-        check_number: None,
-        bank_routing_number: None,
-        bank_account_number: None,
-        bank_name: None,
-        memo: Some("bench deposit".into()),
-        payee_account_id: ctx.accounts[rng.below(ctx.accounts.len() as u64) as usize].clone(),
-        payee_user_id: None,
-        payee_name: None,
-        payee_account_number: None,
-        payee_record_type_id: None,
-        payer_id: None,
-        payer_type: None,
-        payment_type: None,
-        source: None,
-        bank_info_id: None,
-        transfer_type: None,
-        submitter: "bench-admin".into(),
-        front_image: None,
-        back_image: None,
-        presentment: None,
-        duplicate_of: None,
-        override_reason: None,
-        scan_id: None,
-        ach_account_type: None,
-        ach_vendor_name: None,
-        ach_entry_description: None,
-    }
+    let sleeve = &ctx.accounts[rng.below(ctx.accounts.len() as u64) as usize];
+    let mut row = test_deposits::row(ServiceType::Check, sleeve, 1 + rng.below(100_000) as i64, 0);
+    row.schedule_date = chrono::Utc::now().date_naive().to_string();
+    row.memo = Some("bench deposit".into());
+    row.submitter = "bench-admin".into();
+    row
 }
 
 /// One write, recorded or not; `request` numbers it (its request ids).
