@@ -198,10 +198,47 @@ async fn others_records_stay_theirs_and_a_day_exports_signed(backend: Backend) {
     assert_eq!(signature, format!("hmac-sha256={}", hex::encode(mac.finalize().into_bytes())));
 }
 
+/// More records than an export reads at a time: the day still comes whole, in chain order, each
+/// link continuing across the pages, and the signature (made in a first walk) matches the body
+/// streamed in the second.
+async fn a_day_larger_than_a_page_exports_whole_and_signed(backend: Backend) {
+    let s = Server::start_on(backend).await;
+    let admin = s.token(&[Scope::Admin]).await;
+    let empty = s.get_auth(&paths::AUDIT_EXPORT.replace("{day}", "2020-02-02"), &admin).await;
+    assert_eq!(empty.status(), 200);
+    assert_eq!(empty.text().await.unwrap(), "", "a day without records exports empty");
+    let db = &s.running.state.stores.database;
+    let n = 2 * moneydesk_server::audit::store::EXPORT_PAGE + 345;
+    db.execute(&format!(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n}) \
+         INSERT INTO audit_records (at, day, user_id, operation, outcome, request_id, changes) \
+         SELECT '2026-01-02T10:00:00.000Z', '2026-01-02', 'test', 'create_folder', 'succeeded', 'req-' || i, '[]' FROM n"
+    ))
+    .await
+    .unwrap();
+    let resp = s.get_auth(&paths::AUDIT_EXPORT.replace("{day}", "2026-01-02"), &admin).await;
+    assert_eq!(resp.status(), 200);
+    let signature = resp.headers()["moneydesk-signature"].to_str().unwrap().to_string();
+    let last = resp.headers()["moneydesk-audit-last-hash"].to_str().unwrap().to_string();
+    let body = resp.text().await.unwrap();
+    let lines: Vec<Value> = body.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len() as i64, n, "every record of the day");
+    for (i, pair) in lines.windows(2).enumerate() {
+        assert_eq!(pair[0]["seq"].as_i64(), Some(i as i64 + 1));
+        assert_eq!(pair[1]["prevHash"], pair[0]["hash"], "the chain continues at line {}", i + 2);
+    }
+    assert_eq!(lines.last().unwrap()["hash"], last.as_str());
+    let key = s.running.state.stores.settings.get("audit.signing_key").await.unwrap().unwrap();
+    let mut mac = Hmac::<Sha256>::new_from_slice(key.as_bytes()).unwrap();
+    mac.update(body.as_bytes());
+    assert_eq!(signature, format!("hmac-sha256={}", hex::encode(mac.finalize().into_bytes())));
+}
+
 on_both_backends!(
     a_write_is_on_record_once_with_who_where_and_what,
     a_record_edited_in_the_database_is_named,
     others_records_stay_theirs_and_a_day_exports_signed,
+    a_day_larger_than_a_page_exports_whole_and_signed,
     the_cli_walks_an_intact_trail,
     retention_removes_whole_days_and_keeps_their_last_hash,
 );

@@ -160,19 +160,58 @@ async fn verify_day(db: &Database, day: &str, checked: &mut i64) -> sqlx::Result
 }
 
 /// A day's chained records, in chain order, one JSON object a line, and the day's last hash.
-pub async fn export_day(db: &Database, day: NaiveDate) -> sqlx::Result<(String, Option<String>)> {
-    seal::seal(db).await?;
+/// How many records an export reads at a time: its memory is one page, whatever the day holds.
+pub const EXPORT_PAGE: i64 = 2000;
+
+/// One page of a day's sealed records in chain order: those after `after` (a `seq`) up to
+/// `through`, each as its JSON line; and the last one's `seq` and hash.
+pub async fn export_page(
+    db: &Database,
+    day: NaiveDate,
+    after: i64,
+    through: i64,
+) -> sqlx::Result<(String, Option<(i64, String)>)> {
     let q = db
-        .sql(&format!("SELECT {COLUMNS} FROM audit_records WHERE day = ? AND hash IS NOT NULL ORDER BY seq"))
-        .arg(day.to_string());
+        .sql(&format!(
+            "SELECT {COLUMNS} FROM audit_records WHERE day = ? AND hash IS NOT NULL AND seq > ? AND seq <= ? \
+             ORDER BY seq LIMIT ?"
+        ))
+        .arg(day.to_string())
+        .arg(after)
+        .arg(through)
+        .arg(EXPORT_PAGE);
     let rows: Vec<Row> = db.acquire().await?.exec().rows(&q).await?;
-    let last = rows.last().and_then(|r| r.hash.clone());
+    let last = rows.last().and_then(|r| Some((r.seq?, r.hash.clone()?)));
     let mut out = String::new();
     for row in rows {
         out.push_str(&serde_json::to_string(&record(row)).unwrap_or_default());
         out.push('\n');
     }
     Ok((out, last))
+}
+
+/// Seals what is waiting, then walks a day's sealed records page by page, handing each page's
+/// lines to `each`: the export signs them in this walk and streams the same records (those up
+/// to the last `seq` walked) in a second, never holding the day. The last `seq` and hash walked
+/// (`None` for an empty day).
+pub async fn export_walk(
+    db: &Database,
+    day: NaiveDate,
+    mut each: impl FnMut(&str),
+) -> sqlx::Result<Option<(i64, String)>> {
+    seal::seal(db).await?;
+    let (mut after, mut last, through) = (0, None, i64::MAX);
+    loop {
+        let (lines, page_last) = export_page(db, day, after, through).await?;
+        each(&lines);
+        match page_last {
+            Some(l) => {
+                after = l.0;
+                last = Some(l);
+            }
+            None => return Ok(last),
+        }
+    }
 }
 
 /// Removes the days before `before` (whole days: their purge row first, with the count and
