@@ -68,8 +68,7 @@ mod tests {
 
     const ENVIRONMENTS: &str = include_str!("../public/environments.json");
     const FEES_ONLY: &str = r#"{"code":200,"errorMessage":null,"error":null,"data":{"name":"ops-fees","scopes":["fees:read"],"expiresAt":null}}"#;
-    const INVALID: &str =
-        r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#;
+    const INVALID: &str = r#"{"code":600,"errorMessage":"Invalid token","error":"Authorization: expired","errors":[{"field":"Authorization","problem":"expired"}],"reason":"invalid_token","data":null}"#;
 
     fn set_token(root: &web_sys::Element, value: &str) {
         let area: web_sys::HtmlTextAreaElement =

@@ -22,6 +22,8 @@ pub struct Group {
     pub slug: &'static str,
     pub title: &'static str,
     pub scope: Scope,
+    /// Any valid token opens it (`scope: any`; `scope` is then `admin`, which sees more there).
+    pub any: bool,
     /// Another scope that opens the page too (the email page's Verify tab with
     /// `email:verify` alone); the page shows what each scope allows.
     pub or_scope: Option<Scope>,
@@ -41,7 +43,7 @@ impl Group {
 
     /// Whether a holder of what `can` grants may open the page.
     pub fn opens(&self, can: impl Fn(Scope) -> bool) -> bool {
-        can(self.scope) || self.or_scope.is_some_and(can)
+        self.any || can(self.scope) || self.or_scope.is_some_and(can)
     }
 }
 
@@ -70,7 +72,8 @@ macro_rules! groups {
             $( Group {
                 slug: stringify!($slug),
                 title: $title,
-                scope: Scope::$scope,
+                scope: groups!(@scope $scope),
+                any: groups!(@any $scope),
                 or_scope: groups!(@or $($or)?),
                 summary: $summary,
                 page: groups!(@code $slug $kind),
@@ -81,6 +84,10 @@ macro_rules! groups {
     (@chunk $slug:ident split $component:path [$($css:literal),*]) => {
         crate::pages::lazy::split_page!($slug, $component, [$($css),*]);
     };
+    (@scope any) => { Scope::Admin };
+    (@scope $scope:ident) => { Scope::$scope };
+    (@any any) => { true };
+    (@any $scope:ident) => { false };
     (@or) => { None };
     (@or $or:ident) => { Some(Scope::$or) };
     (@code $slug:ident split) => { chunks::$slug::load };
@@ -90,42 +97,42 @@ groups! {
     fees {
         title: "Fee schedules",
         scope: FeesRead,
-        summary: "Quote ACH and wire fees for an amount, see the schedule's tiers and where an amount falls.",
+        summary: "Quote ACH and wire fees; see the schedule's tiers.",
         page: split(crate::pages::fees::FeesPage),
         stylesheets: ["fees"],
     }
     vault {
         title: "Document vault",
         scope: VaultRead,
-        summary: "Browse a user's folders; create, move, download as zip and delete them; upload files and their versions.",
+        summary: "A user's folders and files: upload, move, download, delete.",
         page: split(crate::pages::vault::VaultPage),
         stylesheets: ["table", "vault", "activity"],
     }
     email {
         title: "Email",
         scope: EmailSend | EmailVerify,
-        summary: "Compose and send messages, from templates and in bulk; follow each message in the outbox; manage templates; verify addresses; authenticate sending domains; receive inbound mail at a webhook.",
+        summary: "Send messages and follow them; templates, address checks, sending domains, inbound mail.",
         page: split(crate::pages::email::EmailPage),
         stylesheets: ["table", "email", "activity"],
     }
     routing {
         title: "Routing numbers",
         scope: RoutingRead,
-        summary: "Validate ACH and wire routing numbers and search the directory by name, city, state or prefix.",
+        summary: "Validate routing numbers and search the directory.",
         page: split(crate::pages::routing::RoutingPage),
         stylesheets: ["table", "routing"],
     }
     deposits {
         title: "Check deposits",
         scope: DepositsRead,
-        summary: "List deposits, create a check deposit with its images, scan checks and follow each deposit's status.",
+        summary: "Create, scan and follow check deposits.",
         page: split(crate::pages::deposits::DepositsPage),
         stylesheets: ["table", "deposits", "ledger", "activity"],
     }
     cash_letters {
         title: "Cash letters",
         scope: DepositsRead,
-        summary: "Send the day's confirmed checks as an X9 image cash letter and look inside any X9 file.",
+        summary: "Send the day's checks as an X9 cash letter; read X9 files.",
         page: split(crate::pages::cash_letters::CashLettersPage),
         stylesheets: ["table", "cash_letters"],
     }
@@ -155,16 +162,23 @@ groups! {
     activity {
         title: "Activity",
         scope: AuditRead,
-        summary: "Every change on record: who, when, before and after; the chain's verification.",
+        summary: "Every change on record, and the chain's verification.",
         page: split(crate::pages::activity::ActivityPage),
         stylesheets: ["table", "activity"],
     }
     webhooks {
         title: "Webhooks",
         scope: WebhooksWrite,
-        summary: "Where events are pushed, signed: endpoints, secrets, deliveries and replays.",
+        summary: "Endpoints events are pushed to, their deliveries and replays.",
         page: split(crate::pages::webhooks::WebhooksPage),
         stylesheets: ["table", "webhooks"],
+    }
+    tokens {
+        title: "Tokens",
+        scope: any,
+        summary: "Tokens and sign-in links.",
+        page: split(crate::pages::tokens::TokensPage),
+        stylesheets: ["table"],
     }
 }
 

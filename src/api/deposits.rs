@@ -1,29 +1,37 @@
-//! The deposits group: the list as whole records (the `…/deposits/records` extension, for the
-//! table), one deposit with its history and allowed moves, its check images, a move of its
+//! The deposits group: the described list (`GET …/deposits`, for the table, with the members
+//! a list item lacks asked for by `fields`), one deposit with its history and allowed moves, its check images, a move of its
 //! state machine, and a check deposit's creation (with an `Idempotency-Key`, so a retried
-//! submission makes one deposit), and a check's scan (its MICR line read by the server).
+//! submission makes one deposit), a check's scan (its MICR line read by the server), and a cash deposit's creation.
 
 use std::future::Future;
 
 use gloo_net::http::Method;
 use moneydesk_model::collections::CollectionQuery;
 use moneydesk_model::deposits::{
-    CheckDepositFields, CheckScan, CheckScanFields, DepositAction, DepositDayTotal, DepositDetail, DepositMove,
-    DepositRecord, ElectronicDepositFields,
+    CashDepositFields, CheckDepositFields, CheckScan, CheckScanFields, DepositAction, DepositDayTotal, DepositDetail,
+    DepositMove, DepositRecord, ElectronicDepositFields,
 };
-use moneydesk_model::paths::{self, DEPOSITS_CHECK, DEPOSIT_RECORDS};
+use moneydesk_model::paths::{self, DEPOSITS, DEPOSITS_CHECK};
 use moneydesk_model::{Envelope, Page};
 use serde_json::Value;
 
 use super::client::{envelope_data, Body};
 use super::{page::get_page, ApiError, Client};
 
-/// A page of deposit records (JSON objects: the data table shows them by field name).
-pub fn records(
-    client: &Client,
-    query: &CollectionQuery,
-) -> impl Future<Output = Result<Page<Value>, ApiError>> + 'static {
-    get_page(client, DEPOSIT_RECORDS, query)
+/// What the table needs that the list item (2.4: name, serviceType, accountNumber,
+/// unifiedAccountId, createdDate, recordTypeId, acId) lacks, asked for through the list's
+/// `fields` extension: the id (the row's key and its drawer), the amount, fee and status, the
+/// check's number, bank and dates, what the form sent (paymentType, payerType, source, memo),
+/// who submitted it and where the state machine stands (step, completedDate).
+pub const LIST_FIELDS: &str = "id,amount,feeApplied,status,step,checkNumber,bankName,bankRoutingNumber,scheduleDate,\
+    checkDate,completedDate,paymentType,payerType,memo,source,submitterId";
+
+/// GET `…/deposits`: a page of the described list, each item with [`LIST_FIELDS`] (JSON
+/// objects: the data table shows them by field name).
+pub fn list(client: &Client, query: &CollectionQuery) -> impl Future<Output = Result<Page<Value>, ApiError>> + 'static {
+    let mut query = query.clone();
+    query.filters.push(("fields".into(), LIST_FIELDS.into()));
+    get_page(client, DEPOSITS, &query)
 }
 
 fn deposit_path(template: &str, id: i64) -> String {
@@ -99,6 +107,17 @@ pub fn create_electronic(
     let body = Body::json(fields);
     let client = client.clone().with_header("Idempotency-Key", key);
     async move { client.send::<DepositRecord>(Method::POST, paths::DEPOSITS_ELECTRONIC, &[], Some(body?)).await }
+}
+
+/// POST `…/deposits/cash` with `key` as its `Idempotency-Key`: cash recorded once.
+pub fn create_cash(
+    client: &Client,
+    fields: &CashDepositFields,
+    key: &str,
+) -> impl Future<Output = Result<DepositRecord, ApiError>> + 'static {
+    let body = Body::json(fields);
+    let client = client.clone().with_header("Idempotency-Key", key);
+    async move { client.send::<DepositRecord>(Method::POST, paths::DEPOSITS_CASH, &[], Some(body?)).await }
 }
 
 /// GET `…/deposits/ach-file?effectiveDate=`: the NACHA file of that day's pulls, as text.

@@ -111,7 +111,7 @@ impl fmt::Display for ApiError {
             ApiError::Validation { message, fields } => {
                 f.write_str(message)?;
                 for e in fields {
-                    write!(f, "; {}: {}", e.field, e.message)?;
+                    write!(f, "; {}: {}", e.field, e.problem)?;
                 }
                 Ok(())
             }
@@ -161,7 +161,8 @@ pub(crate) fn parse_object(text: &str) -> Option<JsValue> {
 }
 
 /// Maps a non-2xx answer to an [`ApiError`] from its raw body text: the envelope
-/// (`code`, `errorMessage`, `error.fields`, `error.requestId`) or the fee schedules' body
+/// (`code`, `errorMessage`, and the added `errors` and `requestId`; `error` is the same detail in
+/// words, for clients that read only the description) or the fee schedules' body
 /// (`status`, `error_code`, `message`). A body that is not a JSON object is [`ApiError::NotJson`].
 pub fn decode_error(status: u16, body: &str) -> ApiError {
     let Some(b) = parse_object(body) else {
@@ -177,18 +178,16 @@ pub fn decode_error(status: u16, body: &str) -> ApiError {
         .or_else(|| js_string(&b, "message"))
         .filter(|m| !m.trim().is_empty())
         .unwrap_or_else(|| default_message(status).to_string());
-    let detail = js_get(&b, "error").filter(|d| d.is_object());
-    let fields = detail
-        .as_ref()
-        .and_then(|d| js_get(d, "fields"))
+    let fields = js_get(&b, "errors")
+        .filter(js_sys::Array::is_array)
         .map(|f| {
             js_sys::Array::from(&f)
                 .iter()
-                .filter_map(|e| Some(FieldError { field: js_string(&e, "field")?, message: js_string(&e, "message")? }))
+                .filter_map(|e| Some(FieldError { field: js_string(&e, "field")?, problem: js_string(&e, "problem")? }))
                 .collect()
         })
         .unwrap_or_default();
-    let request_id = detail.as_ref().and_then(|d| js_string(d, "requestId"));
+    let request_id = js_string(&b, "requestId");
     // A body code that is not an error code (say 200 on a 500) says less than the status.
     let code = if code >= 400 { code } else { status };
     from_code(code, status, message, fields, request_id)
@@ -238,7 +237,7 @@ mod tests {
     fn envelope_401_is_unauthorized() {
         let e = decode_error(
             401,
-            r#"{"code":401,"errorMessage":"Missing bearer token","error":{"reason":"unauthorized"},"data":null}"#,
+            r#"{"code":401,"errorMessage":"Missing bearer token","error":"Missing bearer token","reason":"unauthorized","data":null}"#,
         );
         assert_eq!(e, ApiError::Unauthorized { message: "Missing bearer token".into() });
         assert!(e.is_auth());
@@ -248,7 +247,7 @@ mod tests {
     fn code_600_is_invalid_token() {
         let e = decode_error(
             401,
-            r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#,
+            r#"{"code":600,"errorMessage":"Invalid token","error":"Authorization: expired","errors":[{"field":"Authorization","problem":"expired"}],"reason":"invalid_token","data":null}"#,
         );
         assert_eq!(e, ApiError::InvalidToken { message: "Invalid token".into() });
         assert!(e.is_auth());
@@ -259,7 +258,7 @@ mod tests {
     fn envelope_403_is_forbidden() {
         let e = decode_error(
             403,
-            r#"{"code":403,"errorMessage":"needs scope fees:read","error":{"reason":"forbidden"},"data":null}"#,
+            r#"{"code":403,"errorMessage":"needs scope fees:read","error":"needs scope fees:read","reason":"forbidden","data":null}"#,
         );
         assert_eq!(e, ApiError::Forbidden { message: "needs scope fees:read".into() });
         assert!(!e.is_auth());
@@ -267,15 +266,16 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn envelope_400_keeps_every_field() {
-        let body = r#"{"code":400,"errorMessage":"2 fields are invalid","error":{"reason":"validation","fields":[
-            {"field":"routingNumber","message":"routing number must be 9 digits, got 8"},
-            {"field":"size","message":"size must be a positive integer, got \"x\""}],"requestId":"r-1"},"data":null}"#;
+        let body = r#"{"code":400,"errorMessage":"2 fields are invalid",
+            "error":"routingNumber: routing number must be 9 digits, got 8; size: size must be a positive integer, got \"x\"",
+            "errors":[{"field":"routingNumber","problem":"routing number must be 9 digits, got 8"},
+            {"field":"size","problem":"size must be a positive integer, got \"x\""}],"reason":"validation","requestId":"r-1","data":null}"#;
         match decode_error(400, body) {
             ApiError::Validation { message, fields } => {
                 assert_eq!(message, "2 fields are invalid");
                 assert_eq!(fields.len(), 2);
                 assert_eq!(fields[0].field, "routingNumber");
-                assert_eq!(fields[1].message, "size must be a positive integer, got \"x\"");
+                assert_eq!(fields[1].problem, "size must be a positive integer, got \"x\"");
             }
             other => panic!("expected Validation, got {other:?}"),
         }
@@ -302,7 +302,7 @@ mod tests {
     fn server_errors_keep_the_request_id() {
         let e = decode_error(
             500,
-            r#"{"code":500,"errorMessage":"internal error","error":{"reason":"internal","requestId":"abc-123"},"data":null}"#,
+            r#"{"code":500,"errorMessage":"internal error","error":"internal error","reason":"internal","requestId":"abc-123","data":null}"#,
         );
         assert_eq!(
             e,
@@ -311,7 +311,7 @@ mod tests {
         assert!(e.to_string().contains("abc-123"));
         let e = decode_error(
             501,
-            r#"{"code":501,"errorMessage":"deposits land later","error":{"reason":"not_implemented"},"data":null}"#,
+            r#"{"code":501,"errorMessage":"deposits land later","error":"deposits land later","reason":"not_implemented","data":null}"#,
         );
         assert!(matches!(e, ApiError::NotImplemented { .. }));
     }
@@ -325,7 +325,13 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn odd_error_details_still_carry_the_message() {
-        let e = decode_error(409, r#"{"code":409,"errorMessage":"target exists","error":"conflict","data":null}"#);
+        // A description-only body (no `errors`, `reason`, `requestId`; `error` null) reads too.
+        let e = decode_error(409, r#"{"code":409,"errorMessage":"target exists","error":null,"data":null}"#);
+        assert_eq!(e, ApiError::Conflict { message: "target exists".into() });
+        let e = decode_error(
+            409,
+            r#"{"code":409,"errorMessage":"target exists","error":{"odd":1},"errors":7,"data":null}"#,
+        );
         assert_eq!(e, ApiError::Conflict { message: "target exists".into() });
         let e = decode_error(418, r#"{}"#);
         assert_eq!(e, ApiError::Other { status: 418, message: "no message".into() });

@@ -4,7 +4,8 @@
 
 use std::future::Future;
 
-use moneydesk_model::fees::{FeeEntry, Rail, ScheduleVersion, TransferType};
+use gloo_net::http::Method;
+use moneydesk_model::fees::{FeeAnswer, FeeEntry, Rail, ScheduleVersion, TransferType};
 use moneydesk_model::paths::{FEES_ACH, FEES_WIRE, FEE_SCHEDULE_VERSIONS};
 
 use super::{ApiError, Client};
@@ -24,6 +25,19 @@ pub fn quote(
 ) -> impl Future<Output = Result<Vec<FeeEntry>, ApiError>> + 'static {
     let query = [("transferType", transfer_type.as_str()), ("amount", amount)];
     client.get_fees(path(transfer_type.rail()), &query)
+}
+
+/// GET `…/fees/{ach,wire}?transferType=&amount=&payerId=`: the quote for a payer (its
+/// waiver or its own schedule, said in `pricing`); no payer is the plain quote.
+pub fn quote_for(
+    client: &Client,
+    transfer_type: TransferType,
+    amount: &str,
+    payer_id: Option<&str>,
+) -> impl Future<Output = Result<FeeAnswer, ApiError>> + 'static {
+    let mut query = vec![("transferType", transfer_type.as_str()), ("amount", amount)];
+    query.extend(payer_id.map(|p| ("payerId", p)));
+    client.send(Method::GET, path(transfer_type.rail()), &query, None)
 }
 
 /// GET `…/fee-schedules/versions`: the version in force and those to come.

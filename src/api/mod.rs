@@ -16,6 +16,7 @@ pub mod permissions;
 pub mod request;
 pub mod routing;
 pub mod scan_worker;
+pub mod tokens;
 pub mod vault;
 pub mod webhooks;
 

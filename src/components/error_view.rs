@@ -32,7 +32,7 @@ fn panel(p: Panel) -> impl IntoView {
             {p.paragraphs.into_iter().map(|t| view! { <p>{t}</p> }).collect_view()}
             {(!p.fields.is_empty()).then(|| view! {
                 <ul class="field-errors">
-                    {p.fields.into_iter().map(|f| view! { <li><code>{f.field}</code> ": " {f.message}</li> }).collect_view()}
+                    {p.fields.into_iter().map(|f| view! { <li><code>{f.field}</code> ": " {f.problem}</li> }).collect_view()}
                 </ul>
             })}
             {home.map(|href| view! { <p><a href=href>"Go to the dashboard"</a></p> })}

@@ -43,12 +43,12 @@ pub const COLUMNS: &[Column] = &[
     Column::new("billingStreet", "Billing street", Format::Text).hidden(),
     Column::new("billingCity", "Billing city", Format::Text).hidden(),
     Column::new("billingState", "Billing state", Format::Text).hidden(),
-    Column::new("billingPostalCode", "Billing postal code", Format::Text).hidden(),
+    Column::new("billingZipcode", "Billing zipcode", Format::Text).hidden(),
     Column::new("billingCountry", "Billing country", Format::Text).hidden(),
     Column::new("mailingStreet", "Mailing street", Format::Text).hidden(),
     Column::new("mailingCity", "Mailing city", Format::Text).hidden(),
     Column::new("mailingState", "Mailing state", Format::Text).hidden(),
-    Column::new("mailingPostalCode", "Mailing postal code", Format::Text).hidden(),
+    Column::new("mailingZipcode", "Mailing zipcode", Format::Text).hidden(),
     Column::new("mailingCountry", "Mailing country", Format::Text).hidden(),
 ];
 

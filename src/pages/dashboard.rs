@@ -41,8 +41,6 @@ fn dashboard(session: Option<moneydesk_model::auth::Session>, config: &AppConfig
         .filter(|g| !can(g))
         .map(|g| view! { <li>{g.title} " — needs " <code>{g.scope.as_str()}</code></li> })
         .collect();
-    let none =
-        if denied.len() == GROUPS.len() { Some("This token may not use any section of the portal.") } else { None };
     let denied = (!denied.is_empty()).then(|| {
         view! {
             <section class="panel">
@@ -56,7 +54,6 @@ fn dashboard(session: Option<moneydesk_model::auth::Session>, config: &AppConfig
         <section class="page dashboard">
             <h1>"Dashboard"</h1>
             <p class="muted">{intro}</p>
-            {none.map(|t| view! { <p class="panel">{t}</p> })}
             <ul class="cards">{cards}</ul>
             {denied}
         </section>

@@ -14,6 +14,7 @@ pub mod not_found;
 pub mod permissions;
 pub mod routing;
 pub mod signin;
+pub mod tokens;
 pub mod vault;
 pub mod webhooks;
 
@@ -34,6 +35,9 @@ pub fn page_for(relative_path: &str) -> AnyView {
     let Some(group) = groups::find(first) else {
         return view! { <NotFound/> }.into_any();
     };
+    if group.any {
+        return group_page(group);
+    }
     view! { <RequireScope scope=group.scope or_scope=group.or_scope>{group_page(group)}</RequireScope> }.into_any()
 }
 

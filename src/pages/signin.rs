@@ -1,7 +1,10 @@
 //! Sign in: choose the environment (from `environments.json`, or the host page's), paste a
 //! token, and check it with the server (`AUTH_ME`) before keeping it. `?env=` preselects an
-//! environment and `?next=` is where to go afterwards; both stay in the URL.
+//! environment and `?next=` is where to go afterwards; both stay in the URL. `?link=<secret>`
+//! (a sign-in link an admin made) is exchanged for a session token instead, kept for the tab;
+//! a link that is expired, used, revoked or unknown gets a page that says so (`LinkSignIn`).
 
+use leptos::either::Either;
 use leptos::ev::SubmitEvent;
 use leptos::html;
 use leptos::prelude::*;
@@ -36,6 +39,9 @@ pub fn SignInPage() -> impl IntoView {
     }
     // `?env=` picks the environment; one that is not configured is said so (and not used).
     let requested = query.with_untracked(|q| q.get("env"));
+    if let Some(secret) = query.with_untracked(|q| q.get("link")).filter(|l| !l.trim().is_empty()) {
+        return Either::Right(view! { <LinkSignIn secret environments requested/> });
+    }
     let error = RwSignal::new(None::<String>);
     let pending = RwSignal::new(false);
     let token_ref = NodeRef::<html::Textarea>::new();
@@ -125,7 +131,7 @@ pub fn SignInPage() -> impl IntoView {
     };
     let loading = move || environments.with(Option::is_none);
 
-    view! {
+    Either::Left(view! {
         <main class="signin" id="main">
             <form class="panel signin-form" on:submit=on_submit novalidate>
                 <h1>"Sign in to Moneydesk"</h1>
@@ -155,6 +161,85 @@ pub fn SignInPage() -> impl IntoView {
                 </button>
             </form>
         </main>
+    })
+}
+
+/// Signs in with a sign-in link's secret: exchanged once with the environment's server (the
+/// `?env=` one, else this site's, else the first) for a session token kept for this tab.
+#[component]
+fn LinkSignIn(secret: String, environments: RwSignal<Environments>, requested: Option<String>) -> impl IntoView {
+    let auth = use_auth();
+    let toasts = use_toasts();
+    let navigate = use_navigate();
+    let config = expect_context::<AppConfig>();
+    let failed = RwSignal::new(None::<(&'static str, String)>);
+    let started = StoredValue::new(false);
+    Effect::new(move |_| {
+        let Some(loaded) = environments.get() else { return };
+        if started.get_value() {
+            return;
+        }
+        started.set_value(true);
+        let list = match loaded {
+            Ok(list) => list,
+            Err(e) => return failed.set(Some(("No environment to sign in to", e))),
+        };
+        let chosen = requested.as_deref().and_then(|id| find_environment(&list, id));
+        let Some(env) = chosen.or_else(|| list.iter().find(|e| e.base_url.is_empty())).or(list.first()).cloned() else {
+            return failed.set(Some(("No environment to sign in to", "The environments list is empty.".into())));
+        };
+        let exchange = api::tokens::exchange(&env.base_url, &secret);
+        let navigate = navigate.clone();
+        spawn_local(async move {
+            match exchange.await {
+                Ok(signed) => {
+                    let name = signed.session.name.clone();
+                    let credentials = Credentials {
+                        environment: env.id.clone(),
+                        base_url: env.base_url.clone(),
+                        token: signed.token,
+                        keep: Keep::Tab,
+                    };
+                    auth.sign_in(credentials, signed.session);
+                    toasts.show(ToastKind::Success, format!("Signed in as {name} ({}).", env.label));
+                    navigate("/", NavigateOptions { replace: true, ..Default::default() });
+                }
+                Err(ApiError::Aborted) => {}
+                Err(e) => {
+                    failed.try_set(Some(link_problem(&e)));
+                }
+            }
+        });
+    });
+    let signin = config.href("/signin");
+    view! {
+        <main class="signin" id="main">
+            <section class="panel signin-form" aria-labelledby="signin-link-title" data-testid="signin-link">
+                {move || match failed.get() {
+                    None => Either::Left(view! {
+                        <h1 id="signin-link-title">"Signing in with a link…"</h1>
+                        <p role="status">"Checking the sign-in link with the server."</p>
+                    }),
+                    Some((title, message)) => Either::Right(view! {
+                        <h1 id="signin-link-title">{title}</h1>
+                        <p class="alert" role="alert" id="signin-link-problem">{message}</p>
+                        <p><a href=signin.clone() rel="external">"Sign in with a token instead"</a></p>
+                    }),
+                }}
+            </section>
+        </main>
+    }
+}
+
+/// Why a link gave no session, as a title and words a person can act on.
+pub fn link_problem(e: &ApiError) -> (&'static str, String) {
+    match e {
+        ApiError::Other { status: 410, message } => ("This sign-in link can no longer be used", message.clone()),
+        ApiError::NotFound { .. } => (
+            "This sign-in link is not known",
+            "The server has no sign-in link like this one: check that the whole link was copied, or ask an admin for a new one.".into(),
+        ),
+        other => ("Could not sign in with this link", other.to_string()),
     }
 }
 

@@ -16,6 +16,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/routing", "[data-testid=routing-directory]"),
     ("/deposits?new=1", "[data-testid=deposit-chart] .muted, [data-testid=deposit-chart] svg"),
     ("/deposits?new=pull", "#pull-form"),
+    ("/deposits?new=cash", "#cash-form"),
     ("/deposits?new=scan", "#scan-sleeve"),
     ("/cash_letters", "#cash-letters-none"),
     ("/accounts", "tbody tr[data-id]"),
@@ -31,6 +32,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/email?tab=domains", "#domains-empty"),
     ("/email?tab=inbound", "#inbound-routes-empty"),
     ("/webhooks", "#webhook-endpoints-empty"),
+    ("/tokens", "#links-table"),
     ("/no-such-page", "[data-testid=not-found]"),
 ];
 

@@ -23,7 +23,8 @@ const api = (path, body) => fetch(path, { method: body ? 'POST' : 'GET',
       { amount, frontimage: check, rearimage: check });
     const micr = scan.data.micr;
     const record = await api('/api/v2/services/money-movements/deposits/check', {
-      amount, scanId: scan.data.scanId, payerId: sleeve, bankRoutingNumber: micr.routingNumber.value,
+      // The sample's routing number (000067894) is in no directory: a demo bank's instead.
+      amount, scanId: scan.data.scanId, payerId: sleeve, bankRoutingNumber: '021090028',
       bankAccountNumber: micr.accountNumber.value, checkNumber: String(101 + i),
       payeeAccountId: sleeve, payeeUserId: 'usr_0001' });
     await api('/api/v2/services/money-movements/deposits/' + record.id + '/actions', { action: 'confirm' });

@@ -1,13 +1,14 @@
 //! The Check deposits page: a check deposited through the form with real check images (the
 //! fee and the bank known as typed, a wrong field named on the field, a double click making
 //! one deposit), the deposit in the table, its images and history in the drawer, and a reject
-//! with its reason.
+//! with its reason; a check read by the scan; an electronic deposit (deposit_fields.rs: the
+//! form's every field, and cash).
 
 use moneydesk_e2e::{shared_data, Harness, Scope};
 use serde_json::{json, Value};
 
 /// The first account of the accounts page (the demo data's): its id and name.
-async fn an_account(h: &Harness) -> (String, String) {
+pub(crate) async fn an_account(h: &Harness) -> (String, String) {
     h.goto("/accounts").await;
     h.wait_for("tbody tr[data-id]").await;
     let id: Value = h.js("return document.querySelector('tbody tr[data-id]').dataset.id", vec![]).await;
@@ -15,7 +16,7 @@ async fn an_account(h: &Harness) -> (String, String) {
 }
 
 /// The text of the first row's cell for `key`.
-async fn first_row(h: &Harness, key: &str) -> String {
+pub(crate) async fn first_row(h: &Harness, key: &str) -> String {
     let v = h
         .js(
             "return document.querySelector(`tbody tr[data-id] td[data-key='${arguments[0]}']`)?.textContent ?? ''",
@@ -149,6 +150,10 @@ async fn a_check_read_by_the_scan_fills_its_micr_fields_and_is_deposited_from_th
         "routing, account and check number read from the MICR line"
     );
     h.wait_for_text("#deposit-scan-result", "Routing number").await;
+    // The sample's routing number names no bank, and a deposit must name a bank of the FedACH
+    // directory: the operator puts the payer's bank's number in (the deposit still names the scan).
+    h.type_into("#deposit-routing", "021090028").await;
+    h.wait_for_text("#deposit-routing-note", "Bank: ACME COMMUNITY BANK").await;
 
     h.click("#deposit-submit").await;
     h.wait_for_text(".toasts [role=status]", "was created").await;
@@ -265,6 +270,8 @@ async fn a_check_held_to_the_camera_is_taken_by_itself_read_in_the_browser_and_d
     );
     h.wait_for_text("#scan-micr-line", "⑆000067894⑆").await;
     h.type_into("#scan-amount", "42.00").await;
+    // A deposit must name a bank of the FedACH directory, which the sample's number is not.
+    h.type_into("#scan-routing", "021090028").await;
     h.click("#scan-submit").await;
     h.wait_for_text("#scan-made", "was created").await;
     h.click("#scan-finish").await;

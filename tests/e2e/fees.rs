@@ -69,3 +69,50 @@ async fn a_wire_fee_is_quoted_and_the_choice_survives_a_reload() {
     assert_eq!(h.wait_for("#fee-amount").await.prop("value").await.unwrap().as_deref(), Some("20,000"));
     h.finish().await;
 }
+
+/// Puts a schedule version in force: the default with `acme-payroll`'s own EFT tier and a
+/// waiver for `city-food-bank`, stored as `fees load` stores one (effective from a day after
+/// the default, long past: in force at once).
+async fn with_payers(h: &Harness) {
+    use moneydesk_server::fees::{parse_schedule_text, Format};
+    const FROM: &str = "2026-01-02T00:00:00Z";
+    let text = moneydesk_model::fees::DEFAULT_SCHEDULE_TOML.replace("2026-01-01T00:00:00Z", FROM)
+        + "[[payer_schedules]]\npayer_id = \"acme-payroll\"\n[[payer_schedules.fees]]\nrail = \"ach\"\n\
+           transfer_type = \"EFT\"\nfee_type = \"standard\"\nfrom = \"0.00\"\nflat = \"0.10\"\n\
+           [[waivers]]\npayer_id = \"city-food-bank\"\nreason = \"Non-profit\"\n";
+    let schedule = parse_schedule_text(&text, Format::Toml).expect("the schedule is valid");
+    let fees = &h.server().state.fees;
+    fees.store.put(&schedule, "e2e", FROM).await.expect("stored").expect("a new version");
+    fees.versions.reload(&fees.store).await.expect("reloaded");
+}
+
+#[tokio::test]
+async fn a_payer_is_sent_with_the_quote_and_its_waiver_or_own_schedule_is_shown() {
+    let h = Harness::start().await;
+    with_payers(&h).await;
+    let token = h.token(&[Scope::FeesRead]).await;
+    h.sign_in(&token).await;
+    h.goto("/fees").await;
+    h.wait_for_text("main h1", "Fee schedules").await;
+    h.type_into("#fee-amount", "5000").await;
+    h.wait_for_text("[data-testid=fee-quote]", "$5.25").await;
+
+    // A waived payer: every fee 0.00, and the page says why.
+    h.type_into("#fee-payer", "city-food-bank").await;
+    h.wait_for_text("[data-testid=fee-pricing]", "Fees waived for payer city-food-bank: Non-profit.").await;
+    let quote = h.text("[data-testid=fee-quote]").await;
+    assert!(quote.contains("$0.00") && !quote.contains("$5.25"), "{quote}");
+    assert!(h.url().await.query().unwrap_or("").contains("payer=city-food-bank"), "the payer is in the URL");
+
+    // A payer with its own schedule: its tier, in the quote and in the schedule table.
+    h.type_into("#fee-payer", "acme-payroll").await;
+    h.wait_for_text("[data-testid=fee-pricing]", "Priced by payer acme-payroll's own fee schedule.").await;
+    h.wait_for_text("[data-testid=fee-quote]", "$0.10").await;
+    h.wait_for_text("[data-testid=fee-schedule] caption", "of payer acme-payroll").await;
+
+    // Anybody else: the schedule's own price, and no note.
+    h.type_into("#fee-payer", "somebody-else").await;
+    h.wait_for_text("[data-testid=fee-quote]", "$5.25").await;
+    assert_eq!(h.count("[data-testid=fee-pricing]").await, 0, "no note for the schedule's own price");
+    h.finish().await;
+}

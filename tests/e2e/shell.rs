@@ -256,11 +256,14 @@ async fn a_cold_load_asks_for_the_session_and_the_first_rows_before_the_main_mod
     // Eight since the Ledger page: the ledger calls the accounts drawer shares with it and
     // with the deposit drawer are one more chunk, which the merge's file cost keeps apart.
     // Ten since the Activity tab, which the account, deposit, vault file and template views
-    // share (its view and its audit calls: two more shared chunks).
+    // share (its view and its audit calls: two more shared chunks). Thirteen since issue 44:
+    // the Tokens page and the deposit drawer's new kinds and particulars share more of the
+    // accounts drawer's code (tables, requests, the error view), in chunks the merge keeps
+    // apart by its file cost; measured on the release build, not attributed chunk by chunk.
     let modules = "const done = arguments[1];
         fetch(arguments[0]).then((r) => r.arrayBuffer()).then((b) => done(new DataView(b).getUint32(0, true)), (e) => done(String(e)));";
     let modules = h.js_async(modules, vec![serde_json::json!(pack[0].url)]).await;
-    assert!(modules.as_u64().is_some_and(|n| (2..=10).contains(&n)), "2 to 10 modules of page code: {modules}");
+    assert!(modules.as_u64().is_some_and(|n| (2..=13).contains(&n)), "2 to 13 modules of page code: {modules}");
     // Its stylesheet too, linked by index.html, which the page then finds instead of linking
     // it again.
     let styles = h.requests_to("/table-").await;

@@ -31,6 +31,8 @@ pub struct Harness {
     /// environment points at `server`.
     portal: Option<Running>,
     finished: bool,
+    /// The test's name, for its file of API calls (`calls.rs`).
+    name: String,
     _tmp: tempfile::TempDir,
     _slot: SemaphorePermit<'static>,
 }
@@ -54,6 +56,7 @@ impl Harness {
         let mut config = Config::for_tests(&tmp.path().join("data"));
         config.dist_dir = Some(paths::dist_dir());
         configure(&mut config);
+        crate::calls::count(&mut config);
         let server = start_server(&config).await;
         // Restarts reuse the port the first start got.
         config.addr = server.addr;
@@ -64,6 +67,7 @@ impl Harness {
             config,
             portal: None,
             finished: false,
+            name: paths::test_name(),
             _tmp: tmp,
             _slot: slot,
         }
@@ -80,6 +84,7 @@ impl Harness {
 
         let mut config = Config::for_tests(&tmp.path().join("api-data"));
         config.cors_origins = vec![format!("http://{portal_addr}")];
+        crate::calls::count(&mut config);
         let server = start_server(&config).await;
         config.addr = server.addr;
 
@@ -98,6 +103,7 @@ impl Harness {
             config,
             portal: Some(portal),
             finished: false,
+            name: paths::test_name(),
             _tmp: tmp,
             _slot: slot,
         }
@@ -153,9 +159,11 @@ impl Harness {
         self.wait_for("button#signout").await;
     }
 
-    /// Stops the server (the browser stays): for server-down tests.
+    /// Stops the server (the browser stays): for server-down tests. The API calls answered
+    /// so far are written down first (`MONEYDESK_E2E_CALLS`).
     pub async fn stop_server(&mut self) {
         if let Some(server) = self.server.take() {
+            crate::calls::write(&server, &self.name).await;
             server.stop().await;
         }
     }

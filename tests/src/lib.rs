@@ -20,6 +20,7 @@
 //! `<target dir>/e2e-artifacts/`.
 
 mod browser;
+pub mod calls;
 pub mod camera;
 mod chromedriver;
 mod console;

@@ -86,6 +86,10 @@ pub fn split_pages(source: &str, paths: &str) -> Result<Vec<SplitPage>> {
 
 /// `scope: Name` or `scope: Name | Other`: the names of every scope that grants one of them.
 fn opened_by(slug: &str, idents: &[TokenTree]) -> Result<Vec<String>> {
+    // `scope: any`: every token opens it.
+    if matches!(idents, [TokenTree::Ident(i)] if i == "any") {
+        return Ok(Scope::ALL.iter().map(|s| s.as_str().to_string()).collect());
+    }
     let mut needs = Vec::new();
     for t in idents {
         match t {

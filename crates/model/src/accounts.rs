@@ -31,12 +31,12 @@ pub struct Account {
     pub billing_street: Option<String>,
     pub billing_city: Option<String>,
     pub billing_state: Option<String>,
-    pub billing_postal_code: Option<String>,
+    pub billing_zipcode: Option<String>,
     pub billing_country: Option<String>,
     pub mailing_street: Option<String>,
     pub mailing_city: Option<String>,
     pub mailing_state: Option<String>,
-    pub mailing_postal_code: Option<String>,
+    pub mailing_zipcode: Option<String>,
     pub mailing_country: Option<String>,
     /// Exact decimal US dollars, as a string.
     #[serde(with = "rust_decimal::serde::str_option")]
@@ -303,12 +303,12 @@ mod tests {
             billing_street: None,
             billing_city: None,
             billing_state: None,
-            billing_postal_code: None,
+            billing_zipcode: None,
             billing_country: None,
             mailing_street: None,
             mailing_city: None,
             mailing_state: None,
-            mailing_postal_code: None,
+            mailing_zipcode: None,
             mailing_country: None,
             market_value: Some("1284350.20".parse().unwrap()),
             create_time: LocalDateTime::parse("2023-09-22T03:16:48.936").unwrap(),
@@ -319,7 +319,7 @@ mod tests {
         assert_eq!(v["marketValue"], "1284350.20");
         assert_eq!(v["createTime"], "2023-09-22T03:16:48.936");
         assert_eq!(v["tin"], "*****4821");
-        assert!(v["billingPostalCode"].is_null() && v["mailingCountry"].is_null());
+        assert!(v["billingZipcode"].is_null() && v["mailingCountry"].is_null());
         let back: Account = serde_json::from_value(v).unwrap();
         assert_eq!(back, a);
     }

@@ -21,13 +21,14 @@ pub mod permissions;
 pub mod portal_shell;
 pub mod routing;
 pub mod scopes;
+pub mod tokens;
 pub mod vault;
 mod vocabulary;
 pub mod webhooks;
 
 pub use deposits::DepositListItem;
 pub use email::{EmailAddress, MessageState};
-pub use envelope::{Envelope, ErrorDetail, FeeErrorBody, FeeSuccess, FieldError};
+pub use envelope::{Envelope, FeeErrorBody, FeeSuccess, FieldError};
 pub use money::Money;
 pub use page::{Page, PageRequest, PageRequestError, Pageable, Sort};
 pub use routing::RoutingNumber;

@@ -134,6 +134,14 @@ pub const PERMISSIONS: &str = "/api/v2/services/company/users/permissions";
 /// Extension: who the presented credential is and what it may do.
 pub const AUTH_ME: &str = "/api/v1/cores/auth/me";
 
+/// Extensions: tokens (an admin's all; any token's own user's) and sign-in links (an admin
+/// makes one; its secret is exchanged, without a token, for a session token).
+pub const TOKENS: &str = "/api/v2/services/tokens";
+pub const TOKEN: &str = "/api/v2/services/tokens/{id}";
+pub const SIGN_IN_LINKS: &str = "/api/v2/services/sign-in-links";
+pub const SIGN_IN_LINK: &str = "/api/v2/services/sign-in-links/{id}";
+pub const SIGN_IN_LINK_EXCHANGE: &str = "/api/v2/services/sign-in-links/exchange";
+
 pub const OPENAPI: &str = "/api/openapi.json";
 
 /// Replaces a `{name}` placeholder with a percent-encoded path segment.

@@ -7,6 +7,8 @@ vocabulary!(
     #[derive(PartialOrd, Ord)]
     pub enum Scope {
         FeesRead = "fees:read" / "fees:read",
+        /// May set a check deposit's `fee` (what is charged) instead of the schedule's.
+        FeesOverride = "fees:override" / "fees:override",
         VaultRead = "vault:read" / "vault:read",
         VaultWrite = "vault:write" / "vault:write",
         EmailSend = "email:send" / "email:send",
@@ -39,7 +41,7 @@ impl Scope {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown scope {0:?}; known scopes: fees:read, vault:read, vault:write, email:send, email:verify, routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, audit:read, webhooks:write, admin")]
+#[error("unknown scope {0:?}; known scopes: fees:read, fees:override, vault:read, vault:write, email:send, email:verify, routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, audit:read, webhooks:write, admin")]
 pub struct UnknownScope(pub String);
 
 #[cfg(test)]

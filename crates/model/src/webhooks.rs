@@ -52,8 +52,9 @@ pub struct WebhookEndpoint {
 pub struct NewWebhookEndpoint {
     /// https (http and private addresses only when the server's allow-list names the host).
     pub url: String,
-    /// Event types or `*` (the default).
+    /// Event types or `*` (the default). When given, at least one.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(min_items = 1))]
     pub event_types: Option<Vec<String>>,
     #[serde(default)]
     pub description: Option<String>,
@@ -69,7 +70,9 @@ pub struct NewWebhookEndpoint {
 pub struct WebhookEndpointUpdate {
     #[serde(default)]
     pub url: Option<String>,
+    /// When given, at least one (`*` for all).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(min_items = 1))]
     pub event_types: Option<Vec<String>>,
     #[serde(default)]
     pub description: Option<String>,

@@ -1,13 +1,14 @@
 //! One error type for every handler. It renders as the envelope
-//! `{"code":N,"errorMessage":...,"error":{...},"data":null}` (CONTRACT.md point 8); on the fee
-//! schedule paths the `http::finish` middleware re-renders it as the fee error body
-//! `{"status":"error","error_code":"N","message":...}`, so fee handlers may return either
+//! `{"code":N,"errorMessage":...,"error":"...","errors":[...],"reason":...,"data":null}`
+//! (CONTRACT.md point 8: `error` is the detail in words, the added members carry it for
+//! programs); on the fee schedule paths the `http::finish` middleware re-renders it as the fee
+//! error body `{"status":"error","error_code":"N","message":...}`, so fee handlers may return either
 //! `Error` or `FeeError` and get the right shape. The middleware also adds the request id.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use moneydesk_model::{paths, Envelope, ErrorDetail, FeeErrorBody, FieldError, Scope};
+use moneydesk_model::{paths, Envelope, FeeErrorBody, FieldError, Scope};
 use serde::Serialize;
 
 /// The `code` (and fee `error_code`) of a malformed, expired or revoked token.
@@ -31,17 +32,13 @@ impl Error {
     }
 
     /// 400 about one field: `Error::field("routingNumber", "must be 9 digits, got 8")`.
-    pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
-        let (field, message) = (field.into(), message.into());
-        let mut e = Error::new(StatusCode::BAD_REQUEST, "validation", format!("{field}: {message}"));
-        e.fields.push(FieldError::new(field, message));
-        e
+    pub fn field(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        Error::fields(vec![FieldError::new(field, problem)])
     }
 
     /// 400 naming every wrong field at once.
     pub fn fields(fields: Vec<FieldError>) -> Self {
-        let summary: Vec<String> = fields.iter().map(|f| format!("{}: {}", f.field, f.message)).collect();
-        let mut e = Error::new(StatusCode::BAD_REQUEST, "validation", summary.join("; "));
+        let mut e = Error::new(StatusCode::BAD_REQUEST, "validation", FieldError::join(&fields));
         e.fields = fields;
         e
     }
@@ -59,8 +56,9 @@ impl Error {
         )
     }
 
-    /// 401 with code 600: a malformed, expired or revoked token. `why` goes in `error.reason`'s
-    /// neighbour `fields` so programs can tell the cases apart; the message stays "Invalid token".
+    /// 401 with code 600: a malformed, expired or revoked token. `why` is the `Authorization`
+    /// field's problem (in `error` and `errors`) so programs and people can tell the cases
+    /// apart; `errorMessage` stays "Invalid token" (section 7, rule 1).
     pub fn invalid_token(why: &str) -> Self {
         Error {
             status: StatusCode::UNAUTHORIZED,
@@ -140,11 +138,9 @@ impl Error {
 
     /// The envelope body.
     pub fn envelope(&self, request_id: Option<String>) -> Envelope<()> {
-        Envelope::error(
-            self.code,
-            self.message.clone(),
-            ErrorDetail { reason: self.reason.clone(), fields: self.fields.clone(), request_id },
-        )
+        let mut body = Envelope::error(self.code, self.message.clone(), self.reason.clone(), self.fields.clone());
+        body.request_id = request_id;
+        body
     }
 
     /// The fee schedules' body.
@@ -247,7 +243,8 @@ impl From<anyhow::Error> for Error {
     }
 }
 
-/// The envelope error body, for the OpenAPI document (`data` is always null).
+/// The envelope error body, for the OpenAPI document (`data` is always null). `errors`,
+/// `reason` and `requestId` are marked `x-extension` by `http::members`.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = ErrorEnvelope)]
@@ -255,9 +252,27 @@ pub struct ErrorEnvelopeDoc {
     /// The HTTP status, or 600 for a malformed, expired or revoked token.
     #[schema(example = 400)]
     pub code: u16,
-    #[schema(example = "routingNumber: routing number must be 9 digits, got 8")]
+    #[schema(example = "routingNumber: must be 9 digits, got 8")]
     pub error_message: String,
-    pub error: ErrorDetail,
+    /// The detail in words: each wrong field as `field: problem`, joined by `"; "`; otherwise
+    /// the same sentence as `errorMessage` (section 2.9: string or null).
+    #[schema(example = "routingNumber: must be 9 digits, got 8")]
+    pub error: String,
+    /// Extension: every wrong field with its problem; absent when no field is to blame. A 600
+    /// answer names the `Authorization` field with why the token is invalid (malformed,
+    /// expired, revoked).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+    /// Extension: a stable word for the kind of error: `validation`, `unauthorized`,
+    /// `invalid_token`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`,
+    /// `payload_too_large`, `internal`, or an operation's finer word
+    /// (`duplicate_presentment`, `illegal_transition`, `idempotency_key_reused`, ...).
+    #[schema(example = "validation")]
+    pub reason: String,
+    /// Extension: the request id the server logged this answer under (also the
+    /// `X-Request-Id` header), for support.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
     #[schema(value_type = Option<Object>, nullable)]
     pub data: Option<()>,
 }
@@ -272,7 +287,10 @@ mod tests {
         let env = serde_json::to_value(e.envelope(Some("r1".into()))).unwrap();
         assert_eq!(env["code"], 600);
         assert_eq!(env["errorMessage"], "Invalid token");
-        assert_eq!(env["error"]["requestId"], "r1");
+        assert_eq!(env["error"], "Authorization: expired");
+        assert_eq!(env["errors"][0]["problem"], "expired");
+        assert_eq!(env["reason"], "invalid_token");
+        assert_eq!(env["requestId"], "r1");
         assert!(env["data"].is_null());
         let fee = serde_json::to_value(e.fee_body()).unwrap();
         assert_eq!(fee, serde_json::json!({"status":"error","error_code":"600","message":"Invalid token"}));

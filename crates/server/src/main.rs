@@ -81,7 +81,7 @@ enum TokenCommand {
     Create {
         #[arg(long)]
         name: String,
-        /// Repeat for each scope: fees:read, vault:read, vault:write, email:send, email:verify,
+        /// Repeat for each scope: fees:read, fees:override, vault:read, vault:write, email:send, email:verify,
         /// routing:read, deposits:read, deposits:write, accounts:read, permissions:read, ledger:read, audit:read, webhooks:write, admin.
         #[arg(long = "scope", required = true, value_parser = parse_scope)]
         scopes: Vec<Scope>,

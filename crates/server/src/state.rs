@@ -26,6 +26,7 @@ use crate::routing::directory;
 use crate::static_files::Portal;
 use crate::storage::blobs::Blobs;
 use crate::storage::{Database, SettingStore, TokenStore};
+use crate::tokens::link_store::LinkStore;
 use crate::vault::store::VaultStore;
 use crate::webhooks::store::WebhookStore;
 use crate::{fees, Config};
@@ -35,6 +36,7 @@ use crate::{fees, Config};
 pub struct Stores {
     pub database: Database,
     pub tokens: TokenStore,
+    pub sign_in_links: LinkStore,
     pub settings: SettingStore,
     pub accounts: AccountStore,
     pub permissions: PermissionStore,
@@ -58,6 +60,7 @@ impl Stores {
     pub fn on(database: Database) -> Stores {
         Stores {
             tokens: TokenStore::new(database.clone(), Arc::default()),
+            sign_in_links: LinkStore::new(database.clone()),
             settings: SettingStore::new(database.clone()),
             accounts: AccountStore::new(database.clone()),
             permissions: PermissionStore::new(database.clone()),
@@ -104,6 +107,8 @@ pub struct Shared {
     pub inbound: Inbound,
     /// The books' calendar, hold policy and clock (ledger group).
     pub books: Books,
+    /// Sign-in link exchanges per client address (tokens group; the exchange has no token).
+    pub sign_in_limiter: Arc<crate::rate_limit::RateLimiter>,
 }
 
 impl AppState {
@@ -131,6 +136,7 @@ impl AppState {
             domains,
             inbound,
             books,
+            sign_in_limiter: crate::tokens::exchange_limiter(),
         })))
     }
 }

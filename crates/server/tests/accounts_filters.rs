@@ -199,7 +199,7 @@ async fn openapi_documents_the_records_and_parameters() {
     let f = fixture(1).await;
     let body = collections_support_doc(&f).await;
     let schemas = &body["components"]["schemas"];
-    for field in ["createTime", "marketValue", "billingPostalCode", "mailingCountry", "tin", "recordTypeId"] {
+    for field in ["createTime", "marketValue", "billingZipcode", "mailingCountry", "tin", "recordTypeId"] {
         assert!(schemas["Account"]["properties"].get(field).is_some(), "Account.{field}");
     }
     for field in ["userId", "userName", "companyName", "scope", "grantedBy", "grantedAt"] {

@@ -115,12 +115,8 @@ async fn assert_401(resp: reqwest::Response, code: u16, what: &str) {
     } else {
         assert_eq!(body["code"], code, "{what}: {body}");
         assert!(body["data"].is_null(), "{what}: {body}");
-        assert_eq!(
-            body["error"]["reason"],
-            if code == 600 { "invalid_token" } else { "unauthorized" },
-            "{what}: {body}"
-        );
-        assert!(body["error"]["requestId"].is_string(), "{what}: {body}");
+        assert_eq!(body["reason"], if code == 600 { "invalid_token" } else { "unauthorized" }, "{what}: {body}");
+        assert!(body["requestId"].is_string(), "{what}: {body}");
     }
     if code == 600 {
         let msg = if fee { &body["message"] } else { &body["errorMessage"] };
@@ -166,7 +162,7 @@ async fn every_endpoint_denies_by_default() {
                 assert_eq!(body["error_code"], "403", "{what}: {body}");
             } else {
                 assert_eq!(
-                    (body["code"].as_u64(), body["error"]["reason"].as_str()),
+                    (body["code"].as_u64(), body["reason"].as_str()),
                     (Some(403), Some("forbidden")),
                     "{what}: {body}"
                 );

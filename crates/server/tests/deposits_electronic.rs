@@ -103,14 +103,14 @@ async fn a_pull_refuses_what_it_cannot_collect_and_names_the_field(backend: Back
         body[field] = value;
         let (status, e) = post(&d, &body, None).await;
         assert_eq!(status, 400, "{field}: {e}");
-        assert_eq!(e["error"]["fields"][0]["field"], field, "{e}");
+        assert_eq!(e["errors"][0]["field"], field, "{e}");
         assert!(e.to_string().contains(why), "{field}: {e}");
     }
     let mut body = pull(&d, "10.00", "checking");
     body["bankRoutingNumber"] = json!("000067894");
     let (status, e) = post(&d, &body, None).await;
     assert_eq!(status, 404, "a valid checksum, but no bank the directory lists (CONTRACT.md point 9): {e}");
-    assert_eq!(e["error"]["fields"][0]["field"], "bankRoutingNumber", "{e}");
+    assert_eq!(e["errors"][0]["field"], "bankRoutingNumber", "{e}");
     let r = d.server.get_auth(&format!("{}?effectiveDate={}", paths::DEPOSITS_ACH_FILE, tomorrow()), &d.writer).await;
     assert_eq!(r.status(), 404, "no pulls that day");
     let r = d.server.get_auth(paths::DEPOSITS_ACH_FILE, &d.writer).await;

@@ -43,7 +43,7 @@ fn message() -> Value {
 
 /// The fields a 400 names.
 fn fields(body: &Value) -> Vec<String> {
-    body["error"]["fields"]
+    body["errors"]
         .as_array()
         .map(|a| a.iter().map(|f| f["field"].as_str().unwrap().to_string()).collect())
         .unwrap_or_default()
@@ -77,6 +77,15 @@ async fn a_send_is_accepted_with_its_ids_and_queued_in_the_outbox(backend: Backe
     assert_eq!(detail["data"]["bcc"], json!(["b@client.example"]));
     assert_eq!(detail["data"]["text"], "Hello");
     assert!(detail["data"]["messageId"].as_str().unwrap().ends_with("@moneydesk.test>"));
+    // The headers as sent, in order: objects `{name, value}` (issue 44: a `[name, value]` pair
+    // is a tuple schema client generators cannot read); Bcc is never a header.
+    let headers = detail["data"]["headers"].as_array().expect("headers");
+    let names: Vec<&str> = headers.iter().map(|h| h["name"].as_str().expect("name")).collect();
+    assert_eq!(names, ["From", "To", "Cc", "Subject", "Date", "Message-ID"], "{detail}");
+    assert_eq!(headers[0], json!({"name": "From", "value": "Operations <ops@moneydesk.test>"}));
+    assert_eq!(headers[1], json!({"name": "To", "value": "a@client.example"}));
+    assert_eq!(headers[3], json!({"name": "Subject", "value": "Your statement"}));
+    assert_eq!(headers[5]["value"], detail["data"]["messageId"]);
     let (_, none) = get(&s, &format!("{}?state=sent", paths::EMAIL_MESSAGES), &t).await;
     assert_eq!(none["data"]["totalElements"], 0);
     let (_, found) = get(&s, &format!("{}?q=D%40CLIENT", paths::EMAIL_MESSAGES), &t).await;

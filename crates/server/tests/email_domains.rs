@@ -86,7 +86,7 @@ async fn registering_lists_the_records_and_verification_reports_each(backend: Ba
     assert_eq!(status, 409, "registered once");
     let (status, b) =
         call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "not a domain"}))).await;
-    assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("domain")), "{b}");
+    assert_eq!((status, b["errors"][0]["field"].as_str()), (400, Some("domain")), "{b}");
 
     // Nothing installed: every record missing.
     let verify = at(paths::EMAIL_DOMAIN_VERIFY, "notices.bank.example");
@@ -135,7 +135,7 @@ async fn an_active_domain_sends_dkim_signed_mail_that_verifies(backend: Backend)
     });
     // Not a sender yet.
     let (status, b) = call(&s, reqwest::Method::POST, paths::EMAIL_SEND, &t, Some(message.clone())).await;
-    assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("from.email")), "{b}");
+    assert_eq!((status, b["errors"][0]["field"].as_str()), (400, Some("from.email")), "{b}");
 
     let (_, b) =
         call(&s, reqwest::Method::POST, paths::EMAIL_DOMAINS, &t, Some(json!({"domain": "notices.bank.example"})))

@@ -263,7 +263,7 @@ async fn routes_are_checked_and_only_an_administrator_deletes_one() {
         (json!({"domain": "in.bank.example", "url": "https://user:pw@hooks.bank.example/in"}), "url"),
     ] {
         let (status, b) = call(&s, reqwest::Method::POST, paths::EMAIL_INBOUND_ROUTES, &t, Some(body)).await;
-        assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some(field)), "{b}");
+        assert_eq!((status, b["errors"][0]["field"].as_str()), (400, Some(field)), "{b}");
     }
     route(&s, &t, "In.Bank.Example", "https://hooks.bank.example/in").await;
     let (status, _) = call(
@@ -288,13 +288,13 @@ async fn a_malformed_message_is_refused_and_damaged_mime_is_taken_as_far_as_it_r
     let t = s.token(&[Scope::EmailSend]).await;
     route(&s, &t, "in.bank.example", &receiver.url).await;
     let (status, b) = post_raw(&s, &t, "to=ops@in.bank.example", b"no header section here, only words").await;
-    assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("message")), "{b}");
+    assert_eq!((status, b["errors"][0]["field"].as_str()), (400, Some("message")), "{b}");
     assert!(b["errorMessage"].as_str().unwrap().contains("header section"), "{b}");
     let (status, b) = post_raw(&s, &t, "", b"From: a@corp.example\r\nTo: ops@nowhere.example\r\n\r\nhi\r\n").await;
     assert_eq!(status, 404, "{b}");
     assert!(b["errorMessage"].as_str().unwrap().contains("No inbound route for nowhere.example"), "{b}");
     let (status, b) = post_raw(&s, &t, "", b"From: a@corp.example\r\nSubject: to nobody\r\n\r\nhi\r\n").await;
-    assert_eq!((status, b["error"]["fields"][0]["field"].as_str()), (400, Some("to")), "{b}");
+    assert_eq!((status, b["errors"][0]["field"].as_str()), (400, Some("to")), "{b}");
 
     // A multipart whose closing boundary never comes, with a broken base64 attachment.
     let damaged = b"From: a@corp.example\r\nTo: ops@in.bank.example\r\nSubject: damaged\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nthe text\r\n--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"x.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\nAAEC!!!not base64";

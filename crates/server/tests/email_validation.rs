@@ -300,6 +300,6 @@ async fn a_thousand_addresses_are_verified_in_one_request_each_domain_looked_up_
         let r = s.client.post(s.url(paths::EMAIL_VALIDATION_BULK)).bearer_auth(&t).json(&body).send().await.unwrap();
         assert_eq!(r.status(), 400);
         let b = json(r).await;
-        assert_eq!(b["error"]["fields"][0]["field"], "emails", "{b}");
+        assert_eq!(b["errors"][0]["field"], "emails", "{b}");
     }
 }

@@ -16,21 +16,13 @@ async fn unknown_api_paths_and_methods_answer_the_envelope() {
         let resp = s.get(path).await;
         assert_eq!(resp.status(), StatusCode::NOT_FOUND, "{path}");
         let body = json(resp).await;
-        assert_eq!(
-            (body["code"].as_u64(), body["error"]["reason"].as_str()),
-            (Some(404), Some("not_found")),
-            "{path}: {body}"
-        );
+        assert_eq!((body["code"].as_u64(), body["reason"].as_str()), (Some(404), Some("not_found")), "{path}: {body}");
     }
     let resp = s.client.delete(s.url(paths::AUTH_ME)).send().await.unwrap();
     assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
     assert_eq!(resp.headers()["allow"], "GET, HEAD");
     let body = json(resp).await;
-    assert_eq!(
-        (body["code"].as_u64(), body["error"]["reason"].as_str()),
-        (Some(405), Some("method_not_allowed")),
-        "{body}"
-    );
+    assert_eq!((body["code"].as_u64(), body["reason"].as_str()), (Some(405), Some("method_not_allowed")), "{body}");
     // On the fee paths the fee body, even for a 405.
     let resp = s.client.post(s.url(paths::FEES_ACH)).send().await.unwrap();
     assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
@@ -54,11 +46,7 @@ async fn body_limit_answers_413_with_the_envelope() {
         .unwrap();
     assert_eq!(resp.status(), StatusCode::PAYLOAD_TOO_LARGE);
     let body = json(resp).await;
-    assert_eq!(
-        (body["code"].as_u64(), body["error"]["reason"].as_str()),
-        (Some(413), Some("payload_too_large")),
-        "{body}"
-    );
+    assert_eq!((body["code"].as_u64(), body["reason"].as_str()), (Some(413), Some("payload_too_large")), "{body}");
     // Under the limit the request reaches the group, which names what the body lacks.
     let resp = s
         .client
@@ -71,7 +59,7 @@ async fn body_limit_answers_413_with_the_envelope() {
         .unwrap();
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
     let body = json(resp).await;
-    assert_eq!((body["code"].as_u64(), body["error"]["reason"].as_str()), (Some(400), Some("validation")), "{body}");
+    assert_eq!((body["code"].as_u64(), body["reason"].as_str()), (Some(400), Some("validation")), "{body}");
     assert!(body["errorMessage"].as_str().unwrap().contains("email"), "{body}");
     s.running.stop().await;
 }
@@ -82,10 +70,10 @@ async fn request_ids_are_set_propagated_and_in_error_bodies() {
     let resp = s.get(paths::AUTH_ME).await;
     let id = resp.headers()["x-request-id"].to_str().unwrap().to_string();
     assert!(!id.is_empty());
-    assert_eq!(json(resp).await["error"]["requestId"], id);
+    assert_eq!(json(resp).await["requestId"], id);
     let resp = s.client.get(s.url(paths::AUTH_ME)).header("x-request-id", "client-chosen-42").send().await.unwrap();
     assert_eq!(resp.headers()["x-request-id"], "client-chosen-42");
-    assert_eq!(json(resp).await["error"]["requestId"], "client-chosen-42");
+    assert_eq!(json(resp).await["requestId"], "client-chosen-42");
     s.running.stop().await;
 }
 
@@ -119,7 +107,7 @@ async fn json_rejections_are_envelope_errors_naming_the_problem() {
         let b = json(resp).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert_eq!(b["code"], status.as_u16());
-        assert_eq!(b["error"]["reason"], "validation");
+        assert_eq!(b["reason"], "validation");
         assert!(b["errorMessage"].as_str().unwrap().contains(needle), "{body}: {b}");
     }
 }
@@ -244,7 +232,7 @@ async fn large_answers_are_compressed_small_ones_are_not() {
     let resp = gzip(paths::ROUTING_ACH_VALIDATE).bearer_auth(&token).send().await.unwrap();
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
     assert!(resp.headers().get("content-encoding").is_none());
-    assert_eq!(json(resp).await["error"]["fields"][0]["field"], "routingNumber");
+    assert_eq!(json(resp).await["errors"][0]["field"], "routingNumber");
     s.running.stop().await;
 }
 

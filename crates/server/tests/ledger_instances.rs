@@ -73,7 +73,7 @@ async fn client(s: Arc<Server>, token: String, seed: u64, hot: String, others: V
         match status {
             201 => accepted.push((debit, credit, cents)),
             409 => {
-                let reason = answer["error"]["reason"].as_str().or(answer["reason"].as_str());
+                let reason = answer["reason"].as_str();
                 assert_eq!(reason, Some("insufficient_available"), "{answer}");
                 refused += 1;
             }

@@ -156,7 +156,7 @@ async fn a_sent_check_keeps_clearing_open_until_it_settles(backend: Backend) {
     assert_eq!(dec(&line(&settled, "bank:settlement")["closing"]), Decimal::from(1000));
     assert_eq!(report(&b, Some(today)).await["clearingClosed"], false, "the sent day stays as it closed");
     let (s, e) = get(&b, &b.reader, &format!("{}?date=yesterday", paths::LEDGER_RECONCILIATION)).await;
-    assert_eq!((s, e["error"]["fields"][0]["field"].as_str()), (400, Some("date")), "{e}");
+    assert_eq!((s, e["errors"][0]["field"].as_str()), (400, Some("date")), "{e}");
 }
 
 async fn electronic_and_cash_deposits_post_by_the_same_rules(backend: Backend) {

@@ -54,8 +54,8 @@ async fn bad_numbers_are_400_naming_the_problem() {
         assert_eq!(status, 400, "{path}: {body}");
         assert_eq!(body["code"], 400);
         assert!(body["data"].is_null());
-        assert_eq!(body["error"]["fields"][0]["field"], "routingNumber", "{body}");
-        let msg = body["error"]["fields"][0]["message"].as_str().unwrap();
+        assert_eq!(body["errors"][0]["field"], "routingNumber", "{body}");
+        let msg = body["errors"][0]["problem"].as_str().unwrap();
         assert!(msg.contains(needle), "{path}: {msg}");
         assert!(body["errorMessage"].as_str().unwrap().contains(needle));
     }
@@ -89,7 +89,7 @@ async fn demo_directory_lookups() {
     assert_eq!(get(&s, &t, &wire("043090093")).await.0, 200);
     let (status, body) = get(&s, &t, &wire("091090045")).await;
     assert_eq!(status, 404);
-    assert_eq!(body["error"]["reason"], "not_found");
+    assert_eq!(body["reason"], "not_found");
 }
 
 #[tokio::test]
@@ -240,7 +240,7 @@ async fn search_rejects_bad_parameters_by_name() {
     ] {
         let (status, body) = search(&s, &t, q).await;
         assert_eq!(status, 400, "{q}: {body}");
-        assert_eq!(body["error"]["fields"][0]["field"], field, "{q}: {body}");
+        assert_eq!(body["errors"][0]["field"], field, "{q}: {body}");
     }
 }
 

@@ -49,6 +49,17 @@ fn documented_501s(doc: &serde_json::Value) -> String {
                 )
                 .unwrap();
             }
+            // A documented 410 (a sign-in link used, expired or revoked) answers valid data
+            // whose object is gone: the fuzzer replays a secret it was given once.
+            if op["responses"].get("410").is_some() {
+                writeln!(
+                    config,
+                    "[[operations]]\ninclude-path = {path:?}\ninclude-method = {:?}\n\
+                     checks.positive_data_acceptance.expected-statuses = [\"2xx\", \"3xx\", \"401\", \"403\", \"404\", \"409\", \"410\", \"429\", \"5xx\"]\n",
+                    method.to_ascii_uppercase()
+                )
+                .unwrap();
+            }
         }
     }
     config

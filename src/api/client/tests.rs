@@ -69,7 +69,7 @@ fn forget_early() {
 async fn an_early_error_answer_is_decoded_from_the_text_index_html_read_and_signs_out() {
     let fake = FakeFetch::install(vec![]);
     let origin = web_sys::window().unwrap().location().origin().unwrap();
-    let expired = r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#;
+    let expired = r#"{"code":600,"errorMessage":"Invalid token","error":"Authorization: revoked","errors":[{"field":"Authorization","problem":"revoked"}],"reason":"invalid_token","data":null}"#;
     offer_early(&format!("{origin}{AUTH_ME}"), "Bearer mdk_abc", 401, expired);
 
     let (client, calls) = counting_client("mdk_abc");
@@ -113,15 +113,24 @@ async fn a_401_and_code_600_call_the_sign_out_hook() {
     let _fake = FakeFetch::install(vec![
         (
             "/a",
-            json(401, r#"{"code":401,"errorMessage":"Unknown token","error":{"reason":"unauthorized"},"data":null}"#),
+            json(
+                401,
+                r#"{"code":401,"errorMessage":"Unknown token","error":"Unknown token","reason":"unauthorized","data":null}"#,
+            ),
         ),
         (
             "/b",
-            json(401, r#"{"code":600,"errorMessage":"Invalid token","error":{"reason":"invalid_token"},"data":null}"#),
+            json(
+                401,
+                r#"{"code":600,"errorMessage":"Invalid token","error":"Authorization: revoked","errors":[{"field":"Authorization","problem":"revoked"}],"reason":"invalid_token","data":null}"#,
+            ),
         ),
         (
             "/c",
-            json(403, r#"{"code":403,"errorMessage":"needs vault:read","error":{"reason":"forbidden"},"data":null}"#),
+            json(
+                403,
+                r#"{"code":403,"errorMessage":"needs vault:read","error":"needs vault:read","reason":"forbidden","data":null}"#,
+            ),
         ),
     ]);
     let (client, calls) = counting_client("mdk_x");
@@ -141,14 +150,14 @@ async fn a_400_envelope_names_the_fields() {
         "/v",
         json(
             400,
-            r#"{"code":400,"errorMessage":"invalid","error":{"reason":"validation","fields":[{"field":"routingNumber","message":"checksum digit should be 5, got 7"}]},"data":null}"#,
+            r#"{"code":400,"errorMessage":"invalid","error":"routingNumber: checksum digit should be 5, got 7","errors":[{"field":"routingNumber","problem":"checksum digit should be 5, got 7"}],"reason":"validation","data":null}"#,
         ),
     )]);
     let e = Client::new("", None).get::<IgnoredAny>("/v", &[]).await.unwrap_err();
     match e {
         ApiError::Validation { fields, .. } => {
             assert_eq!(fields[0].field, "routingNumber");
-            assert_eq!(fields[0].message, "checksum digit should be 5, got 7");
+            assert_eq!(fields[0].problem, "checksum digit should be 5, got 7");
         }
         other => panic!("{other:?}"),
     }

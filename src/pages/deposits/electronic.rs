@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use moneydesk_model::deposits::ElectronicDepositFields;
 
-use super::form::{new_key, refused, text, Complaints, Field};
+use super::field::{new_key, refused, text, Complaints, Field};
 use super::lookups;
 use crate::api::request::submit;
 use crate::api::{self, ApiError};

@@ -1,5 +1,6 @@
-//! A new check deposit: the payee, the check's MICR fields, its amount and date, and both
-//! sides' images (JPEG, PNG or TIFF, read in the browser and sent base64). Every field the
+//! A new check deposit: the payee, the check's MICR fields, its amount and date, both sides'
+//! images (JPEG, PNG or TIFF, read in the browser and sent base64), and the particulars and
+//! fee of particulars.rs: every field of the description's table. Every field the
 //! server refuses is named under the form. The submission carries an `Idempotency-Key` kept
 //! until an answer arrives, so resubmitting after a lost answer never deposits twice. "Read
 //! the check" (scan.rs) reads the MICR line into the form first; the deposit then names the
@@ -8,8 +9,6 @@
 use base64::Engine;
 use leptos::prelude::*;
 use moneydesk_model::deposits::CheckDepositFields;
-use moneydesk_model::FieldError;
-use wasm_bindgen::JsCast;
 
 use crate::api::request::submit;
 use crate::api::{self, ApiError};
@@ -17,116 +16,13 @@ use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::session::use_auth;
 
+use super::field::{new_key, refused, text, Complaints, Field};
 use super::lookups;
+use super::particulars::{FeeToCharge, Particulars, ParticularsFields};
 use super::scan::{ReadCheck, ScanTargets};
 
 /// The server takes at most 10 MiB an image; refuse larger files before reading them.
 pub(super) const MAX_IMAGE_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
-
-/// A field's text, trimmed; `None` when empty (the request leaves it out).
-pub(super) fn text(s: RwSignal<String>) -> Option<String> {
-    Some(s.get_untracked().trim().to_string()).filter(|t| !t.is_empty())
-}
-
-pub(super) fn new_key() -> String {
-    let now = js_sys::Date::now() as u64;
-    let salt = (js_sys::Math::random() * 1e12) as u64;
-    format!("portal-{now:x}-{salt:x}")
-}
-
-/// A submission the server refused (or whose answer was lost): the fields it named show their
-/// complaints, and the next submission gets a new `Idempotency-Key` — unless no answer came
-/// (the network), when the same key makes the retry safe. Shown in `failed`, focused at `error_id`.
-pub(super) fn refused(
-    e: ApiError,
-    key: StoredValue<String>,
-    complaints: Complaints,
-    failed: RwSignal<Option<ApiError>>,
-    error_id: &str,
-) {
-    if !matches!(e, ApiError::Network { .. }) {
-        key.set_value(new_key());
-    }
-    if let ApiError::Validation { fields, .. } = &e {
-        complaints.0.set(fields.clone());
-    }
-    failed.set(Some(e));
-    if let Some(el) = leptos::prelude::document().get_element_by_id(error_id) {
-        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
-    }
-}
-
-/// The server's complaints, by the API's field name: each shows on its field.
-#[derive(Clone, Copy)]
-pub(super) struct Complaints(pub(super) RwSignal<Vec<FieldError>>);
-
-impl Complaints {
-    pub(super) fn about(&self, field: &'static str) -> Option<String> {
-        self.0.with(|all| {
-            let mine: Vec<&str> = all.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect();
-            (!mine.is_empty()).then(|| mine.join("; "))
-        })
-    }
-}
-
-/// One text field of the form; `api` is the request field it fills (its complaints show here).
-#[component]
-pub(super) fn Field(
-    id: &'static str,
-    label: &'static str,
-    api: &'static str,
-    value: RwSignal<String>,
-    #[prop(optional)] hint: &'static str,
-    /// What the page knows about the value as it is typed (the bank's name, the fee).
-    #[prop(optional, into)]
-    note: Option<Signal<Option<String>>>,
-    #[prop(optional)] list: &'static str,
-    #[prop(default = "text")] kind: &'static str,
-    #[prop(optional)] required: bool,
-    #[prop(optional)] inputmode: &'static str,
-    #[prop(optional)] pattern: &'static str,
-) -> impl IntoView {
-    let complaints = expect_context::<Complaints>();
-    let problem = Memo::new(move |_| complaints.about(api));
-    let (hint_id, error_id, note_id) = (format!("{id}-hint"), format!("{id}-error"), format!("{id}-note"));
-    let described = {
-        let (hint_id, error_id, note_id) = (hint_id.clone(), error_id.clone(), note_id.clone());
-        move || {
-            let mut ids = Vec::new();
-            if problem.with(Option::is_some) {
-                ids.push(error_id.clone());
-            }
-            if note.is_some_and(|n| n.with(Option::is_some)) {
-                ids.push(note_id.clone());
-            }
-            if !hint.is_empty() {
-                ids.push(hint_id.clone());
-            }
-            (!ids.is_empty()).then(|| ids.join(" "))
-        }
-    };
-    view! {
-        <div class="field" class:invalid=move || problem.with(Option::is_some)>
-            <label for=id>{label}{required.then_some(" *")}</label>
-            <input
-                id=id
-                type=kind
-                required=required
-                inputmode=(!inputmode.is_empty()).then_some(inputmode)
-                pattern=(!pattern.is_empty()).then_some(pattern)
-                list=(!list.is_empty()).then_some(list)
-                autocomplete="off"
-                aria-invalid=move || problem.with(Option::is_some).then_some("true")
-                aria-describedby=described
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
-            />
-            {move || problem.get().map(|p| view! { <p class="field-error" id=error_id.clone()>{p}</p> })}
-            {move || note.and_then(|n| n.get()).map(|t| view! { <p class="field-note" id=note_id.clone() aria-live="polite">{t}</p> })}
-            {(!hint.is_empty()).then(|| view! { <p class="hint" id=hint_id.clone()>{hint}</p> })}
-        </div>
-    }
-}
 
 /// One side's image: the file chosen, read into base64, with a preview.
 #[component]
@@ -210,8 +106,12 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
     provide_context(complaints);
     let owner = Owner::current();
 
-    let bank = lookups::bank_name(routing);
-    let fee = lookups::standard_fee(amount);
+    let more = Particulars::blank();
+    let directory = lookups::directory(routing);
+    more.prefill_bank(directory);
+    let bank = lookups::note(directory);
+    let quote = lookups::fee_quote(amount);
+    let fee = Signal::derive(move || quote.get().map(|f| format!("Fee: {f} (standard, charged at deposit)")));
     let payees = lookups::payees(payee_account);
 
     let on_submit = move |ev: web_sys::SubmitEvent| {
@@ -237,12 +137,20 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
             check_date: text(check_date),
             check_front_image: images(front),
             check_back_image: images(back),
-            payer_id: scanned.as_ref().and_then(|_| text(sleeve)),
+            payer_id: text(sleeve),
             scan_id: scanned,
             memo: text(memo),
             payee_account_id: text(payee_account),
             payee_user_id: text(payee_user),
-            source: Some("portal".into()),
+            bank_name: text(more.bank_name),
+            schedule_date: text(more.schedule_date),
+            payer_type: text(more.payer_type),
+            payment_type: text(more.payment_type),
+            source: text(more.source),
+            // Sent only by a token that may set fees (the field shows only to one).
+            fee: text(more.fee)
+                .filter(|_| auth.can(moneydesk_model::Scope::FeesOverride))
+                .map(|f| f.replace([',', '$'], "")),
             ..Default::default()
         };
         failed.set(None);
@@ -279,8 +187,8 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
             </fieldset>
             <fieldset>
                 <legend>"Check"</legend>
-                <Field id="deposit-amount" label="Amount (USD)" api="amount" value=amount required=true inputmode="decimal"
-                    note=fee hint="Like 1250.00: at most two decimals."/>
+                <Field id="deposit-amount" label="Amount (USD)" api="amount" value=amount inputmode="decimal"
+                    note=fee hint="Like 1250.00: at most two decimals. Empty for a read check: the amount its MICR line carries."/>
                 <Field id="deposit-check-number" label="Check number" api="checkNumber" value=check_number required=true inputmode="numeric"/>
                 <Field id="deposit-routing" label="Routing number" api="bankRoutingNumber" value=routing required=true inputmode="numeric"
                     pattern="[0-9]{9}" note=bank hint="Nine digits, from the check's MICR line."/>
@@ -295,6 +203,8 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
                 <ImageField id="deposit-back" label="Back of the check" api="checkBackImage" value=back/>
                 <ReadCheck targets/>
             </fieldset>
+            <ParticularsFields p=more/>
+            <FeeToCharge p=more quote/>
             <div id="deposit-form-error" tabindex="-1">
                 {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
             </div>

@@ -1,6 +1,6 @@
 //! What the new-deposit form learns as the operator types, each a short request that waits
 //! for a pause in typing and gives way to a newer one: the bank a routing number belongs to
-//! (the FedACH directory), the standard fee the amount will be charged (the fee schedule),
+//! (the FedACH directory, which also prefills the check's bank name), the standard fee the amount will be charged (the fee schedule),
 //! and the accounts whose names match the payee field. A token without the scope for one of
 //! them just goes without that hint: the server still checks everything on submit.
 
@@ -56,8 +56,9 @@ where
     out
 }
 
-/// "Bank of America, N.A." for a listed routing number; what is wrong with one that is not.
-pub fn bank_name(routing: RwSignal<String>) -> Signal<Option<String>> {
+/// What the FedACH directory says of a routing number as typed: the bank's name (`Ok`), or
+/// what is wrong with a number it does not list (`Err`).
+pub fn directory(routing: RwSignal<String>) -> Signal<Option<Result<String, String>>> {
     let auth = use_auth();
     as_typed(routing, move |text| {
         let text = text.trim().to_string();
@@ -67,14 +68,14 @@ pub fn bank_name(routing: RwSignal<String>) -> Signal<Option<String>> {
         if let Err(e) = RoutingNumber::parse(&text) {
             let message = e.to_string();
             return Some(
-                Box::pin(async move { Some(message) }) as std::pin::Pin<Box<dyn std::future::Future<Output = _>>>
+                Box::pin(async move { Some(Err(message)) }) as std::pin::Pin<Box<dyn std::future::Future<Output = _>>>
             );
         }
         let request = api::routing::ach(&auth.client(), &text);
         Some(Box::pin(async move {
             match request.await {
-                Ok(v) => v.get("customerName").and_then(Value::as_str).map(|n| format!("Bank: {n}")),
-                Err(ApiError::NotFound { .. }) => Some("Not in the FedACH directory: check the number.".into()),
+                Ok(v) => v.get("customerName").and_then(Value::as_str).map(|n| Ok(n.to_string())),
+                Err(ApiError::NotFound { .. }) => Some(Err("Not in the FedACH directory: check the number.".into())),
                 Err(_) => None,
             }
         }))
@@ -82,8 +83,23 @@ pub fn bank_name(routing: RwSignal<String>) -> Signal<Option<String>> {
     .into()
 }
 
-/// "Fee: $1.50 (standard)" for an amount the schedule prices.
-pub fn standard_fee(amount: RwSignal<String>) -> Signal<Option<String>> {
+/// "Bank: ACME COMMUNITY BANK" for a listed routing number; what is wrong with one that is not.
+pub fn note(found: Signal<Option<Result<String, String>>>) -> Signal<Option<String>> {
+    Signal::derive(move || {
+        found.get().map(|f| match f {
+            Ok(name) => format!("Bank: {name}"),
+            Err(problem) => problem,
+        })
+    })
+}
+
+/// The directory's note for a routing number as typed.
+pub fn bank_name(routing: RwSignal<String>) -> Signal<Option<String>> {
+    note(directory(routing))
+}
+
+/// "$1.50": the fee schedule's standard fee for an amount as typed (the fees API's quote).
+pub fn fee_quote(amount: RwSignal<String>) -> Signal<Option<String>> {
     let auth = use_auth();
     as_typed(amount, move |text| {
         let text = text.trim().replace([',', '$'], "");
@@ -93,10 +109,16 @@ pub fn standard_fee(amount: RwSignal<String>) -> Signal<Option<String>> {
             let entries = request.await.ok()?;
             let standard = entries.iter().find(|e| e.fee_type == "standard")?;
             let fee = standard.fee_amount.to_string();
-            Some(format!("Fee: {} (standard, charged at deposit)", format_money(&fee).unwrap_or(fee)))
+            Some(format_money(&fee).unwrap_or(fee))
         })
     })
     .into()
+}
+
+/// "Fee: $1.50 (standard, charged at deposit)" for an amount the schedule prices.
+pub fn standard_fee(amount: RwSignal<String>) -> Signal<Option<String>> {
+    let quote = fee_quote(amount);
+    Signal::derive(move || quote.get().map(|fee| format!("Fee: {fee} (standard, charged at deposit)")))
 }
 
 /// Accounts whose names match the payee field: (id, "name — number"), at most eight.

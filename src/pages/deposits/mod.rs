@@ -1,15 +1,20 @@
-//! Check deposits: every deposit in the data table (the records extension, so each row carries
-//! its id, amount, fee and status), filtered by status, kind, dates and amounts; a row's drawer
-//! shows its check images, its history and the moves allowed now (detail.rs); "New check
-//! deposit" opens the form (form.rs), kept in the URL (`?new=1`) so Back closes it; "Scan a
-//! check" the scanning wizard (scan_wizard/, `?new=scan`). Below the table, the day's ACH file
-//! of electronic deposits (electronic.rs). Cash letters have their own page (pages/cash_letters).
+//! Deposits: every deposit in the data table (the described list, `GET …/deposits`, each item
+//! with the members the table needs asked for by `fields`: `api::deposits::LIST_FIELDS`),
+//! filtered by status, kind, dates and amounts; a row's drawer shows its check images, its
+//! history and the moves allowed now (detail.rs); "New check deposit" opens the form
+//! (form.rs), kept in the URL (`?new=1`) so Back closes it; "Scan a check" the scanning wizard
+//! (scan_wizard/, `?new=scan`); "New electronic deposit" an ACH pull (electronic.rs,
+//! `?new=pull`); "New cash deposit" cash (cash.rs, `?new=cash`). Below the table, the day's ACH
+//! file of electronic deposits. Cash letters have their own page (pages/cash_letters).
 
+mod cash;
 mod chart;
 mod detail;
 mod electronic;
+mod field;
 mod form;
 mod lookups;
+mod particulars;
 mod scan;
 mod scan_wizard;
 
@@ -29,19 +34,25 @@ pub const SERVICE_TYPES: &[(&str, &str)] = &ServiceType::OPTIONS;
 
 pub const COLUMNS: &[Column] = &[
     Column::new("id", "Deposit", Format::Mono),
+    // The list item's createdDate: the business time zone's local time, without a zone.
     Column::new("createdDate", "Created", Format::Text).sortable(),
+    Column::new("serviceType", "Kind", Format::Label(SERVICE_TYPES)),
     Column::new("name", "Payee", Format::Text),
     Column::new("amount", "Amount", Format::Money).sortable(),
     Column::new("feeApplied", "Fee", Format::Money),
     Column::new("status", "Status", Format::Label(STATUSES)),
     Column::new("checkNumber", "Check", Format::Mono),
     Column::new("bankName", "Bank", Format::Text).hidden(),
+    Column::new("bankRoutingNumber", "Routing number", Format::Mono).hidden(),
     Column::new("accountNumber", "Payee account", Format::Mono).hidden(),
     Column::new("acId", "Payee account id", Format::Mono).hidden(),
     Column::new("scheduleDate", "Scheduled", Format::Date).hidden(),
     Column::new("checkDate", "Check date", Format::Date).hidden(),
     Column::new("completedDate", "Completed", Format::Text).hidden(),
     Column::new("memo", "Memo", Format::Text).hidden(),
+    Column::new("paymentType", "Payment type", Format::Text).hidden(),
+    Column::new("payerType", "Payer type", Format::Text).hidden(),
+    Column::new("source", "Source", Format::Text).hidden(),
     Column::new("submitterId", "Submitted by", Format::Text).hidden(),
     Column::new("step", "Step", Format::Mono).hidden(),
 ];
@@ -68,10 +79,11 @@ pub fn DepositsPage() -> impl IntoView {
     let form_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("1")));
     let pull_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("pull")));
     let scan_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("scan")));
+    let cash_open = Memo::new(move |_| query.with(|q| q.get_str("new") == Some("cash")));
     // Bumped by a new deposit or a move: the table fetches its view again.
     let changed = RwSignal::new(0u32);
 
-    // Which form is open (`?new=1` a check, `?new=pull` an ACH pull), or none.
+    // Which form is open (`?new=1` a check, `?new=pull` an ACH pull, `?new=cash` cash), or none.
     let set_form = move |open: Option<&'static str>| {
         let mut q = query.get_untracked();
         if let Some(which) = open {
@@ -87,15 +99,18 @@ pub fn DepositsPage() -> impl IntoView {
     let set_form = StoredValue::new(set_form);
     provide_context(detail::Changed(changed));
 
-    let fetcher = Fetcher::new(move |q| Box::pin(api::deposits::records(&auth.client(), q)));
+    let fetcher = Fetcher::new(move |q| Box::pin(api::deposits::list(&auth.client(), q)));
     view! {
         <section class="page collections-page deposits-page">
             <div class="page-head">
                 <h1>"Check deposits"</h1>
-                <Show when=move || writer.get() && !form_open.get() && !pull_open.get() && !scan_open.get()>
+                <Show when=move || writer.get() && !form_open.get() && !pull_open.get() && !scan_open.get() && !cash_open.get()>
                     <div class="page-actions">
                         <button type="button" class="button" id="scan-new" on:click=move |_| set_form.with_value(|f| f(Some("scan")))>
                             "Scan a check"
+                        </button>
+                        <button type="button" class="button" id="cash-new" on:click=move |_| set_form.with_value(|f| f(Some("cash")))>
+                            "New cash deposit"
                         </button>
                         <button type="button" class="button" id="pull-new" on:click=move |_| set_form.with_value(|f| f(Some("pull")))>
                             "New electronic deposit"
@@ -107,7 +122,7 @@ pub fn DepositsPage() -> impl IntoView {
                 </Show>
             </div>
             <p class="muted page-intro">
-                "Every deposit, newest first. Select a row to see the check's images, its history and what can happen to it next."
+                "Every deposit (checks, electronic pulls and cash), newest first. Select a row to see a check's images, the history and what can happen to it next."
             </p>
             <Show when=move || writer.get() && form_open.get()>
                 <form::NewDeposit
@@ -121,6 +136,16 @@ pub fn DepositsPage() -> impl IntoView {
             </Show>
             <Show when=move || writer.get() && pull_open.get()>
                 <electronic::NewPull
+                    on_done=Callback::new(move |made: bool| {
+                        if made {
+                            changed.update(|n| *n += 1);
+                        }
+                        set_form.with_value(|f| f(None));
+                    })
+                />
+            </Show>
+            <Show when=move || writer.get() && cash_open.get()>
+                <cash::NewCash
                     on_done=Callback::new(move |made: bool| {
                         if made {
                             changed.update(|n| *n += 1);

@@ -101,7 +101,7 @@ pub fn ReadCheck(targets: ScanTargets) -> impl IntoView {
                     {move || sleeves.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
                 </datalist>
                 <p class="hint" id="deposit-sleeve-hint">
-                    "To read the check's MICR line: the account the check is deposited to. Needs both sides and the amount."
+                    "The managed sleeve account the check is deposited to (the deposit's payer id). To read the check's MICR line, it needs both sides and the amount."
                 </p>
             </div>
             <button type="button" class="button" id="deposit-scan" disabled=move || busy.get() || !ready.get() on:click=read>

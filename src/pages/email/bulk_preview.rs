@@ -71,7 +71,7 @@ pub fn BulkPreview(
                 Some(Err(e)) => {
                     let said = match e {
                         ApiError::Validation { message, fields } if fields.is_empty() => format!("The send would refuse this row: {message}"),
-                        ApiError::Validation { fields, .. } => format!("The send would refuse this row: {}", fields.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; ")),
+                        ApiError::Validation { fields, .. } => format!("The send would refuse this row: {}", fields.iter().map(|f| format!("{}: {}", f.field, f.problem)).collect::<Vec<_>>().join("; ")),
                         e => format!("Not previewed: {e}"),
                     };
                     let class = if matches!(e, ApiError::Validation { .. }) { "field-error email-bulk-refused" } else { "field-error" };

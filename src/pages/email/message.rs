@@ -64,7 +64,7 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
                         <table class="email-headers">
                             <caption class="sr-only">"Headers"</caption>
                             <tbody>
-                                {m.headers.iter().map(|(k, v)| view! { <tr><th scope="row">{k.clone()}</th><td>{v.clone()}</td></tr> }).collect_view()}
+                                {m.headers.iter().map(|h| view! { <tr><th scope="row">{h.name.clone()}</th><td>{h.value.clone()}</td></tr> }).collect_view()}
                                 {(!m.bcc.is_empty()).then(|| view! { <tr><th scope="row">"Bcc (envelope only)"</th><td>{m.bcc.join(", ")}</td></tr> })}
                             </tbody>
                         </table>

@@ -1,15 +1,18 @@
-//! The Fees page: choose ACH or wire and the transfer type, type an amount, and see each fee
-//! type's fee and the total to pay, quoted by the server as you type (debounced, stale answers
-//! discarded); the transfer type's whole schedule with the amount's tier highlighted; and the
-//! chart of fee against amount. Rail, transfer type and amount live in the URL (choice.rs);
-//! the quote and its panel are quote.rs.
+//! The Fees page: choose ACH or wire and the transfer type, type an amount (and, optionally, the
+//! payer), and see each fee type's fee and the total to pay, quoted by the server as you type
+//! (debounced, stale answers discarded), saying when a waiver or the payer's own schedule priced
+//! it; the transfer type's schedule for that payer with the amount's tier highlighted; and the
+//! chart of fee against amount. Rail, transfer type, amount and payer live in the URL
+//! (choice.rs); the quote and its panel are quote.rs.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
-use moneydesk_model::fees::{describe_range, FeeSchedule, FeeTier, Rail, ScheduleVersion, TransferType};
+use moneydesk_model::fees::{
+    describe_range, Basis, FeeParties, FeeSchedule, FeeTier, Rail, ScheduleVersion, TransferType,
+};
 use rust_decimal::Decimal;
 
 use crate::api::request::Answer;
@@ -25,7 +28,7 @@ mod quote;
 
 use amount::tidy;
 use chart::FeeChart;
-use choice::{choice_from, href, parsed, Choice};
+use choice::{choice_from, href, parsed, payer_of, Choice};
 use quote::{Quote, QuotePanel, Quotes};
 
 /// How long typing must pause before a quote is asked for.
@@ -36,8 +39,9 @@ pub fn FeesPage() -> impl IntoView {
     let auth = use_auth();
     let query = use_query_map();
     let navigate = use_navigate();
-    let choice =
-        Memo::new(move |_| query.with(|q| choice_from(q.get_str("rail"), q.get_str("type"), q.get_str("amount"))));
+    let choice = Memo::new(move |_| {
+        query.with(|q| choice_from(q.get_str("rail"), q.get_str("type"), q.get_str("amount"), q.get_str("payer")))
+    });
     let go = move |c: Choice, replace: bool| {
         navigate(&href(&c), NavigateOptions { replace, scroll: false, ..Default::default() });
     };
@@ -133,6 +137,13 @@ where
             .map(|t| view! { <option value=t.as_str() selected=*t == c.transfer_type>{t.label()}</option> })
             .collect_view()
     };
+    let typed_payer = RwSignal::new(choice.get_untracked().payer.unwrap_or_default());
+    let on_payer = move |ev| {
+        typed_payer.set(event_target_value(&ev));
+        if let Some(c) = choice.get_untracked().with_payer(payer_of(&typed_payer.get_untracked())) {
+            go.with_value(|g| g(c, true));
+        }
+    };
     let parsed = move || {
         let amount = choice.get().amount;
         parsed(amount.as_deref(), amount.is_none() && typed.with(|t| t.is_empty()))
@@ -147,6 +158,11 @@ where
                 prop:value=move || typed.get() on:input=on_amount/>
             <p id="fee-amount-parsed" class="hint" data-testid="fee-amount-parsed">{parsed}</p>
             <p id="fee-amount-refused" class="hint error" role="status">{move || refused.get()}</p>
+            <label for="fee-payer">"Payer ID (optional)"</label>
+            <input id="fee-payer" type="text" autocomplete="off" maxlength="64" placeholder="e.g. acme-payroll"
+                aria-describedby="fee-payer-hint"
+                prop:value=move || typed_payer.get() on:input=on_payer/>
+            <p id="fee-payer-hint" class="hint">"A payer may have its fees waived or its own schedule."</p>
         </form>
     }
 }
@@ -158,8 +174,10 @@ fn ScheduleView(schedule: FeeSchedule, choice: Signal<Choice>) -> impl IntoView 
     let table = move || {
         let c = choice.get();
         let a = c.amount.as_deref().and_then(|a| a.parse::<Decimal>().ok());
-        let rows = schedule.with_value(|s| {
-            s.tiers_for(c.transfer_type)
+        let (whose, tiers) = schedule.with_value(|s| priced_tiers(s, &c));
+        let rows = {
+            tiers
+                .into_iter()
                 .map(|t| {
                     let current = a.is_some_and(|a| t.contains(a));
                     view! {
@@ -171,25 +189,27 @@ fn ScheduleView(schedule: FeeSchedule, choice: Signal<Choice>) -> impl IntoView 
                     }
                 })
                 .collect_view()
-        });
+        };
         view! {
             <table class="schedule" data-testid="fee-schedule">
-                <caption>{format!("{} schedule", c.transfer_type.label())}</caption>
+                <caption>{format!("{} schedule{whose}", c.transfer_type.label())}</caption>
                 <thead><tr><th scope="col">"Fee type"</th><th scope="col">"Amounts"</th><th scope="col">"Fee"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         }
     };
-    // The chart is drawn again only when the transfer type changes; the marker follows the amount.
-    let transfer_type = Memo::new(move |_| choice.with(|c| c.transfer_type));
+    // The chart is drawn again only when the transfer type or the payer changes; the marker
+    // follows the amount.
+    let priced = Memo::new(move |_| choice.with(|c| Choice { amount: None, ..c.clone() }));
     let chart = move || {
-        let t = transfer_type.get();
-        let series = schedule.with_value(|s| {
-            s.fee_types(t)
-                .into_iter()
-                .map(|f| (f.to_string(), s.tiers_for(t).filter(|x| x.fee_type == f).cloned().collect::<Vec<FeeTier>>()))
-                .collect::<Vec<_>>()
-        });
+        let (_, tiers) = schedule.with_value(|s| priced_tiers(s, &priced.get()));
+        let mut series: Vec<(String, Vec<FeeTier>)> = Vec::new();
+        for t in tiers {
+            match series.iter_mut().find(|(f, _)| *f == t.fee_type) {
+                Some((_, list)) => list.push(t),
+                None => series.push((t.fee_type.clone(), vec![t])),
+            }
+        }
         view! { <FeeChart series amount/> }
     };
     view! {
@@ -198,4 +218,18 @@ fn ScheduleView(schedule: FeeSchedule, choice: Signal<Choice>) -> impl IntoView 
             {table}
         </div>
     }
+}
+
+/// The tiers that price the choice's transfer type for its payer, and whose they are (for the
+/// caption): the payer's own schedule, a waiver (the schedule's tiers, not charged), or the
+/// schedule's.
+fn priced_tiers(s: &FeeSchedule, c: &Choice) -> (String, Vec<FeeTier>) {
+    let parties = FeeParties { payer_id: c.payer.as_deref(), ..Default::default() };
+    let basis = s.basis(&parties, c.transfer_type);
+    let whose = match (&basis, &c.payer) {
+        (Basis::PayerSchedule(_), Some(p)) => format!(" of payer {p}"),
+        (Basis::Waiver(_), Some(p)) => format!(" (waived for payer {p})"),
+        _ => String::new(),
+    };
+    (whose, s.tiers_on(&basis, c.transfer_type).into_iter().cloned().collect())
 }

@@ -1,11 +1,11 @@
 //! The quote: asked for as the choice changes (debounced, only the latest answer shown, asked
 //! again when the server says so after a rate limit), and its panel, each fee type's fee and
-//! the total to pay.
+//! the total to pay, and whether a waiver or the payer's own schedule priced it.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
-use moneydesk_model::fees::FeeEntry;
+use moneydesk_model::fees::{FeeEntry, FeePricing};
 use moneydesk_model::Money;
 use rust_decimal::Decimal;
 
@@ -24,6 +24,8 @@ pub enum Quote {
     Fees {
         amount: String,
         entries: Vec<FeeEntry>,
+        /// Set when a waiver or the payer's own schedule priced it.
+        pricing: Option<FeePricing>,
     },
     Failed(ApiError),
 }
@@ -58,12 +60,12 @@ impl Quotes {
                     return; // typed on: a newer quote is on its way
                 }
                 leptos::task::spawn_local(async move {
-                    let r = api::quote(&client, c.transfer_type, &amount).await;
+                    let r = api::quote_for(&client, c.transfer_type, &amount, c.payer.as_deref()).await;
                     if seq.try_get_value() != Some(n) || matches!(r, Err(ApiError::Aborted)) {
                         return; // stale
                     }
                     quote.try_set(match r {
-                        Ok(entries) => Quote::Fees { amount, entries },
+                        Ok(answer) => Quote::Fees { amount, entries: answer.data, pricing: answer.pricing },
                         Err(e) => Quote::Failed(e),
                     });
                 });
@@ -93,7 +95,7 @@ pub fn QuotePanel(quote: Signal<Quote>) -> impl IntoView {
             .into_any(),
         ),
         Quote::Failed(error) => Some(view! { <ApiErrorView error/> }.into_any()),
-        Quote::Fees { amount, entries } => {
+        Quote::Fees { amount, entries, pricing } => {
             let rows = entries
                 .into_iter()
                 .map(|e| {
@@ -107,6 +109,8 @@ pub fn QuotePanel(quote: Signal<Quote>) -> impl IntoView {
                     }
                 })
                 .collect_view();
+            let note =
+                pricing.as_ref().map(|p| view! { <p class="hint" data-testid="fee-pricing">{pricing_note(p)}</p> });
             Some(
                 view! {
                     <table class="quote" data-testid="fee-quote" aria-live="polite">
@@ -114,10 +118,27 @@ pub fn QuotePanel(quote: Signal<Quote>) -> impl IntoView {
                         <thead><tr><th scope="col">"Fee type"</th><th scope="col">"Fee"</th><th scope="col">"Total to pay"</th><th scope="col">"Tier"</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
+                    {note}
                 }
                 .into_any(),
             )
         }
+    }
+}
+
+/// What priced the quote, in words: `Fees waived for payer city-food-bank: Non-profit.`
+pub fn pricing_note(p: &FeePricing) -> String {
+    let who = match p.field.as_str() {
+        "payeeId" => "payee",
+        "payeeBankId" => "the payee's bank",
+        _ => "payer",
+    };
+    match p.basis.as_str() {
+        "waiver" => {
+            let reason = p.reason.as_deref().map_or_else(String::new, |r| format!(": {r}"));
+            format!("Fees waived for {who} {}{reason}.", p.id)
+        }
+        _ => format!("Priced by {who} {}'s own fee schedule.", p.id),
     }
 }
 
@@ -131,5 +152,18 @@ mod tests {
     fn the_total_is_the_amount_and_the_fee_in_cents() {
         assert_eq!(total("1250", Money::parse("2.00").unwrap()), "$1,252.00");
         assert_eq!(total("0.5", Money::parse("0.25").unwrap()), "$0.75");
+    }
+
+    #[wasm_bindgen_test]
+    fn the_note_says_which_waiver_or_schedule_priced_the_quote() {
+        let p = |basis: &str, field: &str, reason: Option<&str>| FeePricing {
+            basis: basis.into(),
+            field: field.into(),
+            id: "x-1".into(),
+            reason: reason.map(str::to_string),
+        };
+        assert_eq!(pricing_note(&p("waiver", "payerId", Some("Non-profit"))), "Fees waived for payer x-1: Non-profit.");
+        assert_eq!(pricing_note(&p("waiver", "payeeBankId", None)), "Fees waived for the payee's bank x-1.");
+        assert_eq!(pricing_note(&p("payer_schedule", "payerId", None)), "Priced by payer x-1's own fee schedule.");
     }
 }

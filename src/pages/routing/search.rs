@@ -125,7 +125,7 @@ pub fn SearchTab() -> impl IntoView {
             Box::pin(crate::api::page::get_page(&auth.client(), ROUTING_SEARCH, q))
         } else {
             // Said in one line, since nothing was sent: "prefix must be 2 to 8 digits, got \"0\"".
-            let message = errors.iter().map(|e| format!("{} {}", e.field, e.message)).collect::<Vec<_>>().join("; ");
+            let message = errors.iter().map(|e| format!("{} {}", e.field, e.problem)).collect::<Vec<_>>().join("; ");
             Box::pin(async move { Err(ApiError::Validation { message, fields: Vec::new() }) })
         }
     });
@@ -165,6 +165,6 @@ mod tests {
         assert_eq!(check_filters(&f(&[("directory", "ach")]))[0].field, "name");
         let e = check_filters(&f(&[("prefix", "0"), ("zip", "1234567")]));
         assert_eq!(e.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["prefix", "zip"]);
-        assert!(e[0].message.contains("2 to 8 digits"));
+        assert!(e[0].problem.contains("2 to 8 digits"));
     }
 }

@@ -90,7 +90,7 @@ impl ElectronicDepositFields {
     /// use moneydesk_model::deposits::{Date, ElectronicDepositFields};
     /// let f = ElectronicDepositFields { amount: Some("100000000.00".into()), ..Default::default() };
     /// let errors = f.check(Date::parse("2026-11-26").unwrap()).unwrap_err();
-    /// assert!(errors.iter().any(|e| e.field == "amount" && e.message.contains("99,999,999.99")));
+    /// assert!(errors.iter().any(|e| e.field == "amount" && e.problem.contains("99,999,999.99")));
     /// assert!(errors.iter().any(|e| e.field == "effectiveDate"));
     /// ```
     pub fn check(&self, today: Date) -> Result<ElectronicDeposit, Vec<FieldError>> {
@@ -182,7 +182,7 @@ impl ElectronicDepositFields {
         };
         // Ids, not written in the ACH file: any short text.
         let id = |v: &Option<String>, field: &str, err: &mut dyn FnMut(&str, String)| match v.as_deref() {
-            Some(s) => Text140::parse_field(field, s.trim()).map_err(|e| err(field, e.message)).ok(),
+            Some(s) => Text140::parse_field(field, s.trim()).map_err(|e| err(field, e.problem)).ok(),
             None => {
                 err(field, format!("{field} is required"));
                 None

@@ -1,7 +1,8 @@
 //! The check deposit request (description 4.5; CONTRACT.md points 6 and 11): the field
 //! table's names, the example's names as aliases, every rule checked at once so that every
-//! wrong field is named. Whether the payee account exists, the images decode and the routing
-//! number is in the directory is the server's part; this checks what the request alone says.
+//! wrong field is named. Whether the payee account exists, the images decode, the routing
+//! number is in the directory, the caller may set the fee, and what a named scan supplies
+//! (the amount, the check number) is the server's part; this checks what the request alone says.
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -16,18 +17,27 @@ use crate::{FieldError, Money, RoutingNumber};
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = CheckDepositRequest))]
 pub struct CheckDepositFields {
-    /// Required here (a deposit without an amount cannot apply to a balance): a JSON number or
-    /// a decimal string, above zero, at most two decimals, at most 9,999,999,999.99.
+    /// A JSON number or a decimal string, above zero, at most two decimals, at most
+    /// 9,999,999,999.99. Optional, as the description says: without it, a deposit naming a
+    /// `scanId` takes the scan's MICR amount field when the check has one printed and it was
+    /// read with certainty (it must also be what the scan was made for); otherwise the answer is
+    /// a 400 naming `amount` and saying why.
     #[serde(default, deserialize_with = "raw_text")]
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>,
         pattern = "^([1-9][0-9]{0,9}(\\.[0-9]{1,2})?|0\\.(0[1-9]|[1-9][0-9]?))$"))]
     pub amount: Option<String>,
-    /// The account on the check's MICR line.
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{1,17}$"))]
+    /// The account as printed in the check's on-us field: digits, with the dashes (the MICR
+    /// dash symbol ⑉) and spaces printed between them, e.g. `1211-1234-56789`; at most 17
+    /// characters (NACHA's DFI account number field), starting and ending with a digit. Kept as
+    /// printed for the cash letter's on-us field (X9.100-187) and the ACH file; duplicate
+    /// presentment compares its digits only.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, max_length = 17,
+        pattern = "^[0-9]+([ -]+[0-9]+)*$"))]
     pub bank_account_number: Option<String>,
     #[cfg_attr(feature = "openapi", schema(schema_with = Text140::nullable_schema))]
     pub bank_name: Option<String>,
-    /// Nine digits with a valid ABA checksum, in the FedACH directory.
+    /// Nine digits with a valid ABA checksum, in the FedACH directory (a number the directory in
+    /// force does not list is a 400 naming this field).
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{9}$"))]
     pub bank_routing_number: Option<String>,
     /// Base64 JPEG, PNG or TIFF, at least 200 × 80 pixels. Required unless `scanId` is given.
@@ -39,9 +49,14 @@ pub struct CheckDepositFields {
     /// Base64 JPEG, PNG or TIFF, at least 200 × 80 pixels. Required unless `scanId` is given.
     #[cfg_attr(feature = "openapi", schema(min_length = 1))]
     pub check_front_image: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "^[0-9]{1,15}$"))]
+    /// 1 to 15 digits. Required unless `scanId` is given: then, when left out, the scan's MICR
+    /// check number (the on-us serial, else the auxiliary on-us field) is taken, and a check
+    /// whose MICR line carries none (its on-us field is all account) has none.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, pattern = "^[0-9]{1,15}$"))]
     pub check_number: Option<String>,
-    /// The fee the client expects (informative: the fee schedule's is charged).
+    /// The fee to charge instead of the fee schedule's: allowed to a token with the
+    /// `fees:override` scope (or `admin`); from any other token it is a 403 naming `fee`, never
+    /// ignored. Left out, the schedule's standard fee for the amount is charged.
     #[serde(default, deserialize_with = "raw_text")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>,
         pattern = "^(0|[1-9][0-9]{0,9})(\\.[0-9]{1,2})?$"))]
@@ -49,13 +64,14 @@ pub struct CheckDepositFields {
     /// At most 140 characters, no control characters.
     #[cfg_attr(feature = "openapi", schema(schema_with = Memo::nullable_schema))]
     pub memo: Option<String>,
-    /// An account of the accounts collection (an unknown one is a 400 naming it).
+    /// An account of the accounts collection (an unknown one is a 404 naming it).
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "\\S"))]
     pub payee_account_id: Option<String>,
     #[serde(alias = "payeeId")]
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, pattern = "\\S"))]
     pub payee_user_id: Option<String>,
-    /// A managed sleeve account of the accounts collection, when given.
+    /// A managed sleeve account of the accounts collection, when given (an unknown one is a 404
+    /// naming it).
     #[cfg_attr(feature = "openapi", schema(schema_with = payer_id_schema))]
     pub payer_id: Option<String>,
     #[cfg_attr(feature = "openapi", schema(schema_with = Text140::nullable_schema))]
@@ -86,7 +102,9 @@ pub struct CheckDepositFields {
 #[cfg(feature = "openapi")]
 fn payer_id_schema() -> utoipa::openapi::Object {
     Text140::schema_builder(true)
-        .description(Some("A managed sleeve account of the accounts collection, when given."))
+        .description(Some(
+            "A managed sleeve account of the accounts collection, when given (an unknown one is a 404 naming it).",
+        ))
         .build()
 }
 
@@ -116,7 +134,9 @@ pub(super) fn raw_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<
 /// The request's fields that passed, ready for the server's own checks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckDeposit {
-    pub amount: Money,
+    /// `None` only with a scan: the server takes the scan's MICR amount field.
+    pub amount: Option<Money>,
+    /// As printed (digits, dashes, spaces): see [`CheckDeposit::account_digits`].
     pub bank_account_number: String,
     pub bank_name: Option<Text140>,
     pub bank_routing_number: RoutingNumber,
@@ -124,8 +144,9 @@ pub struct CheckDeposit {
     /// server, or a scan's.
     pub images: CheckImages,
     pub check_date: Option<Date>,
-    pub check_number: String,
-    /// The fee the client expects; the server charges the schedule's and says so when they differ.
+    /// `None` only with a scan: the server takes the scan's MICR check number, if it has one.
+    pub check_number: Option<String>,
+    /// The fee to charge, when the caller may set it (the server checks the scope).
     pub fee: Option<Money>,
     pub memo: Option<Memo>,
     pub payee_account_id: String,
@@ -152,6 +173,39 @@ pub enum CheckImages {
 pub const STALE_AFTER_DAYS: i64 = 180;
 /// The largest amount a deposit may have: 9,999,999,999.99.
 pub const MAX_AMOUNT_INTEGER_DIGITS: usize = 10;
+/// The most characters of `bankAccountNumber`: NACHA's DFI account number field (X9.100-187's
+/// on-us field has 20, with room for the on-us symbol and a serial).
+const MAX_ACCOUNT_CHARS: usize = 17;
+
+impl CheckDeposit {
+    /// The account's digits alone (dashes and spaces are print, not part of the number): what
+    /// duplicate presentment compares.
+    pub fn account_digits(&self) -> String {
+        account_digits(&self.bank_account_number)
+    }
+}
+
+/// The digits of an account as printed.
+fn account_digits(printed: &str) -> String {
+    printed.chars().filter(char::is_ascii_digit).collect()
+}
+
+/// The on-us account rule: digits, dashes and spaces, a digit first and last (the document's
+/// pattern `^[0-9]+([ -]+[0-9]+)*$`), at most [`MAX_ACCOUNT_CHARS`] characters.
+fn on_us_account(v: &str, field: &str) -> Result<(), String> {
+    let b = v.as_bytes();
+    let chars_ok = b.iter().all(|c| c.is_ascii_digit() || *c == b'-' || *c == b' ');
+    let ends_ok = b.first().is_some_and(u8::is_ascii_digit) && b.last().is_some_and(u8::is_ascii_digit);
+    if !chars_ok || !ends_ok {
+        return Err(format!(
+            "{field} must be the account as printed: digits, with dashes or spaces between them (like 1211-1234-56789), got {v:?}"
+        ));
+    }
+    if v.len() > MAX_ACCOUNT_CHARS {
+        return Err(format!("{field} must be at most {MAX_ACCOUNT_CHARS} characters, got {}", v.len()));
+    }
+    Ok(())
+}
 
 impl CheckDepositFields {
     /// Checks every field against `today` (the business time zone's date); every problem is
@@ -161,8 +215,13 @@ impl CheckDepositFields {
         let mut err = |field: &str, m: String| errors.push(FieldError::new(field, m));
 
         let amount = match self.amount.as_deref() {
+            // With a scan, the server takes its MICR amount field (or says why it cannot).
+            None if self.scan_id.is_some() => None,
             None => {
-                err("amount", "amount is required: the amount of the check, like 125.00".into());
+                err(
+                    "amount",
+                    "amount is required without a scanId: the amount of the check, like 125.00 (with a scanId, the scan's MICR amount field is taken when the check has one)".into(),
+                );
                 None
             }
             Some(a) => money(a, "amount", true).map_err(|m| err("amount", m)).ok(),
@@ -175,11 +234,15 @@ impl CheckDepositFields {
             None => None,
         };
         let account = required(&self.bank_account_number, "bankAccountNumber", &mut err)
-            .filter(|a| digits(a, 1, 17, "bankAccountNumber", &mut err))
+            .filter(|a| on_us_account(a, "bankAccountNumber").map_err(|m| err("bankAccountNumber", m)).is_ok())
             .map(str::to_string);
-        let check_number = required(&self.check_number, "checkNumber", &mut err)
-            .filter(|n| digits(n, 1, 15, "checkNumber", &mut err))
-            .map(str::to_string);
+        let check_number = match (&self.check_number, &self.scan_id) {
+            // With a scan, the server takes its MICR check number.
+            (None, Some(_)) => None,
+            _ => required(&self.check_number, "checkNumber", &mut err)
+                .filter(|n| digits(n, 1, 15, "checkNumber", &mut err))
+                .map(str::to_string),
+        };
         let images = match (&self.scan_id, &self.check_front_image, &self.check_back_image) {
             (Some(id), None, None) => {
                 let ok = id.len() == 36
@@ -248,9 +311,7 @@ impl CheckDepositFields {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let (Some(amount), Some(bank_routing_number), Some(bank_account_number), Some(check_number)) =
-            (amount, routing, account, check_number)
-        else {
+        let (Some(bank_routing_number), Some(bank_account_number)) = (routing, account) else {
             return Err(errors);
         };
         let (Some(images), Some(payee_account_id), Some(payee_user_id)) = (images, payee_account, payee_user) else {

@@ -17,7 +17,7 @@ use crate::FieldError;
 /// assert!(Text140::parse("a\u{7}b").is_err());
 /// assert!(Text140::parse(&"é".repeat(141)).is_err());
 /// let e = Text140::parse_field("payerId", "").unwrap_err();
-/// assert_eq!((e.field.as_str(), e.message.as_str()), ("payerId", "payerId must be 1 to 140 characters without control characters"));
+/// assert_eq!((e.field.as_str(), e.problem.as_str()), ("payerId", "payerId must be 1 to 140 characters without control characters"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Text140(String);

@@ -142,13 +142,31 @@ pub struct MessageDetail {
     pub message_id: String,
     pub bcc: Vec<String>,
     pub reply_to: Option<String>,
-    /// The headers as they are sent, decoded (name, value), in order.
-    pub headers: Vec<(String, String)>,
+    /// The headers as they are sent, decoded, in order.
+    pub headers: Vec<MessageHeader>,
     pub text: Option<String>,
     /// Shown only in a sandboxed iframe (no scripts, no same origin).
     pub html: Option<String>,
     pub attachments: Vec<AttachmentInfo>,
     pub attempt_log: Vec<Attempt>,
+}
+
+/// One header of a message as people read it. An object rather than a `[name, value]` pair:
+/// a pair is a tuple schema, which client generators (openapi-python-client and others) cannot
+/// read (issue 44).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct MessageHeader {
+    /// `From`, `To`, `Subject`, … as written on the message.
+    pub name: String,
+    /// Decoded (the MIME encodes it).
+    pub value: String,
+}
+
+impl MessageHeader {
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Self { name: name.into(), value: value.into() }
+    }
 }
 
 /// Who the server may send as: a whole address, or every address of a domain (`@bank.example`).

@@ -13,7 +13,8 @@ pub mod validation;
 
 pub use address::{EmailAddress, EmailAddressError};
 pub use messages::{
-    AttachmentInfo, Attempt, Delivery, MessageDetail, MessageState, OutboxMessage, ResentBy, SenderIdentity,
+    AttachmentInfo, Attempt, Delivery, MessageDetail, MessageHeader, MessageState, OutboxMessage, ResentBy,
+    SenderIdentity,
 };
 pub use send::{
     Attachment, CheckedAttachment, CheckedMailbox, CheckedPersonalization, Content, Disposition, Mailbox,

@@ -13,13 +13,17 @@ use crate::vocabulary::vocabulary;
 use crate::Money;
 
 mod amount;
+mod coverage;
+mod parties;
 mod quote;
 mod request;
 mod schedule;
+mod tier;
 
 pub use amount::{
     FeeAmount, FeeAmountError, Memo, MemoError, AMOUNT_PATTERN, MAX_INTEGER_DIGITS, MEMO_MAX_CHARS, MEMO_PATTERN,
 };
+pub use parties::{Basis, FeeParties, FeePricing, FeeWaiver, PayerSchedule, PayerScheduleFile};
 pub use quote::{describe_range, FeeQuote};
 pub use request::{message_of, FeeRequest, FeeRequestFields, FIELDS, ID_MAX_CHARS};
 pub use schedule::{
@@ -33,6 +37,19 @@ pub struct FeeEntry {
     pub fee_type: String,
     pub fee_amount: Money,
     pub description: String,
+}
+
+/// A fee answer (description 4.1: `status` and `data`), with `pricing` added when the quote
+/// was not priced by the schedule's own tiers (a waiver, a payer's schedule); a client written
+/// from the description ignores it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FeeAnswer {
+    /// `success`.
+    pub status: String,
+    pub data: Vec<FeeEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pricing: Option<FeePricing>,
 }
 
 /// A stored schedule version, as the versions extension lists it (snake_case, like every body

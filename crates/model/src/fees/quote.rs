@@ -103,34 +103,43 @@ pub fn describe_range(from: Money, to: Option<Money>) -> String {
 }
 
 impl FeeSchedule {
-    /// One entry per fee type, for the tier the amount falls in.
+    /// One entry per fee type, for the tier the amount falls in (the schedule's own tiers; for
+    /// a payer or a waiver, [`FeeSchedule::quote_for`]).
     pub fn quote(&self, transfer_type: TransferType, amount: FeeAmount) -> Vec<FeeQuote> {
-        self.fee_types(transfer_type)
-            .into_iter()
-            .filter_map(|fee_type| {
-                let tier =
-                    self.tiers_for(transfer_type).find(|t| t.fee_type == fee_type && t.contains(amount.decimal()))?;
-                let entry = FeeEntry {
-                    fee_type: fee_type.to_string(),
-                    fee_amount: tier.fee_for(amount),
-                    description: tier.description(),
-                };
-                Some(FeeQuote { entry, tier: tier.clone() })
-            })
-            .collect()
+        quote_tiers(&self.tiers_for(transfer_type).collect::<Vec<_>>(), amount)
     }
 
     /// The whole schedule of a transfer type: each tier an entry with its least fee, its
     /// description stating the range.
     pub fn entries(&self, transfer_type: TransferType) -> Vec<FeeEntry> {
-        self.tiers_for(transfer_type)
-            .map(|t| FeeEntry { fee_type: t.fee_type.clone(), fee_amount: t.least_fee(), description: t.description() })
-            .collect()
+        self.tiers_for(transfer_type).map(|t| entry_of(t, t.least_fee())).collect()
     }
 }
 
+/// One entry per fee type of `tiers` (one transfer type's), for the tier `amount` falls in.
+pub(super) fn quote_tiers(tiers: &[&FeeTier], amount: FeeAmount) -> Vec<FeeQuote> {
+    let mut fee_types: Vec<&str> = Vec::new();
+    for t in tiers {
+        if !fee_types.contains(&t.fee_type.as_str()) {
+            fee_types.push(&t.fee_type);
+        }
+    }
+    fee_types
+        .into_iter()
+        .filter_map(|fee_type| {
+            let tier = tiers.iter().find(|t| t.fee_type == fee_type && t.contains(amount.decimal()))?;
+            Some(FeeQuote { entry: entry_of(tier, tier.fee_for(amount)), tier: (*tier).clone() })
+        })
+        .collect()
+}
+
+/// A tier's entry charging `fee`.
+pub(super) fn entry_of(tier: &FeeTier, fee: Money) -> FeeEntry {
+    FeeEntry { fee_type: tier.fee_type.clone(), fee_amount: fee, description: tier.description() }
+}
+
 /// Rounded to cents half-even, with exactly two decimals.
-fn cents(d: Decimal) -> Money {
+pub(super) fn cents(d: Decimal) -> Money {
     let mut r = d.round_dp_with_strategy(2, RoundingStrategy::MidpointNearestEven);
     r.rescale(2);
     Money::new(r)

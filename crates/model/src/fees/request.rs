@@ -51,7 +51,7 @@ impl<'a> FeeRequestFields<'a> {
     /// let q = [("transferType", "EFT"), ("amount", "5")].map(|(k, v)| (Cow::from(k), Cow::from(v)));
     /// assert_eq!(FeeRequestFields::from_pairs(q).unwrap().amount.as_deref(), Some("5"));
     /// let twice = [("amount", "5"), ("amount", "6")].map(|(k, v)| (Cow::from(k), Cow::from(v)));
-    /// assert_eq!(FeeRequestFields::from_pairs(twice).unwrap_err().message, "amount is given more than once");
+    /// assert_eq!(FeeRequestFields::from_pairs(twice).unwrap_err().problem, "amount is given more than once");
     /// ```
     pub fn from_pairs(pairs: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>)>) -> Result<Self, FieldError> {
         let mut f = FeeRequestFields::default();
@@ -90,7 +90,19 @@ pub struct FeeRequest<'a> {
     pub payee_id: Option<Cow<'a, str>>,
     pub payee_bank_id: Option<Cow<'a, str>>,
     pub payer_id: Option<Cow<'a, str>>,
+    /// Checked and never priced: nothing in a fee schedule depends on a memo.
     pub memo: Option<Memo>,
+}
+
+impl FeeRequest<'_> {
+    /// The ids a price may depend on (a waiver, a payer's schedule).
+    pub fn parties(&self) -> super::FeeParties<'_> {
+        super::FeeParties {
+            payer_id: self.payer_id.as_deref(),
+            payee_id: self.payee_id.as_deref(),
+            payee_bank_id: self.payee_bank_id.as_deref(),
+        }
+    }
 }
 
 impl<'a> FeeRequestFields<'a> {
@@ -107,7 +119,7 @@ impl<'a> FeeRequestFields<'a> {
     /// assert_eq!(request.transfer_type, TransferType::Eft);
     /// let errors = FeeRequestFields { amount: Some("0".into()), ..Default::default() }.check(Rail::Ach).unwrap_err();
     /// assert_eq!(errors[0].field, "transferType");
-    /// assert_eq!(errors[1].message, "amount must be greater than zero");
+    /// assert_eq!(errors[1].problem, "amount must be greater than zero");
     /// ```
     pub fn check(&self, rail: Rail) -> Result<FeeRequest<'a>, Vec<FieldError>> {
         let mut errors = Vec::new();
@@ -164,7 +176,8 @@ impl<'a> FeeRequestFields<'a> {
     }
 }
 
-fn id_problem(v: &str) -> Option<String> {
+/// What is wrong with an id (payeeId, payeeBankId, payerId; a schedule's payer_id), if anything.
+pub(super) fn id_problem(v: &str) -> Option<String> {
     let n = v.chars().count();
     if v.trim().is_empty() {
         Some("must not be empty when given".into())
@@ -181,7 +194,7 @@ fn id_problem(v: &str) -> Option<String> {
 
 /// Field errors as the fee error body's one `message`: `amount: …; memo: …`.
 pub fn message_of(errors: &[FieldError]) -> String {
-    errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ")
+    errors.iter().map(|e| format!("{}: {}", e.field, e.problem)).collect::<Vec<_>>().join("; ")
 }
 
 #[cfg(test)]
@@ -198,7 +211,7 @@ mod tests {
         assert_eq!(from_json(r#"{"amount":100.10}"#).amount.as_deref(), Some("100.10"));
         let exp = from_json(r#"{"transferType":"EFT","amount":1e3}"#).check(Rail::Ach).unwrap_err();
         assert_eq!(exp[0].field, "amount");
-        assert!(exp[0].message.contains("plain decimal"), "{exp:?}");
+        assert!(exp[0].problem.contains("plain decimal"), "{exp:?}");
     }
 
     #[test]

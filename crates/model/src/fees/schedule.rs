@@ -25,13 +25,18 @@
 //! and fee type the tiers must start at 0.00 and follow each other without gap or overlap up
 //! to an open last tier, so that every amount falls in exactly one tier of each fee type; every
 //! transfer type of both rails must be priced.
+//!
+//! A file may also give payers their own tiers (`[[payer_schedules]]`) and waive the fees of a
+//! payer, a payee or a payee's bank (`[[waivers]]`): see `parties.rs`.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::coverage::check_coverage;
+use super::parties::{self, FeeWaiver, PayerSchedule, PayerScheduleFile};
+use super::tier::parse_tier;
 use super::{Rail, TransferType};
 use crate::Money;
 
@@ -48,6 +53,10 @@ pub struct ScheduleFile {
     pub returned_item_fee: Option<String>,
     #[serde(default)]
     pub fees: Vec<TierFile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub payer_schedules: Vec<PayerScheduleFile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waivers: Vec<FeeWaiver>,
 }
 
 /// One `[[fees]]` entry as written.
@@ -83,6 +92,13 @@ pub struct FeeSchedule {
     /// field existed read as `null`).
     #[serde(default)]
     pub returned_item_fee: Option<Money>,
+    /// Payers priced by their own tiers for the transfer types those list (versions stored
+    /// before the field existed read as none).
+    #[serde(default)]
+    pub payer_schedules: Vec<PayerSchedule>,
+    /// Parties whose transfers are not charged: a quote naming one is 0.00 for every fee type.
+    #[serde(default)]
+    pub waivers: Vec<FeeWaiver>,
 }
 
 /// One tier: the fee of one fee type for amounts in `[from, to)`.
@@ -136,9 +152,6 @@ impl fmt::Display for ScheduleProblems {
 
 impl std::error::Error for ScheduleProblems {}
 
-/// Decimal places allowed in a percentage (0.0125 % is a real price).
-const PERCENT_PLACES: u32 = 4;
-
 impl FeeSchedule {
     /// Validates a whole file: the schedule, or every problem found (all-or-nothing).
     pub fn from_file(file: &ScheduleFile) -> Result<FeeSchedule, ScheduleProblems> {
@@ -174,25 +187,20 @@ impl FeeSchedule {
                 None => refused.push((&t.transfer_type, &t.fee_type)),
             }
         }
-        check_coverage(&tiers, &origin, &refused, &mut say);
+        check_coverage(&tiers, &origin, &refused, "fees", true, &mut say);
+        let (payer_schedules, waivers) = parties::check(&file.payer_schedules, &file.waivers, &mut say);
         if !problems.is_empty() {
             return Err(ScheduleProblems(problems));
         }
-        // Fee types keep the order of their first appearance; amounts ascend.
-        let first_seen = |t: &FeeTier| tiers.iter().position(|u| u.fee_type == t.fee_type).unwrap_or(0);
-        let mut order: Vec<(usize, &FeeTier)> = tiers.iter().map(|t| (first_seen(t), t)).collect();
-        order.sort_by(|(a, x), (b, y)| {
-            (x.rail, x.transfer_type, *a, x.from).cmp(&(y.rail, y.transfer_type, *b, y.from))
-        });
-        let tiers = order.into_iter().map(|(_, t)| t.clone()).collect();
-        Ok(FeeSchedule { effective_from, tiers, returned_item_fee })
+        let tiers = parties::order_fee_types(tiers);
+        Ok(FeeSchedule { effective_from, tiers, returned_item_fee, payer_schedules, waivers })
     }
 
     /// The returned-item fee in cents, when the schedule sets one.
     ///
     /// ```
     /// use moneydesk_model::fees::FeeSchedule;
-    /// let mut s = FeeSchedule { effective_from: "2026-01-01T00:00:00Z".into(), tiers: vec![], returned_item_fee: None };
+    /// let mut s = FeeSchedule { effective_from: "2026-01-01T00:00:00Z".into(), tiers: vec![], returned_item_fee: None, payer_schedules: vec![], waivers: vec![] };
     /// assert_eq!(s.returned_item_fee_cents(), None);
     /// s.returned_item_fee = Some(moneydesk_model::Money::parse("22.50").unwrap());
     /// assert_eq!(s.returned_item_fee_cents(), Some(2_250));
@@ -227,145 +235,6 @@ impl FeeSchedule {
             }
         }
         out
-    }
-}
-
-fn parse_tier(t: &TierFile, at: &mut impl FnMut(&str, String)) -> Option<FeeTier> {
-    let rail = Rail::parse(&t.rail);
-    if rail.is_none() {
-        at("rail", format!("rail {:?} is not known; use ach or wire", t.rail));
-    }
-    let transfer_type = match rail {
-        Some(r) => TransferType::parse_for(r, &t.transfer_type).map_err(|m| at("transfer_type", m)).ok(),
-        None => None,
-    };
-    let fee_type_ok = {
-        let b = t.fee_type.as_bytes();
-        (1..=32).contains(&b.len())
-            && b[0].is_ascii_lowercase()
-            && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
-    };
-    if !fee_type_ok {
-        at("fee_type", format!("fee_type {:?} must be 1 to 32 of a-z, 0-9 and _, starting with a letter", t.fee_type));
-    }
-    let mut money = |field: &str, v: &str| -> Option<Money> {
-        let parsed = Money::parse(v).and_then(|m| m.check_amount(2));
-        parsed.map_err(|e| at(field, format!("{field} {v:?}: {e}"))).ok()
-    };
-    let from = money("from", &t.from);
-    let to = t.to.as_deref().map(|v| money("to", v));
-    let flat = t.flat.as_deref().map(|v| money("flat", v));
-    let fee_min = t.fee_min.as_deref().map(|v| money("fee_min", v));
-    let fee_max = t.fee_max.as_deref().map(|v| money("fee_max", v));
-    let percent = t.percent.as_deref().map(|v| {
-        let p = Money::parse(v).ok().map(|m| m.decimal());
-        match p {
-            Some(p) if p < Decimal::ZERO || p > Decimal::ONE_HUNDRED => {
-                at("percent", format!("percent {v} must be between 0 and 100"));
-                None
-            }
-            Some(p) if p.scale() > PERCENT_PLACES => {
-                at("percent", format!("percent {v} has more than {PERCENT_PLACES} decimal places"));
-                None
-            }
-            Some(p) => Some(p),
-            None => {
-                at("percent", format!("percent {v:?} must be a plain decimal like 0.10"));
-                None
-            }
-        }
-    });
-    if t.flat.is_none() && t.percent.is_none() {
-        at("flat", "a tier needs a flat fee, a percent, or both".into());
-    }
-    if t.percent.is_none() && (t.fee_min.is_some() || t.fee_max.is_some()) {
-        at("fee_min", "fee_min and fee_max clamp a percentage fee; this tier has no percent".into());
-    }
-    let mut consistent = t.flat.is_some() || t.percent.is_some();
-    if t.percent.is_none() && (t.fee_min.is_some() || t.fee_max.is_some()) {
-        consistent = false;
-    }
-    if let (Some(Some(lo)), Some(Some(hi))) = (fee_min, fee_max) {
-        if lo > hi {
-            at("fee_max", format!("fee_max {hi} is below fee_min {lo}"));
-            consistent = false;
-        }
-    }
-    if let (Some(f), Some(Some(to))) = (from, to) {
-        if to <= f {
-            at("to", format!("to {to} must be above from {f}"));
-            consistent = false;
-        }
-    }
-    if !consistent {
-        return None;
-    }
-    // Every field parsed (an inner None is a reported problem).
-    let flatten = |o: Option<Option<Money>>| match o {
-        None => Some(None),
-        Some(Some(m)) => Some(Some(m)),
-        Some(None) => None,
-    };
-    Some(FeeTier {
-        rail: rail?,
-        transfer_type: transfer_type?,
-        fee_type: fee_type_ok.then(|| t.fee_type.clone())?,
-        from: from?,
-        to: flatten(to)?,
-        flat: flatten(flat)?,
-        percent: match percent {
-            None => None,
-            Some(p) => Some(p?),
-        },
-        fee_min: flatten(fee_min)?,
-        fee_max: flatten(fee_max)?,
-    })
-}
-
-/// Tiers of each (rail, transfer type, fee type) start at 0.00, follow each other without gap
-/// or overlap, and end open; every transfer type is priced.
-fn check_coverage(tiers: &[FeeTier], origin: &[usize], refused: &[(&str, &str)], say: &mut impl FnMut(String, String)) {
-    let mut groups: BTreeMap<(TransferType, &str), Vec<usize>> = BTreeMap::new();
-    for (k, t) in tiers.iter().enumerate() {
-        if !refused.contains(&(t.transfer_type.as_str(), t.fee_type.as_str())) {
-            groups.entry((t.transfer_type, &t.fee_type)).or_default().push(k);
-        }
-    }
-    for t in TransferType::ALL {
-        let mentioned = refused.iter().any(|(tt, _)| *tt == t.as_str()) || tiers.iter().any(|x| x.transfer_type == t);
-        if !mentioned {
-            say("fees".into(), format!("transfer type {t} ({} rail) has no tiers", t.rail()));
-        }
-    }
-    for ((transfer_type, fee_type), mut ks) in groups {
-        ks.sort_by_key(|k| tiers[*k].from);
-        let name = format!("{} {transfer_type} {fee_type}", transfer_type.rail());
-        let place = |k: usize| format!("fees[{}]", origin[k]);
-        let first = &tiers[ks[0]];
-        if !first.from.decimal().is_zero() {
-            say(place(ks[0]), format!("{name}: the first tier starts at {}; it must start at 0.00", first.from));
-        }
-        for pair in ks.windows(2) {
-            let (a, b) = (&tiers[pair[0]], &tiers[pair[1]]);
-            match a.to {
-                None => say(
-                    place(pair[0]),
-                    format!("{name}: the open tier from {} overlaps the tier from {}", a.from, b.from),
-                ),
-                Some(to) if to.decimal() < b.from.decimal() => say(
-                    place(pair[1]),
-                    format!("{name}: gap between {to} and {} (no tier prices those amounts)", b.from),
-                ),
-                Some(to) if to.decimal() > b.from.decimal() => {
-                    say(place(pair[1]), format!("{name}: the tier from {} overlaps the tier up to {to}", b.from))
-                }
-                Some(_) => {}
-            }
-        }
-        let last = ks[ks.len() - 1];
-        if let Some(to) = tiers[last].to {
-            say(place(last), format!("{name}: the last tier ends at {to}; leave out `to` so every amount is priced"));
-        }
     }
 }
 

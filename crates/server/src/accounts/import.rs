@@ -26,21 +26,45 @@ pub const ACCOUNT_FIELDS: &[&str] = &[
     "billingStreet",
     "billingCity",
     "billingState",
-    "billingPostalCode",
+    "billingZipcode",
     "billingCountry",
     "mailingStreet",
     "mailingCity",
     "mailingState",
-    "mailingPostalCode",
+    "mailingZipcode",
     "mailingCountry",
     "marketValue",
     "createTime",
 ];
 
+/// Names files exported before the record took the description's spelling (2.6) may still
+/// carry: each is read as its description name. Import only; the API writes only the new ones.
+pub const LEGACY_ACCOUNT_FIELDS: &[(&str, &str)] =
+    &[("billingPostalCode", "billingZipcode"), ("mailingPostalCode", "mailingZipcode")];
+
+/// The names an import file may use: the record's and the legacy ones.
+fn known_fields() -> Vec<&'static str> {
+    ACCOUNT_FIELDS.iter().copied().chain(LEGACY_ACCOUNT_FIELDS.iter().map(|(old, _)| *old)).collect()
+}
+
+/// The name `rec` gives the field `name` under: the legacy one when the file uses it (so an
+/// error names the file's column), else the description's.
+fn name_in(rec: &Record, name: &'static str) -> &'static str {
+    LEGACY_ACCOUNT_FIELDS
+        .iter()
+        .find(|(old, new)| *new == name && (rec.fields.contains_key(*old) || rec.bad.iter().any(|b| b == old)))
+        .map_or(name, |(old, _)| old)
+}
+
 /// `id` is accepted (so an exported file reads back) and ignored: the server assigns ids.
 /// Checks one account record. A missing `id` is generated; a missing `createTime` is now.
 pub fn account_from(rec: &Record, now: LocalDateTime) -> Result<Account, Vec<ImportError>> {
     let mut f = Fields { rec, errors: Vec::new() };
+    for (old, new) in LEGACY_ACCOUNT_FIELDS {
+        if rec.fields.contains_key(*old) && rec.fields.contains_key(*new) {
+            f.err(old, format!("{new} is given too; give one of them"));
+        }
+    }
     let id = f.text("id", 40);
     let id = f.check("id", id, ident);
     let account_name = f.required("accountName", 255);
@@ -110,12 +134,12 @@ pub fn account_from(rec: &Record, now: LocalDateTime) -> Result<Account, Vec<Imp
         billing_street: f.text("billingStreet", 255),
         billing_city: f.text("billingCity", 80),
         billing_state: f.text("billingState", 80),
-        billing_postal_code: f.text("billingPostalCode", 20),
+        billing_zipcode: f.text(name_in(rec, "billingZipcode"), 20),
         billing_country: f.text("billingCountry", 80),
         mailing_street: f.text("mailingStreet", 255),
         mailing_city: f.text("mailingCity", 80),
         mailing_state: f.text("mailingState", 80),
-        mailing_postal_code: f.text("mailingPostalCode", 20),
+        mailing_zipcode: f.text(name_in(rec, "mailingZipcode"), 20),
         mailing_country: f.text("mailingCountry", 80),
         market_value,
         create_time: create_time.unwrap_or(now),
@@ -134,7 +158,7 @@ pub fn account_from(rec: &Record, now: LocalDateTime) -> Result<Account, Vec<Imp
 
 /// Checks and imports accounts; returns how many were written (all of them) or every error.
 pub async fn import_accounts(store: &AccountStore, text: &str, format: Format) -> Result<usize, ImportFailure> {
-    let (records, mut errors) = records::read(text, format, ACCOUNT_FIELDS);
+    let (records, mut errors) = records::read(text, format, &known_fields());
     let now = now();
     let mut accounts = Vec::with_capacity(records.len());
     let mut seen = std::collections::HashMap::new();

@@ -191,6 +191,7 @@ struct Row {
     billing_street: Option<String>,
     billing_city: Option<String>,
     billing_state: Option<String>,
+    /// The zipcode columns keep their first names (no migration); the record says `*Zipcode`.
     billing_postal_code: Option<String>,
     billing_country: Option<String>,
     mailing_street: Option<String>,
@@ -223,12 +224,12 @@ impl Row {
             billing_street: self.billing_street,
             billing_city: self.billing_city,
             billing_state: self.billing_state,
-            billing_postal_code: self.billing_postal_code,
+            billing_zipcode: self.billing_postal_code,
             billing_country: self.billing_country,
             mailing_street: self.mailing_street,
             mailing_city: self.mailing_city,
             mailing_state: self.mailing_state,
-            mailing_postal_code: self.mailing_postal_code,
+            mailing_zipcode: self.mailing_postal_code,
             mailing_country: self.mailing_country,
             // The books' posted balance; else the value as imported (written by us from a
             // Decimal; unreadable text would be a stored-data bug).

@@ -42,6 +42,21 @@ pub(super) fn recording(req: &Request, caller: &Caller, operation: &str) -> Reco
     }
 }
 
+/// The recording of a write that needs no token (`Requirement::Public`): who is the store's
+/// to say (a sign-in link's exchange names the link and the user it signs in).
+pub(super) fn anonymous(req: &Request, operation: &str) -> Recording {
+    let header = |name| req.headers().get(name).and_then(|v| v.to_str().ok()).map(|v| v.chars().take(300).collect());
+    Recording {
+        client_address: req.extensions().get::<ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip().to_string()),
+        user_agent: header(header::USER_AGENT),
+        operation: operation.to_string(),
+        method: Some(req.method().to_string()),
+        path: req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string()),
+        request_id: header(X_REQUEST_ID),
+        ..Recording::default()
+    }
+}
+
 /// Runs the write inside its recording. A 403 its handler answered with nothing committed (a
 /// finer check than the guard's: settling without `admin`) is on record as denied too.
 pub(super) async fn run_recorded<F>(tokens: TokenStore, recording: Recording, f: F) -> Result<Response, Infallible>

@@ -24,11 +24,14 @@ use crate::storage::TokenStore;
 pub enum Requirement {
     /// Any one of these scope sets (each fully granted). An empty set means any valid token.
     AnyOf(Vec<Vec<Scope>>),
+    /// No token: an operation whose request carries its own credential (a sign-in link's
+    /// exchange). Only `security: [{}]` together with `x-public: true` makes one.
+    Public,
 }
 
 impl Requirement {
     pub(super) fn check(&self, caller: &Caller) -> Result<(), Error> {
-        let Requirement::AnyOf(sets) = self;
+        let Requirement::AnyOf(sets) = self else { return Ok(()) };
         if sets.iter().any(|set| set.iter().all(|s| caller.can(*s))) {
             return Ok(());
         }
@@ -77,6 +80,19 @@ impl Guard {
                         "{method} {path} declares no security requirement: add security((\"bearer\" = [\"<scope>\"]))"
                     );
                 };
+                let operation: Arc<str> = op.get("operationId").and_then(|o| o.as_str()).unwrap_or_default().into();
+                anyhow::ensure!(
+                    seen.insert(operation.clone()),
+                    "{method} {path}: operation id {operation:?} is used by another operation; give it its own (operation_id = \"…\")"
+                );
+                let public = op.get("x-public") == Some(&serde_json::Value::Bool(true));
+                if public
+                    && security.iter().all(|r| r.as_object().is_some_and(|o| o.is_empty()))
+                    && !security.is_empty()
+                {
+                    table.entry(path.clone()).or_insert_with(Vec::new).push((method, Requirement::Public, operation));
+                    continue;
+                }
                 let mut sets = Vec::new();
                 for req in security {
                     let Some(scopes) = req.get(BEARER).and_then(|s| s.as_array()) else {
@@ -92,11 +108,6 @@ impl Guard {
                 anyhow::ensure!(
                     !sets.is_empty(),
                     "{method} {path} declares an empty security list: add a bearer requirement"
-                );
-                let operation: Arc<str> = op.get("operationId").and_then(|o| o.as_str()).unwrap_or_default().into();
-                anyhow::ensure!(
-                    seen.insert(operation.clone()),
-                    "{method} {path}: operation id {operation:?} is used by another operation; give it its own (operation_id = \"…\")"
                 );
                 table.entry(path.clone()).or_insert_with(Vec::new).push((method, Requirement::AnyOf(sets), operation));
             }
@@ -191,6 +202,16 @@ where
             }
             // The limit the body extractors honour (`http::extract`).
             DefaultBodyLimit::max(limit).apply(&mut req);
+        }
+        if *requirement == Requirement::Public {
+            return match audited {
+                None => Either::Left(self.inner.call(req)),
+                Some(operation) => {
+                    let recording = super::audit::anonymous(&req, &operation);
+                    let db = self.guard.0.db.clone();
+                    Either::Right(Box::pin(super::audit::run_recorded(db, recording, self.inner.call(req))))
+                }
+            };
         }
         let authorization = req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes());
         match authenticate_now(&self.guard.0.db, authorization) {

@@ -1,20 +1,23 @@
-//! The deposit operations: create a check deposit (validation, payee, directory name, fee,
-//! images, idempotency, duplicate presentment), read one, move it. The list is `list.rs`.
+//! The deposit operations: create a check deposit (validation, payee, directory, fee, the
+//! scan's MICR fields, images, idempotency, duplicate presentment), read one, move it. The
+//! list is `list.rs`; what a check deposit is checked against beyond its body is `check.rs`.
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode};
 use chrono::Utc;
+use moneydesk_model::accounts::Account;
 use moneydesk_model::deposits::{
     CheckDeposit, CheckDepositFields, CheckImages, DepositDetail, DepositMove, DepositRecord, DepositStatus,
     ServiceType,
 };
-use moneydesk_model::fees::{FeeAmount, TransferType};
+use moneydesk_model::fees::{FeeAmount, FeeParties, TransferType};
 use moneydesk_model::{Money, Scope};
 use sha2::{Digest, Sha256};
 
+use super::check::{self, amount_and_check_number};
 use super::images;
 use super::record::{self, today};
-use super::store::{CreateError, CreateOutcome, DepositRow, IdempotencyKey, MoveError};
+use super::store::{CreateError, CreateOutcome, DepositRow, IdempotencyKey, MoveError, ScanRow};
 use crate::auth::Caller;
 use crate::deposits::DepositsState;
 use crate::error::Error;
@@ -32,26 +35,39 @@ pub async fn create(
         serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
     let tz = state.config().business_time_zone;
     let d = fields.check(today(tz)).map_err(Error::fields)?;
+    let fee = check::fee_to_charge(caller, d.fee)?;
     let override_reason = duplicate_override(caller, query)?;
-    let mut row = new_row(state, caller, &d).await?;
+    let payee = check::known_account(state, "payeeAccountId", &d.payee_account_id, "account").await?;
+    if let Some(payer) = &d.payer_id {
+        check::known_account(state, "payerId", payer.as_str(), "managed sleeve account").await?;
+    }
+    check::in_fedach(state, &d.bank_routing_number)?;
+    let scan = match &d.images {
+        CheckImages::Scan(id) => Some(check::scan(state, id).await?),
+        CheckImages::Sent { .. } => None,
+    };
+    let (amount, check_number) = amount_and_check_number(&d, scan.as_ref())?;
+    let fee = fee.unwrap_or_else(|| fee_for(state, &d, amount));
+    let mut row = new_row(state, caller, &d, payee, Facts { amount, check_number: check_number.clone(), fee });
     if let Some(reason) = &override_reason {
         row.presentment = None;
         row.override_reason = Some(reason.clone());
     }
-    match &d.images {
+    match (&d.images, scan) {
+        (_, Some(scan)) => take_scan(&d, scan, &mut row)?,
         // Images last among the checks (the costliest); stored before the row that names them.
-        CheckImages::Sent { front, back } => {
+        (CheckImages::Sent { front, back }, None) => {
             let front = images::check("checkFrontImage", front)?;
             let back = images::check("checkBackImage", back)?;
             row.front_image = Some(images::store(&state.blobs(), front).await?);
             row.back_image = Some(images::store(&state.blobs(), back).await?);
         }
-        CheckImages::Scan(id) => take_scan(state, &d, id, &mut row).await?,
+        (CheckImages::Scan(id), None) => return Err(Error::internal(format_args!("scan {id} was not read"))),
     }
     let duplicate = |first: i64| {
         let mut e = Error::conflict(format!(
-            "This check (routing {}, account {}, check {}, amount {}) was already deposited as deposit {first}; an admin may override with overrideDuplicate=true and overrideReason",
-            d.bank_routing_number, d.bank_account_number, d.check_number, d.amount
+            "This check (routing {}, account {}, check {}, amount {amount}) was already deposited as deposit {first}; an admin may override with overrideDuplicate=true and overrideReason",
+            d.bank_routing_number, d.bank_account_number, check_number.as_deref().unwrap_or("none")
         ));
         e.reason = "duplicate_presentment".into();
         e
@@ -89,17 +105,16 @@ pub(super) fn created(
 
 /// A deposit from a scan: the scan's grayscale images, its sleeve account as the payer, and
 /// the amount the scan was made for.
-async fn take_scan(state: &DepositsState, d: &CheckDeposit, id: &str, row: &mut DepositRow) -> Result<(), Error> {
-    let scan = state.deposits().scan(id).await?.ok_or_else(|| Error::field("scanId", format!("no scan {id:?}")))?;
+fn take_scan(d: &CheckDeposit, scan: ScanRow, row: &mut DepositRow) -> Result<(), Error> {
+    let id = scan.id.as_str();
     if scan.amount_cents != row.amount_cents {
-        return Err(Error::field(
-            "amount",
-            format!(
-                "the scan {id} was made for {}, not {}",
-                Money::new(rust_decimal::Decimal::new(scan.amount_cents, 2)),
-                d.amount
-            ),
-        ));
+        let made_for = Money::new(rust_decimal::Decimal::new(scan.amount_cents, 2));
+        let deposited = Money::new(rust_decimal::Decimal::new(row.amount_cents, 2));
+        let problem = match d.amount {
+            Some(_) => format!("the scan {id} was made for {made_for}, not {deposited}"),
+            None => format!("amount was left out and the check's MICR amount field reads {deposited}, but the scan {id} was made for {made_for}"),
+        };
+        return Err(Error::field("amount", problem));
     }
     match &d.payer_id {
         Some(p) if p.as_str() != scan.sma_sfid => {
@@ -117,35 +132,32 @@ async fn take_scan(state: &DepositsState, d: &CheckDeposit, id: &str, row: &mut 
     Ok(())
 }
 
-/// The row of a new check deposit: the payee (and the sleeve account) from the accounts
-/// collection, the bank's name from the directory when none was given, the fee quoted now.
-async fn new_row(state: &DepositsState, caller: &Caller, d: &CheckDeposit) -> Result<DepositRow, Error> {
-    let payee = state.accounts().get(&d.payee_account_id).await?.ok_or_else(|| {
-        Error::field("payeeAccountId", format!("no account {:?} in the accounts collection", d.payee_account_id))
-    })?;
-    if let Some(payer) = &d.payer_id {
-        if state.accounts().get(payer.as_str()).await?.is_none() {
-            return Err(Error::field(
-                "payerId",
-                format!("no managed sleeve account {:?} in the accounts collection", payer.as_str()),
-            ));
-        }
-    }
+/// What a check deposit's row takes besides its request: the amount and check number (the
+/// request's or its scan's) and the fee to charge.
+struct Facts {
+    amount: Money,
+    check_number: Option<String>,
+    fee: Money,
+}
+
+/// The row of a new check deposit: the payee from the accounts collection, the bank's name
+/// from the directory when none was given.
+fn new_row(state: &DepositsState, caller: &Caller, d: &CheckDeposit, payee: Account, f: Facts) -> DepositRow {
     let directory_name = directory_name(state, d);
     let tz = state.config().business_time_zone;
     let cents = cents_of;
-    Ok(DepositRow {
+    DepositRow {
         id: 0,
         service_type: ServiceType::Check.as_str().into(),
         status: DepositStatus::InProgress.as_str().into(),
         is_confirmed: 0,
-        amount_cents: cents(d.amount),
-        fee_cents: cents(fee_for(state, d)),
+        amount_cents: cents(f.amount),
+        fee_cents: cents(f.fee),
         created_at: crate::storage::time::now_text(),
         completed_at: None,
         schedule_date: d.schedule_date.unwrap_or_else(|| today(tz)).to_string(),
         check_date: d.check_date.map(|x| x.to_string()),
-        check_number: Some(d.check_number.clone()),
+        check_number: f.check_number.clone(),
         bank_routing_number: Some(d.bank_routing_number.to_string()),
         bank_account_number: Some(d.bank_account_number.clone()),
         bank_name: d.bank_name.clone().map(String::from).or(directory_name),
@@ -164,12 +176,13 @@ async fn new_row(state: &DepositsState, caller: &Caller, d: &CheckDeposit) -> Re
         submitter: caller.token_name().to_string(),
         front_image: None,
         back_image: None,
+        // The account's digits only: `1211-1234-56789` and `1211 1234 56789` are one account.
         presentment: Some(format!(
             "{}|{}|{}|{}",
             d.bank_routing_number,
-            d.bank_account_number,
-            d.check_number,
-            cents(d.amount)
+            d.account_digits(),
+            f.check_number.as_deref().unwrap_or_default(),
+            cents(f.amount)
         )),
         duplicate_of: None,
         override_reason: None,
@@ -177,7 +190,7 @@ async fn new_row(state: &DepositsState, caller: &Caller, d: &CheckDeposit) -> Re
         ach_account_type: None,
         ach_vendor_name: None,
         ach_entry_description: None,
-    })
+    }
 }
 
 /// The directory's name for the routing number (FedACH first), when it lists it.
@@ -194,11 +207,19 @@ pub fn directory_name_of(state: &DepositsState, rn: &moneydesk_model::RoutingNum
 }
 
 /// The standard fee of the schedule in force for the amount: for the request's transfer type
-/// when it names one of the schedule's, else standard ACH (EFT), how a deposited check clears.
-fn fee_for(state: &DepositsState, d: &CheckDeposit) -> Money {
+/// when it names one of the schedule's, else standard ACH (EFT), how a deposited check clears;
+/// priced for the deposit's parties as the fee API prices them (a waiver, a payer's own
+/// schedule), its names mapped as CONTRACT.md point 6 aliases them: `payeeId` → `payeeUserId`,
+/// `payeeBankId` → `bankInfoId`.
+fn fee_for(state: &DepositsState, d: &CheckDeposit, amount: Money) -> Money {
     let transfer_type =
         d.transfer_type.as_ref().and_then(|t| TransferType::parse(t.as_str())).unwrap_or(TransferType::Eft);
-    standard_fee(state, d.amount, transfer_type)
+    let parties = FeeParties {
+        payer_id: d.payer_id.as_ref().map(|p| p.as_str()),
+        payee_id: Some(d.payee_user_id.as_str()),
+        payee_bank_id: d.bank_info_id.as_ref().map(|b| b.as_str()),
+    };
+    standard_fee_for(state, amount, transfer_type, &parties)
 }
 
 /// Money as integer cents (amounts are checked to two decimals first).
@@ -208,11 +229,21 @@ pub(crate) fn cents_of(m: Money) -> i64 {
 
 /// The standard fee of the schedule in force for `amount` and `transfer_type`.
 pub(super) fn standard_fee(state: &DepositsState, amount: Money, transfer_type: TransferType) -> Money {
+    standard_fee_for(state, amount, transfer_type, &FeeParties::default())
+}
+
+/// The same, for these parties.
+fn standard_fee_for(
+    state: &DepositsState,
+    amount: Money,
+    transfer_type: TransferType,
+    parties: &FeeParties<'_>,
+) -> Money {
     let Ok(amount) = FeeAmount::parse(&amount.to_string()) else { return Money::ZERO };
     let Some(version) = state.fees().versions.in_force(Utc::now()) else { return Money::ZERO };
-    let quotes = version.schedule.quote(transfer_type, amount);
-    let standard = quotes.iter().find(|q| q.entry.fee_type == "standard").or(quotes.first());
-    standard.map_or(Money::ZERO, |q| q.entry.fee_amount)
+    let (entries, _) = version.schedule.quote_for(parties, transfer_type, amount);
+    let standard = entries.iter().find(|e| e.fee_type == "standard").or(entries.first());
+    standard.map_or(Money::ZERO, |e| e.fee_amount)
 }
 
 /// The request's `Idempotency-Key`, remembered for `hours`.

@@ -1,23 +1,149 @@
-//! The deposit list: its filters and sort from the query, a page of list items or of whole
-//! records (the portal's extension), and the daily totals the portal's chart draws.
+//! The deposit list: its filters and sort from the query, a page of list items (each with the
+//! deposit members a `fields` parameter asks for) or of whole records (the records
+//! extension), and the daily totals the portal's chart draws.
 
 use chrono::{Duration, NaiveDate, TimeZone, Utc};
 use moneydesk_model::deposits::{Date, DepositDayTotal, DepositRecord, DepositStatus, ServiceType};
-use moneydesk_model::{Money, Page, PageRequest, Sort};
+use moneydesk_model::{DepositListItem, Money, Page, PageRequest, Sort};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::record;
 use super::store::{DepositRow, ListFilter};
 use crate::deposits::DepositsState;
 use crate::error::Error;
 
+/// What `fields` may ask for: the deposit record's (2.5) members a list item (2.4) lacks, and
+/// two the request took that no record carries (`payerType`, `source`).
+pub const FIELDS: &[&str] = &[
+    "id",
+    "sleeveAccountId",
+    "submitterId",
+    "accountAsVendorId",
+    "vendorEmail",
+    "lastName",
+    "address",
+    "city",
+    "state",
+    "zipCode",
+    "transferType",
+    "paymentType",
+    "scheduleDate",
+    "amount",
+    "feeApplied",
+    "isConfirmed",
+    "overnightMail",
+    "status",
+    "step",
+    "ownerName",
+    "vendor",
+    "checkStub",
+    "checkDate",
+    "daytimePhone",
+    "accountToAccountPayee",
+    "completedDate",
+    "contactAsVendorId",
+    "ssnTaxPayerId",
+    "party",
+    "checkNumber",
+    "payToAccount",
+    "actualPickUpDate",
+    "bankInfoId",
+    "memo",
+    "bankName",
+    "firstName",
+    "swiftCode",
+    "destinationCountry",
+    "careOf",
+    "bankRoutingNumber",
+    "amountType",
+    "requestedPickupDate",
+    "accountType",
+    "fullBankAccountNumber",
+    "intermediaryRoutingNumber",
+    "intermediaryFinancialInstitution",
+    "achBatchId",
+    "payerType",
+    "source",
+];
+
+/// The list item's own fields: never asked for, always there.
+const ITEM_FIELDS: &[&str] =
+    &["name", "serviceType", "accountNumber", "unifiedAccountId", "createdDate", "recordTypeId", "acId"];
+
+/// The list's `fields` parameter (extension), documented with the list.
+#[derive(Debug, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct ListFields {
+    /// Extension: deposit members each list item carries after its own fields, comma-separated:
+    /// the deposit record's (2.5) members a list item lacks (`id`, `amount`, `feeApplied`,
+    /// `status`, `checkNumber`, `scheduleDate`, `checkDate`, `bankName`, `memo`, ... with the
+    /// record's values and formats) and `payerType` and `source` (as the deposit was made).
+    /// Without it an item is exactly the list item of 2.4. An unknown name, or one of the
+    /// item's own, is a 400 naming `fields`.
+    // Exactly the names of `FIELDS` (a unit test holds the two together).
+    #[param(
+        pattern = "^(id|sleeveAccountId|submitterId|accountAsVendorId|vendorEmail|lastName|address|city|state|zipCode|transferType|paymentType|scheduleDate|amount|feeApplied|isConfirmed|overnightMail|status|step|ownerName|vendor|checkStub|checkDate|daytimePhone|accountToAccountPayee|completedDate|contactAsVendorId|ssnTaxPayerId|party|checkNumber|payToAccount|actualPickUpDate|bankInfoId|memo|bankName|firstName|swiftCode|destinationCountry|careOf|bankRoutingNumber|amountType|requestedPickupDate|accountType|fullBankAccountNumber|intermediaryRoutingNumber|intermediaryFinancialInstitution|achBatchId|payerType|source)(,(id|sleeveAccountId|submitterId|accountAsVendorId|vendorEmail|lastName|address|city|state|zipCode|transferType|paymentType|scheduleDate|amount|feeApplied|isConfirmed|overnightMail|status|step|ownerName|vendor|checkStub|checkDate|daytimePhone|accountToAccountPayee|completedDate|contactAsVendorId|ssnTaxPayerId|party|checkNumber|payToAccount|actualPickUpDate|bankInfoId|memo|bankName|firstName|swiftCode|destinationCountry|careOf|bankRoutingNumber|amountType|requestedPickupDate|accountType|fullBankAccountNumber|intermediaryRoutingNumber|intermediaryFinancialInstitution|achBatchId|payerType|source))*$",
+        example = "id,amount,feeApplied,status"
+    )]
+    fields: Option<String>,
+}
+
+/// A list item exactly as described, followed by the members `fields` asked for.
+#[derive(Debug, Serialize)]
+pub struct ListEntry {
+    #[serde(flatten)]
+    pub item: DepositListItem,
+    #[serde(flatten)]
+    pub more: Map<String, Value>,
+}
+
 /// The list's filters and sort from the query: `status`, `serviceType`, `createdFrom` and
 /// `createdTo` (dates, inclusive, business time zone), `payeeAccountId`, `amountMin`,
-/// `amountMax`, `sort=createdDate|amount[,asc|desc]` (default `createdDate,desc`).
-pub async fn list(
-    state: &DepositsState,
-    pairs: &[(String, String)],
-) -> Result<Page<moneydesk_model::DepositListItem>, Error> {
-    list_as(state, pairs, record::list_item).await
+/// `amountMax`, `sort=createdDate|amount[,asc|desc]` (default `createdDate,desc`); and
+/// `fields`, the members of [`FIELDS`] each item carries besides its own.
+pub async fn list(state: &DepositsState, pairs: &[(String, String)]) -> Result<Page<ListEntry>, Error> {
+    let asked = asked_fields(pairs)?;
+    if asked.is_empty() {
+        let page = list_as(state, pairs, record::list_item).await?;
+        return Ok(page.map(|item| ListEntry { item, more: Map::new() }));
+    }
+    let page = list_as(state, pairs, |r, tz| (record::list_item(r, tz), extras(r, tz))).await?;
+    Ok(page.map(|(item, all)| {
+        let more = asked.iter().map(|k| (k.to_string(), all.get(*k).cloned().unwrap_or(Value::Null))).collect();
+        ListEntry { item, more }
+    }))
+}
+
+/// `fields=id,amount,...`: known names only, none of the item's own, at least one.
+fn asked_fields(pairs: &[(String, String)]) -> Result<Vec<&'static str>, Error> {
+    let mut asked = Vec::new();
+    for (_, v) in pairs.iter().filter(|(k, _)| k == "fields") {
+        for name in v.split(',').map(str::trim) {
+            if ITEM_FIELDS.contains(&name) {
+                return Err(Error::field("fields", format!("{name} is in every list item already")));
+            }
+            let known = FIELDS.iter().find(|f| **f == name).ok_or_else(|| {
+                Error::field("fields", format!("{name:?} is not a deposit member a list item can carry"))
+            })?;
+            if !asked.contains(known) {
+                asked.push(*known);
+            }
+        }
+    }
+    Ok(asked)
+}
+
+/// Every member `fields` can ask for, of one row.
+fn extras(r: &DepositRow, tz: chrono_tz::Tz) -> Map<String, Value> {
+    let mut all = match serde_json::to_value(record::record(r, tz)) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    all.insert("payerType".into(), r.payer_type.clone().into());
+    all.insert("source".into(), r.source.clone().into());
+    all
 }
 
 /// The filtered deposits (the list's filters; paging and sort ignored) summed per day of the
@@ -56,6 +182,8 @@ async fn list_as<T>(
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
     let tz = state.config().business_time_zone;
     let (f, sorted) = list_filter(state, pairs)?;
+    // An unknown payee account is a 404 (description section 7), not an empty page.
+    super::check::known_payee_filter(state, f.payee_account_id.as_deref()).await?;
     let offset = page.offset().min(i64::MAX as u64) as i64;
     let (total, rows) = state.deposits().list(&f, offset, i64::from(page.size)).await?;
     let items = rows.iter().map(|r| item(r, tz)).collect();
@@ -126,4 +254,17 @@ fn list_filter(state: &DepositsState, pairs: &[(String, String)]) -> Result<(Lis
         sorted = true;
     }
     Ok((f, sorted))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The document's pattern for `fields` names exactly the members of `FIELDS`.
+    #[test]
+    fn the_documented_pattern_is_the_list_of_fields() {
+        let doc = serde_json::to_value(crate::http::openapi_doc()).unwrap();
+        let params = doc["paths"][moneydesk_model::paths::DEPOSITS]["get"]["parameters"].as_array().unwrap().clone();
+        let fields = params.iter().find(|p| p["name"] == "fields").expect("the fields parameter");
+        let alternatives = super::FIELDS.join("|");
+        assert_eq!(fields["schema"]["pattern"], format!("^({alternatives})(,({alternatives}))*$"));
+    }
 }

@@ -22,7 +22,9 @@ use crate::http::extract::{self, Json};
 use crate::http::openapi::PageParams;
 use crate::AppState;
 
+mod ach_file;
 mod cash;
+mod check;
 pub mod electronic;
 mod handlers;
 pub mod images;
@@ -58,8 +60,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(scan_check))
         .routes(routes!(create_electronic_deposit))
         .routes(routes!(create_cash_deposit))
-        .routes(routes!(day_ach_file))
-        .routes(routes!(send_day_ach_file))
+        .routes(routes!(ach_file::day_ach_file))
+        .routes(routes!(ach_file::send_day_ach_file))
         .routes(routes!(get_deposit))
         .routes(routes!(deposit_image))
         .routes(routes!(move_deposit))
@@ -109,15 +111,17 @@ struct DepositSort {
     sort: Option<String>,
 }
 
-#[utoipa::path(get, path = paths::DEPOSITS, tag = "deposits", params(PageParams, DepositFilters, DepositSort),
+#[utoipa::path(get, path = paths::DEPOSITS, tag = "deposits", params(PageParams, DepositFilters, DepositSort, list::ListFields),
     security(("bearer" = ["deposits:read"])),
+    description = "The description shows no query parameters for the listing; these are ours: paging (page, size), the filters, the order, and `fields` (extension), with which each list item also carries the deposit members a table needs (its id, amount, fee, status, ...) — without it, every item is exactly the list item of 2.4. The portal's Deposits table reads this list.",
     responses((status = 200, description = "A page of deposits (2.4), newest first unless sorted otherwise", body = Envelope<Page<DepositListItem>>),
-        (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
+        (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc),
+        (status = 404, description = "payeeAccountId names no account of the accounts collection (description section 7); `errors` names the parameter", body = ErrorEnvelopeDoc)))]
 async fn list_deposits(
     State(state): State<DepositsState>,
     _caller: Caller,
     RawQuery(q): RawQuery,
-) -> Result<Json<Envelope<Page<DepositListItem>>>, Error> {
+) -> Result<Json<Envelope<Page<list::ListEntry>>>, Error> {
     Ok(Json(Envelope::ok(list::list(&state, &pairs(&q)).await?)))
 }
 
@@ -145,7 +149,8 @@ const EXAMPLE_CHECK_IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAMgAAABQCAAAAAB5BmVsA
     extensions(("x-extension" = json!(true))),
     description = "The deposit list (same filters, sort and paging) with each deposit as its whole record (2.5): what a back office needs to act on a row (its id, amount, fee and status), which the list item (2.4) does not carry.",
     responses((status = 200, description = "A page of deposit records, newest first unless sorted otherwise", body = Envelope<Page<DepositRecord>>),
-        (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
+        (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc),
+        (status = 404, description = "payeeAccountId names no account of the accounts collection; `errors` names the parameter", body = ErrorEnvelopeDoc)))]
 async fn list_deposit_records(
     State(state): State<DepositsState>,
     _caller: Caller,
@@ -175,14 +180,17 @@ async fn deposit_daily_totals(
         // A deposit the demo server accepts as it stands (the payee is the demo data's first
         // account), so that "try it" and the suite's fuzzer start from a request that works.
         // No dates: a fixed check date would go stale.
-        example = json!({"amount": "125.50", "bankRoutingNumber": "011000015", "bankAccountNumber": "4820001234",
+        example = json!({"amount": "125.50", "bankRoutingNumber": "021090028", "bankAccountNumber": "4820001234",
             "checkNumber": "1042", "memo": "Invoice 2211", "payeeAccountId": "1641185719016griyb", "payeeUserId": "usr_0001",
             "checkFrontImage": EXAMPLE_CHECK_IMAGE, "checkBackImage": EXAMPLE_CHECK_IMAGE})),
     security(("bearer" = ["deposits:write"])),
+    description = check::CHECK_DEPOSIT_DESCRIPTION,
     responses((status = 201, description = "The deposit record (2.5)", body = DepositRecord),
         (status = 200, description = "An idempotent retry: the existing deposit record", body = DepositRecord),
-        (status = 400, description = "Every wrong field, each named", body = ErrorEnvelopeDoc),
-        (status = 409, description = "The same check was already deposited (duplicate presentment); the message names the first deposit", body = ErrorEnvelopeDoc),
+        (status = 400, description = "Every wrong field, each named: among them a bankRoutingNumber the FedACH directory does not list, and an amount (or checkNumber) left out with no scan, or a scan whose MICR line does not carry it with certainty", body = ErrorEnvelopeDoc),
+        (status = 403, description = "The token lacks deposits:write, or it sets `fee` without fees:override (or admin): `errors` names the field `fee`", body = ErrorEnvelopeDoc),
+        (status = 404, description = "payeeAccountId, or payerId (the managed sleeve account), names no account of the accounts collection; `errors` names the field", body = ErrorEnvelopeDoc),
+        (status = 409, description = "The same check was already deposited (duplicate presentment: the same routing number, account digits, check number and amount); the message names the first deposit", body = ErrorEnvelopeDoc),
         (status = 413, description = "An image is too large", body = ErrorEnvelopeDoc),
         (status = 422, description = "The Idempotency-Key was used for another request", body = ErrorEnvelopeDoc)))]
 async fn create_check_deposit(State(state): State<DepositsState>, caller: Caller, req: Request) -> Response {
@@ -279,75 +287,6 @@ async fn create_cash_deposit(
         Ok((status, record)) => (status, axum::Json(record)).into_response(),
         Err(e) => e.into_response(),
     }
-}
-
-#[derive(Debug, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code, non_snake_case)]
-struct AchFileQuery {
-    /// The pulls effective on this day (`YYYY-MM-DD`).
-    #[param(value_type = String, format = Date)]
-    effectiveDate: String,
-}
-
-/// The NACHA file of the electronic deposits effective on a day (in progress, confirmed or
-/// sent): CCD batches by entry description, debits 27 (checking) or 37 (savings), blocked to
-/// tens, lines ending in LF.
-#[utoipa::path(get, path = paths::DEPOSITS_ACH_FILE, tag = "deposits", params(AchFileQuery),
-    security(("bearer" = ["deposits:read"])),
-    extensions(("x-extension" = json!(true))),
-    responses((status = 200, description = "The NACHA file", content_type = "text/plain"),
-        (status = 400, description = "effectiveDate is missing or not a date", body = ErrorEnvelopeDoc),
-        (status = 404, description = "No electronic deposit is effective that day", body = ErrorEnvelopeDoc)))]
-async fn day_ach_file(
-    State(state): State<DepositsState>,
-    _caller: Caller,
-    RawQuery(q): RawQuery,
-) -> Result<Response, Error> {
-    let pairs = pairs(&q);
-    let day = pairs
-        .iter()
-        .find(|(k, _)| k == "effectiveDate")
-        .map(|(_, v)| v.trim().to_string())
-        .ok_or_else(|| Error::field("effectiveDate", "effectiveDate is required, like 2026-11-27"))?;
-    let text = electronic::ach_file(&state, &day).await?;
-    let mut r = text.into_response();
-    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=us-ascii"));
-    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"ach-{day}.txt\"")) {
-        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
-    }
-    Ok(r)
-}
-
-/// Sends the day's ACH file: the confirmed electronic deposits effective that day move to
-/// Sent_3 together (the ledger posts each to ACH clearing; it settles when the settlement days
-/// pass without a return), and the answer is the file of exactly those pulls.
-#[utoipa::path(post, path = paths::DEPOSITS_ACH_FILE_SEND, tag = "deposits", params(AchFileQuery),
-    security(("bearer" = ["admin"])),
-    extensions(("x-extension" = json!(true))),
-    responses((status = 200, description = "The NACHA file of the pulls sent", content_type = "text/plain"),
-        (status = 400, description = "effectiveDate is missing or not a date", body = ErrorEnvelopeDoc),
-        (status = 404, description = "No confirmed electronic deposit is effective that day", body = ErrorEnvelopeDoc),
-        (status = 409, description = "Another request sent some of them meanwhile", body = ErrorEnvelopeDoc)))]
-async fn send_day_ach_file(
-    State(state): State<DepositsState>,
-    caller: Caller,
-    RawQuery(q): RawQuery,
-) -> Result<Response, Error> {
-    caller.require(moneydesk_model::Scope::Admin)?;
-    let pairs = pairs(&q);
-    let day = pairs
-        .iter()
-        .find(|(k, _)| k == "effectiveDate")
-        .map(|(_, v)| v.trim().to_string())
-        .ok_or_else(|| Error::field("effectiveDate", "effectiveDate is required, like 2026-11-27"))?;
-    let text = electronic::send_day(&state, &day, caller.token_name()).await?;
-    let mut r = text.into_response();
-    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=us-ascii"));
-    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"ach-{day}-sent.txt\"")) {
-        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
-    }
-    Ok(r)
 }
 
 #[utoipa::path(get, path = paths::DEPOSIT, tag = "deposits",

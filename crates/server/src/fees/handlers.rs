@@ -8,7 +8,9 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
-use moneydesk_model::fees::{message_of, FeeRequest, FeeRequestFields, Rail, ScheduleVersion};
+use moneydesk_model::fees::{
+    message_of, Basis, FeeAnswer, FeeParties, FeeRequest, FeeRequestFields, Rail, ScheduleVersion,
+};
 use moneydesk_model::{FeeSuccess, Scope};
 
 use std::sync::Arc;
@@ -45,27 +47,64 @@ pub async fn fees(state: FeesState, caller: Caller, rail: Rail, req: Request) ->
 
 async fn answer(state: &FeesState, rail: Rail, req: Request) -> Result<Response, Error> {
     // A request that says it has no body (a GET without Content-Length, the usual quote) is
-    // read from its query in place; one that may have a body has it read first.
-    // (The payee, payer and memo are checked but price nothing: the schedule is by transfer
-    // type and amount.)
-    let (transfer_type, amount) = if req.body().is_end_stream() {
+    // read from its query in place; one that may have a body has it read first. The payer,
+    // payee and payee's bank may change the price (a waiver, a payer's schedule); the memo
+    // is checked and prices nothing.
+    let (transfer_type, amount, parties) = if req.body().is_end_stream() {
         let r = fee_request(rail, req.uri().query(), b"")?;
-        (r.transfer_type, r.amount)
+        (r.transfer_type, r.amount, Parties::of(&r))
     } else {
         let query = req.uri().query().map(str::to_string);
         let body = read_body(state, req).await?;
         let r = fee_request(rail, query.as_deref(), &body)?;
-        (r.transfer_type, r.amount)
+        (r.transfer_type, r.amount, Parties::of(&r))
     };
     let now = Utc::now();
     state.fees().versions.recheck(&state.fees().store, now).await;
     let version = state.fees().versions.in_force(now).ok_or_else(|| {
         Error::not_found("No fee schedule is in force yet; load one (moneydesk-server fees load FILE)")
     })?;
-    Ok(match amount {
-        Some(amount) => super::answer::quote(&version.schedule, &version.pieces, transfer_type, amount),
-        None => axum::Json(FeeSuccess::new(version.schedule.entries(transfer_type))).into_response(),
-    })
+    let parties = parties.as_ref().map(Parties::borrowed).unwrap_or_default();
+    let schedule = &version.schedule;
+    if let Basis::Schedule = schedule.basis(&parties, transfer_type) {
+        return Ok(match amount {
+            Some(amount) => super::answer::quote(schedule, &version.pieces, transfer_type, amount),
+            None => axum::Json(FeeSuccess::new(schedule.entries(transfer_type))).into_response(),
+        });
+    }
+    // A waiver or a payer's schedule: the rare answer, written by serde with its `pricing`.
+    let (data, pricing) = match amount {
+        Some(amount) => schedule.quote_for(&parties, transfer_type, amount),
+        None => schedule.entries_for(&parties, transfer_type),
+    };
+    Ok(axum::Json(FeeAnswer { status: "success".into(), data, pricing }).into_response())
+}
+
+/// The request's ids, owned past the request (`None` when it names none: the usual quote).
+struct Parties {
+    payer_id: Option<String>,
+    payee_id: Option<String>,
+    payee_bank_id: Option<String>,
+}
+
+impl Parties {
+    fn of(r: &FeeRequest<'_>) -> Option<Parties> {
+        let p = r.parties();
+        let owned = |id: Option<&str>| id.map(str::to_string);
+        (p != FeeParties::default()).then(|| Parties {
+            payer_id: owned(p.payer_id),
+            payee_id: owned(p.payee_id),
+            payee_bank_id: owned(p.payee_bank_id),
+        })
+    }
+
+    fn borrowed(&self) -> FeeParties<'_> {
+        FeeParties {
+            payer_id: self.payer_id.as_deref(),
+            payee_id: self.payee_id.as_deref(),
+            payee_bank_id: self.payee_bank_id.as_deref(),
+        }
+    }
 }
 
 /// The fields from the JSON body when one is sent, from the query otherwise (CONTRACT.md 5);

@@ -7,7 +7,7 @@
 
 use axum::extract;
 use axum::response::Response;
-use moneydesk_model::fees::{FeeEntry, Rail, ScheduleVersion};
+use moneydesk_model::fees::{FeeAnswer, Rail, ScheduleVersion};
 use moneydesk_model::{paths, FeeErrorBody, FeeSuccess};
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -68,28 +68,32 @@ pub struct FeeQuery {
     /// A positive decimal string, at most 15 integer digits and 2 decimals, e.g. `1250.00`.
     #[param(pattern = r"^([1-9][0-9]{0,14}(\.[0-9]{1,2})?|0\.(0[1-9]|[1-9][0-9]?))$", example = "1250.00")]
     amount: Option<String>,
-    /// Up to 64 characters, no control characters, no surrounding spaces.
+    /// The payee. Up to 64 characters, no control characters, no surrounding spaces. Priced:
+    /// a payee the schedule waives is charged 0.00.
     #[param(
         min_length = 1,
         max_length = 64,
         pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
     )]
     payeeId: Option<String>,
-    /// As payeeId.
+    /// The payee's bank (as payeeId). Priced: a bank the schedule waives (e.g. on-us
+    /// transfers) is charged 0.00.
     #[param(
         min_length = 1,
         max_length = 64,
         pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
     )]
     payeeBankId: Option<String>,
-    /// As payeeId.
+    /// The payer (as payeeId). Priced: a waived payer is charged 0.00; a payer with its own
+    /// schedule is priced by it for the transfer types it lists.
     #[param(
         min_length = 1,
         max_length = 64,
         pattern = r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
     )]
     payerId: Option<String>,
-    /// Up to 140 characters, no control characters.
+    /// Up to 140 characters, no control characters. Accepted and checked, never priced: no fee
+    /// depends on the memo.
     #[param(max_length = 140, pattern = r"^[^\x00-\x1f\x7f-\x9f]*$")]
     memo: Option<String>,
 }
@@ -104,9 +108,11 @@ fn the_documented_amount_pattern_is_the_models() {
 
 #[utoipa::path(get, path = paths::FEES_ACH, tag = "fees", params(("transferType" = String, Query, description = "EFT (standard ACH) or SAME_DAY_ACH", pattern = "^(EFT|SAME_DAY_ACH)$"), FeeQuery),
     security(("bearer" = ["fees:read"])),
-    description = "With an amount: one entry per fee type for the tier the amount falls in, computed exactly and rounded to cents half-even. Without: every tier of the transfer type. Rate limited per token: RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every answer; 429 with Retry-After past the limit.",
+    description = "With an amount: one entry per fee type for the tier the amount falls in, computed exactly and rounded to cents half-even. Without: every tier of the transfer type. \
+        Who the transfer is for may change the price (the schedule version's `waivers` and `payer_schedules`, loaded with it): a request whose payerId, payeeId or payeeBankId the version waives is 0.00 for every fee type, each description saying `waived for payerId …` (the first matching waiver, in file order); otherwise a payerId with its own schedule that lists the transfer type is priced by that schedule's tiers (descriptions end `(schedule of payerId …)`); any other payer, payee or bank, or none, is priced by the version's own tiers. A waiver beats a payer's schedule. Such an answer adds a `pricing` member (`basis` `waiver` or `payer_schedule`, the matching `field` and `id`, a waiver's `reason`), left out when the version's own tiers priced it; a client written from the description ignores it. The memo is checked and never priced. \
+        Rate limited per token: RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every answer; 429 with Retry-After past the limit.",
     responses(
-        (status = 200, description = "The fees", body = FeeSuccess<FeeEntry>),
+        (status = 200, description = "The fees", body = FeeAnswer),
         (status = 400, description = "A field is wrong; the message names each", body = FeeErrorBody),
         (status = 429, description = "Over the rate limit; see Retry-After", body = FeeErrorBody),
     ))]
@@ -116,9 +122,9 @@ async fn ach_fees(extract::State(state): extract::State<FeesState>, caller: Call
 
 #[utoipa::path(get, path = paths::FEES_WIRE, tag = "fees", params(("transferType" = String, Query, description = "DOMESTIC_WIRE or INTERNATIONAL_WIRE", pattern = "^(DOMESTIC_WIRE|INTERNATIONAL_WIRE)$"), FeeQuery),
     security(("bearer" = ["fees:read"])),
-    description = "As the ACH fees, for wire transfer types.",
+    description = "As the ACH fees, for wire transfer types: payerId, payeeId and payeeBankId may waive the fees or select a payer's schedule as there; the memo is never priced.",
     responses(
-        (status = 200, description = "The fees", body = FeeSuccess<FeeEntry>),
+        (status = 200, description = "The fees", body = FeeAnswer),
         (status = 400, description = "A field is wrong; the message names each", body = FeeErrorBody),
         (status = 429, description = "Over the rate limit; see Retry-After", body = FeeErrorBody),
     ))]
@@ -143,7 +149,7 @@ async fn list_versions(state: extract::State<FeesState>, caller: Caller) -> Resp
     security(("bearer" = ["admin"])),
     extensions(("x-extension" = json!(true))),
     request_body(content = String, description = "A schedule file (format: crates/model/src/fees/schedule.rs), as JSON or TOML", content_type = "application/toml"),
-    description = "Loads a schedule version, validated all or nothing (every problem named with its place). effective_from must not be in the past; a version with the same effective_from that is not yet in force is replaced; one in force is never rewritten (409).",
+    description = "Loads a schedule version (tiers, and optionally `payer_schedules` and `waivers`: who is priced by their own tiers, and whose transfers are not charged), validated all or nothing (every problem named with its place). effective_from must not be in the past; a version with the same effective_from that is not yet in force is replaced; one in force is never rewritten (409).",
     responses(
         (status = 201, description = "The stored version", body = FeeSuccess<ScheduleVersion>),
         (status = 400, description = "The file's problems, each at its place", body = FeeErrorBody),

@@ -20,6 +20,7 @@ pub mod extract;
 pub mod finish;
 pub mod health;
 pub mod idempotency;
+pub mod members;
 pub mod openapi;
 pub mod params;
 pub mod query;
@@ -29,7 +30,7 @@ pub mod auth;
 
 /// The server's one registry of groups: each group's router (its routes and operations),
 /// in the description's order. Adding a group means adding its line here and nowhere else.
-pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 13] = [
+pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 14] = [
     crate::fees::router,
     crate::vault::router,
     crate::email::router,
@@ -42,6 +43,7 @@ pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 13] = [
     crate::webhooks::router,
     crate::audit::router,
     crate::events::router,
+    crate::tokens::router,
     auth::router,
 ];
 

@@ -19,13 +19,15 @@ use crate::error::{ErrorEnvelopeDoc, Shape};
             malformed, expired or revoked one answers 401 with `code` 600 and `errorMessage` \
             \"Invalid token\" (on the fee schedules: `error_code` \"600\"); a token without the \
             scope answers 403. Errors use the envelope `{code, errorMessage, error, data: null}` \
-            whose `code` is the HTTP status, except the fee schedules, which answer \
+            whose `code` is the HTTP status and whose `error` is the detail in words (each wrong \
+            field as `field: problem`, joined by `; `); the added members `errors` \
+            (`[{field, problem}]`), `reason` and `requestId` carry it for programs. The fee \
+            schedules answer \
             `{status: \"error\", error_code, message}`. Operations marked `x-extension: true` are \
-            not in the published description. Endpoints answering 501 are not implemented on this \
-            server yet. Request bodies are limited (default 32 MiB, 413 beyond).",
+            not in the published description. Request bodies are limited (default 32 MiB, 413 beyond).",
         version = "1.0.0"
     ),
-    components(schemas(ErrorEnvelopeDoc, moneydesk_model::FeeErrorBody, moneydesk_model::ErrorDetail, moneydesk_model::FieldError)),
+    components(schemas(ErrorEnvelopeDoc, moneydesk_model::FeeErrorBody, moneydesk_model::FieldError)),
     modifiers(&BearerScheme)
 )]
 pub struct ApiDoc;
@@ -52,6 +54,7 @@ impl Modify for BearerScheme {
 /// path's body shape, unless the operation documents them itself.
 pub fn finish(doc: &mut OpenApi) {
     describe_tags(doc);
+    super::members::mark(doc);
     for (path, item) in doc.paths.paths.iter_mut() {
         let shape = Shape::for_path(path);
         let ops: [&mut Option<Operation>; 8] = [
@@ -106,13 +109,26 @@ pub fn error_response(shape: Shape, description: &str) -> RefOr<Response> {
 mod tests {
     #[test]
     fn frame_is_openapi_3_1_with_bearer() {
-        let doc = super::ApiDoc::openapi();
+        let mut doc = super::ApiDoc::openapi();
+        super::finish(&mut doc);
         let v = serde_json::to_value(&doc).unwrap();
         assert!(v["openapi"].as_str().unwrap().starts_with("3.1"));
         assert_eq!(v["components"]["securitySchemes"]["bearer"]["scheme"], "bearer");
+        let envelope = &v["components"]["schemas"]["ErrorEnvelope"]["properties"];
+        assert!(envelope["error"]["type"].to_string().contains("string"), "{envelope}");
+        for added in ["errors", "reason", "requestId"] {
+            assert_eq!(envelope[added]["x-extension"], true, "{added}: {envelope}");
+        }
     }
     use utoipa::OpenApi as _;
 }
+
+/// Bytes in a request or an answer, for `body = Binary`: a `Vec<u8>` would be described as an
+/// array of integers, which generated clients read as JSON (openapi-python-client did).
+#[derive(utoipa::ToSchema)]
+#[schema(value_type = String, format = Binary)]
+#[allow(dead_code)]
+pub struct Binary(Vec<u8>);
 
 /// The collection endpoints' paging parameters (CONTRACT.md points 3 and 4), for `params(...)`.
 /// When several of `size`, `per` and `limit` are given they must agree (400 otherwise).

@@ -20,7 +20,7 @@ const COMPANIES: &[(&str, &str, &str)] = &[
 /// The scopes the seed draws from: those it was written with (a later scope, `ledger:read`,
 /// would change every draw after it, and the seeded people with it).
 fn drawn(s: Scope) -> bool {
-    !matches!(s, Scope::Admin | Scope::LedgerRead | Scope::AuditRead | Scope::WebhooksWrite)
+    !matches!(s, Scope::Admin | Scope::FeesOverride | Scope::LedgerRead | Scope::AuditRead | Scope::WebhooksWrite)
 }
 
 pub fn permissions(users_per_company: usize, scopes_per_user: usize, seed: u64) -> Vec<NewPermission> {

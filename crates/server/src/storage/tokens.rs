@@ -10,7 +10,7 @@ use moneydesk_model::Scope;
 use sqlx::FromRow;
 
 use super::time::now_text;
-use super::{events, trail, Database};
+use super::{events, trail, Database, Sql, Tx};
 use crate::tokens::{self, Digest};
 
 /// A token as stored (without its hash).
@@ -180,6 +180,21 @@ impl TokenStore {
         scopes: &[Scope],
         expires_in: Option<Duration>,
     ) -> anyhow::Result<NewToken> {
+        let mut tx = self.db.begin().await?;
+        let expires_at = expires_in.map(|d| Utc::now() + d);
+        let new = Self::insert(&mut tx, name, user_id, scopes, expires_at).await?;
+        tx.commit().await?;
+        Ok(new)
+    }
+
+    /// Makes a token in `tx` (a sign-in link's exchange makes its session token in its own).
+    pub async fn insert(
+        tx: &mut Tx,
+        name: &str,
+        user_id: Option<&str>,
+        scopes: &[Scope],
+        expires_at: Option<DateTime<Utc>>,
+    ) -> anyhow::Result<NewToken> {
         if let Some(user) = user_id {
             user.parse::<moneydesk_model::vault::UserId>().map_err(|e| anyhow::anyhow!("--user: {e}"))?;
         }
@@ -191,27 +206,27 @@ impl TokenStore {
         scopes.dedup();
         let scope_text: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
         let token = tokens::generate();
-        let expires_at = expires_in.map(|d| (Utc::now() + d).to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-        let q = self
-            .db
-            .sql(&format!(
+        let expires_at = expires_at.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        let q = Sql::new(
+            tx.dialect(),
+            &format!(
                 "INSERT INTO tokens (name, token_hash, scopes, created_at, expires_at, user_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
-            ))
+            ),
+        )
             .arg(name)
             .arg(tokens::hash(&token))
             .arg(scope_text.join(" "))
             .arg(now_text())
             .arg(expires_at)
             .arg(user_id);
-        let mut tx = self.db.begin().await?;
         let row: Option<Row> = tx.exec().row(&q).await?;
         let record = row.ok_or_else(|| anyhow::anyhow!("the new token was not returned"))?.into_record();
         // On record and told without its text or hash (the record holds neither).
         trail::target("token", record.id);
         trail::change("name", None::<&str>, Some(record.name.as_str()));
+        trail::change("userId", None::<&str>, Some(record.user_id.as_str()));
         trail::change("scopes", None::<&str>, Some(scope_text.join(" ")));
-        events::append(&mut tx, EventType::TokenCreated, "token", record.id, &record).await?;
-        tx.commit().await?;
+        events::append(tx, EventType::TokenCreated, "token", record.id, &record).await?;
         Ok(NewToken { record, token })
     }
 
@@ -276,6 +291,22 @@ impl TokenStore {
         tx.commit().await?;
         self.cache.clear();
         Ok(revoked)
+    }
+
+    /// The tokens of user `user_id` (a token without one is its name's), oldest first.
+    pub async fn list_of(&self, user_id: &str) -> sqlx::Result<Vec<TokenRecord>> {
+        let q = self
+            .db
+            .sql(&format!("SELECT {COLUMNS} FROM tokens WHERE COALESCE(user_id, name) = ? ORDER BY id"))
+            .arg(user_id);
+        let rows: Vec<Row> = self.db.acquire().await?.exec().rows(&q).await?;
+        Ok(rows.into_iter().map(Row::into_record).collect())
+    }
+
+    pub async fn by_id(&self, id: i64) -> sqlx::Result<Option<TokenRecord>> {
+        let q = self.db.sql(&format!("SELECT {COLUMNS} FROM tokens WHERE id = ?")).arg(id);
+        let row: Option<Row> = self.db.acquire().await?.exec().row(&q).await?;
+        Ok(row.map(Row::into_record))
     }
 
     /// Records a use, at most once a minute per token (keeps writes off the hot path).

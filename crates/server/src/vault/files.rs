@@ -186,8 +186,8 @@ fn multipart_error(message: &str, limit: u64) -> Error {
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
     description = "The file's bytes. One `Range: bytes=` range is honoured (206); the strong `ETag` is the contents' SHA-256, so `If-None-Match` answers 304.",
-    responses((status = 200, description = "The contents, with the type they were uploaded with", content_type = "*/*", body = Vec<u8>),
-        (status = 206, description = "The requested range", content_type = "*/*", body = Vec<u8>),
+    responses((status = 200, description = "The contents, with the type they were uploaded with", content_type = "*/*", body = crate::http::openapi::Binary),
+        (status = 206, description = "The requested range", content_type = "*/*", body = crate::http::openapi::Binary),
         (status = 304, description = "Unchanged (If-None-Match)"),
         (status = 404, description = "No such file or version", body = ErrorEnvelopeDoc),
         (status = 416, description = "The range lies outside the file", body = ErrorEnvelopeDoc)))]

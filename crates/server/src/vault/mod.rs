@@ -172,7 +172,7 @@ async fn move_folder(
         ("name" = String, Query, description = "The archive's file name (`.zip` is added when missing; characters a file name cannot hold become `_`)")),
     security(("bearer" = ["vault:read"])),
     description = "One zip of the folders with every file's latest version, streamed (constant memory, zip64 past 4 GB). Entries are named relative to each folder's parent, so extraction cannot escape its directory; two folders of one name become `name` and `name (2)`. A missing folder is a 404 before any byte is sent.",
-    responses((status = 200, description = "The zip archive", content_type = "application/zip", body = Vec<u8>),
+    responses((status = 200, description = "The zip archive", content_type = "application/zip", body = crate::http::openapi::Binary),
         (status = 400, description = "A path is not allowed, or none was given", body = ErrorEnvelopeDoc),
         (status = 404, description = "A folder does not exist", body = ErrorEnvelopeDoc)))]
 async fn download_folders(

@@ -16,6 +16,7 @@ macro_rules! recipe {
 
 pub mod money;
 pub mod others;
+pub mod tokens;
 
 use std::future::Future;
 use std::pin::Pin;

@@ -103,6 +103,6 @@ pub fn assert_names(status: u16, body: &Value, param: &str) {
     assert_eq!(status, 400, "{param}: {body}");
     assert_eq!(body["code"], 400, "{body}");
     assert!(body["data"].is_null(), "{body}");
-    assert_eq!(body["error"]["fields"][0]["field"], param, "{body}");
+    assert_eq!(body["errors"][0]["field"], param, "{body}");
     assert!(body["errorMessage"].as_str().unwrap().contains(param), "{body}");
 }

@@ -26,11 +26,13 @@ use crate::session::use_auth;
 #[derive(Clone, Copy)]
 pub struct Changed(pub RwSignal<u32>);
 
-/// The drawer's part for a deposit record of the table.
+/// The drawer's part for a deposit of the table (a list item with its id and kind).
 pub fn panel(record: Value) -> AnyView {
+    // Cash and ACH pulls have no paper, hence no images to fetch.
+    let images = !matches!(record.get("serviceType").and_then(Value::as_str), Some("Cash" | "Electronic_Deposit"));
     match record.get("id").and_then(Value::as_i64) {
         Some(id) => {
-            view! { <WithActivity target_type=DEPOSIT target_id=id.to_string()><DepositPanel id/></WithActivity> }
+            view! { <WithActivity target_type=DEPOSIT target_id=id.to_string()><DepositPanel id images/></WithActivity> }
                 .into_any()
         }
         None => ().into_any(),
@@ -38,7 +40,7 @@ pub fn panel(record: Value) -> AnyView {
 }
 
 #[component]
-fn DepositPanel(id: i64) -> impl IntoView {
+fn DepositPanel(id: i64, images: bool) -> impl IntoView {
     let auth = use_auth();
     let toasts = use_toasts();
     let changed = use_context::<Changed>();
@@ -90,7 +92,7 @@ fn DepositPanel(id: i64) -> impl IntoView {
     };
     view! {
         <div class="deposit-detail" data-testid="deposit-detail">
-            <CheckImages id/>
+            {images.then(|| view! { <CheckImages id/> })}
             {body}
             <ReasonForm moves act/>
             {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use moneydesk_model::deposits::{CheckDepositFields, CheckScan, CheckScanFields, DepositRecord, MicrField, MicrRead};
 use moneydesk_model::Money;
 
-use super::super::form::{new_key, text};
+use super::super::field::{new_key, text};
 use super::super::scan::percent;
 use super::{Gathered, SideDone};
 use crate::api::ApiError;

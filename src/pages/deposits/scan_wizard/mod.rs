@@ -27,7 +27,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
-use super::form::Field;
+use super::field::Field;
 use super::lookups;
 use crate::api::scan_worker::ScanWorker;
 use side::{SideCapture, SideDone};
@@ -79,7 +79,7 @@ pub fn ScanWizard(on_done: Callback<bool>) -> impl IntoView {
     }
     on_cleanup(move || drop(worker.try_update_value(Option::take)));
 
-    let complaints = super::form::Complaints(RwSignal::new(Vec::new()));
+    let complaints = super::field::Complaints(RwSignal::new(Vec::new()));
     provide_context(complaints);
     let sleeves = lookups::payees(gathered.sleeve);
     let payees = lookups::payees(gathered.payee_account);

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use moneydesk_model::deposits::{CheckScan, DepositRecord, MicrField, MicrRead};
 
-use super::super::form::{refused, text, Complaints, Field};
+use super::super::field::{refused, text, Complaints, Field};
 use super::super::lookups;
 use super::super::scan::ScanResult;
 use super::entry::{differs, plain_amount, printed, reusable, said, scan_fields, ReviewForm};

@@ -241,7 +241,7 @@ fn Outcome(form: ComposeForm) -> impl IntoView {
             (!p.is_empty()).then(|| view! {
                 <div class="email-problems" role="alert" id="email-problems">
                     <p>"Not sent:"</p>
-                    <ul>{p.into_iter().map(|f| view! { <li><code>{f.field}</code>" "{f.message}</li> }).collect_view()}</ul>
+                    <ul>{p.into_iter().map(|f| view! { <li><code>{f.field}</code>" "{f.problem}</li> }).collect_view()}</ul>
                 </div>
             })
         }}

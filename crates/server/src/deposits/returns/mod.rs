@@ -57,7 +57,7 @@ struct UploadParams {
 /// problem the reader reports is an error with its record (or line) and field; nothing a file
 /// holds is dropped. The same file (its SHA-256) again answers its first result (200).
 #[utoipa::path(post, path = paths::DEPOSIT_RETURNS, tag = "deposits", params(UploadParams),
-    request_body(content = Vec<u8>, content_type = "application/octet-stream",
+    request_body(content = crate::http::openapi::Binary, content_type = "application/octet-stream",
         description = "The return file's bytes (`application/octet-stream` or `text/plain`, its name in `fileName`), or a multipart form with the file in the part `file`"),
     security(("bearer" = ["deposits:write"])),
     extensions(("x-extension" = json!(true))),

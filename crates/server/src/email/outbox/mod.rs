@@ -20,7 +20,7 @@ use axum::body::Body;
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use moneydesk_model::email::{MessageDetail, MessageState, OutboxMessage, SenderIdentity};
+use moneydesk_model::email::{MessageDetail, MessageHeader, MessageState, OutboxMessage, SenderIdentity};
 use moneydesk_model::{paths, Envelope, Page, PageRequest};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -110,23 +110,23 @@ impl UtcDay {
 }
 
 /// The headers a message is sent with, as people read them (the MIME encodes them).
-pub fn headers(m: &StoredMessage, list_unsubscribe: Option<&str>) -> Vec<(String, String)> {
+pub fn headers(m: &StoredMessage, list_unsubscribe: Option<&str>) -> Vec<MessageHeader> {
     let list = |l: &[store::StoredMailbox]| l.iter().map(|m| m.shown()).collect::<Vec<_>>().join(", ");
-    let mut h = vec![("From".to_string(), m.from.shown())];
+    let mut h = vec![MessageHeader::new("From", m.from.shown())];
     if !m.recipients.to.is_empty() {
-        h.push(("To".into(), list(&m.recipients.to)));
+        h.push(MessageHeader::new("To", list(&m.recipients.to)));
     }
     if !m.recipients.cc.is_empty() {
-        h.push(("Cc".into(), list(&m.recipients.cc)));
+        h.push(MessageHeader::new("Cc", list(&m.recipients.cc)));
     }
     if let Some(r) = &m.reply_to {
-        h.push(("Reply-To".into(), r.shown()));
+        h.push(MessageHeader::new("Reply-To", r.shown()));
     }
-    h.push(("Subject".into(), m.subject.clone()));
-    h.push(("Date".into(), m.date_header.clone()));
-    h.push(("Message-ID".into(), format!("<{}>", m.message_id)));
+    h.push(MessageHeader::new("Subject", m.subject.clone()));
+    h.push(MessageHeader::new("Date", m.date_header.clone()));
+    h.push(MessageHeader::new("Message-ID", format!("<{}>", m.message_id)));
     if let Some(l) = list_unsubscribe {
-        h.push(("List-Unsubscribe".into(), l.to_string()));
+        h.push(MessageHeader::new("List-Unsubscribe", l));
     }
     h
 }
@@ -135,7 +135,7 @@ pub fn headers(m: &StoredMessage, list_unsubscribe: Option<&str>) -> Vec<(String
     params(("messageId" = String, Path, description = "The message (`msg_…`)", pattern = "^msg_[a-z0-9]{1,60}$")),
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
-    description = "One message: its state, every attempt with the relay's reply, its headers, parts and attachments (Bcc recipients included: only the envelope carries them). Its state, attempts and resends are read together (one snapshot), so they never contradict one another.",
+    description = "One message: its state, every attempt with the relay's reply, its headers (`[{name, value}]`, in the order they are sent, decoded), parts and attachments (Bcc recipients included: only the envelope carries them). Its state, attempts and resends are read together (one snapshot), so they never contradict one another.",
     responses((status = 200, description = "The message", body = Envelope<MessageDetail>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc)))]
 async fn message(
@@ -210,7 +210,7 @@ async fn resend(
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
     description = "An attachment's bytes with its content type, as a download (served with a sandboxing CSP and nosniff).",
-    responses((status = 200, description = "The bytes", content_type = "application/octet-stream", body = Vec<u8>),
+    responses((status = 200, description = "The bytes", content_type = "application/octet-stream", body = crate::http::openapi::Binary),
         (status = 404, description = "No such message or attachment", body = ErrorEnvelopeDoc)))]
 async fn attachment(
     State(state): State<EmailState>,

@@ -23,7 +23,7 @@ use crate::http::extract::Json;
     security(("bearer" = ["email:send"])),
     description = "Queues the messages in the outbox (written before the answer: nothing accepted is lost) and answers 202 with their ids, in personalization order. A worker delivers them to the configured SMTP relay, with retries for temporary failures, or, with no relay configured, to the development mailbox. Limits: 1 to 1000 personalizations, 1000 recipients in all, an address at most once in the request, 30 MiB of subjects, contents and decoded attachments, at most 100 attachments and 10 categories. A CR or LF in any header value (subject, names, filenames, categories) is refused. The sender must be one of the identities of GET …/email/senders.",
     responses((status = 202, description = "Accepted; `data` holds the message ids (`code` 202)", body = Envelope<Vec<String>>),
-        (status = 400, description = "A rule is broken; `error.fields` names each field (`personalizations[3].to[0].email`)", body = ErrorEnvelopeDoc),
+        (status = 400, description = "A rule is broken; `errors` names each field (`personalizations[3].to[0].email`)", body = ErrorEnvelopeDoc),
         (status = 413, description = "The body is over the limit", body = ErrorEnvelopeDoc)))]
 pub async fn send_email(
     State(state): State<EmailState>,

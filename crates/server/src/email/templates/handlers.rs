@@ -76,7 +76,7 @@ async fn list_templates(
     extensions(("x-extension" = json!(true))),
     description = "Creates a template and its version 1: a subject and a text and/or an HTML part in handlebars (`{{name}}`, `{{#if}}`, `{{#each}}`). Names are unique whatever their case.",
     responses((status = 201, description = "The template", body = Envelope<TemplateDetail>),
-        (status = 400, description = "A part is missing or does not compile; `error.fields` names it", body = ErrorEnvelopeDoc),
+        (status = 400, description = "A part is missing or does not compile; `errors` names it", body = ErrorEnvelopeDoc),
         (status = 409, description = "A template of that name exists", body = ErrorEnvelopeDoc)))]
 async fn create_template(
     State(state): State<EmailState>,

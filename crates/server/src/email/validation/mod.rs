@@ -263,6 +263,7 @@ async fn validate_email(
 #[utoipa::path(post, path = paths::EMAIL_VALIDATION_BULK, tag = "email",
     request_body(content = BulkValidationRequest, description = "1 to 1000 addresses"),
     security(("bearer" = ["email:verify"])),
+    extensions(("x-extension" = json!(true))),
     description = "Extension: verifies up to 1000 addresses as the single verification does, each distinct domain looked up once and 32 at a time. The results are in the order given, with the count of each verdict.",
     responses((status = 200, description = "One result per address, in order", body = Envelope<BulkValidationResult>),
         (status = 400, description = "No addresses, or more than 1000 (`emails`)", body = ErrorEnvelopeDoc)))]

@@ -48,7 +48,7 @@ pub fn document(op: &mut Operation, shape: Shape) {
     );
     if !op.responses.responses.contains_key("409") {
         let description = "Conflict; with an Idempotency-Key: the key was used for another request, or its \
-            first request is still running or never finished (`error.reason` says which).";
+            first request is still running or never finished (`reason` says which).";
         op.responses.responses.insert("409".to_string(), crate::http::openapi::error_response(shape, description));
     }
 }

@@ -2,7 +2,7 @@
 //! detail out.
 
 use moneydesk_model::email::{
-    AttachmentInfo, Attempt, Delivery, Disposition, MessageDetail, MessageState, OutboxMessage, ResentBy,
+    AttachmentInfo, Attempt, Delivery, Disposition, MessageDetail, MessageHeader, MessageState, OutboxMessage, ResentBy,
 };
 use moneydesk_model::events::EventType;
 use moneydesk_model::{Page, PageRequest, Sort};
@@ -203,7 +203,7 @@ impl EmailStore {
     pub async fn detail(
         &self,
         id: &str,
-        headers: impl FnOnce(&StoredMessage) -> Vec<(String, String)>,
+        headers: impl FnOnce(&StoredMessage) -> Vec<MessageHeader>,
     ) -> Result<Option<MessageDetail>, EmailError> {
         // One snapshot: the message's state, its attempts and its resends agree even while the
         // relay records an outcome (read one after another, they did not; inbound's detail

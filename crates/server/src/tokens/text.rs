@@ -1,4 +1,4 @@
-//! API tokens: `mdk_` + 32 random bytes in unpadded base64url. Only the SHA-256 of the whole
+//! API token text: `mdk_` + 32 random bytes in unpadded base64url. Only the SHA-256 of the whole
 //! text is stored; the text is shown once, when it is created, and never logged.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;

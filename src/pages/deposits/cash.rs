@@ -1,0 +1,102 @@
+//! Cash deposits on the Deposits page (the `…/deposits/cash` extension): cash counted in and
+//! recorded against a managed sleeve account, with the fee it will be charged shown before
+//! submitting and an `Idempotency-Key`, so a retried submission records the cash once. The
+//! deposit then lists, charts and moves like every other (the table, the drawer).
+
+use leptos::prelude::*;
+use moneydesk_model::deposits::CashDepositFields;
+
+use super::field::{new_key, refused, text, Complaints, Field};
+use super::lookups;
+use crate::api::request::submit;
+use crate::api::{self, ApiError};
+use crate::components::error_view::ApiErrorView;
+use crate::components::toasts::{use_toasts, ToastKind};
+use crate::session::use_auth;
+
+/// Today in the browser's zone, `YYYY-MM-DD`: when cash usually applies.
+fn today() -> String {
+    let t = js_sys::Date::new_0();
+    format!("{:04}-{:02}-{:02}", t.get_full_year(), t.get_month() + 1, t.get_date())
+}
+
+#[component]
+pub fn NewCash(on_done: Callback<bool>) -> impl IntoView {
+    let auth = use_auth();
+    let toasts = use_toasts();
+    let sleeve = RwSignal::new(String::new());
+    let user = RwSignal::new(String::new());
+    let amount = RwSignal::new(String::new());
+    let schedule = RwSignal::new(today());
+    let memo = RwSignal::new(String::new());
+    let key = StoredValue::new(new_key());
+    let busy = RwSignal::new(false);
+    let failed = RwSignal::new(None::<ApiError>);
+    let complaints = Complaints(RwSignal::new(Vec::new()));
+    provide_context(complaints);
+    let owner = Owner::current();
+    let fee = lookups::standard_fee(amount);
+    let sleeves = lookups::payees(sleeve);
+
+    let on_submit = move |ev: web_sys::SubmitEvent| {
+        ev.prevent_default();
+        if busy.get_untracked() {
+            return;
+        }
+        let fields = CashDepositFields {
+            amount: text(amount).map(|a| a.replace([',', '$'], "")),
+            payee_account_id: text(sleeve),
+            payee_user_id: text(user),
+            schedule_date: text(schedule),
+            memo: text(memo),
+        };
+        failed.set(None);
+        complaints.0.set(Vec::new());
+        let k = key.get_value();
+        submit(
+            busy,
+            &owner,
+            || api::deposits::create_cash(&auth.client(), &fields, &k),
+            move |result| match result {
+                Ok(record) => {
+                    toasts.show(
+                        ToastKind::Success,
+                        format!("Cash deposit {} was recorded: {} to confirm.", record.id, record.amount),
+                    );
+                    on_done.run(true);
+                }
+                Err(e) => refused(e, key, complaints, failed, "cash-form-error"),
+            },
+        );
+    };
+
+    view! {
+        <form class="panel deposit-form" id="cash-form" aria-labelledby="cash-form-title" on:submit=on_submit novalidate>
+            <h2 id="cash-form-title">"New cash deposit"</h2>
+            <fieldset>
+                <legend>"Into"</legend>
+                <Field id="cash-sleeve" label="Managed sleeve account" api="payeeAccountId" value=sleeve required=true
+                    list="cash-sleeve-options" hint="Type a name to search the accounts, or paste an account id."/>
+                <datalist id="cash-sleeve-options">
+                    {move || sleeves.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
+                </datalist>
+                <Field id="cash-user" label="User id" api="payeeUserId" value=user required=true/>
+            </fieldset>
+            <fieldset>
+                <legend>"Cash"</legend>
+                <Field id="cash-amount" label="Amount (USD)" api="amount" value=amount required=true inputmode="decimal"
+                    note=fee hint="Like 200.00: at most two decimals."/>
+                <Field id="cash-schedule-date" label="Applies on" api="scheduleDate" value=schedule kind="date"
+                    hint="Today or later."/>
+                <Field id="cash-memo" label="Memo" api="memo" value=memo/>
+            </fieldset>
+            <div id="cash-form-error" tabindex="-1">{move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}</div>
+            <div class="form-actions">
+                <button type="submit" class="button primary" id="cash-submit" disabled=move || busy.get()>
+                    {move || if busy.get() { "Recording…" } else { "Record the cash" }}
+                </button>
+                <button type="button" class="button" on:click=move |_| on_done.run(false)>"Cancel"</button>
+            </div>
+        </form>
+    }
+}
