@@ -190,8 +190,9 @@ mod tests {
         assert_eq!(good.requests()[0].2.as_deref(), Some("Bearer mdk_good"));
         let local = web_sys::window().unwrap().local_storage().unwrap().unwrap();
         assert!(local.get_item("moneydesk.credentials").unwrap().unwrap().contains("mdk_good"));
+        // The fees group, and Tokens, which every token opens (its own tokens).
         let cards = root.query_selector_all(".cards .card").unwrap().length();
-        assert_eq!(cards, 1, "only the fees group is usable");
+        assert_eq!(cards, 2, "only the fees group and Tokens are usable");
 
         // 11. The theme toggle flips data-theme.
         let before = moneydesk.get_attribute("data-theme").unwrap();
