@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod auth;
+pub mod bulk;
 pub mod cash_letters;
 pub mod collections;
 pub mod deposits;
@@ -15,14 +16,17 @@ pub mod events;
 pub mod fees;
 pub mod ledger;
 pub mod money;
+pub mod overview;
 pub mod page;
 pub mod paths;
 pub mod permissions;
 pub mod portal_shell;
 pub mod routing;
 pub mod scopes;
+pub mod search;
 pub mod tokens;
 pub mod vault;
+pub mod views;
 mod vocabulary;
 pub mod webhooks;
 

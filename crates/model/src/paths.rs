@@ -142,6 +142,13 @@ pub const SIGN_IN_LINKS: &str = "/api/v2/services/sign-in-links";
 pub const SIGN_IN_LINK: &str = "/api/v2/services/sign-in-links/{id}";
 pub const SIGN_IN_LINK_EXCHANGE: &str = "/api/v2/services/sign-in-links/exchange";
 
+// Saved views (issue #45, helper "views").
+/// Extensions: the caller's saved views of the data tables (GET, `?table=`), and one view by
+/// its table and name (GET; PUT saves it, creating or replacing; DELETE). Any token: a user's
+/// own views only.
+pub const SAVED_VIEWS: &str = "/api/v2/services/views";
+pub const SAVED_VIEW: &str = "/api/v2/services/views/{table}/{name}";
+
 pub const OPENAPI: &str = "/api/openapi.json";
 
 /// Replaces a `{name}` placeholder with a percent-encoded path segment.
@@ -176,3 +183,25 @@ pub const WEBHOOK_ENDPOINT_TEST: &str = "/api/v2/services/webhooks/endpoints/{id
 pub const WEBHOOK_ENDPOINT_DELIVERIES: &str = "/api/v2/services/webhooks/endpoints/{id}/deliveries";
 pub const WEBHOOK_ENDPOINT_REPLAY: &str = "/api/v2/services/webhooks/endpoints/{id}/replay";
 pub const WEBHOOK_ENDPOINT_STATS: &str = "/api/v2/services/webhooks/endpoints/{id}/stats";
+
+/// Extension (issue 45, part "search"): one search across every group the token's scopes open.
+pub const SEARCH: &str = "/api/v2/services/search";
+
+/// Extensions (issue 45, part "bulk-deposits"): a bulk action (confirm, reject, cancel) on the
+/// deposits selected by ids or by the list's filter, and the CSV export of such a selection.
+pub const DEPOSITS_BULK: &str = "/api/v2/services/money-movements/deposits/bulk";
+pub const DEPOSITS_EXPORT: &str = "/api/v2/services/money-movements/deposits/export";
+
+/// Extensions (issue 45, part "bulk-email-vault"): bulk actions on outbox messages (resend,
+/// cancel), on inbound messages (redeliver), and on a vault's files and folders (move,
+/// delete, and a zip of the selection), each selected by ids (vault: paths) or by the list's
+/// filter.
+pub const EMAIL_MESSAGES_BULK: &str = "/api/v1/cores/utility/message/email/messages/bulk";
+pub const EMAIL_INBOUND_MESSAGES_BULK: &str = "/api/v1/cores/utility/message/email/inbound/messages/bulk";
+pub const VAULT_BULK: &str = "/api/v1/cores/document-vault/records/{userId}/bulk";
+pub const VAULT_BULK_DOWNLOAD: &str = "/api/v1/cores/document-vault/records/{userId}/bulk/download";
+
+// Issue 45, part "home": the operator's day.
+/// Extension (any token): today's figures of every group the caller's scopes open, each with
+/// the list behind it (`crate::overview::Overview`).
+pub const OVERVIEW: &str = "/api/v2/services/overview";

@@ -52,9 +52,39 @@ pub struct NewToken {
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<Scope>, min_items = 1))]
     pub scopes: Vec<String>,
     /// Days until it expires (1 to 3650); absent or null: it does not expire.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "whole_days")]
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 3650))]
     pub expires_in_days: Option<u32>,
+}
+
+/// JSON has one number type: `30.0` is the integer 30 (JSON Schema says so too), which
+/// serde's `u32` alone refuses. A fraction or a number out of range stays an error.
+fn whole_days<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    let raw: Option<serde_json::Number> = Option::deserialize(d)?;
+    raw.map(|n| {
+        n.as_u64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1.0e10).map(|f| f as u64))
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| serde::de::Error::custom(format!("expiresInDays: {n} is not a whole number of days")))
+    })
+    .transpose()
+}
+
+#[cfg(test)]
+mod whole_days_tests {
+    use super::NewToken;
+
+    #[test]
+    fn thirty_point_zero_days_is_thirty_days_and_a_fraction_is_refused() {
+        let read = |days: &str| {
+            serde_json::from_str::<NewToken>(&format!(r#"{{"name":"n","scopes":["admin"],"expiresInDays":{days}}}"#))
+        };
+        assert_eq!(read("30.0").unwrap().expires_in_days, Some(30));
+        assert_eq!(read("30").unwrap().expires_in_days, Some(30));
+        assert_eq!(read("null").unwrap().expires_in_days, None);
+        assert!(read("1.5").is_err());
+        assert!(read("-1").is_err());
+    }
 }
 
 /// A token just made: its text, shown this once.

@@ -11,9 +11,12 @@ pub mod email;
 pub mod events;
 pub mod fees;
 pub mod ledger;
+pub mod overview;
 pub mod permissions;
 pub mod routing;
+pub mod search;
 pub mod vault;
+pub mod views;
 pub mod webhooks;
 
 pub mod auth;

@@ -28,6 +28,7 @@ use crate::storage::blobs::Blobs;
 use crate::storage::{Database, SettingStore, TokenStore};
 use crate::tokens::link_store::LinkStore;
 use crate::vault::store::VaultStore;
+use crate::views::store::ViewStore;
 use crate::webhooks::store::WebhookStore;
 use crate::{fees, Config};
 
@@ -50,6 +51,7 @@ pub struct Stores {
     pub domains: DomainStore,
     pub inbound: InboundStore,
     pub webhooks: WebhookStore,
+    pub views: ViewStore,
 }
 
 impl Stores {
@@ -74,6 +76,7 @@ impl Stores {
             domains: DomainStore::new(database.clone()),
             inbound: InboundStore::new(database.clone()),
             webhooks: WebhookStore::new(database.clone()),
+            views: ViewStore::new(database.clone()),
             database,
         }
     }
@@ -109,6 +112,8 @@ pub struct Shared {
     pub books: Books,
     /// Sign-in link exchanges per client address (tokens group; the exchange has no token).
     pub sign_in_limiter: Arc<crate::rate_limit::RateLimiter>,
+    /// The overview's answers of the last few seconds, per (user, scopes) (overview group).
+    pub overview: crate::overview::Cache,
 }
 
 impl AppState {
@@ -137,6 +142,7 @@ impl AppState {
             inbound,
             books,
             sign_in_limiter: crate::tokens::exchange_limiter(),
+            overview: Default::default(),
         })))
     }
 }

@@ -13,7 +13,7 @@ mod email_inbound_support; // the inbound tests' kit: its receiver, and waiting 
 
 use std::time::Duration;
 
-use audit_matrix_support::{desk, money, others, tokens, Answer, Body, Desk, Recipe};
+use audit_matrix_support::{bulk_email_vault, desk, money, others, tokens, views, Answer, Body, Desk, Recipe};
 use common::Backend;
 use moneydesk_model::paths;
 use reqwest::Method;
@@ -78,8 +78,13 @@ async fn every_write_operation_appends_exactly_one_record(backend: Backend) {
     let doc = common::json(d.server.get(paths::OPENAPI).await).await;
     let documented = writes(&doc);
     assert!(!documented.is_empty(), "the document lists its writes");
-    let recipes: Vec<(Method, &str, Recipe)> =
-        money::recipes().into_iter().chain(others::recipes()).chain(tokens::recipes()).collect();
+    let recipes: Vec<(Method, &str, Recipe)> = money::recipes()
+        .into_iter()
+        .chain(others::recipes())
+        .chain(tokens::recipes())
+        .chain(views::recipes())
+        .chain(bulk_email_vault::recipes())
+        .collect();
     let reads = others::reads();
     let mut failures = Vec::new();
     let mut passed = Vec::new();

@@ -24,6 +24,8 @@ use serde_json::{json, Map, Value};
 /// A routing number of the demo FedACH directory, and its institution.
 const ROUTING_NUMBER: &str = "011290074";
 const ROUTING_NAME: &str = "LIGHTHOUSE COAST BANK";
+/// A saved view the test makes: its table, name and query.
+const VIEW: (&str, &str, &str) = ("accounts", "Active", "accountStatus=Active&sort=accountName,asc");
 
 fn venv() -> PathBuf {
     let cache = std::env::var_os("MONEYDESK_CACHE")
@@ -103,6 +105,14 @@ async fn a_client_generated_from_the_document_reads_every_group() {
     // The demo's admin token, then the test's own.
     let names: Vec<&Value> = read["tokens"].as_array().unwrap().iter().map(|t| &t["name"]).collect();
     assert_eq!(names, ["demo-admin", "test"]);
+    assert_eq!(read["views"][0]["query"], VIEW.2);
+    assert!(
+        read["search"]["groups"].as_array().unwrap().iter().any(|g| g["group"] == "routing"
+            && g["hits"][0]["id"] == ROUTING_NUMBER
+            && g["hits"][0]["match"] == "exact"),
+        "{read}"
+    );
+    assert!(read["overview"]["toConfirm"].as_u64().is_some_and(|n| n >= 1), "{read}");
     assert!(read["accounts"]["accountName"].as_str().is_some_and(|n| !n.is_empty()), "{read}");
     s.running.stop().await;
 }
@@ -161,8 +171,8 @@ fn tuples_and_odd_nulls(v: &Value, at: &str, found: &mut Vec<String>) {
     }
 }
 
-/// What the demo data lacks, made over plain HTTP: a deposit, a sent message, a vault folder
-/// and a webhook endpoint. Their ids, and what the client is to read.
+/// What the demo data lacks, made over plain HTTP: a deposit, a sent message, a vault folder,
+/// a webhook endpoint and a saved view. Their ids, and what the client is to read.
 async fn make_one_of_each(s: &Server, token: &str) -> Value {
     let me = json(s.get_auth(paths::AUTH_ME, token).await).await;
     let user = me["data"]["userId"].as_str().expect("the token's user").to_string();
@@ -184,7 +194,12 @@ async fn make_one_of_each(s: &Server, token: &str) -> Value {
     post(s, token, &folder, &Value::Null).await;
     let endpoint = json!({"url": "http://127.0.0.1:9/moneydesk", "eventTypes": ["deposit.created"], "description": "generated client"});
     post(s, token, paths::WEBHOOK_ENDPOINTS, &endpoint).await;
-    json!({"user": user, "account": account, "deposit": deposit["id"], "message": message, "routingNumber": ROUTING_NUMBER})
+    let view = paths::SAVED_VIEW.replace("{table}", VIEW.0).replace("{name}", VIEW.1);
+    let r =
+        s.client.put(s.url(&view)).bearer_auth(token).json(&json!({"query": VIEW.2})).send().await.expect("request");
+    assert_eq!(r.status().as_u16(), 201, "PUT {view}");
+    json!({"user": user, "account": account, "deposit": deposit["id"], "message": message, "routingNumber": ROUTING_NUMBER,
+        "view": {"table": VIEW.0, "name": VIEW.1}})
 }
 
 /// The server's own answers to the reads the script makes, in the script's shape.
@@ -226,6 +241,9 @@ async fn expected(s: &Server, token: &str, ids: &Value) -> Value {
     let audit = get(format!("{}?size=1", paths::AUDIT_RECORDS)).await;
     let endpoints = get(paths::WEBHOOK_ENDPOINTS.into()).await;
     let tokens = get(paths::TOKENS.into()).await;
+    let views = get(format!("{}?table={}", paths::SAVED_VIEWS, VIEW.0)).await;
+    let found = get(format!("{}?q={ROUTING_NUMBER}&limit=3", paths::SEARCH)).await;
+    let overview = get(paths::OVERVIEW.into()).await;
     let each =
         |list: &Value, keys: &[&str]| Value::Array(list.as_array().unwrap().iter().map(|v| pick(v, keys)).collect());
     let fee_entries = each(&fees["data"], &["fee_type", "fee_amount"]);
@@ -249,6 +267,30 @@ async fn expected(s: &Server, token: &str, ids: &Value) -> Value {
         "audit": audit_first,
         "webhooks": each(&endpoints["data"], &["url", "eventTypes", "enabled"]),
         "tokens": each(&tokens["data"], &["id", "name", "userId", "scopes", "expiresAt"]),
+        "views": each(&views["data"], &["id", "table", "name", "query", "createdAt", "updatedAt"]),
+        "search": search_read(&found["data"]),
+        "overview": overview_read(&overview["data"]),
+    })
+}
+
+/// The search's answer as the script reads it: each group's hits (which record, how matched).
+fn search_read(data: &Value) -> Value {
+    let groups = data["groups"].as_array().expect("groups").iter().map(|g| {
+        let hits: Vec<Value> =
+            g["hits"].as_array().unwrap().iter().map(|h| pick(h, &["id", "match", "field", "open"])).collect();
+        json!({"group": g["group"], "more": g["more"], "hits": hits})
+    });
+    json!({"q": data["q"], "shape": data["shape"], "groups": groups.collect::<Vec<_>>()})
+}
+
+/// The overview's figures that stay the same while the test runs (not `generatedAt`).
+fn overview_read(data: &Value) -> Value {
+    json!({
+        "day": data["day"],
+        "depositsToday": data["depositsToday"]["total"]["count"],
+        "toConfirm": data["waiting"]["toConfirm"]["count"],
+        "routingStale": data["routingDirectory"]["stale"],
+        "vaultFiles": data["vault"]["files"],
     })
 }
 

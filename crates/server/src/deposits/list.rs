@@ -191,7 +191,7 @@ async fn list_as<T>(
 }
 
 /// The list's filters and sort from the query (and whether a sort was asked for).
-fn list_filter(state: &DepositsState, pairs: &[(String, String)]) -> Result<(ListFilter, bool), Error> {
+pub(super) fn list_filter(state: &DepositsState, pairs: &[(String, String)]) -> Result<(ListFilter, bool), Error> {
     let tz = state.config().business_time_zone;
     // A filter given empty is refused, not ignored: the document states each one's form.
     let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim());

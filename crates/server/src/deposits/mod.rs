@@ -23,6 +23,7 @@ use crate::http::openapi::PageParams;
 use crate::AppState;
 
 mod ach_file;
+mod bulk;
 mod cash;
 mod check;
 pub mod electronic;
@@ -65,6 +66,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_deposit))
         .routes(routes!(deposit_image))
         .routes(routes!(move_deposit))
+        .routes(routes!(bulk::bulk_deposits))
+        .routes(routes!(bulk::export_deposits))
         .merge(returns::router())
 }
 

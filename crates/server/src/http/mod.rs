@@ -14,6 +14,7 @@ use crate::auth::{Guard, GuardLayer};
 use crate::error::Error;
 use crate::AppState;
 
+pub mod bulk;
 pub mod client;
 pub mod compress;
 pub mod extract;
@@ -30,7 +31,7 @@ pub mod auth;
 
 /// The server's one registry of groups: each group's router (its routes and operations),
 /// in the description's order. Adding a group means adding its line here and nowhere else.
-pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 14] = [
+pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 17] = [
     crate::fees::router,
     crate::vault::router,
     crate::email::router,
@@ -44,6 +45,9 @@ pub const GROUPS: [fn() -> OpenApiRouter<AppState>; 14] = [
     crate::audit::router,
     crate::events::router,
     crate::tokens::router,
+    crate::views::router,
+    crate::overview::router,
+    crate::search::router,
     auth::router,
 ];
 

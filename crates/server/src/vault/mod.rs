@@ -18,6 +18,7 @@ use crate::AppState;
 
 pub mod archive;
 pub mod blobs;
+mod bulk;
 mod files;
 pub mod store;
 
@@ -48,6 +49,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(files::move_file))
         .routes(routes!(files::versions))
         .routes(routes!(files::usage))
+        .routes(routes!(bulk::bulk_action))
+        .routes(routes!(bulk::bulk_download))
 }
 
 impl From<VaultError> for Error {

@@ -14,9 +14,11 @@ macro_rules! recipe {
     }};
 }
 
+pub mod bulk_email_vault;
 pub mod money;
 pub mod others;
 pub mod tokens;
+pub mod views;
 
 use std::future::Future;
 use std::pin::Pin;

@@ -16,6 +16,7 @@ pub fn recipes() -> Vec<(Method, &'static str, Recipe)> {
         (Method::POST, paths::DEPOSITS_ELECTRONIC, recipe!(create_electronic_deposit)),
         (Method::POST, paths::DEPOSITS_CHECK_SCAN, recipe!(scan_check)),
         (Method::POST, paths::DEPOSIT_ACTIONS, recipe!(move_deposit)),
+        (Method::POST, paths::DEPOSITS_BULK, recipe!(bulk_deposits)),
         (Method::POST, paths::DEPOSIT_RETURNS, recipe!(upload_returns)),
         (Method::POST, paths::DEPOSIT_RETURN_ITEM, recipe!(act_on_return)),
         (Method::POST, paths::DEPOSITS_ACH_FILE_SEND, recipe!(send_day_ach_file)),
@@ -50,6 +51,18 @@ pub async fn confirmed_check(d: &Desk) -> i64 {
 
 async fn create_check_deposit(d: &Desk) -> Answer {
     d.write(Method::POST, paths::DEPOSITS_CHECK, Body::Json(check_body(d))).await
+}
+
+/// A bulk confirm of one new cash deposit: one record, the deposit's (issue 45).
+async fn bulk_deposits(d: &Desk) -> Answer {
+    let body = json!({"amount": "81.00", "payeeAccountId": d.accounts[0].id, "payeeUserId": "usr-1"});
+    let id = d.setup(Method::POST, paths::DEPOSITS_CASH, Body::Json(body), 201).await["id"].to_string();
+    d.write(Method::POST, paths::DEPOSITS_BULK, Body::Json(json!({"action": "confirm", "select": {"ids": [id]}}))).await
+}
+
+/// The CSV of the deposits selected (a read asked with a POST, for its body).
+pub async fn export_deposits(d: &Desk) -> Answer {
+    d.write(Method::POST, paths::DEPOSITS_EXPORT, Body::Json(json!({"select": {"filter": {}}}))).await
 }
 
 async fn create_cash_deposit(d: &Desk) -> Answer {

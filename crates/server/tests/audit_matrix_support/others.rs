@@ -53,6 +53,7 @@ pub fn reads() -> Vec<(Method, &'static str, &'static str, Recipe)> {
         ),
         (Method::POST, paths::EMAIL_TEMPLATE_PREVIEW, "renders a stored template with data", recipe!(preview)),
         (Method::POST, paths::EMAIL_TEMPLATE_DRAFT_PREVIEW, "renders a draft, nothing kept", recipe!(draft_preview)),
+        (Method::POST, paths::DEPOSITS_EXPORT, "answers a CSV of deposits", recipe!(super::money::export_deposits)),
     ]
 }
 

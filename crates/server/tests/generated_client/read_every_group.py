@@ -4,7 +4,7 @@ talks to the server: its functions, its models and their typed attributes, no ra
 
 Usage: read_every_group.py PACKAGE_DIR BASE_URL TOKEN IDS_JSON
 IDS_JSON names what the test made beforehand ({"user", "account", "deposit", "message",
-"routingNumber"}). Prints one JSON object: group (the document's tag) -> what was read, in the
+"routingNumber", "view": {"table", "name"}}). Prints one JSON object: group (the document's tag) -> what was read, in the
 API's field names, for the test to compare with the server's own answers.
 """
 
@@ -25,10 +25,13 @@ from moneydesk_client.api.email import message  # noqa: E402
 from moneydesk_client.api.events import list_events  # noqa: E402
 from moneydesk_client.api.fees import ach_fees  # noqa: E402
 from moneydesk_client.api.ledger import balances  # noqa: E402
+from moneydesk_client.api.overview import get_overview  # noqa: E402
 from moneydesk_client.api.permissions import list_permissions  # noqa: E402
 from moneydesk_client.api.routing import ach_validate  # noqa: E402
+from moneydesk_client.api.search import search_everything  # noqa: E402
 from moneydesk_client.api.tokens import list_tokens  # noqa: E402
 from moneydesk_client.api.vault import contents  # noqa: E402
+from moneydesk_client.api.views import get_saved_view, list_saved_views  # noqa: E402
 from moneydesk_client.api.webhooks import list_webhook_endpoints  # noqa: E402
 
 
@@ -165,6 +168,37 @@ def main():
         {"id": t.id, "name": t.name, "userId": t.user_id, "scopes": plain(t.scopes), "expiresAt": plain(t.expires_at)}
         for t in listed
     ]
+
+    view = ok(get_saved_view.sync_detailed(ids["view"]["table"], ids["view"]["name"], client=c)).data
+    views = ok(list_saved_views.sync_detailed(client=c, table=ids["view"]["table"])).data
+    assert [v.id for v in views] == [view.id], f"{views!r} lacks {view!r}"
+    read["views"] = [
+        {"id": v.id, "table": v.table, "name": v.name, "query": v.query, "createdAt": v.created_at, "updatedAt": v.updated_at}
+        for v in views
+    ]
+
+    found = ok(search_everything.sync_detailed(client=c, q=ids["routingNumber"], limit=3)).data
+    read["search"] = {
+        "q": found.q,
+        "shape": plain(found.shape),
+        "groups": [
+            {
+                "group": plain(g.group),
+                "more": g.more,
+                "hits": [{"id": h.id, "match": plain(h.match), "field": h.field, "open": h.open_} for h in g.hits],
+            }
+            for g in found.groups
+        ],
+    }
+
+    o = ok(get_overview.sync_detailed(client=c)).data
+    read["overview"] = {
+        "day": o.day,
+        "depositsToday": o.deposits_today.total.count,
+        "toConfirm": o.waiting.to_confirm.count,
+        "routingStale": o.routing_directory.stale,
+        "vaultFiles": o.vault.files,
+    }
 
     json.dump(read, sys.stdout)
 

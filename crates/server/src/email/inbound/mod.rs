@@ -19,6 +19,7 @@ use crate::email::EmailState;
 use crate::error::Error;
 use crate::AppState;
 
+pub mod bulk;
 pub mod messages;
 pub mod parse;
 pub mod routes;
@@ -37,6 +38,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(messages::list, messages::post_raw))
         .routes(routes!(messages::detail))
         .routes(routes!(messages::redeliver))
+        .routes(routes!(bulk::bulk))
 }
 
 /// Inbound mail's state: the store (with the worker's wake-up).

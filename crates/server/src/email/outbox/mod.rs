@@ -9,6 +9,7 @@
 //! one queue `storage::queue`), `recorder.rs` (its group commit), `mime.rs` (a stored message's
 //! MIME), `relay.rs` (the SMTP connections).
 
+pub mod bulk;
 pub mod delivery;
 pub mod mime;
 pub mod recorder;
@@ -38,6 +39,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(message))
         .routes(routes!(raw))
         .routes(routes!(resend))
+        .routes(routes!(bulk::bulk))
         .routes(routes!(attachment))
         .routes(routes!(senders))
 }
@@ -62,8 +64,15 @@ async fn messages(
     let q = crate::http::extract::query_pairs(q.as_deref());
     let page = PageRequest::from_query(q.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|e| Error::field(e.param(), e.to_string()))?;
+    let filter = outbox_filter(&q)?;
+    Ok(Json(Envelope::ok(state.email().list(&filter, page).await?)))
+}
+
+/// The list's filter from its query parameters (the list and its bulk actions read it alike;
+/// other parameters are not the filter's).
+pub(super) fn outbox_filter(q: &[(String, String)]) -> Result<OutboxFilter, Error> {
     let mut filter = OutboxFilter::default();
-    for (k, v) in &q {
+    for (k, v) in q {
         match k.as_str() {
             "state" => {
                 filter.states.push(v.parse().map_err(|e: moneydesk_model::email::messages::UnknownMessageState| {
@@ -86,7 +95,7 @@ async fn messages(
             return Err(Error::field("createdFrom", "is after createdTo"));
         }
     }
-    Ok(Json(Envelope::ok(state.email().list(&filter, page).await?)))
+    Ok(filter)
 }
 
 /// A `createdFrom`/`createdTo` value: a day of the calendar, UTC (the stored times are UTC).

@@ -2,6 +2,7 @@
 //! (`outbox`: accept, list, read), its delivery (`delivery`: claim, attempts, outcomes, the
 //! development mailbox). Templates keep their own store (`super::templates::store`).
 
+pub mod bulk;
 pub mod delivery;
 pub mod outbox;
 

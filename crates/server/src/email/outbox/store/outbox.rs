@@ -337,7 +337,7 @@ fn json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
 
-fn where_clause(q: &mut Sql, f: &OutboxFilter) {
+pub(super) fn where_clause(q: &mut Sql, f: &OutboxFilter) {
     let mut and = " WHERE ";
     if !f.states.is_empty() {
         q.push(and).push("state IN (");
