@@ -223,15 +223,13 @@ pub struct BalanceMove {
     pub entries: Figure,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_member_the_scopes_do_not_open_is_absent_from_the_wire_not_null() {
-        let o = Overview {
-            day: "2026-11-29".into(),
-            generated_at: "2026-11-29T14:00:00Z".into(),
+impl Overview {
+    /// The day's answer before any group's figures: each member stays absent unless the
+    /// caller's scopes open it.
+    pub fn of_day(day: String, generated_at: String) -> Overview {
+        Overview {
+            day,
+            generated_at,
             deposits_today: None,
             waiting: None,
             next_cash_letter: None,
@@ -240,7 +238,17 @@ mod tests {
             vault: None,
             webhooks: None,
             ledger: None,
-        };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_member_the_scopes_do_not_open_is_absent_from_the_wire_not_null() {
+        let o = Overview::of_day("2026-11-29".into(), "2026-11-29T14:00:00Z".into());
         let json = serde_json::to_value(&o).unwrap();
         assert_eq!(json, serde_json::json!({"day": "2026-11-29", "generatedAt": "2026-11-29T14:00:00Z"}));
         assert_eq!(serde_json::from_value::<Overview>(json).unwrap(), o);

@@ -105,7 +105,7 @@ impl Query {
         let digits = text.bytes().all(|b| b.is_ascii_digit());
         let (shape, cents) = if text.contains('@') {
             (QueryShape::Email, None)
-        } else if digits && text.len() == 9 && aba_check(text) {
+        } else if digits && crate::routing::RoutingNumber::parse(text).is_ok() {
             (QueryShape::RoutingNumber, None)
         } else if digits {
             (QueryShape::Number, text.parse::<i64>().ok().and_then(|d| d.checked_mul(100)))
@@ -121,12 +121,6 @@ impl Query {
     pub fn number(&self) -> Option<i64> {
         matches!(self.shape, QueryShape::Number | QueryShape::RoutingNumber).then(|| self.text.parse().ok()).flatten()
     }
-}
-
-/// The ABA check digit: 3·d1 + 7·d2 + d3 + 3·d4 + … ≡ 0 (mod 10).
-fn aba_check(nine: &str) -> bool {
-    let sum: u32 = nine.bytes().zip([3, 7, 1].iter().cycle()).map(|(b, w)| u32::from(b - b'0') * w).sum();
-    sum % 10 == 0
 }
 
 /// `12.5`, `12.50`, `1,234.56`, `$100`, `$ 1,200.00` in cents; `None` for other text.

@@ -51,18 +51,7 @@ async fn read(state: &OverviewState, caller: &Caller) -> Result<Overview, Error>
     let day = Day::of(books.today(), books.time_zone());
     let db = state.database();
     let deposits = caller.can(Scope::DepositsRead);
-    let mut o = Overview {
-        day: day.date.to_string(),
-        generated_at: now.to_rfc3339_opts(SecondsFormat::Secs, true),
-        deposits_today: None,
-        waiting: None,
-        next_cash_letter: None,
-        outbox: None,
-        routing_directory: None,
-        vault: None,
-        webhooks: None,
-        ledger: None,
-    };
+    let mut o = Overview::of_day(day.date.to_string(), now.to_rfc3339_opts(SecondsFormat::Secs, true));
     if deposits {
         o.deposits_today = Some(reads::deposits_today(db, day).await?);
         o.waiting = Some(reads::waiting(db).await?);
