@@ -1,5 +1,6 @@
-//! The portal's one list of the API's groups: each group's route, title, the scope its page
-//! needs, what the page does, how its code loads and the stylesheets only it uses. Everything
+//! The portal's one list of the API's groups: each group's route, the scope its page needs,
+//! how its code loads and the stylesheets only it uses (its title and what the page does are
+//! words of the shell's catalogue, `src/i18n/shell.rs`, one field per group there). Everything
 //! else reads this list: the navigation and the dashboard (`shell/layout.rs`,
 //! `pages/dashboard.rs`), the page dispatch (`pages/mod.rs`), the release build's page chunks
 //! (`#[wasm_split]`, generated here from `page: split(...)`), each loading its stylesheets with it
@@ -20,15 +21,17 @@ pub struct Group {
     /// The route under the base path, also the nav link's last segment and the release
     /// build's chunk name.
     pub slug: &'static str,
-    pub title: &'static str,
+    /// Its title in the current language (the shell's catalogue, `src/i18n/shell.rs`): a
+    /// function, so `{g.title}` in a view is the current language's.
+    pub title: fn() -> &'static str,
     pub scope: Scope,
     /// Any valid token opens it (`scope: any`; `scope` is then `admin`, which sees more there).
     pub any: bool,
     /// Another scope that opens the page too (the email page's Verify tab with
     /// `email:verify` alone); the page shows what each scope allows.
     pub or_scope: Option<Scope>,
-    /// What the page does, for the dashboard.
-    pub summary: &'static str,
+    /// What the page does, for the dashboard (the catalogue's, like `title`).
+    pub summary: fn() -> &'static str,
     /// Its own wasm chunk in the release build, fetched on first use (called directly in
     /// other builds).
     pub page: fn() -> LoadFuture,
@@ -52,9 +55,7 @@ impl Group {
 /// its "arrives with" text, went when the last one did — 240 bytes of the start bundle.)
 macro_rules! groups {
     ($( $slug:ident {
-        title: $title:literal,
         scope: $scope:ident $(| $or:ident)?,
-        summary: $summary:literal,
         page: $kind:ident $(($component:path))?,
         stylesheets: [$($css:literal),*]
         $(, opens_on: first_page($first:ident))? $(,)?
@@ -71,11 +72,11 @@ macro_rules! groups {
         pub const GROUPS: &[Group] = &[
             $( Group {
                 slug: stringify!($slug),
-                title: $title,
+                title: || crate::i18n::shell::shell().groups.$slug.title,
                 scope: groups!(@scope $scope),
                 any: groups!(@any $scope),
                 or_scope: groups!(@or $($or)?),
-                summary: $summary,
+                summary: || crate::i18n::shell::shell().groups.$slug.summary,
                 page: groups!(@code $slug $kind),
                 stylesheets: &[$($css),*],
             }, )*
@@ -95,88 +96,64 @@ macro_rules! groups {
 
 groups! {
     fees {
-        title: "Fee schedules",
         scope: FeesRead,
-        summary: "Quote ACH and wire fees; see the schedule's tiers.",
         page: split(crate::pages::fees::FeesPage),
         stylesheets: ["fees"],
     }
     vault {
-        title: "Document vault",
         scope: VaultRead,
-        summary: "A user's folders and files: upload, move, download, delete.",
         page: split(crate::pages::vault::VaultPage),
         stylesheets: ["table", "vault", "activity"],
     }
     email {
-        title: "Email",
         scope: EmailSend | EmailVerify,
-        summary: "Send messages and follow them; templates, address checks, sending domains, inbound mail.",
         page: split(crate::pages::email::EmailPage),
         stylesheets: ["table", "email", "activity"],
     }
     routing {
-        title: "Routing numbers",
         scope: RoutingRead,
-        summary: "Validate routing numbers and search the directory.",
         page: split(crate::pages::routing::RoutingPage),
         stylesheets: ["table", "routing"],
     }
     deposits {
-        title: "Check deposits",
         scope: DepositsRead,
-        summary: "Create, scan and follow check deposits.",
         page: split(crate::pages::deposits::DepositsPage),
         stylesheets: ["table", "deposits", "ledger", "activity"],
     }
     cash_letters {
-        title: "Cash letters",
         scope: DepositsRead,
-        summary: "Send the day's checks as an X9 cash letter; read X9 files.",
         page: split(crate::pages::cash_letters::CashLettersPage),
         stylesheets: ["table", "cash_letters"],
     }
     accounts {
-        title: "Accounts",
         scope: AccountsRead,
-        summary: "Page, sort and search through accounts.",
         page: split(crate::pages::accounts::AccountsPage),
         stylesheets: ["table", "ledger", "activity"],
         opens_on: first_page(ACCOUNTS),
     }
     ledger {
-        title: "Ledger",
         scope: LedgerRead | DepositsRead,
-        summary: "Returned items from return files; each day's reconciliation of the books.",
         page: split(crate::pages::ledger::LedgerPage),
         stylesheets: ["table", "ledger"],
     }
     permissions {
-        title: "Permissions",
         scope: PermissionsRead,
-        summary: "Page through company users and their permissions.",
         page: split(crate::pages::permissions::PermissionsPage),
         stylesheets: ["table"],
         opens_on: first_page(PERMISSIONS),
     }
     activity {
-        title: "Activity",
         scope: AuditRead,
-        summary: "Every change on record, and the chain's verification.",
         page: split(crate::pages::activity::ActivityPage),
         stylesheets: ["table", "activity"],
     }
     webhooks {
-        title: "Webhooks",
         scope: WebhooksWrite,
-        summary: "Endpoints events are pushed to, their deliveries and replays.",
         page: split(crate::pages::webhooks::WebhooksPage),
         stylesheets: ["table", "webhooks"],
     }
     tokens {
-        title: "Tokens",
         scope: any,
-        summary: "Tokens and sign-in links.",
         page: split(crate::pages::tokens::TokensPage),
         stylesheets: ["table"],
     }

@@ -9,6 +9,7 @@ pub mod components;
 pub mod config;
 pub mod format;
 pub mod groups;
+pub mod i18n;
 pub mod pages;
 pub mod session;
 pub mod shell;

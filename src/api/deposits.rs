@@ -2,10 +2,12 @@
 //! a list item lacks asked for by `fields`), one deposit with its history and allowed moves, its check images, a move of its
 //! state machine, and a check deposit's creation (with an `Idempotency-Key`, so a retried
 //! submission makes one deposit), a check's scan (its MICR line read by the server), and a cash deposit's creation.
+//! Bulk (issue 45): one move on many deposits (`…/deposits/bulk`) and their CSV (`…/deposits/export`).
 
 use std::future::Future;
 
 use gloo_net::http::Method;
+use moneydesk_model::bulk::{BulkRequest, BulkResult, BulkSelect};
 use moneydesk_model::collections::CollectionQuery;
 use moneydesk_model::deposits::{
     CashDepositFields, CheckDepositFields, CheckScan, CheckScanFields, DepositAction, DepositDayTotal, DepositDetail,
@@ -13,6 +15,7 @@ use moneydesk_model::deposits::{
 };
 use moneydesk_model::paths::{self, DEPOSITS, DEPOSITS_CHECK};
 use moneydesk_model::{Envelope, Page};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::client::{envelope_data, Body};
@@ -137,4 +140,44 @@ pub fn daily_totals(
 ) -> impl Future<Output = Result<Vec<DepositDayTotal>, ApiError>> + 'static {
     let refs: Vec<(&str, &str)> = filters.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     client.get_data(paths::DEPOSIT_DAILY_TOTALS, &refs)
+}
+
+/// A bulk move's parameter beside its action: a reject's one reason for all.
+#[derive(Serialize)]
+struct BulkReason {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+/// POST `…/deposits/bulk` with `key` as its `Idempotency-Key`: `confirm`, `reject` (with
+/// `reason`) or `cancel` on the selected deposits (ids, or the list's filter applied by the
+/// server); the answer says per deposit `done` or `refused` and why.
+pub fn bulk(
+    client: &Client,
+    action: &str,
+    reason: Option<String>,
+    select: BulkSelect,
+    key: &str,
+) -> impl Future<Output = Result<BulkResult, ApiError>> + 'static {
+    let request = BulkRequest { action: action.to_string(), params: BulkReason { reason }, select };
+    let body = Body::json(&request);
+    let client = client.clone().with_header("Idempotency-Key", key);
+    async move {
+        let sent = client.send::<Envelope<BulkResult>>(Method::POST, paths::DEPOSITS_BULK, &[], Some(body?));
+        envelope_data(sent.await?)
+    }
+}
+
+/// POST `…/deposits/export`: the selected deposits' records as a CSV file (a Blob to save).
+pub fn export(client: &Client, select: BulkSelect) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+    #[derive(Serialize)]
+    struct Export {
+        select: BulkSelect,
+    }
+    let body = Body::json(&Export { select });
+    let client = client.clone();
+    async move {
+        let resp = client.send_raw(Method::POST, paths::DEPOSITS_EXPORT, &[], Some(body?)).await?;
+        super::client::blob(resp).await
+    }
 }

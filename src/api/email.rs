@@ -1,6 +1,7 @@
 //! The email group: send, the outbox (list, one message, its raw MIME and attachments), the
 //! sender identities, stored templates with their previews, address verification, sending
-//! domains, and inbound mail (routes, their secrets, the messages received and redelivery).
+//! domains, and inbound mail (routes, their secrets, the messages received and redelivery);
+//! bulk actions on outbox and inbound messages.
 
 use std::future::Future;
 
@@ -20,8 +21,11 @@ use moneydesk_model::{paths, Envelope, Page};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use moneydesk_model::bulk::{BulkRequest, BulkResult, NoParams};
+
 use super::client::{envelope_data, Body};
 use super::{ApiError, Client};
+use crate::components::data_table::BulkCall;
 
 /// POST `path` with a JSON body, answering an envelope's `data`.
 fn post<B: Serialize, T: DeserializeOwned + 'static>(
@@ -235,4 +239,22 @@ pub fn redeliver_inbound(
     id: &str,
 ) -> impl Future<Output = Result<InboundMessage, ApiError>> + 'static {
     post(client, message_path(paths::EMAIL_INBOUND_REDELIVER, id), &serde_json::json!({}))
+}
+
+/// The body of a bulk action without parameters beside `action`.
+fn bulk_body(call: &BulkCall) -> BulkRequest<&'static str> {
+    BulkRequest { action: call.action, params: NoParams {}, select: call.select.clone() }
+}
+
+/// POST `…/messages/bulk` (`resend`, `cancel`) with the call's `Idempotency-Key`: each
+/// message's outcome.
+pub fn bulk_outbox(client: &Client, call: BulkCall) -> impl Future<Output = Result<BulkResult, ApiError>> + 'static {
+    let client = client.clone().with_header("Idempotency-Key", call.key.clone());
+    post(&client, paths::EMAIL_MESSAGES_BULK.to_string(), &bulk_body(&call))
+}
+
+/// POST `…/inbound/messages/bulk` (`redeliver`) with the call's `Idempotency-Key`.
+pub fn bulk_inbound(client: &Client, call: BulkCall) -> impl Future<Output = Result<BulkResult, ApiError>> + 'static {
+    let client = client.clone().with_header("Idempotency-Key", call.key.clone());
+    post(&client, paths::EMAIL_INBOUND_MESSAGES_BULK.to_string(), &bulk_body(&call))
 }

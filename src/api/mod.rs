@@ -18,6 +18,7 @@ pub mod routing;
 pub mod scan_worker;
 pub mod tokens;
 pub mod vault;
+pub mod views;
 pub mod webhooks;
 
 pub use client::Client;

@@ -1,6 +1,6 @@
 //! The vault group: a folder's contents and record, folders created, moved, zipped and deleted,
 //! files uploaded (XMLHttpRequest, for progress and cancel), downloaded, moved and deleted,
-//! their versions, and a user's usage. `user` is the vault's owner (the path's `{userId}`).
+//! their versions, a user's usage, and bulk actions (move, delete, zip) on a selection. `user` is the vault's owner (the path's `{userId}`).
 
 use std::future::Future;
 
@@ -10,7 +10,9 @@ use moneydesk_model::{paths, Envelope, Page};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
-use super::client::envelope_data;
+use moneydesk_model::bulk::{BulkResult, BulkSelect};
+
+use super::client::{envelope_data, Body};
 use super::error::decode_error;
 use super::{ApiError, Client};
 
@@ -219,4 +221,36 @@ pub fn upload(
     target.set_onabort(Some(on_end.as_ref().unchecked_ref()));
     xhr.send_with_opt_form_data(Some(&form)).map_err(|_| fail("send"))?;
     Ok(Upload { xhr, _handlers: vec![on_progress, on_end] })
+}
+
+/// POST `…/bulk`: `move` (into `to`) or `delete` the selected entries, one request with
+/// `key` as its `Idempotency-Key`; each entry's outcome.
+pub fn bulk(
+    client: &Client,
+    user: &str,
+    action: &str,
+    to: Option<&str>,
+    select: &BulkSelect,
+    key: &str,
+) -> impl Future<Output = Result<BulkResult, ApiError>> + 'static {
+    let mut body = serde_json::json!({"action": action, "select": select});
+    if let Some(to) = to {
+        body["to"] = to.into();
+    }
+    let client = client.clone().with_header("Idempotency-Key", key.to_string());
+    let sent = Body::json(&body)
+        .map(|b| client.send::<Envelope<BulkResult>>(Method::POST, &at(paths::VAULT_BULK, user), &[], Some(b)));
+    async move { envelope_data(sent?.await?) }
+}
+
+/// POST `…/bulk/download`: one zip of the selected files and folders, named `name`.
+pub fn bulk_zip(
+    client: &Client,
+    user: &str,
+    select: &BulkSelect,
+    name: &str,
+) -> impl Future<Output = Result<web_sys::Blob, ApiError>> + 'static {
+    let body = Body::json(&serde_json::json!({"select": select, "name": name}));
+    let sent = body.map(|b| client.send_raw(Method::POST, &at(paths::VAULT_BULK_DOWNLOAD, user), &[], Some(b)));
+    async move { super::client::blob(sent?.await?).await }
 }

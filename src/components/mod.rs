@@ -4,5 +4,8 @@ pub mod data_table;
 pub mod download;
 pub mod drawer;
 pub mod error_view;
+pub mod list_bulk;
 pub mod loading;
+pub mod saved_views;
+pub mod selection;
 pub mod toasts;

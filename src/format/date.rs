@@ -1,4 +1,5 @@
-//! Dates in the user's locale: the browser's `Intl.DateTimeFormat`, except for `en-US` (and `en`).
+//! Dates in the user's locale (the browser's, within the portal's language: `i18n::locale`):
+//! the browser's `Intl.DateTimeFormat`, except for `en-US` (and `en`).
 //!
 //! Why not always Intl: the first `Intl.DateTimeFormat` a renderer makes loads ICU's locale
 //! data and builds its pattern generator, 30–55 ms of main thread in a fresh headless
@@ -12,22 +13,55 @@
 //! Intl. The in-browser tests hold the two to the same text over 40,000 instants, in a zone
 //! with daylight saving (`scripts/test` runs them with `TZ=America/New_York`).
 
+use std::cell::RefCell;
+
 use moneydesk_model::deposits::{Date, MONTH_ABBREVIATIONS};
 use wasm_bindgen::JsValue;
 
-thread_local! {
-    /// Whether the browser's locale (what `Intl.DateTimeFormat(undefined)` resolves to) is
+use crate::i18n::locale;
+
+/// The formats of one locale: date and time, and calendar date.
+struct Formats {
+    locale: String,
     /// `en-US`, or `en`, which Intl writes the same: this module writes those without Intl.
-    static EN_US: bool = web_sys::window()
-        .and_then(|w| w.navigator().language())
-        .is_some_and(|l| l == "en-US" || l == "en");
-    static DATE_TIME: js_sys::Function = intl(&[("dateStyle", "medium"), ("timeStyle", "short")]);
-    static DATE: js_sys::Function = intl(&[("dateStyle", "medium"), ("timeZone", "UTC")]);
+    en_us: bool,
+    date_time: Option<js_sys::Function>,
+    date: Option<js_sys::Function>,
 }
 
-/// `Intl.DateTimeFormat(undefined, options).format`, for the user's locale.
-fn intl(options: &[(&str, &str)]) -> js_sys::Function {
-    js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &object(options)).format()
+thread_local! {
+    /// The current locale's formats, made on first use (and again when the language changes).
+    static FORMATS: RefCell<Option<Formats>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with the current locale's formats.
+fn with_formats<T>(f: impl FnOnce(&mut Formats) -> T) -> T {
+    let locale = locale::current();
+    FORMATS.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.as_ref().is_none_or(|fs| fs.locale != locale) {
+            let en_us = locale == "en-US" || locale == "en";
+            *cell = Some(Formats { locale, en_us, date_time: None, date: None });
+        }
+        f(cell.as_mut().expect("made above"))
+    })
+}
+
+/// `Intl.DateTimeFormat(locale, options).format`.
+fn intl(locale: &str, options: &[(&str, &str)]) -> js_sys::Function {
+    js_sys::Intl::DateTimeFormat::new(&js_sys::Array::of1(&locale.into()), &object(options)).format()
+}
+
+fn date_time_with(fs: &mut Formats, date: &js_sys::Date) -> Option<String> {
+    let locale = fs.locale.clone();
+    let f = fs.date_time.get_or_insert_with(|| intl(&locale, &[("dateStyle", "medium"), ("timeStyle", "short")]));
+    apply(f, date)
+}
+
+fn date_with(fs: &mut Formats, date: &js_sys::Date) -> Option<String> {
+    let locale = fs.locale.clone();
+    let f = fs.date.get_or_insert_with(|| intl(&locale, &[("dateStyle", "medium"), ("timeZone", "UTC")]));
+    apply(f, date)
 }
 
 /// `{ key: value, ... }`: the options of an `Intl.DateTimeFormat`.
@@ -61,12 +95,10 @@ pub fn format_date_time(s: &str) -> Option<String> {
     if date.get_time().is_nan() {
         return None;
     }
-    if EN_US.with(|en| *en) {
-        if let Some(text) = en_us_date_time(&date) {
-            return Some(text);
-        }
-    }
-    DATE_TIME.with(|f| apply(f, &date))
+    with_formats(|fs| match fs.en_us.then(|| en_us_date_time(&date)).flatten() {
+        Some(text) => Some(text),
+        None => date_time_with(fs, &date),
+    })
 }
 
 /// `en-US`'s medium date and short time of the instant in the browser's zone, as Intl writes
@@ -92,12 +124,14 @@ pub fn format_date(s: &str) -> Option<String> {
         Date::parse(s)
     };
     let day = day.ok()?;
-    if EN_US.with(|en| *en) && day.year() >= 1000 {
-        return Some(en_us_date(day));
-    }
     let ms =
         js_sys::Date::utc(f64::from(day.year()), f64::from(day.month() - 1)) + f64::from(day.day() - 1) * 86_400_000.0;
-    DATE.with(|f| apply(f, &js_sys::Date::new(&ms.into())))
+    with_formats(|fs| {
+        if fs.en_us && day.year() >= 1000 {
+            return Some(en_us_date(day));
+        }
+        date_with(fs, &js_sys::Date::new(&ms.into()))
+    })
 }
 
 /// `en-US`'s medium date, as Intl writes it: `Mar 11, 2024`.

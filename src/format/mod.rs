@@ -1,4 +1,5 @@
-//! Figures and dates as every page writes them: digits grouped by thousands with commas;
+//! Figures and dates as every page writes them, in the user's locale (`i18n::locale`): digits
+//! grouped by thousands (with commas in en-US);
 //! amounts in dollars from their decimal text; sizes in binary units; instants in the user's
 //! locale and time zone, calendar dates in the user's locale.
 
@@ -10,7 +11,8 @@ pub use bytes::bytes;
 pub use date::{format_date, format_date_time};
 pub use money::{format_amount, format_money};
 
-/// `"19010"` → `"19,010"`: a run of ASCII digits, grouped by thousands.
+/// `"19010"` → `"19,010"`: a run of ASCII digits, grouped by thousands with commas in every
+/// locale (the grammar of the amount fields, which read it back).
 pub fn thousands(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -22,7 +24,13 @@ pub fn thousands(digits: &str) -> String {
     out
 }
 
-/// `2400` → `2,400`.
+/// `2400` → `2,400`: a count as the user's locale writes it (`24.000` in Spanish).
 pub fn group(n: u64) -> String {
-    thousands(&n.to_string())
+    let digits = n.to_string();
+    if !crate::i18n::locale::writes_itself() {
+        if let Some(text) = crate::i18n::locale::intl_number(&digits, false) {
+            return text;
+        }
+    }
+    thousands(&digits)
 }

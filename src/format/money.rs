@@ -1,4 +1,4 @@
-//! Amounts as people read them, from the API's decimal text.
+//! Amounts as people read them, from the API's decimal text, in the user's locale.
 
 /// `1284350.27` → `$1,284,350.27`, `-5` → `-$5.00`, `0.5` → `$0.50`: digits are grouped from
 /// the decimal text itself (never a float), at least two decimals, all given decimals kept.
@@ -16,6 +16,14 @@ pub fn format_money(s: &str) -> Option<String> {
     }
     let int = int.trim_start_matches('0');
     let int = if int.is_empty() { "0" } else { int };
+    // Another locale than en-US: Intl writes it (`1.284.350,27 US$` in Spanish), from the text.
+    if !crate::i18n::locale::writes_itself() {
+        let sign = if neg { "-" } else { "" };
+        let plain = if frac.is_empty() { format!("{sign}{int}") } else { format!("{sign}{int}.{frac}") };
+        if let Some(text) = crate::i18n::locale::intl_number(&plain, true) {
+            return Some(text);
+        }
+    }
     let mut out = String::with_capacity(int.len() + int.len() / 3 + frac.len() + 4);
     let is_zero = int == "0" && frac.bytes().all(|b| b == b'0');
     if neg && !is_zero {

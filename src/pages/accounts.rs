@@ -15,6 +15,9 @@ use moneydesk_model::Scope;
 
 use crate::api;
 use crate::components::data_table::{Column, DataTable, Fetcher, FilterDef, Format};
+use crate::i18n::accounts::{en, es};
+use crate::i18n::accounts::{text, Accounts};
+use crate::i18n::pick;
 use crate::session::use_auth;
 
 /// `AccountStatus` values (badges and the filter), from the model.
@@ -23,42 +26,52 @@ pub const STATUSES: &[(&str, &str)] = AccountStatus::OPTIONS;
 /// `AccountType` values with their labels, from the model.
 pub const TYPES: &[(&str, &str)] = AccountType::OPTIONS;
 
-pub const COLUMNS: &[Column] = &[
-    Column::new("id", "Account id", Format::Mono).sortable().hidden(),
-    Column::new("accountName", "Name", Format::Text).sortable(),
-    Column::new("accountNumber", "Account number", Format::Mono),
-    Column::new("accountType", "Type", Format::Label(TYPES)).sortable(),
-    Column::new("accountStatus", "Status", Format::Badge).sortable(),
-    Column::new("marketValue", "Posted balance", Format::Money).sortable(),
-    Column::new(balances::AVAILABLE, "Available balance", Format::Money),
-    Column::new(balances::FLAG, "Below zero", Format::Badge),
-    Column::new("createTime", "Created", Format::DateTime).sortable(),
-    Column::new("businessEntityType", "Business entity", Format::Text).hidden(),
-    Column::new("accountEmail", "Email", Format::Text).hidden(),
-    Column::new("subRoutingNumber", "Sub-routing number", Format::Mono).hidden(),
-    Column::new("subRoutingName", "Sub-routing name", Format::Text).hidden(),
-    Column::new("parentAccountId", "Parent account", Format::Mono).hidden(),
-    Column::new("tin", "TIN", Format::Mono).hidden(),
-    Column::new("recordTypeId", "Record type id", Format::Mono).hidden(),
-    Column::new("billingStreet", "Billing street", Format::Text).hidden(),
-    Column::new("billingCity", "Billing city", Format::Text).hidden(),
-    Column::new("billingState", "Billing state", Format::Text).hidden(),
-    Column::new("billingZipcode", "Billing zipcode", Format::Text).hidden(),
-    Column::new("billingCountry", "Billing country", Format::Text).hidden(),
-    Column::new("mailingStreet", "Mailing street", Format::Text).hidden(),
-    Column::new("mailingCity", "Mailing city", Format::Text).hidden(),
-    Column::new("mailingState", "Mailing state", Format::Text).hidden(),
-    Column::new("mailingZipcode", "Mailing zipcode", Format::Text).hidden(),
-    Column::new("mailingCountry", "Mailing country", Format::Text).hidden(),
-];
+/// The table's columns in a language's words (`c`: the column labels, in this order).
+const fn columns(c: &'static [&'static str; 26]) -> [Column; 26] {
+    [
+        Column::new("id", c[0], Format::Mono).sortable().hidden(),
+        Column::new("accountName", c[1], Format::Text).sortable(),
+        Column::new("accountNumber", c[2], Format::Mono),
+        Column::new("accountType", c[3], Format::Label(TYPES)).sortable(),
+        Column::new("accountStatus", c[4], Format::Badge).sortable(),
+        Column::new("marketValue", c[5], Format::Money).sortable(),
+        Column::new(balances::AVAILABLE, c[6], Format::Money),
+        Column::new(balances::FLAG, c[7], Format::Badge),
+        Column::new("createTime", c[8], Format::DateTime).sortable(),
+        Column::new("businessEntityType", c[9], Format::Text).hidden(),
+        Column::new("accountEmail", c[10], Format::Text).hidden(),
+        Column::new("subRoutingNumber", c[11], Format::Mono).hidden(),
+        Column::new("subRoutingName", c[12], Format::Text).hidden(),
+        Column::new("parentAccountId", c[13], Format::Mono).hidden(),
+        Column::new("tin", c[14], Format::Mono).hidden(),
+        Column::new("recordTypeId", c[15], Format::Mono).hidden(),
+        Column::new("billingStreet", c[16], Format::Text).hidden(),
+        Column::new("billingCity", c[17], Format::Text).hidden(),
+        Column::new("billingState", c[18], Format::Text).hidden(),
+        Column::new("billingZipcode", c[19], Format::Text).hidden(),
+        Column::new("billingCountry", c[20], Format::Text).hidden(),
+        Column::new("mailingStreet", c[21], Format::Text).hidden(),
+        Column::new("mailingCity", c[22], Format::Text).hidden(),
+        Column::new("mailingState", c[23], Format::Text).hidden(),
+        Column::new("mailingZipcode", c[24], Format::Text).hidden(),
+        Column::new("mailingCountry", c[25], Format::Text).hidden(),
+    ]
+}
 
-pub const FILTERS: &[FilterDef] = &[
-    FilterDef::text("name", "Name", "contains…"),
-    FilterDef::select("accountStatus", "Status", STATUSES),
-    FilterDef::select("accountType", "Type", TYPES),
-    FilterDef::date("createTimeFrom", "Created from"),
-    FilterDef::date("createTimeTo", "Created to"),
-];
+const fn filters(t: &'static Accounts) -> [FilterDef; 5] {
+    [
+        FilterDef::text("name", t.columns[1], t.name_hint),
+        FilterDef::select("accountStatus", t.columns[4], STATUSES),
+        FilterDef::select("accountType", t.columns[3], TYPES),
+        FilterDef::date("createTimeFrom", t.created_from),
+        FilterDef::date("createTimeTo", t.created_to),
+    ]
+}
+
+pub const COLUMNS: &[Column] = &columns(&en::TEXT.columns);
+const COLUMNS_ES: &[Column] = &columns(&es::TEXT.columns);
+pub const FILTERS: &[FilterDef] = &filters(&en::TEXT);
+const FILTERS_ES: &[FilterDef] = &filters(&es::TEXT);
 
 #[component]
 pub fn AccountsPage() -> impl IntoView {
@@ -84,18 +97,18 @@ pub fn AccountsPage() -> impl IntoView {
             Ok(page)
         })
     });
+    let t = text();
+    let (columns, filters) = *pick(&(COLUMNS, FILTERS), &(COLUMNS_ES, FILTERS_ES));
     view! {
         <section class="page collections-page">
-            <h1>"Accounts"</h1>
-            <p class="muted page-intro">
-                "Every unified account. Sort by a column's header, filter above the table, and select a row to see all of its fields."
-            </p>
+            <h1>{t.heading}</h1>
+            <p class="muted page-intro">{t.intro}</p>
             <DataTable
                 id="accounts"
-                caption="Accounts"
-                noun="accounts"
-                columns=COLUMNS
-                filters=FILTERS
+                caption=t.caption
+                noun=t.noun
+                columns
+                filters
                 fetcher
                 title_key="accountName"
                 detail=drawer::panel

@@ -13,6 +13,7 @@ pub mod ledger;
 pub mod not_found;
 pub mod permissions;
 pub mod routing;
+pub mod search;
 pub mod signin;
 pub mod tokens;
 pub mod vault;
@@ -22,15 +23,42 @@ use leptos::prelude::*;
 
 use crate::groups;
 use crate::shell::guard::RequireScope;
-use dashboard::Dashboard;
+use lazy::LoadFuture;
 use not_found::NotFound;
+
+/// The home page at `/` (issue 45: the operator's day): not a group (no nav link, no scope of
+/// its own), but its own chunk like theirs, loading its stylesheets with it. The release build
+/// reads this `home! { ... }` like `groups!` (xtask/src/groups.rs; it is written here, not in
+/// `src/groups.rs`, because the dashboard reads that list: written there, the two would import
+/// each other) and starts its chunk on a cold load of `/`.
+macro_rules! home {
+    ($slug:ident { scope: any, page: split($component:path), stylesheets: [$($css:literal),*] $(,)? }) => {
+        // In a module of its own: the split's module is named like the page's (`dashboard`).
+        mod home_split {
+            crate::pages::lazy::split_page!($slug, $component, [$($css),*]);
+        }
+
+        /// Fetches the home page's code (its chunk in the release build).
+        pub fn home() -> LoadFuture {
+            home_split::$slug::load()
+        }
+    };
+}
+
+home! {
+    dashboard {
+        scope: any,
+        page: split(crate::pages::dashboard::Dashboard),
+        stylesheets: ["dashboard"],
+    }
+}
 
 /// The page for a path relative to the base: `/` the dashboard, `/<group>[/...]` the group's
 /// page behind the scope it needs, anything else a 404.
 pub fn page_for(relative_path: &str) -> AnyView {
     let first = relative_path.trim_start_matches('/').split('/').next().unwrap_or_default();
     if first.is_empty() {
-        return view! { <Dashboard/> }.into_any();
+        return lazy::page(home());
     }
     let Some(group) = groups::find(first) else {
         return view! { <NotFound/> }.into_any();

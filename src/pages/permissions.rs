@@ -5,43 +5,58 @@ use moneydesk_model::Scope;
 
 use crate::api;
 use crate::components::data_table::{Column, DataTable, Fetcher, FilterDef, Format};
+use crate::i18n::permissions::{en, es};
+use crate::i18n::permissions::{text, Permissions};
+use crate::i18n::pick;
 use crate::session::use_auth;
 
 /// The API's scope names (the `scope` filter), from the model.
 pub const SCOPES: &[(&str, &str)] = &Scope::OPTIONS;
 
-pub const COLUMNS: &[Column] = &[
-    Column::new("id", "Id", Format::Number).sortable(),
-    Column::new("userName", "User", Format::Text).sortable(),
-    Column::new("userId", "User id", Format::Mono).sortable(),
-    Column::new("userEmail", "Email", Format::Text).hidden(),
-    Column::new("companyName", "Company", Format::Text).sortable(),
-    Column::new("companyId", "Company id", Format::Mono).hidden(),
-    Column::new("scope", "Permission", Format::Mono).sortable(),
-    Column::new("grantedBy", "Granted by", Format::Text).sortable(),
-    Column::new("grantedAt", "Granted", Format::DateTime).sortable(),
-];
+/// The table's columns in a language's words (`c`: the column labels, in this order).
+const fn columns(c: &'static [&'static str; 9]) -> [Column; 9] {
+    [
+        Column::new("id", c[0], Format::Number).sortable(),
+        Column::new("userName", c[1], Format::Text).sortable(),
+        Column::new("userId", c[2], Format::Mono).sortable(),
+        Column::new("userEmail", c[3], Format::Text).hidden(),
+        Column::new("companyName", c[4], Format::Text).sortable(),
+        Column::new("companyId", c[5], Format::Mono).hidden(),
+        Column::new("scope", c[6], Format::Mono).sortable(),
+        Column::new("grantedBy", c[7], Format::Text).sortable(),
+        Column::new("grantedAt", c[8], Format::DateTime).sortable(),
+    ]
+}
 
-pub const FILTERS: &[FilterDef] = &[
-    FilterDef::text("user", "User", "id, name or email"),
-    FilterDef::select("scope", "Permission", SCOPES),
-    FilterDef::text("companyId", "Company id", "e.g. cmp_003"),
-];
+const fn filters(t: &'static Permissions) -> [FilterDef; 3] {
+    [
+        FilterDef::text("user", t.columns[1], t.user_filter_hint),
+        FilterDef::select("scope", t.columns[6], SCOPES),
+        FilterDef::text("companyId", t.columns[5], t.company_filter_hint),
+    ]
+}
+
+pub const COLUMNS: &[Column] = &columns(&en::TEXT.columns);
+const COLUMNS_ES: &[Column] = &columns(&es::TEXT.columns);
+pub const FILTERS: &[FilterDef] = &filters(&en::TEXT);
+const FILTERS_ES: &[FilterDef] = &filters(&es::TEXT);
 
 #[component]
 pub fn PermissionsPage() -> impl IntoView {
     let auth = use_auth();
+    let t = text();
     let fetcher = Fetcher::new(move |q| Box::pin(api::permissions::page(&auth.client(), q)));
+    let (columns, filters) = *pick(&(COLUMNS, FILTERS), &(COLUMNS_ES, FILTERS_ES));
     view! {
         <section class="page collections-page">
-            <h1>"Permissions"</h1>
-            <p class="muted page-intro">"Which company users hold which permission, who granted it and when."</p>
+            <h1>{t.heading}</h1>
+            <p class="muted page-intro">{t.intro}</p>
             <DataTable
                 id="permissions"
-                caption="Company user permissions"
-                noun="permissions"
-                columns=COLUMNS
-                filters=FILTERS
+                caption=t.caption
+                noun=t.noun
+                columns
+                filters
                 fetcher
                 title_key="userName"
             />

@@ -17,6 +17,8 @@ use crate::components::toasts::{use_toasts, ToastKind};
 use crate::config::{
     find_environment, host_environment, load_environments, unknown_environment, AppConfig, Environment,
 };
+use crate::i18n::fill;
+use crate::i18n::signin::text;
 use crate::session::{check_token, use_auth, Credentials, Keep};
 
 /// The environments config: loading, loaded, or why not.
@@ -47,6 +49,7 @@ pub fn SignInPage() -> impl IntoView {
     let token_ref = NodeRef::<html::Textarea>::new();
     let remember_ref = NodeRef::<html::Input>::new();
     let env_ref = NodeRef::<html::Select>::new();
+    let t = text();
 
     let requested_id = requested.clone().unwrap_or_default();
     let on_submit = move |ev: SubmitEvent| {
@@ -57,8 +60,8 @@ pub fn SignInPage() -> impl IntoView {
         error.set(None);
         let list = match environments.get_untracked() {
             Some(Ok(list)) => list,
-            Some(Err(e)) => return error.set(Some(format!("No environment to sign in to. {e}"))),
-            None => return error.set(Some("The environments are still loading; try again in a moment.".into())),
+            Some(Err(e)) => return error.set(Some(fill(t.no_environment, &[&e]))),
+            None => return error.set(Some(t.still_loading.into())),
         };
         let id = env_ref.get_untracked().map(|s| s.value()).unwrap_or_default();
         let Some(env) = find_environment(&list, &id).cloned() else {
@@ -85,7 +88,7 @@ pub fn SignInPage() -> impl IntoView {
                     let credentials =
                         Credentials { environment: env.id.clone(), base_url: env.base_url.clone(), token, keep };
                     auth.sign_in(credentials, session);
-                    toasts.show(ToastKind::Success, format!("Signed in as {name} ({}).", env.label));
+                    toasts.show(ToastKind::Success, fill(t.signed_in, &[&name, &env.label]));
                     navigate(&next, NavigateOptions::default());
                 }
                 Err(ApiError::Aborted) => {}
@@ -104,11 +107,11 @@ pub fn SignInPage() -> impl IntoView {
                 Some(Ok(list)) => {
                     let known = requested.as_ref().is_none_or(|id| find_environment(list, id).is_some());
                     let chosen = requested.clone().filter(|_| known).unwrap_or_else(|| list[0].id.clone());
-                    let placeholder = (!known).then(|| ("".to_string(), "Choose an environment".to_string(), true));
+                    let placeholder = (!known).then(|| (String::new(), t.choose_environment.to_string(), true));
                     placeholder
                         .into_iter()
                         .chain(list.iter().map(|e| {
-                            let place = if e.base_url.is_empty() { "this site" } else { e.base_url.as_str() };
+                            let place = if e.base_url.is_empty() { t.this_site } else { e.base_url.as_str() };
                             (e.id.clone(), format!("{} — {place}", e.label), e.id == chosen)
                         }))
                         .map(|(id, label, selected)| view! { <option value=id prop:selected=selected>{label}</option> })
@@ -134,30 +137,30 @@ pub fn SignInPage() -> impl IntoView {
     Either::Left(view! {
         <main class="signin" id="main">
             <form class="panel signin-form" on:submit=on_submit novalidate>
-                <h1>"Sign in to Moneydesk"</h1>
+                <h1>{t.heading}</h1>
                 {move || auth.notice.get().map(|n| view! { <p class="alert warning" role="alert">{n}</p> })}
-                <label for="signin-environment">"Environment"</label>
+                <label for="signin-environment">{t.environment}</label>
                 <select id="signin-environment" name="environment" node_ref=env_ref disabled=loading>
                     {options}
                 </select>
-                <label for="signin-token">"API token"</label>
+                <label for="signin-token">{t.token}</label>
                 <textarea
                     id="signin-token"
                     name="token"
                     rows="3"
                     spellcheck="false"
                     autocomplete="off"
-                    placeholder="mdk_…"
+                    placeholder=t.token_example
                     node_ref=token_ref
                 ></textarea>
-                <p class="hint">"Paste the token printed when it was created. It is sent only to the chosen environment."</p>
+                <p class="hint">{t.token_hint}</p>
                 <label class="check">
                     <input id="signin-remember" type="checkbox" node_ref=remember_ref/>
-                    "Remember on this device"
+                    {t.remember}
                 </label>
                 {alert}
                 <button id="signin-submit" type="submit" class="button primary" disabled=pending>
-                    {move || if pending.get() { "Checking the token…" } else { "Sign in" }}
+                    {move || if pending.get() { t.checking } else { t.submit }}
                 </button>
             </form>
         </main>
@@ -173,6 +176,7 @@ fn LinkSignIn(secret: String, environments: RwSignal<Environments>, requested: O
     let navigate = use_navigate();
     let config = expect_context::<AppConfig>();
     let failed = RwSignal::new(None::<(&'static str, String)>);
+    let t = text();
     let started = StoredValue::new(false);
     Effect::new(move |_| {
         let Some(loaded) = environments.get() else { return };
@@ -182,11 +186,11 @@ fn LinkSignIn(secret: String, environments: RwSignal<Environments>, requested: O
         started.set_value(true);
         let list = match loaded {
             Ok(list) => list,
-            Err(e) => return failed.set(Some(("No environment to sign in to", e))),
+            Err(e) => return failed.set(Some((t.no_environment_title, e))),
         };
         let chosen = requested.as_deref().and_then(|id| find_environment(&list, id));
         let Some(env) = chosen.or_else(|| list.iter().find(|e| e.base_url.is_empty())).or(list.first()).cloned() else {
-            return failed.set(Some(("No environment to sign in to", "The environments list is empty.".into())));
+            return failed.set(Some((t.no_environment_title, t.empty_environments.into())));
         };
         let exchange = api::tokens::exchange(&env.base_url, &secret);
         let navigate = navigate.clone();
@@ -201,7 +205,7 @@ fn LinkSignIn(secret: String, environments: RwSignal<Environments>, requested: O
                         keep: Keep::Tab,
                     };
                     auth.sign_in(credentials, signed.session);
-                    toasts.show(ToastKind::Success, format!("Signed in as {name} ({}).", env.label));
+                    toasts.show(ToastKind::Success, fill(t.signed_in, &[&name, &env.label]));
                     navigate("/", NavigateOptions { replace: true, ..Default::default() });
                 }
                 Err(ApiError::Aborted) => {}
@@ -217,13 +221,13 @@ fn LinkSignIn(secret: String, environments: RwSignal<Environments>, requested: O
             <section class="panel signin-form" aria-labelledby="signin-link-title" data-testid="signin-link">
                 {move || match failed.get() {
                     None => Either::Left(view! {
-                        <h1 id="signin-link-title">"Signing in with a link…"</h1>
-                        <p role="status">"Checking the sign-in link with the server."</p>
+                        <h1 id="signin-link-title">{t.link_heading}</h1>
+                        <p role="status">{t.link_checking}</p>
                     }),
                     Some((title, message)) => Either::Right(view! {
                         <h1 id="signin-link-title">{title}</h1>
                         <p class="alert" role="alert" id="signin-link-problem">{message}</p>
-                        <p><a href=signin.clone() rel="external">"Sign in with a token instead"</a></p>
+                        <p><a href=signin.clone() rel="external">{t.link_instead}</a></p>
                     }),
                 }}
             </section>
@@ -233,13 +237,11 @@ fn LinkSignIn(secret: String, environments: RwSignal<Environments>, requested: O
 
 /// Why a link gave no session, as a title and words a person can act on.
 pub fn link_problem(e: &ApiError) -> (&'static str, String) {
+    let t = text();
     match e {
-        ApiError::Other { status: 410, message } => ("This sign-in link can no longer be used", message.clone()),
-        ApiError::NotFound { .. } => (
-            "This sign-in link is not known",
-            "The server has no sign-in link like this one: check that the whole link was copied, or ask an admin for a new one.".into(),
-        ),
-        other => ("Could not sign in with this link", other.to_string()),
+        ApiError::Other { status: 410, message } => (t.link_gone, message.clone()),
+        ApiError::NotFound { .. } => (t.link_unknown, t.link_unknown_why.into()),
+        other => (t.link_failed, other.to_string()),
     }
 }
 
@@ -253,24 +255,15 @@ pub fn safe_next(next: Option<String>) -> String {
 
 /// Why the token was not accepted, in words a person can act on.
 pub fn sign_in_message(e: &ApiError, env: &Environment) -> String {
-    let server = if env.base_url.is_empty() { "this site's server" } else { env.base_url.as_str() };
+    let t = text();
+    let server = if env.base_url.is_empty() { t.this_server } else { env.base_url.as_str() };
     match e {
-        ApiError::Unauthorized { .. } => format!(
-            "The server did not accept this token: it is unknown there or was revoked. Is it a token of the {} environment?",
-            env.label
-        ),
-        ApiError::InvalidToken { message } => {
-            format!("The server rejected this token as malformed, expired or revoked (code 600): {message}")
-        }
-        ApiError::Forbidden { .. } => "This token is valid but may not sign in to the portal.".into(),
-        ApiError::Network { message, .. } => {
-            format!("Could not reach {server}: is the server running, and is the environment's base URL right? ({message})")
-        }
-        ApiError::NotJson { status } => format!(
-            "{server} answered HTTP {status} with something that is not JSON: the {} environment's base URL does not seem to point at the Moneydesk API.",
-            env.label
-        ),
-        ApiError::NotFound { .. } => format!("{server} has no Moneydesk API (HTTP 404 for the token check)."),
+        ApiError::Unauthorized { .. } => fill(t.unauthorized, &[&env.label]),
+        ApiError::InvalidToken { message } => fill(t.invalid_token, &[message]),
+        ApiError::Forbidden { .. } => t.forbidden.into(),
+        ApiError::Network { message, .. } => fill(t.unreachable, &[server, message]),
+        ApiError::NotJson { status } => fill(t.not_json, &[server, &status.to_string(), &env.label]),
+        ApiError::NotFound { .. } => fill(t.no_api, &[server]),
         other => other.to_string(),
     }
 }

@@ -14,6 +14,7 @@ use crate::components::loading::Loading;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::config::AppConfig;
 use crate::groups::GROUPS;
+use crate::i18n::{self, shell::shell, Lang};
 use crate::session::{use_auth, Keep};
 use crate::theme::{use_theme, Mode};
 
@@ -81,13 +82,14 @@ pub fn Shell(page: fn(&str) -> AnyView) -> impl IntoView {
     // so the one shown after Retry starts fresh.
     let check_failed = RwSignal::new(None::<ApiError>);
     let page_live = Memo::new(move |_| gate.get() != Gate::SignedOut && check_failed.with(Option::is_none));
+    let t = shell();
     view! {
         <Header/>
         <main class="main" id="main">
             {move || match gate.get() {
                 Gate::Ready => None,
                 Gate::Checking => Some(Either::Left(view! { <SessionCheck failed=check_failed/> })),
-                Gate::SignedOut => Some(Either::Right(view! { <Loading label="Taking you to the sign-in page…"/> })),
+                Gate::SignedOut => Some(Either::Right(view! { <Loading label=t.to_sign_in/> })),
             }}
             {move || page_live.get().then(|| view! {
                 <div class="page-slot" hidden=move || gate.get() != Gate::Ready>{move || page(&section.get())}</div>
@@ -122,7 +124,7 @@ fn SessionCheck(failed: RwSignal<Option<ApiError>>) -> impl IntoView {
     check();
     let retry = Callback::new(move |()| check());
     move || match failed.get() {
-        None => Either::Left(view! { <Loading label="Checking your token…"/> }),
+        None => Either::Left(view! { <Loading label=shell().checking_token/> }),
         Some(error) => Either::Right(view! { <ApiErrorView error retry page=true/> }),
     }
 }
@@ -136,6 +138,7 @@ fn Header() -> impl IntoView {
     let navigate = use_navigate();
     let location = use_location();
     let menu_open = RwSignal::new(false);
+    let t = shell();
     let nav = NodeRef::<leptos::html::Nav>::new();
 
     // One effect marks the current section and the sections this token may not open (rather
@@ -155,7 +158,7 @@ fn Header() -> impl IntoView {
             let locked = !session.as_ref().is_some_and(|s| g.opens(|sc| s.can(sc)));
             let _ = a.class_list().toggle_with_force("locked", locked);
             let _ = if locked {
-                a.set_attribute("title", &format!("Needs the {} scope", g.scope.as_str()))
+                a.set_attribute("title", &i18n::fill(t.needs_scope, &[g.scope.as_str()]))
             } else {
                 a.remove_attribute("title")
             };
@@ -166,28 +169,29 @@ fn Header() -> impl IntoView {
         let handed_over = auth.credentials.with_untracked(|c| c.as_ref().is_some_and(|c| c.keep == Keep::Memory));
         navigate("/signin", NavigateOptions::default());
         auth.sign_out();
-        toasts.show(
-            ToastKind::Info,
-            if handed_over { "Signed out: the token from the host page is forgotten." } else { "Signed out." },
-        );
+        toasts.show(ToastKind::Info, if handed_over { t.signed_out_host } else { t.signed_out });
     };
 
     let env = auth.credentials.with_untracked(|c| c.as_ref().map(|c| c.environment.clone())).unwrap_or_default();
     let who = move || auth.session.with(|s| s.as_ref().map(|s| s.name.clone()));
-    let theme_label = Memo::new(move |_| format!("Switch to {} theme", theme.mode().other().as_str()));
-    let links =
-        GROUPS.iter().map(|g| view! { <a class="nav-link" href=config.href(&g.path())>{g.title}</a> }).collect_view();
+    let theme_label = Memo::new(move |_| if theme.mode() == Mode::Dark { t.to_light } else { t.to_dark });
+    let links = GROUPS
+        .iter()
+        .map(|g| view! { <a class="nav-link" href=config.href(&g.path())>{(g.title)()}</a> })
+        .collect_view();
 
     view! {
         <header class="header">
             <div class="header-bar">
                 <a class="brand" href=config.href("/")>
                     <span class="brand-mark" aria-hidden="true">"◆"</span>
-                    "Moneydesk"
+                    {t.brand}
                 </a>
-                <span class="env-badge" title="Environment">{env}</span>
+                <span class="env-badge" title=t.environment>{env}</span>
                 <span class="spacer"></span>
-                <span class="who" title="Signed in as">{who}</span>
+                <span class="who" title=t.signed_in_as>{who}</span>
+                <crate::pages::search::SearchButton/>
+                <LanguageSwitch/>
                 <button
                     id="theme-toggle"
                     type="button"
@@ -199,22 +203,48 @@ fn Header() -> impl IntoView {
                     {move || if theme.mode() == Mode::Dark { "☀" } else { "☾" }}
                 </button>
                 <button id="signout" type="button" class="button" on:click=sign_out>
-                    "Sign out"
+                    {t.sign_out}
                 </button>
                 <button
                     type="button"
                     class="icon-button menu-button"
                     aria-controls="moneydesk-nav"
                     aria-expanded=move || if menu_open.get() { "true" } else { "false" }
-                    aria-label="Menu"
+                    aria-label=t.menu
                     on:click=move |_| menu_open.update(|o| *o = !*o)
                 >
                     "☰"
                 </button>
             </div>
-            <nav node_ref=nav id="moneydesk-nav" class="nav" class:open=menu_open aria-label="Sections">
+            <nav node_ref=nav id="moneydesk-nav" class="nav" class:open=menu_open aria-label=t.sections>
                 {links}
             </nav>
         </header>
+    }
+}
+
+/// The language menu: each language named in itself; the choice is remembered on this device
+/// and the portal is rebuilt in it (`i18n::switch`).
+#[component]
+fn LanguageSwitch() -> impl IntoView {
+    let toasts = use_toasts();
+    let embedded = expect_context::<AppConfig>().embedded;
+    let now = i18n::lang();
+    let options = Lang::ALL
+        .map(|l| view! { <option value=l.tag() selected=l == now>{l.name()}</option> })
+        .into_iter()
+        .collect_view();
+    let on_change = move |ev| {
+        let Some(lang) = Lang::parse(&event_target_value(&ev)) else { return };
+        spawn_local(async move {
+            if i18n::switch(lang, !embedded).await.is_err() {
+                toasts.show(ToastKind::Error, shell().language_failed);
+            }
+        });
+    };
+    view! {
+        <select id="language" class="language-select" aria-label=shell().language on:change=on_change>
+            {options}
+        </select>
     }
 }

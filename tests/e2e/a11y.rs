@@ -11,7 +11,8 @@ use serde_json::{json, Value};
 
 /// Each page: its path (from the base) and what shows once it is ready to be checked.
 const PAGES: &[(&str, &str)] = &[
-    ("/", "main .cards"),
+    // The home page once the day's figures are read (its last card for an admin).
+    ("/", "main [data-testid=day-ledger]"),
     ("/fees", "[data-testid=fee-schedule]"),
     ("/routing", "[data-testid=routing-directory]"),
     ("/deposits?new=1", "[data-testid=deposit-chart] .muted, [data-testid=deposit-chart] svg"),
@@ -36,7 +37,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/no-such-page", "[data-testid=not-found]"),
 ];
 
-fn axe_source() -> String {
+pub(crate) fn axe_source() -> String {
     let cache = std::env::var_os("MONEYDESK_CACHE")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/moneydesk"));
@@ -47,7 +48,7 @@ fn axe_source() -> String {
 
 /// Runs axe on the page once its transitions have ended (a drawer fading in has washed-out
 /// colours until then) and returns its violations, one line each.
-async fn violations(h: &Harness, axe: &str) -> Vec<String> {
+pub(crate) async fn violations(h: &Harness, axe: &str) -> Vec<String> {
     h.js_async(
         "const done = arguments[arguments.length - 1];
          Promise.all(document.getAnimations().map(a => a.finished.catch(() => null))).then(() => done(true));",

@@ -1,6 +1,7 @@
 //! The Email page against the real server (no relay: messages land in the development
 //! mailbox): a message with HTML and an attachment sent, followed to "Sent" and read; a
-//! template sent to three recipients from a CSV, previewed; the Outbox filtered by day.
+//! template sent to three recipients from a CSV, previewed; the Outbox filtered by day; outbox
+//! messages cancelled and resent in bulk, inbound messages redelivered in bulk.
 
 use moneydesk_e2e::{Harness, Scope};
 use moneydesk_model::email::NewTemplateVersion;
@@ -396,5 +397,115 @@ async fn a_verify_only_token_opens_the_page_on_the_verify_tab_alone() {
     h.type_into("#verify-address", "ops@bank.example").await;
     h.click(".email-verify-one button[type=submit]").await;
     h.wait_for_text("#verification .badge", "Valid").await;
+    h.finish().await;
+}
+
+/// Shift-clicks a row's checkbox (a range from the row last clicked).
+async fn shift_click(h: &Harness, css: &str) {
+    h.js(
+        "document.querySelector(arguments[0]).dispatchEvent(new MouseEvent('click', { shiftKey: true, bubbles: true, cancelable: true }))",
+        vec![serde_json::json!(css)],
+    )
+    .await;
+}
+
+/// Runs a bulk action of the bar and answers its question.
+async fn bulk(h: &Harness, action: &str) {
+    h.click(&format!("#email-outbox-bulk-bar [data-bulk-action={action}]")).await;
+    h.click("#email-outbox-bulk-bar [data-bulk=yes]").await;
+}
+
+/// Outbox bulk actions (no worker: messages stay queued): a range cancelled, a range of
+/// cancelled and queued messages resent (a partial success, said and shown per row), and every
+/// queued message of the filter — more than a page — cancelled at once.
+#[tokio::test]
+async fn outbox_messages_are_cancelled_and_resent_in_bulk_with_each_rows_outcome() {
+    let h = Harness::start().await;
+    let token = h.token(&[Scope::EmailSend]).await;
+    h.sign_in(&token).await;
+    h.goto("/email?tab=outbox").await;
+    h.wait_for("#email-outbox-empty").await;
+    let ids = h.js_async(SEND, vec![serde_json::json!(token), serde_json::json!(30)]).await;
+    assert_eq!(ids.as_array().map(Vec::len), Some(30), "{ids}");
+    h.goto("/email?tab=outbox").await;
+    h.wait_js("document.querySelectorAll('#email-outbox-table tbody tr').length === 25", "a page of messages").await;
+    let check = |n: usize| format!("#email-outbox-table tbody tr:nth-child({n}) .bulk-check");
+    let outcome = |n: usize| format!("#email-outbox-table tbody tr:nth-child({n}) td:last-child");
+
+    h.click(&check(1)).await;
+    shift_click(&h, &check(3)).await;
+    h.wait_for_text("#email-outbox-bulk-bar .bulk-count", "3 messages selected.").await;
+    bulk(&h, "cancel").await;
+    h.wait_for_text("#email-outbox-bulk-summary", "3 cancelled, 0 refused.").await;
+    h.wait_for_text(&outcome(2), "Done").await;
+    h.wait_for_text("#email-outbox-table tbody tr:nth-child(3) .badge.state-failed", "Failed").await;
+
+    // Three failed and two queued: the failed are resent, the queued refused, each row says so.
+    h.click(&check(1)).await;
+    shift_click(&h, &check(5)).await;
+    h.wait_for_text("#email-outbox-bulk-bar .bulk-count", "5 messages selected.").await;
+    bulk(&h, "resend").await;
+    h.wait_for_text("#email-outbox-bulk-summary", "3 resent, 2 refused.").await;
+    h.wait_for_text(&outcome(1), "Done").await;
+    h.wait_for_text(&outcome(4), "Refused: ").await;
+    h.wait_for_text(&outcome(5), "only a failed message can be resent").await;
+    h.click("#email-outbox-bulk-summary [data-bulk=show-refused]").await;
+    assert_eq!(h.count("#email-outbox-bulk-refused li").await, 2);
+    h.snapshot("outbox-bulk").await;
+
+    // Every queued message, all 30 over two pages: the filter is sent, not ids.
+    h.click("#email-state-queued").await;
+    h.wait_js("location.search.includes('state=queued')", "the filter in the URL").await;
+    h.click("#email-outbox-table thead .bulk-check").await;
+    h.wait_for_text("#email-outbox-bulk-bar [data-bulk=all]", "Select all 30 matching").await;
+    h.click("#email-outbox-bulk-bar [data-bulk=all]").await;
+    h.wait_for_text("#email-outbox-bulk-bar .bulk-count", "All 30 messages matching the filter are selected.").await;
+    bulk(&h, "cancel").await;
+    h.wait_for_text("#email-outbox-bulk-summary", "30 cancelled, 0 refused.").await;
+    h.wait_for("#email-outbox-empty").await;
+    h.finish().await;
+}
+
+/// Inbound: two messages received and delivered (each after a 503), then both redelivered in
+/// one bulk request.
+#[tokio::test]
+async fn inbound_messages_are_redelivered_in_bulk() {
+    let (url, hits) = receiver().await;
+    let h = Harness::start_with(|c| {
+        c.email.worker = true;
+        c.email.inbound.smtp = Some("127.0.0.1:0".parse().unwrap());
+        c.email.inbound.retry_base = std::time::Duration::from_millis(300);
+    })
+    .await;
+    let token = h.token(&[Scope::EmailSend]).await;
+    h.sign_in(&token).await;
+    h.goto("/email?tab=inbound").await;
+    h.wait_for("#inbound-routes-empty").await;
+    h.type_into("#inbound-domain", "in.bank.example").await;
+    h.type_into("#inbound-url", &url).await;
+    h.click(".email-inbound-new button[type=submit]").await;
+    h.wait_for("#inbound-routes tr[data-domain='in.bank.example']").await;
+    let smtp = h.server().inbound_smtp_addr().expect("the listener runs");
+    for subject in ["First", "Second"] {
+        let message =
+            format!("From: notices@corp.example\r\nTo: ops@in.bank.example\r\nSubject: {subject}\r\n\r\nHello.");
+        smtp_deliver(smtp, "notices@corp.example", "ops@in.bank.example", &message).await;
+    }
+    h.click("#inbound-refresh").await;
+    h.wait_js("document.querySelectorAll('#inbound-messages .badge').length === 2 && [...document.querySelectorAll('#inbound-messages .badge')].every(b => b.textContent === 'Delivered')", "both delivered").await;
+    let delivered = hits.load(std::sync::atomic::Ordering::SeqCst);
+
+    h.click("#inbound-messages thead .bulk-check").await;
+    h.wait_for_text("#inbound-bulk-bar .bulk-count", "2 messages selected.").await;
+    h.click("#inbound-bulk-bar [data-bulk-action=redeliver]").await;
+    h.click("#inbound-bulk-bar [data-bulk=yes]").await;
+    h.wait_for_text("#inbound-bulk-summary", "2 redelivered, 0 refused.").await;
+    h.wait_js("document.querySelectorAll('#inbound-messages [data-outcome=done]').length === 2", "each row's outcome")
+        .await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while hits.load(std::sync::atomic::Ordering::SeqCst) < delivered + 2 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), delivered + 2, "each posted once more");
     h.finish().await;
 }

@@ -367,3 +367,43 @@ async fn index_html_asks_early_for_every_font_the_first_screen_shows() {
     assert_eq!(fonts["missing"], serde_json::json!([]), "add these to xtask/src/fonts.rs FIRST_SCREEN: {fonts}");
     h.finish().await;
 }
+
+/// The shell's language menu: Spanish for the whole portal (its words, `<html lang>`, the
+/// page's own catalogue), remembered over a reload, and back to English.
+#[tokio::test]
+async fn the_portal_switches_to_spanish_remembers_it_and_switches_back() {
+    let h = Harness::start().await;
+    let token = h.token(&[Scope::Admin]).await;
+    h.goto("/signin").await;
+    h.sign_in(&token).await;
+    h.goto("/permissions").await;
+    h.wait_for_text("main h1", "Permissions").await;
+    assert_eq!(html_lang(&h).await, "en", "English is the default");
+
+    h.select("select#language", "es").await;
+    h.wait_for_text("nav a[href$=\"/fees\"]", "Tarifas").await;
+    h.wait_for_text("main h1", "Permisos").await;
+    h.wait_for_text("button#signout", "Cerrar sesión").await;
+    assert_eq!(html_lang(&h).await, "es", "<html lang> follows the language");
+
+    // Remembered on this device: a reload starts in Spanish.
+    h.reload().await;
+    h.wait_for_text("main h1", "Permisos").await;
+    h.wait_for_text("nav a[href$=\"/permissions\"]", "Permisos").await;
+    assert_eq!(html_lang(&h).await, "es");
+
+    h.select("select#language", "en").await;
+    h.wait_for_text("nav a[href$=\"/fees\"]", "Fee schedules").await;
+    h.wait_for_text("main h1", "Permissions").await;
+    h.wait_for_text("button#signout", "Sign out").await;
+    assert_eq!(html_lang(&h).await, "en");
+    h.reload().await;
+    h.wait_for_text("main h1", "Permissions").await;
+
+    h.finish().await;
+}
+
+/// `<html lang>` now.
+async fn html_lang(h: &Harness) -> serde_json::Value {
+    h.js("return document.documentElement.lang", vec![]).await
+}

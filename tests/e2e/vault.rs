@@ -2,7 +2,8 @@
 //! one refused where they were typed), files uploaded (one twice, so it has two versions; one
 //! dropped on the page),
 //! a folder moved through the folder picker, a folder downloaded as a zip, and a folder
-//! deleted after a confirmation that counts what goes.
+//! deleted after a confirmation that counts what goes; a selection (click, shift-click) moved
+//! in one bulk request with each entry's outcome, and downloaded as one zip.
 
 use moneydesk_e2e::{Harness, Scope};
 
@@ -139,5 +140,71 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     h.wait_for(&row("Archive")).await;
     assert_eq!(h.count("tbody tr").await, 1, "only Archive is left");
     h.wait_for_text("#vault-usage", "2 folders, 0 files").await;
+    h.finish().await;
+}
+
+/// Bulk actions on a selection: three files ticked by a click and a shift-click, moved in one
+/// request into a folder that already holds one of their names (two moved, one refused, each
+/// row saying which), then everything in the folder downloaded as one zip.
+#[tokio::test]
+async fn a_selection_is_moved_in_one_request_with_each_entrys_outcome_and_zipped() {
+    let h = Harness::start().await;
+    let token = h.token(&[Scope::VaultRead, Scope::VaultWrite]).await;
+    h.sign_in(&token).await;
+    h.goto("/vault").await;
+    h.wait_for("#vault-empty").await;
+    new_folder(&h, "Dest").await;
+    h.wait_for(&row("Dest")).await;
+    let dir = tempfile::tempdir().unwrap();
+    // Dest holds a b.txt already.
+    h.click(&format!("{} .vault-name", row("Dest"))).await;
+    h.wait_js("location.search.includes('path=Dest')", "Dest open").await;
+    let b = dir.path().join("b.txt");
+    std::fs::write(&b, "the b already in Dest").unwrap();
+    upload(&h, &b, 1).await;
+    h.wait_for(&row("Dest/b.txt")).await;
+    h.click(".vault-crumbs li:first-child button").await;
+    h.wait_for(&row("Dest")).await;
+    for (n, name) in ["a.txt", "b.txt", "c.txt"].into_iter().enumerate() {
+        let f = dir.path().join(name);
+        std::fs::write(&f, format!("file {name}")).unwrap();
+        upload(&h, &f, n + 2).await;
+        h.wait_for(&row(name)).await;
+    }
+
+    // A click on a.txt, a shift-click on c.txt: the three files (Dest, the folder, is first).
+    h.click(&format!("{} input[type=checkbox]", row("a.txt"))).await;
+    h.js(
+        &format!("document.querySelector('{} input[type=checkbox]').dispatchEvent(new MouseEvent('click', {{ shiftKey: true, bubbles: true, cancelable: true }}))", row("c.txt").replace('\'', "\\'")),
+        vec![],
+    )
+    .await;
+    h.wait_for_text("#vault-bulk-bar .bulk-count", "3 entries selected.").await;
+    h.click("#vault-move").await;
+    h.wait_for(".drawer .vault-picker").await;
+    h.js("[...document.querySelectorAll('.drawer .vault-picker button')].find(b => b.textContent.includes('Dest')).click()", vec![]).await;
+    h.wait_for_text("#vault-move-target", "/Dest").await;
+    h.click("#vault-move-here").await;
+    h.wait_gone(".drawer").await;
+
+    // The partial success is said: the summary counts both, b.txt stays with why.
+    h.wait_for_text("#vault-bulk-summary", "2 moved, 1 refused.").await;
+    h.wait_gone(&row("a.txt")).await;
+    h.wait_for_text(&format!("{} [data-key=outcome]", row("b.txt")), "Refused:").await;
+    h.wait_for_text(&format!("{} [data-key=outcome]", row("b.txt")), "Dest/b.txt exists").await;
+    h.click("#vault-bulk-summary [data-bulk=show-refused]").await;
+    h.wait_for_text("#vault-bulk-refused", "b.txt").await;
+    h.snapshot("bulk-move").await;
+
+    // Everything in Dest, as one zip: the page ticked, then all of the folder.
+    h.click(&format!("{} .vault-name", row("Dest"))).await;
+    h.wait_for(&row("Dest/c.txt")).await;
+    h.click("#vault-table thead input[type=checkbox]").await;
+    h.wait_for_text("#vault-bulk-bar .bulk-count", "3 entries selected.").await;
+    h.wait_for_text("#vault-zip", "Download 3 items as zip").await;
+    h.click("#vault-zip").await;
+    h.wait_for_text("#vault-zip-what", "/Dest/a.txt").await;
+    h.click("#vault-zip-download").await;
+    h.wait_for_text(".toasts", "Downloaded Dest selection.zip").await;
     h.finish().await;
 }

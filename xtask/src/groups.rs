@@ -28,9 +28,12 @@ pub struct SplitPage {
 /// `paths.rs`, where the constants an `opens_on` names are written.
 pub fn split_pages(source: &str, paths: &str) -> Result<Vec<SplitPage>> {
     let tokens = TokenStream::from_str(source).map_err(|e| anyhow::anyhow!("src/groups.rs does not tokenize: {e}"))?;
-    let body = invocation(tokens).context("src/groups.rs has no `groups! { ... }` invocation")?;
+    let body = invocation(tokens.clone(), "groups").context("src/groups.rs has no `groups! { ... }` invocation")?;
+    // The home page (`home! { ... }`, written like a group in src/pages/mod.rs, which the
+    // caller reads with this file) is split the same way.
+    let home = invocation(tokens, "home").unwrap_or_default();
     let mut pages = Vec::new();
-    let mut it = body.into_iter().peekable();
+    let mut it = body.into_iter().chain(home).peekable();
     while let Some(tree) = it.next() {
         let TokenTree::Ident(slug) = tree else { bail!("src/groups.rs: expected a group's name, found `{tree}`") };
         let Some(TokenTree::Group(fields)) = it.next() else { bail!("src/groups.rs: `{slug}` has no {{ ... }}") };
@@ -121,12 +124,12 @@ fn path_constant(source: &str, name: &str) -> Option<String> {
     })
 }
 
-/// The body of the top-level `groups! { ... }` (not the `macro_rules! groups`).
-fn invocation(tokens: TokenStream) -> Option<TokenStream> {
+/// The body of the top-level `NAME! { ... }` (not the `macro_rules! NAME`).
+fn invocation(tokens: TokenStream, macro_name: &str) -> Option<TokenStream> {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     trees.windows(3).find_map(|w| match w {
         [TokenTree::Ident(name), TokenTree::Punct(bang), TokenTree::Group(body)]
-            if name == "groups" && bang.as_char() == '!' && body.delimiter() == Delimiter::Brace =>
+            if name == macro_name && bang.as_char() == '!' && body.delimiter() == Delimiter::Brace =>
         {
             Some(body.stream())
         }
@@ -219,9 +222,13 @@ mod tests {
         // The checkout at run time (a shared target dir may run this binary for another checkout).
         let root = std::path::Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("..");
         let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
-        let pages = split_pages(&read("src/groups.rs"), &read("crates/model/src/paths.rs")).unwrap();
+        let portal = format!("{}\n{}", read("src/groups.rs"), read("src/pages/mod.rs"));
+        let pages = split_pages(&portal, &read("crates/model/src/paths.rs")).unwrap();
         let accounts = pages.iter().find(|p| p.split == "accounts").unwrap();
         assert!(accounts.stylesheets.contains(&"table".to_string()));
         assert_eq!(accounts.first_request.as_deref(), Some("/api/v1/cores/unifi/accounts?page=1&size=10"));
+        // The home page (`home! { ... }`) is split like a group, with its own stylesheet.
+        let home = pages.iter().find(|p| p.split == "dashboard").expect("the home page is split");
+        assert_eq!(home.stylesheets, ["dashboard"]);
     }
 }

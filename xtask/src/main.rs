@@ -59,6 +59,9 @@ const TARGET: &str = "wasm32-unknown-unknown";
 
 /// The sign-in page is a split of its own (src/pages/lazy.rs), shown at this route.
 const SIGN_IN: (&str, &str) = ("sign_in", preload::SIGN_IN_ROUTE);
+/// The home page (`home!` in src/pages/mod.rs) is shown at `/`: index.html's script names that
+/// route by the empty first segment.
+const HOME: (&str, &str) = ("dashboard", "");
 
 fn main() {
     if let Err(e) = run() {
@@ -120,7 +123,9 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     let html = fs::read_to_string(root.join("index.html")).context("reading index.html")?;
     let links = index::trunk_links(&html)?;
     let read = |path: &str| fs::read_to_string(root.join(path)).with_context(|| format!("reading {path}"));
-    let pages = groups::split_pages(&read("src/groups.rs")?, &read("crates/model/src/paths.rs")?)?;
+    // The groups, and the home page (`home!`, in src/pages/mod.rs), read as one source.
+    let portal = format!("{}\n{}", read("src/groups.rs")?, read("src/pages/mod.rs")?);
+    let pages = groups::split_pages(&portal, &read("crates/model/src/paths.rs")?)?;
     let page_sheets: Vec<&str> = pages.iter().flat_map(|p| p.stylesheets.iter().map(String::as_str)).collect();
 
     let staging = out.with_extension("partial");
@@ -236,14 +241,20 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     // 5. the page and the rest of the assets
     let mut routes: BTreeMap<String, preload::Route> = BTreeMap::new();
     for (split_name, stems) in &bundled.pages {
-        let route = if split_name == SIGN_IN.0 { SIGN_IN.1.to_string() } else { split_name.clone() };
+        let route = match split_name.as_str() {
+            s if s == SIGN_IN.0 => SIGN_IN.1.to_string(),
+            s if s == HOME.0 => HOME.1.to_string(),
+            _ => split_name.clone(),
+        };
         let mut files: Vec<String> = stems.iter().map(|s| format!("{build}/{s}.wasm")).collect();
         let page = pages.iter().find(|p| &p.split == split_name);
         if let Some(page) = page {
             files.extend(page.stylesheets.iter().map(|s| css_names[s.as_str()].clone()));
         }
         let first = page.and_then(|p| p.first_request.clone());
-        let pack = pack::write(&staging, &build, &route, &files)?;
+        // The home page's route is empty: its pack is named after its split.
+        let pack_name = if route.is_empty() { split_name.as_str() } else { route.as_str() };
+        let pack = pack::write(&staging, &build, pack_name, &files)?;
         let opened_by = page.map(|p| p.opened_by.clone()).unwrap_or_default();
         routes.insert(route, preload::Route::new(&files, pack, first, opened_by));
     }

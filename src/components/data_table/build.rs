@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use leptos::prelude::{request_animation_frame, request_idle_callback_with_handle, set_timeout};
+use leptos::prelude::{request_animation_frame, request_idle_callback_with_handle, set_timeout, WithUntracked};
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element};
 
@@ -143,6 +143,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
         ],
     );
     let actions = with(el(doc, "div", &[("class", "table-actions")], ""), &[&chooser, &export, &progress]);
+    crate::components::saved_views::mount(&actions, ctx);
     let toolbar = with(el(doc, "div", &[("class", "table-toolbar")], ""), &[&form, &actions]);
     let status = el(doc, "p", &[("class", "sr-only"), ("aria-live", "polite"), ("data-part", "status")], "");
     let _ = top.append_child(&toolbar);
@@ -281,9 +282,15 @@ fn pager(doc: &Document, ctx: Ctx) -> Element {
     )
 }
 
-/// The header row for the visible columns; sortable ones get a button (`data-sort`).
-pub fn header(doc: &Document, tr: &Element, columns: &[&'static Column]) {
+/// The header row for the visible columns; sortable ones get a button (`data-sort`). A bulk
+/// table's header starts with the page's box and, after a run, ends with "Outcome".
+pub fn header(doc: &Document, tr: &Element, columns: &[&'static Column], ctx: Ctx) {
     let cells = doc.create_document_fragment();
+    if ctx.selectable() {
+        let label = format!("Select all {} on this page", ctx.noun);
+        let check = el(doc, "input", &[("type", "checkbox"), ("data-select-page", ""), ("aria-label", &label)], "");
+        let _ = cells.append_child(&with(el(doc, "th", &[("scope", "col"), ("class", "select")], ""), &[&check]));
+    }
     for c in columns {
         let class = c.cell_class();
         let th = el(doc, "th", &[("scope", "col"), ("data-key", c.key)], "");
@@ -299,6 +306,9 @@ pub fn header(doc: &Document, tr: &Element, columns: &[&'static Column]) {
             }
         }
         let _ = cells.append_child(&th);
+    }
+    if ctx.selectable() && ctx.ran.with_untracked(Option::is_some) {
+        let _ = cells.append_child(&el(doc, "th", &[("scope", "col"), ("class", "bulk-outcome-cell")], "Outcome"));
     }
     tr.replace_children_with_node_1(&cells);
 }

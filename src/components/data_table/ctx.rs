@@ -8,10 +8,12 @@ use leptos::prelude::*;
 use moneydesk_model::Page;
 use serde_json::Value;
 
+use super::bulk::{BulkAction, BulkRunner, Ran};
 use super::column::{Column, FilterDef};
 use super::export::{Job, Progress};
 use super::state::{Fetcher, TableState};
 use crate::api::ApiError;
+use crate::components::selection::Selection;
 use crate::components::toasts::Toasts;
 
 /// A page as received, with the view it was asked for.
@@ -48,6 +50,14 @@ pub(crate) struct Ctx {
     /// Which rows of a long page are rendered (windowing.rs).
     pub win: StoredValue<Win>,
     pub(super) go: StoredValue<Arc<dyn Fn(TableState, bool) + Send + Sync>>,
+    /// The bulk actions offered (none: no selection column, no bulk bar) and their runner.
+    pub bulk: &'static [BulkAction],
+    pub bulk_run: StoredValue<Option<BulkRunner>>,
+    pub selection: RwSignal<Selection>,
+    /// The last bulk run's answer: its summary and the rows' badges.
+    pub ran: RwSignal<Option<Arc<Ran>>>,
+    /// Bumped to fetch the current view again (Retry, a bulk run's changes).
+    pub refetch: RwSignal<u32>,
 }
 
 impl Ctx {
@@ -62,6 +72,20 @@ impl Ctx {
 
     pub fn visible_columns(&self) -> Vec<&'static Column> {
         self.visible.with(|v| self.columns.iter().filter(|c| v.contains(&c.key)).collect())
+    }
+
+    /// Whether rows can be selected (a checkbox column and the bulk bar).
+    pub fn selectable(&self) -> bool {
+        !self.bulk.is_empty()
+    }
+
+    /// The ids of the rows of the page shown, in order.
+    pub fn page_ids(&self) -> Vec<String> {
+        self.shown.with_untracked(|s| {
+            s.as_ref()
+                .map(|l| l.page.content.iter().map(|r| super::column::raw_text(&r[self.row_key])).collect())
+                .unwrap_or_default()
+        })
     }
 
     /// The total of the last page received, and its number of pages.

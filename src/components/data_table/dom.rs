@@ -5,7 +5,24 @@
 use serde_json::Value;
 use web_sys::{Document, Element};
 
+use super::bulk::{badge, Ran};
 use super::column::{badge_class, display, raw_text, Column, Format};
+use crate::components::selection::Selection;
+
+/// What a table with bulk actions adds to each row: a box first (ticked when selected) and,
+/// after a run, a last cell with the row's outcome.
+#[derive(Clone, Copy)]
+pub struct Marks<'a> {
+    pub selection: &'a Selection,
+    pub ran: Option<&'a Ran>,
+}
+
+impl Marks<'_> {
+    /// How many cells a row has beyond the columns'.
+    pub fn extra(marks: Option<&Marks>) -> usize {
+        marks.map_or(0, |m| 1 + usize::from(m.ran.is_some()))
+    }
+}
 
 fn el(doc: &Document, tag: &str) -> Element {
     doc.create_element(tag).expect("createElement of a known tag")
@@ -58,23 +75,34 @@ pub fn escape_into(out: &mut String, s: &str) {
 /// row `first` of the page (a window of it, windowing.rs). Each row carries its index on the
 /// page (`data-row`), its position in the table for assistive technology (`aria-rowindex`:
 /// the header row is 1) and its key (`data-id`); row `tab_stop` is the tab stop. One
-/// `innerHTML` is far cheaper than a DOM call per cell.
+/// `innerHTML` is far cheaper than a DOM call per cell. `marks`: see [`Marks`].
 pub fn rows_html(
     records: &[Value],
     first: usize,
     columns: &[&'static Column],
     row_key: &str,
     tab_stop: usize,
+    marks: Option<&Marks>,
 ) -> String {
-    let mut out = String::with_capacity(records.len() * columns.len() * 48);
+    let mut out = String::with_capacity(records.len() * (columns.len() + Marks::extra(marks)) * 48);
     for (i, record) in (first..).zip(records) {
+        let id = raw_text(&record[row_key]);
         out.push_str("<tr data-row=\"");
         out.push_str(&i.to_string());
         out.push_str("\" aria-rowindex=\"");
         out.push_str(&(i + 2).to_string());
         out.push_str("\" data-id=\"");
-        escape_into(&mut out, &raw_text(&record[row_key]));
+        escape_into(&mut out, &id);
+        let ticked = marks.is_some_and(|m| m.selection.contains(&id));
+        if ticked {
+            out.push_str("\" class=\"selected");
+        }
         out.push_str(if i == tab_stop { "\" tabindex=\"0\">" } else { "\" tabindex=\"-1\">" });
+        if marks.is_some() {
+            out.push_str("<td class=\"select\"><input type=\"checkbox\" data-select aria-label=\"Select ");
+            escape_into(&mut out, &id);
+            out.push_str(if ticked { "\" checked></td>" } else { "\"></td>" });
+        }
         for c in columns {
             let v = &record[c.key];
             out.push_str("<td data-key=\"");
@@ -105,6 +133,17 @@ pub fn rows_html(
                         escape_into(&mut out, &text);
                     }
                 }
+            }
+            out.push_str("</td>");
+        }
+        if let Some(ran) = marks.and_then(|m| m.ran) {
+            out.push_str("<td class=\"bulk-outcome-cell\">");
+            if let Some((class, text)) = ran.item(&id).map(badge) {
+                out.push_str("<span class=\"");
+                out.push_str(class);
+                out.push_str("\">");
+                escape_into(&mut out, &text);
+                out.push_str("</span>");
             }
             out.push_str("</td>");
         }
@@ -206,7 +245,7 @@ mod tests {
             json!({"id": 2, "name": "Smith & 'Sons'", "status": "Closed", "note": "x"}),
             json!({"id": 3, "name": "c", "status": "Active", "note": "y"}),
         ];
-        let html = rows_html(&records, 0, &cols, "id", 0);
+        let html = rows_html(&records, 0, &cols, "id", 0, None);
         assert!(
             html.starts_with(
                 r#"<tr data-row="0" aria-rowindex="2" data-id="a&quot;1" tabindex="0"><td data-key="id" class="mono">a&quot;1</td>"#
@@ -219,7 +258,7 @@ mod tests {
         assert!(html.contains("Smith &amp; &#39;Sons&#39;"));
         assert!(html.contains(r#"<tr data-row="2" aria-rowindex="4" data-id="3" tabindex="-1">"#));
         // A window of a page: indices and positions from its first row; the tab stop inside.
-        let window = rows_html(&records[1..], 200, &cols, "id", 201);
+        let window = rows_html(&records[1..], 200, &cols, "id", 201, None);
         assert!(window.starts_with(r#"<tr data-row="200" aria-rowindex="202" data-id="2" tabindex="-1">"#), "{window}");
         assert!(window.contains(r#"<tr data-row="201" aria-rowindex="203" data-id="3" tabindex="0">"#), "{window}");
         // Parsed by the browser, the hostile name is text, not an element.
@@ -230,6 +269,48 @@ mod tests {
             tbody.query_selector("td[data-key=name]").unwrap().unwrap().text_content().unwrap(),
             "<img src=x onerror=alert(1)>"
         );
-        assert_eq!(rows_html(&[], 0, &cols, "id", 0), "");
+        assert_eq!(rows_html(&[], 0, &cols, "id", 0, None), "");
+    }
+
+    #[wasm_bindgen_test]
+    fn a_bulk_table_row_has_its_box_and_after_a_run_its_outcome() {
+        use crate::components::data_table::bulk::BulkAction;
+        use moneydesk_model::bulk::{BulkItem, BulkResult};
+
+        let cols: Vec<&'static Column> = COLS[..2].iter().collect();
+        let records =
+            [json!({"id": "7", "name": "a"}), json!({"id": "8", "name": "b"}), json!({"id": "<9>", "name": "c"})];
+        let mut selection = Selection::default();
+        selection.toggle(1, "8");
+        let marks = Marks { selection: &selection, ran: None };
+        let html = rows_html(&records, 0, &cols, "id", 0, Some(&marks));
+        assert!(
+            html.starts_with(r#"<tr data-row="0" aria-rowindex="2" data-id="7" tabindex="0"><td class="select"><input type="checkbox" data-select aria-label="Select 7"></td><td data-key="id""#),
+            "{html}"
+        );
+        assert!(html.contains(r#"data-id="8" class="selected" tabindex="-1"><td class="select"><input type="checkbox" data-select aria-label="Select 8" checked></td>"#), "{html}");
+        assert!(html.contains(r#"aria-label="Select &lt;9&gt;""#), "{html}");
+        assert!(!html.contains("bulk-outcome"), "no outcome cell before a run");
+
+        let result = BulkResult::new(
+            "confirm",
+            vec![BulkItem::done("7"), BulkItem::refused("8", "invalid_state", "It was <sent>.")],
+        );
+        let ran = Ran::new(BulkAction::new("confirm", "Confirm", "confirmed"), result);
+        let html = rows_html(&records, 0, &cols, "id", 0, Some(&Marks { selection: &selection, ran: Some(&ran) }));
+        assert!(
+            html.contains(
+                r#"<td class="bulk-outcome-cell"><span class="bulk-outcome badge badge-done">Done</span></td></tr>"#
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"<span class="bulk-outcome badge badge-refused">Refused: It was &lt;sent&gt;.</span>"#),
+            "{html}"
+        );
+        assert!(
+            html.ends_with(r#"<td class="bulk-outcome-cell"></td></tr>"#),
+            "a row the answer does not name: an empty cell"
+        );
     }
 }

@@ -41,8 +41,52 @@ fn last_page(ctx: Ctx) -> u64 {
     ctx.totals().map_or(1, |(_, n)| n.max(1))
 }
 
+/// A click on row `i`'s box (`range`: with Shift, from the last row clicked).
+pub fn select_row(ctx: Ctx, tr: &Element, range: bool) {
+    let Ok(i) = attr(tr, "data-row").parse::<usize>() else { return };
+    if range {
+        let ids = ctx.page_ids();
+        ctx.selection.update(|s| s.range_to(i, &ids));
+    } else {
+        let id = attr(tr, "data-id");
+        ctx.selection.update(|s| s.toggle(i, &id));
+    }
+}
+
+/// The selection's boxes: a row's (Shift for a range), the page's in the header; a click
+/// elsewhere in the box's cell is a click on the box.
+fn click_select(ctx: Ctx, el: &Element, shift: bool) -> bool {
+    if el.has_attribute("data-select") {
+        if let Some(tr) = closest(el, "tbody tr[data-row]") {
+            select_row(ctx, &tr, shift);
+        }
+    } else if el.has_attribute("data-select-page") {
+        let on = js_sys::Reflect::get(el, &"checked".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false);
+        let ids = ctx.page_ids();
+        ctx.selection.update(|s| s.set_page(&ids, on));
+    } else if closest(el, "td.select").is_some() {
+        // Handled here, not by clicking the box: a click dispatched inside this handler
+        // would not reach it again.
+        if let Some(tr) = closest(el, "tbody tr[data-row]") {
+            select_row(ctx, &tr, shift);
+        }
+    } else if closest(el, "th.select").is_some() {
+        let ids = ctx.page_ids();
+        ctx.selection.update(|s| {
+            let all = s.page_state(&ids).0;
+            s.set_page(&ids, !all);
+        });
+    } else {
+        return false;
+    }
+    true
+}
+
 pub fn click(ctx: Ctx, ev: web_sys::MouseEvent) {
     let Some(el) = target(&ev) else { return };
+    if ctx.selectable() && click_select(ctx, &el, ev.shift_key()) {
+        return;
+    }
     if let Some(b) = closest(&el, "button[data-sort]") {
         ctx.go(ctx.view.get_untracked().toggled_sort(&attr(&b, "data-sort")), false);
     } else if let Some(b) = closest(&el, "button[data-page]") {
@@ -182,6 +226,9 @@ pub fn keydown(ctx: Ctx, ev: web_sys::KeyboardEvent) {
     }
     let Some(tr) = row(&el) else { return };
     let Ok(i) = attr(&tr, "data-row").parse::<usize>() else { return };
+    if el.tag_name() != "TR" && (key == "Enter" || key == " ") {
+        return; // a row's box: Space ticks it
+    }
     // By index on the page: the row may be outside a long page's window (windowing.rs).
     let rows = ctx.win.with_value(|w| w.rows);
     let next = match key.as_str() {

@@ -49,7 +49,7 @@ pub(super) fn fetch(
                     // A new view closes the drawer; the same view fetched again keeps it.
                     let same = ctx.shown.try_with_untracked(|s| s.as_ref().is_some_and(|l| l.view == v));
                     if same != Some(true) {
-                        ctx.open.try_set(None);
+                        ctx.open.try_set(opened_by_link(ctx, &page.content));
                     }
                     ctx.error.try_set(None);
                     ctx.shown.try_set(Some(Loaded { view: v, page: Arc::new(page) }));
@@ -62,6 +62,14 @@ pub(super) fn fetch(
             }
         });
     });
+}
+
+/// The row a link names to open (`open=<row key>`, as the shell's search answers link a record):
+/// its drawer opens with a new view when the record is on the page the view shows.
+fn opened_by_link(ctx: Ctx, rows: &[serde_json::Value]) -> Option<usize> {
+    let search = window().location().search().ok()?;
+    let key = state::decode(&search).into_iter().rev().find(|(k, _)| k == "open")?.1;
+    rows.iter().position(|r| super::column::raw_text(&r[ctx.row_key]) == key)
 }
 
 /// The controls and rows, in `top` and `main` once both exist.
@@ -111,6 +119,16 @@ pub(super) fn render(
             sync::export(&d, ctx);
         }
     });
+    if ctx.selectable() {
+        // The boxes follow the selection in place (rows are not rebuilt: focus stays).
+        let d = dom.clone();
+        Effect::new(move |_| {
+            if let Some(d) = d() {
+                ctx.shown.track();
+                ctx.selection.with(|s| sync::selection(&d, ctx, s));
+            }
+        });
+    }
     // Rows: rebuilt when the page or the visible columns change, as escaped HTML; a long page
     // only in the window the viewport needs (windowing.rs).
     let d = dom;
@@ -118,6 +136,8 @@ pub(super) fn render(
         let Some(d) = d() else { return };
         let Some(tbody) = d.find("tbody") else { return };
         let cols = ctx.visible_columns();
+        // A run's answer adds the outcome cell to every row.
+        ctx.ran.track();
         let shown = ctx.shown.with(|s| {
             s.as_ref().map(|l| {
                 windowing::render(ctx, &tbody, &l.page.content, &cols);
@@ -134,7 +154,11 @@ pub(super) fn render(
             }
             None => {
                 windowing::clear(ctx, &tbody);
-                dom::fill_skeleton(&tbody, ctx.view.with_untracked(|v| v.size).min(10), cols.len())
+                dom::fill_skeleton(
+                    &tbody,
+                    ctx.view.with_untracked(|v| v.size).min(10),
+                    windowing::cells(ctx, cols.len()),
+                )
             }
         }
     });

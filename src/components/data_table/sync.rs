@@ -9,6 +9,7 @@ use super::action::{Action, ATTR};
 use super::build;
 use super::ctx::Ctx;
 use super::state::{TableState, PAGE_SIZES};
+use crate::components::selection::Selection;
 use moneydesk_model::collections::SortDir;
 
 /// The two containers the controls live in.
@@ -122,8 +123,13 @@ pub fn sort(d: &Dom, ctx: Ctx, v: &TableState) {
 /// The visible columns: the header row and the chooser's boxes (the last box cannot go).
 pub fn columns(d: &Dom, ctx: Ctx) {
     let visible = ctx.visible.get();
+    // A run's answer adds the "Outcome" header.
+    ctx.ran.track();
     if let Some(tr) = d.find("thead tr") {
-        build::header(&leptos::prelude::document(), &tr, &ctx.visible_columns());
+        build::header(&leptos::prelude::document(), &tr, &ctx.visible_columns(), ctx);
+    }
+    if ctx.selectable() {
+        ctx.selection.with_untracked(|s| selection(d, ctx, s));
     }
     for check in d.all("[data-column]") {
         let key = check.get_attribute("data-column").unwrap_or_default();
@@ -224,5 +230,24 @@ pub fn export(d: &Dom, ctx: Ctx) {
             let _ = bar.set_attribute("max", &p.total.max(1).to_string());
             let _ = bar.set_attribute("value", &p.done.to_string());
         }
+    }
+}
+
+/// The rendered rows' boxes and the header's box (ticked, or indeterminate for a part of the
+/// page) as the selection says.
+pub fn selection(d: &Dom, ctx: Ctx, s: &Selection) {
+    for tr in d.all("tbody tr[data-id]") {
+        let id = tr.get_attribute("data-id").unwrap_or_default();
+        let on = s.contains(&id);
+        let _ = tr.class_list().toggle_with_force("selected", on);
+        if let Some(check) = tr.query_selector("input[data-select]").ok().flatten() {
+            set_prop(&check, "checked", on);
+        }
+    }
+    if let Some(check) = d.find("input[data-select-page]") {
+        // The whole page, not only its rendered window.
+        let (all, some) = s.page_state(&ctx.page_ids());
+        set_prop(&check, "checked", all);
+        set_prop(&check, "indeterminate", some);
     }
 }

@@ -15,6 +15,7 @@ use super::*;
 use crate::api::ApiError;
 use crate::test_util::{container, find, text_containing, wait_until};
 
+mod bulk;
 mod windowing;
 
 const STATUSES: &[(&str, &str)] = &[("Active", "Active"), ("Closed", "Closed")];

@@ -16,7 +16,7 @@ use web_sys::{Element, HtmlElement};
 
 use super::column::Column;
 use super::ctx::Ctx;
-use super::dom::rows_html;
+use super::dom::{rows_html, Marks};
 
 /// Pages with more rows than this are windowed; shorter ones render every row.
 pub const WINDOW_MIN: usize = 100;
@@ -88,6 +88,25 @@ fn viewport(tbody: &Element) -> (f64, f64) {
     (-rect(tbody).top(), height)
 }
 
+/// Rows `records` (from row `first`), with the selection's boxes and outcomes in a bulk table.
+fn html(ctx: Ctx, records: &[Value], first: usize, columns: &[&'static Column], tab_stop: usize) -> String {
+    if !ctx.selectable() {
+        return rows_html(records, first, columns, ctx.row_key, tab_stop, None);
+    }
+    ctx.selection.with_untracked(|selection| {
+        ctx.ran.with_untracked(|ran| {
+            let marks = Marks { selection, ran: ran.as_deref() };
+            rows_html(records, first, columns, ctx.row_key, tab_stop, Some(&marks))
+        })
+    })
+}
+
+/// The cells of a row: the visible columns', and the bulk table's box and outcome.
+pub fn cells(ctx: Ctx, columns: usize) -> usize {
+    let extra = if ctx.selectable() { 1 + usize::from(ctx.ran.with_untracked(Option::is_some)) } else { 0 };
+    columns + extra
+}
+
 fn spacer_html(out: &mut String, columns: usize) {
     out.push_str("<tr class=\"spacer\" aria-hidden=\"true\"><td colspan=\"");
     out.push_str(&columns.max(1).to_string());
@@ -138,12 +157,12 @@ pub fn render(ctx: Ctx, tbody: &Element, records: &[Value], columns: &[&'static 
     w.tab_stop = w.start;
     let html = if windowed {
         let mut out = String::new();
-        spacer_html(&mut out, columns.len());
-        out.push_str(&rows_html(&records[w.start..w.end], w.start, columns, ctx.row_key, w.tab_stop));
-        spacer_html(&mut out, columns.len());
+        spacer_html(&mut out, cells(ctx, columns.len()));
+        out.push_str(&html(ctx, &records[w.start..w.end], w.start, columns, w.tab_stop));
+        spacer_html(&mut out, cells(ctx, columns.len()));
         out
     } else {
-        rows_html(records, 0, columns, ctx.row_key, w.tab_stop)
+        html(ctx, records, 0, columns, w.tab_stop)
     };
     tbody.set_inner_html(&html);
     if let Some(table) = tbody.parent_element() {
@@ -180,7 +199,7 @@ fn move_to(ctx: Ctx, tbody: &Element, start: usize, end: usize) {
         ctx.shown.with_untracked(|s| {
             s.as_ref()
                 .and_then(|l| l.page.content.get(from..to))
-                .map(|records| rows_html(records, from, &columns, ctx.row_key, w.tab_stop))
+                .map(|records| html(ctx, records, from, &columns, w.tab_stop))
                 .unwrap_or_default()
         })
     };

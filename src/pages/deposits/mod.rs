@@ -6,6 +6,8 @@
 //! (scan_wizard/, `?new=scan`); "New electronic deposit" an ACH pull (electronic.rs,
 //! `?new=pull`); "New cash deposit" cash (cash.rs, `?new=cash`). Below the table, the day's ACH
 //! file of electronic deposits. Cash letters have their own page (pages/cash_letters).
+//! Selected rows (or every deposit matching the filter) are confirmed, rejected with one
+//! reason, cancelled or exported in one request (`BULK`); each row then shows its outcome.
 
 mod cash;
 mod chart;
@@ -25,7 +27,8 @@ use moneydesk_model::deposits::{DepositStatus, ServiceType};
 use moneydesk_model::Scope;
 
 use crate::api;
-use crate::components::data_table::{Column, DataTable, Fetcher, FilterDef, Format};
+use crate::components::data_table::{BulkAction, BulkCall, BulkRunner, Column, DataTable, Fetcher, FilterDef, Format};
+use crate::components::download;
 use crate::session::use_auth;
 
 /// The model's vocabularies (a status's label, a kind's label).
@@ -66,6 +69,42 @@ pub const FILTERS: &[FilterDef] = &[
     FilterDef::text("amountMax", "Amount to", "e.g. 5000.00"),
 ];
 
+/// The CSV of the selected deposits' records (reading is enough).
+const EXPORT: BulkAction = BulkAction::new("export", "Export CSV", "exported").download();
+
+/// What a `deposits:write` token does to many deposits at once: the single moves, each
+/// deposit by the state machine's rules (the server refuses the ones that cannot move).
+pub const BULK: &[BulkAction] = &[
+    BulkAction::new("confirm", "Confirm", "confirmed").confirm("Confirm the selected deposits?"),
+    BulkAction::new("reject", "Reject", "rejected").reason(),
+    BulkAction::new("cancel", "Cancel deposits", "cancelled")
+        .confirm("Cancel the selected deposits? A cancelled deposit cannot be moved again."),
+    EXPORT,
+];
+const BULK_READ: &[BulkAction] = &[EXPORT];
+
+/// Sends the table's bulk run: the export saves the CSV; a move bumps `changed` (the chart).
+fn bulk_runner(auth: crate::session::Auth, changed: RwSignal<u32>) -> BulkRunner {
+    BulkRunner::new(move |call: BulkCall| {
+        let client = auth.client();
+        Box::pin(async move {
+            if call.action == EXPORT.key {
+                let blob = api::deposits::export(&client, call.select).await?;
+                let name = download::dated_name("deposits", "csv");
+                download::save_blob(&blob, &name).map_err(|e| api::ApiError::Other {
+                    status: 0,
+                    message: format!("The browser refused the download: {e:?}"),
+                })?;
+                return Ok(None);
+            }
+            let result = api::deposits::bulk(&client, call.action, call.reason, call.select, &call.key).await?;
+            // The page may be gone by the answer: then there is no chart to follow it.
+            let _ = changed.try_update(|n| *n += 1);
+            Ok(Some(result))
+        })
+    })
+}
+
 #[component]
 pub fn DepositsPage() -> impl IntoView {
     let auth = use_auth();
@@ -100,6 +139,8 @@ pub fn DepositsPage() -> impl IntoView {
     provide_context(detail::Changed(changed));
 
     let fetcher = Fetcher::new(move |q| Box::pin(api::deposits::list(&auth.client(), q)));
+    let bulk = if writer.get_untracked() { BULK } else { BULK_READ };
+    let bulk_run = bulk_runner(auth, changed);
     view! {
         <section class="page collections-page deposits-page">
             <div class="page-head">
@@ -175,6 +216,8 @@ pub fn DepositsPage() -> impl IntoView {
                 title_key="name"
                 detail=detail::panel
                 reload=changed
+                bulk
+                bulk_run
             />
             <electronic::AchFile/>
         </section>

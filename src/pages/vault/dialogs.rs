@@ -1,15 +1,22 @@
 //! The page's dialogs (drawers): move (a folder picker), delete (what goes, counted first),
-//! download as zip (the archive's name), and a file's versions (file.rs).
+//! download as zip (the archive's name), and a file's versions (file.rs). A move or delete of
+//! the selection is one bulk request; its answer (each entry done or refused) shows on the
+//! rows and in the bar's summary, and a toast says both counts.
 
 use leptos::prelude::*;
 use moneydesk_model::vault::{VaultEntry, VaultEntryKind};
 use moneydesk_model::Page;
 
-use super::paths::{count, crumbs, move_target, name};
-use super::{file, use_vault, Dialog};
+use std::sync::Arc;
+
+use moneydesk_model::bulk::BulkResult;
+
+use super::paths::{count, crumbs, name};
+use super::{file, use_vault, Dialog, Picked};
 use crate::api;
 use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
+use crate::components::data_table::bulk::{new_key, BulkAction, Ran};
 use crate::components::download::save_blob;
 use crate::components::drawer::Drawer;
 use crate::components::error_view::ApiErrorView;
@@ -23,91 +30,113 @@ pub fn Dialogs() -> impl IntoView {
     let close = Callback::new(move |()| vault.dialog.set(None));
     move || {
         vault.dialog.get().map(|d| match d {
-            Dialog::Move(items) => view! { <MoveDialog items close/> }.into_any(),
-            Dialog::Delete(items) => view! { <DeleteDialog items close/> }.into_any(),
-            Dialog::Zip(folders) => view! { <ZipDialog folders close/> }.into_any(),
+            Dialog::Move(picked) => view! { <MoveDialog picked close/> }.into_any(),
+            Dialog::Delete(picked) => view! { <DeleteDialog picked close/> }.into_any(),
+            Dialog::Zip(picked) => view! { <ZipDialog picked close/> }.into_any(),
             Dialog::File(entry) => view! { <file::FileDrawer entry close/> }.into_any(),
         })
     }
 }
 
-/// What a batch of moves or deletes did: a toast and the dialog closed, or the error shown in
-/// it; the listing loads again either way (a batch may have stopped halfway).
-fn settle(
+/// One bulk move or delete from a dialog: its answer (each entry done or refused) kept for
+/// the rows and the summary, a toast with both counts (a partial success is never told as a
+/// success), the dialog closed; a refused request stays in the dialog. The `Idempotency-Key`
+/// is the dialog's: a retry after a lost answer sends the same one.
+#[derive(Clone, Copy)]
+struct BulkSender {
     vault: super::Vault,
+    auth: crate::session::Auth,
     toasts: crate::components::toasts::Toasts,
-    verb: &'static str,
+    owner: StoredValue<Option<Owner>>,
+    key: StoredValue<String>,
+    busy: RwSignal<bool>,
     failed: RwSignal<Option<ApiError>>,
     close: Callback<()>,
-) -> impl FnOnce(Result<usize, ApiError>) + 'static {
-    move |r| {
-        vault.reload();
-        match r {
-            Ok(n) => {
-                toasts.show(ToastKind::Success, format!("{verb} {}.", count(n as u64, "item", "items")));
+}
+
+impl BulkSender {
+    /// Made in the dialog (its owner and context).
+    fn new(close: Callback<()>) -> BulkSender {
+        BulkSender {
+            vault: use_vault(),
+            auth: use_auth(),
+            toasts: use_toasts(),
+            owner: StoredValue::new(Owner::current()),
+            key: StoredValue::new(new_key()),
+            busy: RwSignal::new(false),
+            failed: RwSignal::new(None),
+            close,
+        }
+    }
+
+    fn send(self, action: BulkAction, to: Option<String>, picked: &Picked) {
+        let BulkSender { vault, auth, toasts, key, busy, failed, close, .. } = self;
+        let (client, user, select) = (auth.client(), vault.user.get_untracked(), picked.select());
+        failed.set(None);
+        let k = key.get_value();
+        let start =
+            move || async move { api::vault::bulk(&client, &user, action.key, to.as_deref(), &select, &k).await };
+        let done = move |r: Result<BulkResult, ApiError>| match r {
+            Ok(result) => {
+                let ran = Ran::new(action, result);
+                let kind = if ran.result.refused > 0 { ToastKind::Error } else { ToastKind::Success };
+                toasts.show(kind, ran.summary());
+                vault.bulk.ran.set(Some(Arc::new(ran)));
+                vault.reload();
                 close.run(());
             }
-            Err(e) => failed.set(Some(e)),
-        }
+            Err(e) => {
+                if !matches!(e, ApiError::Network { .. }) {
+                    key.set_value(new_key());
+                }
+                failed.set(Some(e))
+            }
+        };
+        self.owner.with_value(|o| submit(busy, o, start, done));
     }
 }
 
+const MOVE: BulkAction = BulkAction::new("move", "Move", "moved");
+const DELETE: BulkAction = BulkAction::new("delete", "Delete", "deleted");
+
 /// Picks a folder by walking the vault from the current one; "Move here" moves every item.
 #[component]
-fn MoveDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
+fn MoveDialog(picked: Picked, close: Callback<()>) -> impl IntoView {
     let vault = use_vault();
     let auth = use_auth();
-    let toasts = use_toasts();
     let user = vault.user.get_untracked();
+    let sender = BulkSender::new(close);
+    let (busy, failed) = (sender.busy, sender.failed);
     let target = RwSignal::new(vault.place.with_untracked(|p| p.path.clone()));
     let folders = Answer::<Page<VaultEntry>>::new();
     let u = user.clone();
     Effect::new(move |_| folders.load(api::vault::contents(&auth.client(), &u, &target.get(), 1, "name,asc")));
-    let busy = RwSignal::new(false);
-    let failed = RwSignal::new(None::<ApiError>);
-    let owner = Owner::current();
-    let items = StoredValue::new(items);
     let moving: Vec<String> =
-        items.with_value(|i| i.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect());
-    let blocked = move |path: &str| moving.iter().any(|m| moneydesk_model::vault::is_within(path, m));
+        picked.entries.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect();
+    // Everything in the folder moves: none of its subfolders can take it.
+    let (here, all) = (picked.folder.clone(), picked.all.is_some());
+    let blocked = move |path: &str| {
+        moving.iter().any(|m| moneydesk_model::vault::is_within(path, m))
+            || (all && path != here && moneydesk_model::vault::is_within(path, &here))
+    };
     let blocked = StoredValue::new(blocked);
+    let what = match (picked.all, picked.entries.as_slice()) {
+        (Some(n), _) => format!("Move all {}", count(n, "entry", "entries")),
+        (None, [one]) => format!("Move “{}”", one.name),
+        (None, list) => format!("Move {} items", list.len()),
+    };
+    let picked = StoredValue::new(picked);
     let go = move || {
         let to = target.get_untracked();
-        let plan: Vec<(VaultEntry, String)> = items.with_value(|i| {
-            i.iter()
-                .filter_map(|e| Some((e.clone(), move_target(&e.path, e.kind == VaultEntryKind::Folder, &to)?)))
-                .collect()
-        });
-        if plan.is_empty() {
-            failed
-                .set(Some(ApiError::Decode { status: 0, message: "Nothing would move: pick another folder.".into() }));
+        if picked.with_value(|p| p.folder == to) {
+            failed.set(Some(ApiError::Decode {
+                status: 0,
+                message: "They are in this folder already: pick another folder.".into(),
+            }));
             return;
         }
-        let (client, user) = (auth.client(), user.clone());
-        failed.set(None);
-        submit(
-            busy,
-            &owner,
-            move || async move {
-                for (e, to) in &plan {
-                    if e.kind == VaultEntryKind::Folder {
-                        api::vault::move_folder(&client, &user, &e.path, to).await?;
-                    } else {
-                        api::vault::move_file(&client, &user, &e.path, to).await?;
-                    }
-                }
-                Ok(plan.len())
-            },
-            settle(vault, toasts, "Moved", failed, close),
-        );
+        picked.with_value(|p| sender.send(MOVE, Some(to), p));
     };
-    let what = items.with_value(|i| {
-        if i.len() == 1 {
-            format!("Move “{}”", i[0].name)
-        } else {
-            format!("Move {} items", i.len())
-        }
-    });
     view! {
         <Drawer title=what id="vault-move-dialog" on_close=close>
             <p>"Into: " <strong id="vault-move-target">{move || { let t = target.get(); if t.is_empty() { "Vault (top level)".to_string() } else { format!("/{t}") } }}</strong></p>
@@ -151,16 +180,22 @@ fn MoveDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
 
 /// Counts what would go (each folder's record, each file's versions) before the user confirms.
 #[component]
-fn DeleteDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
+fn DeleteDialog(picked: Picked, close: Callback<()>) -> impl IntoView {
     let vault = use_vault();
     let auth = use_auth();
-    let toasts = use_toasts();
     let user = vault.user.get_untracked();
+    let sender = BulkSender::new(close);
+    let (busy, failed) = (sender.busy, sender.failed);
     let tally = Answer::<(u64, u64, u64, u64)>::new();
-    let (client, u, list) = (auth.client(), user.clone(), items.clone());
+    let (client, u, p) = (auth.client(), user.clone(), picked.clone());
     tally.load(async move {
+        if p.all.is_some() {
+            // Everything in the folder: its own record counts what it holds.
+            let r = api::vault::folder(&client, &u, &p.folder).await?;
+            return Ok((r.folders, r.files, r.versions, r.bytes));
+        }
         let (mut folders, mut files, mut versions, mut size) = (0, 0, 0, 0);
-        for e in &list {
+        for e in &p.entries {
             if e.kind == VaultEntryKind::Folder {
                 let r = api::vault::folder(&client, &u, &e.path).await?;
                 folders += 1 + r.folders;
@@ -176,38 +211,14 @@ fn DeleteDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
         }
         Ok((folders, files, versions, size))
     });
-    let busy = RwSignal::new(false);
-    let failed = RwSignal::new(None::<ApiError>);
-    let owner = Owner::current();
-    let items = StoredValue::new(items);
-    let confirm = move || {
-        let (client, user) = (auth.client(), user.clone());
-        let list = items.get_value();
-        failed.set(None);
-        submit(
-            busy,
-            &owner,
-            move || async move {
-                let folders: Vec<String> =
-                    list.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect();
-                if !folders.is_empty() {
-                    api::vault::delete_folders(&client, &user, &folders).await?;
-                }
-                for e in list.iter().filter(|e| e.kind == VaultEntryKind::File) {
-                    api::vault::delete_file(&client, &user, &e.path).await?;
-                }
-                Ok(list.len())
-            },
-            settle(vault, toasts, "Deleted", failed, close),
-        );
+    let title = match (picked.all, picked.entries.as_slice()) {
+        (Some(n), _) => format!("Delete all {} of this folder?", count(n, "entry", "entries")),
+        (None, [one]) => format!("Delete “{}”?", one.name),
+        (None, list) => format!("Delete {} items?", list.len()),
     };
-    let title = items.with_value(|i| {
-        if i.len() == 1 {
-            format!("Delete “{}”?", i[0].name)
-        } else {
-            format!("Delete {} items?", i.len())
-        }
-    });
+    let items = StoredValue::new(picked.entries.clone());
+    let picked = StoredValue::new(picked);
+    let confirm = move || picked.with_value(|p| sender.send(DELETE, None, p));
     view! {
         <Drawer title id="vault-delete-dialog" on_close=close>
             <ul class="vault-doomed">
@@ -239,30 +250,46 @@ fn DeleteDialog(items: Vec<VaultEntry>, close: Callback<()>) -> impl IntoView {
 
 /// Names the archive, then downloads it (the server streams it; the browser saves it).
 #[component]
-fn ZipDialog(folders: Vec<String>, close: Callback<()>) -> impl IntoView {
+fn ZipDialog(picked: Option<Picked>, close: Callback<()>) -> impl IntoView {
     let vault = use_vault();
     let auth = use_auth();
     let toasts = use_toasts();
     let user = vault.user.get_untracked();
-    let suggested = match folders.as_slice() {
-        [one] if !one.is_empty() => name(one).to_string(),
-        [_] => user.clone(),
-        _ => format!("{user} documents"),
+    let here = vault.place.with_untracked(|p| p.path.clone());
+    let suggested = match picked.as_ref().map(|p| (p.all, p.entries.as_slice())) {
+        Some((None, [one])) => name(&one.path).to_string(),
+        Some(_) if !here.is_empty() => format!("{} selection", name(&here)),
+        Some(_) => format!("{user} documents"),
+        None if !here.is_empty() => name(&here).to_string(),
+        None => user.clone(),
+    };
+    let shown = match &picked {
+        None if here.is_empty() => "Vault (everything)".to_string(),
+        None => format!("/{here}"),
+        Some(p) if p.all.is_some() => format!("Everything in /{}", p.folder),
+        Some(p) => p.entries.iter().map(|e| format!("/{}", e.path)).collect::<Vec<_>>().join(", "),
     };
     let archive = RwSignal::new(suggested);
     let busy = RwSignal::new(false);
     let failed = RwSignal::new(None::<ApiError>);
     let owner = Owner::current();
-    let folders = StoredValue::new(folders);
+    let picked = StoredValue::new(picked);
     let download = move || {
         let n = archive.get_untracked().trim().to_string();
         let file = if n.to_ascii_lowercase().ends_with(".zip") { n.clone() } else { format!("{n}.zip") };
-        let (client, user, list) = (auth.client(), user.clone(), folders.get_value());
+        let (client, user, select) =
+            (auth.client(), user.clone(), picked.with_value(|p| p.as_ref().map(Picked::select)));
+        let folder = vault.place.with_untracked(|p| p.path.clone());
         failed.set(None);
         submit(
             busy,
             &owner,
-            move || async move { api::vault::zip(&client, &user, &list, &n).await },
+            move || async move {
+                match select {
+                    Some(select) => api::vault::bulk_zip(&client, &user, &select, &n).await,
+                    None => api::vault::zip(&client, &user, &[folder], &n).await,
+                }
+            },
             move |r| match r {
                 Ok(blob) => {
                     let _ = save_blob(&blob, &file);
@@ -275,7 +302,7 @@ fn ZipDialog(folders: Vec<String>, close: Callback<()>) -> impl IntoView {
     };
     view! {
         <Drawer title="Download as zip" id="vault-zip-dialog" on_close=close>
-            <p>{folders.with_value(|f| f.iter().map(|p| if p.is_empty() { "Vault (everything)".to_string() } else { format!("/{p}") }).collect::<Vec<_>>().join(", "))}</p>
+            <p id="vault-zip-what">{shown}</p>
             <form on:submit=move |ev| { ev.prevent_default(); download(); }>
                 <label for="vault-zip-name">"Archive name"</label>
                 <input id="vault-zip-name" prop:value=move || archive.get() on:input=move |ev| archive.set(event_target_value(&ev))/>

@@ -1,6 +1,8 @@
-//! One folder's entries in a table: a checkbox each (and one for all), the name (a folder
-//! opens, a file shows its versions), size, modified and versions; the headers sort; pages of
-//! 100. The selection's actions (move, zip, delete) sit in the toolbar.
+//! One folder's entries in a table: a checkbox each (a shift-click ticks a range; one for the
+//! page), the name (a folder opens, a file shows its versions), size, modified, versions and
+//! the last bulk action's outcome; the headers sort; pages of 100. The selection's actions
+//! (move, zip, delete) sit in the toolbar; the bar above the table counts the selection,
+//! offers everything in the folder, and sums up the last action's answer.
 
 use leptos::prelude::*;
 use moneydesk_model::vault::{VaultEntry, VaultEntryKind};
@@ -8,6 +10,7 @@ use moneydesk_model::Page;
 
 use super::paths::count;
 use super::{use_vault, Dialog};
+use crate::components::list_bulk::{outcome, ListBulkBar, PageCheck, RowCheck};
 use crate::format::bytes;
 use crate::format::format_date_time;
 
@@ -23,6 +26,7 @@ pub fn Listing(
     let vault = use_vault();
     let entries = page.content.clone();
     let all = entries.clone();
+    let total_entries = page.total_elements;
     let sort = vault.place.with_untracked(|p| p.sort.clone());
     let (field, dir) =
         sort.split_once(',').map(|(f, d)| (f.to_string(), d.to_string())).unwrap_or((sort.clone(), "asc".into()));
@@ -47,11 +51,8 @@ pub fn Listing(
             </th>
         }
     };
-    let every = StoredValue::new(all);
-    let all_ticked = move || {
-        let n = every.with_value(Vec::len);
-        n > 0 && vault.selected.with(|s| s.len() == n)
-    };
+    let ids = StoredValue::new(all.iter().map(|e| e.path.clone()).collect::<Vec<_>>());
+    let bulk = vault.bulk;
     let (number, pages, total) = (page.number as u32 + 1, page.total_pages.max(1) as u32, page.total_elements);
     view! {
         <Show when={let empty = entries.is_empty(); move || empty} fallback=|| ()>
@@ -59,26 +60,24 @@ pub fn Listing(
                 {move || if vault.writer.get() { "This folder is empty. Create a folder, or drop files here to upload them." } else { "This folder is empty." }}
             </p>
         </Show>
+        <ListBulkBar id="vault" noun="entries" bulk actions=&[] total=Signal::derive(move || Some(total_entries))
+            filters=Signal::derive(move || vec![("path".to_string(), vault.place.with(|p| p.path.clone()))])
+            page_ids=Signal::derive(move || ids.get_value())/>
         <div class="table-scroll vault-table-wrap" tabindex="0" role="region" aria-label="Folder contents">
             <table class="data-table vault-table" id="vault-table">
                 <caption class="sr-only">"Folder contents"</caption>
                 <thead>
                     <tr>
-                        <th scope="col" class="vault-check">
-                            <input type="checkbox" aria-label="Select all" prop:checked=all_ticked
-                                on:change=move |ev| {
-                                    let on = event_target_checked(&ev);
-                                    vault.selected.set(if on { every.get_value() } else { Vec::new() });
-                                }/>
-                        </th>
+                        <th scope="col" class="vault-check"><PageCheck bulk page_ids=ids/></th>
                         {header("name", SORTS[0].1)}
                         {header("size", SORTS[1].1)}
                         {header("modifiedAt", SORTS[2].1)}
                         <th scope="col">"Versions"</th>
+                        <th scope="col">"Bulk outcome"</th>
                     </tr>
                 </thead>
                 <tbody>
-                    {entries.into_iter().map(|e| row(e, open)).collect_view()}
+                    {entries.into_iter().enumerate().map(|(i, e)| row(i, e, open, ids)).collect_view()}
                 </tbody>
             </table>
         </div>
@@ -90,25 +89,9 @@ pub fn Listing(
     }
 }
 
-fn row(e: VaultEntry, open: Callback<String>) -> impl IntoView {
+fn row(index: usize, e: VaultEntry, open: Callback<String>, ids: StoredValue<Vec<String>>) -> impl IntoView {
     let vault = use_vault();
     let folder = e.kind == VaultEntryKind::Folder;
-    let ticked = {
-        let path = e.path.clone();
-        move || vault.selected.with(|s| s.iter().any(|x| x.path == path))
-    };
-    let toggle = {
-        let e = e.clone();
-        move |ev| {
-            let on = event_target_checked(&ev);
-            vault.selected.update(|s| {
-                s.retain(|x| x.path != e.path);
-                if on {
-                    s.push(e.clone());
-                }
-            });
-        }
-    };
     let activate = {
         let e = e.clone();
         move |_| {
@@ -122,7 +105,7 @@ fn row(e: VaultEntry, open: Callback<String>) -> impl IntoView {
     let name = e.name.clone();
     view! {
         <tr data-kind=if folder { "folder" } else { "file" } data-path=e.path.clone()>
-            <td class="vault-check"><input type="checkbox" aria-label=format!("Select {name}") prop:checked=ticked on:change=toggle/></td>
+            <td class="vault-check"><RowCheck bulk=vault.bulk index id=e.path.clone() page_ids=ids label=format!("Select {name}")/></td>
             <td data-key="name">
                 <button type="button" class="link-button vault-name" on:click=activate>
                     <span class=if folder { "vault-icon vault-icon-folder" } else { "vault-icon vault-icon-file" } aria-hidden="true"></span>
@@ -132,39 +115,42 @@ fn row(e: VaultEntry, open: Callback<String>) -> impl IntoView {
             <td data-key="size" class="num">{e.size.map(bytes).unwrap_or_default()}</td>
             <td data-key="modifiedAt">{format_date_time(&e.modified_at).unwrap_or_else(|| e.modified_at.clone())}</td>
             <td data-key="versions" class="num">{e.versions.map(|v| v.to_string()).unwrap_or_default()}</td>
+            <td data-key="outcome">{outcome(vault.bulk, e.path.clone())}</td>
         </tr>
     }
 }
 
-/// Move, download as zip and delete for what is ticked (zip: the folders ticked, or this one).
+/// Move, download as zip and delete for what is ticked (zip: the selection, or this folder).
 #[component]
 pub fn SelectionActions() -> impl IntoView {
     let vault = use_vault();
-    let some = move || vault.selected.with(|s| !s.is_empty());
-    let folders = move || {
-        vault
-            .selected
-            .with(|s| s.iter().filter(|e| e.kind == VaultEntryKind::Folder).map(|e| e.path.clone()).collect::<Vec<_>>())
+    let sel = vault.bulk.selection;
+    let some = move || sel.with(|s| !s.is_empty());
+    let zip_label = move || {
+        sel.track();
+        vault.entries.track();
+        let p = vault.picked();
+        let folders = p.entries.iter().filter(|e| e.kind == VaultEntryKind::Folder).count() as u64;
+        match p.all {
+            _ if p.count() == 0 => "Download folder as zip".to_string(),
+            Some(n) => format!("Download all {} as zip", count(n, "entry", "entries")),
+            None if folders == p.count() => format!("Download {} as zip", count(folders, "folder", "folders")),
+            None => format!("Download {} as zip", count(p.count(), "item", "items")),
+        }
     };
     view! {
         <button type="button" class="button" id="vault-zip" on:click=move |_| {
-            let mut f = folders();
-            if f.is_empty() {
-                f.push(vault.place.with_untracked(|p| p.path.clone()));
-            }
-            vault.dialog.set(Some(Dialog::Zip(f)));
-        }>
-            {move || if folders().is_empty() { "Download folder as zip".to_string() } else { format!("Download {} as zip", count(folders().len() as u64, "folder", "folders")) }}
-        </button>
+            let p = vault.picked();
+            vault.dialog.set(Some(Dialog::Zip((p.count() > 0).then_some(p))));
+        }>{zip_label}</button>
         <Show when=move || vault.writer.get()>
             <button type="button" class="button" id="vault-move" disabled=move || !some() on:click=move |_| {
-                vault.dialog.set(Some(Dialog::Move(vault.selected.get_untracked())));
+                vault.dialog.set(Some(Dialog::Move(vault.picked())));
             }>"Move…"</button>
             <button type="button" class="button danger" id="vault-delete" disabled=move || !some() on:click=move |_| {
-                vault.dialog.set(Some(Dialog::Delete(vault.selected.get_untracked())));
+                vault.dialog.set(Some(Dialog::Delete(vault.picked())));
             }>"Delete…"</button>
         </Show>
-        <span class="muted" aria-live="polite">{move || vault.selected.with(|s| if s.is_empty() { String::new() } else { format!("{} selected", s.len()) })}</span>
     }
 }
 

@@ -1,7 +1,9 @@
 //! The document vault as a file manager: a folder tree (tree.rs), breadcrumbs and a sortable
 //! listing of one folder (folders first), new folder, uploads by button or drop (files and whole folders) with
-//! progress, multi-select to move (a folder picker), download as zip or delete (a confirmation
-//! that counts what goes), and a file's versions with downloads and a preview (file.rs).
+//! progress, multi-select (a click, a shift-click range, the page, or everything in the folder)
+//! to move (a folder picker), download as zip or delete (a confirmation that counts what goes),
+//! each one bulk request whose per-entry outcome the rows show, and a file's versions with
+//! downloads and a preview (file.rs).
 //! The user (an admin may pick any), the folder, the sort and the page live in the URL.
 
 mod dialogs;
@@ -16,6 +18,7 @@ mod uploads;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
+use moneydesk_model::bulk::BulkSelect;
 use moneydesk_model::vault::{VaultEntry, VaultUsage};
 use moneydesk_model::{Page, Scope};
 
@@ -25,16 +28,42 @@ pub use self::place::Place;
 use crate::api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
+use crate::components::list_bulk::ListBulk;
+use crate::components::selection::Selection;
 use crate::components::toasts::{use_toasts, ToastKind, Toasts};
 use crate::session::use_auth;
 
 /// What a dialog is open for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Dialog {
-    Move(Vec<VaultEntry>),
-    Delete(Vec<VaultEntry>),
-    Zip(Vec<String>),
+    Move(Picked),
+    Delete(Picked),
+    /// The selection, or (none) the folder open.
+    Zip(Option<Picked>),
     File(VaultEntry),
+}
+
+/// What the selection's actions apply to: the entries ticked on the page shown, or (`all`:
+/// their count) every entry of the folder `folder`, which the server lists when it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Picked {
+    pub folder: String,
+    pub entries: Vec<VaultEntry>,
+    pub all: Option<u64>,
+}
+
+impl Picked {
+    /// The selection as a bulk request names it: the paths, or the folder's listing.
+    pub fn select(&self) -> BulkSelect {
+        match self.all {
+            Some(_) => BulkSelect::filter([("path", self.folder.as_str())]),
+            None => BulkSelect::ids(self.entries.iter().map(|e| e.path.clone())),
+        }
+    }
+
+    pub fn count(&self) -> u64 {
+        self.all.unwrap_or(self.entries.len() as u64)
+    }
 }
 
 /// What the page's parts share (context).
@@ -46,15 +75,26 @@ pub struct Vault {
     pub changed: RwSignal<u32>,
     pub dialog: RwSignal<Option<Dialog>>,
     pub writer: Memo<bool>,
-    /// The entries ticked in the listing (cleared when the folder changes).
-    pub selected: RwSignal<Vec<VaultEntry>>,
+    /// The entries ticked in the listing (cleared when the place changes) and the last bulk
+    /// action's answer.
+    pub bulk: ListBulk,
+    /// The entries shown, and how many the folder holds.
+    pub entries: RwSignal<Vec<VaultEntry>>,
+    pub total: RwSignal<Option<u64>>,
 }
 
 impl Vault {
     /// Something changed: what was ticked may be gone, and the listing loads again.
     pub fn reload(&self) {
-        self.selected.try_set(Vec::new());
+        self.bulk.selection.try_update(Selection::clear);
         self.changed.try_update(|n| *n += 1);
+    }
+
+    /// What the selection's actions apply to now.
+    pub fn picked(&self) -> Picked {
+        let (folder, sel) = (self.place.with_untracked(|p| p.path.clone()), self.bulk.selection.get_untracked());
+        let entries = self.entries.with_untracked(|e| e.iter().filter(|e| sel.contains(&e.path)).cloned().collect());
+        Picked { folder, entries, all: sel.all_matching.then(|| self.total.get_untracked().unwrap_or(0)) }
     }
 }
 
@@ -84,11 +124,14 @@ pub fn VaultPage() -> impl IntoView {
         changed,
         dialog: RwSignal::new(None),
         writer: Memo::new(move |_| auth.can(Scope::VaultWrite)),
-        selected: RwSignal::new(Vec::new()),
+        bulk: ListBulk::new(),
+        entries: RwSignal::new(Vec::new()),
+        total: RwSignal::new(None),
     };
     Effect::new(move |_| {
         place.track();
-        vault.selected.set(Vec::new());
+        vault.bulk.selection.set(Selection::default());
+        vault.bulk.ran.set(None);
     });
     provide_context(vault);
     let queue = uploads::Queue::new(user, changed);
@@ -127,6 +170,17 @@ pub fn VaultPage() -> impl IntoView {
         }
         listing.load(api::vault::contents(&auth.client(), &p.user, &p.path, p.page, &p.sort));
         usage.load(api::vault::usage(&auth.client(), &p.user));
+    });
+    // What the selection's actions see of the listing.
+    Effect::new(move |_| {
+        listing.with(|l| {
+            let (entries, total) = match l {
+                Some(Ok(page)) => (page.content.clone(), Some(page.total_elements)),
+                _ => (Vec::new(), None),
+            };
+            vault.entries.set(entries);
+            vault.total.set(total);
+        })
     });
 
     let naming = RwSignal::new(false);

@@ -33,14 +33,6 @@ pub fn join(folder: &str, name: &str) -> String {
     }
 }
 
-/// Where `item` goes when moved into `target`; `None` when that is where it is, or (a folder)
-/// into itself or below itself.
-pub fn move_target(item: &str, is_folder: bool, target: &str) -> Option<String> {
-    let to = join(target, name(item));
-    let inside = is_folder && moneydesk_model::vault::is_within(target, item);
-    (to != item && !inside).then_some(to)
-}
-
 /// "3 folders, 1 file" style counts.
 pub fn count(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -64,15 +56,6 @@ mod tests {
         assert_eq!(join("", "a"), "a");
         assert_eq!(join("a", "b c"), "a/b c");
         assert_eq!(name("a/b/rapport été.pdf"), "rapport été.pdf");
-    }
-
-    #[wasm_bindgen_test]
-    fn a_move_never_targets_the_same_place_or_a_folders_own_subtree() {
-        assert_eq!(move_target("a/x", true, "b"), Some("b/x".into()));
-        assert_eq!(move_target("a/x", true, "a"), None, "already there");
-        assert_eq!(move_target("a", true, "a/b"), None, "into its own subtree");
-        assert_eq!(move_target("a", true, "ab"), Some("ab/a".into()), "a prefix is not a parent");
-        assert_eq!(move_target("a/f.txt", false, ""), Some("f.txt".into()));
     }
 
     #[wasm_bindgen_test]

@@ -3,7 +3,8 @@
 //! first, filtered by domain; a message opens with its delivery attempts (inbound_message.rs).
 //! The domain filter and the message open live in the URL (`?tab=inbound&domain=…&inbound=…`,
 //! place.rs). While a shown message is still being delivered the list asks again every few
-//! seconds.
+//! seconds. Messages are selected (a click, a shift-click range, the page, or all of the
+//! domain's) to be redelivered in one request; each row shows its outcome.
 
 mod place;
 mod route;
@@ -22,12 +23,22 @@ use super::use_go;
 use crate::api::email as api;
 use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
+use crate::components::data_table::{BulkAction, BulkRunner};
 use crate::components::error_view::ApiErrorView;
+use crate::components::list_bulk::{outcome, ListBulk, ListBulkBar, PageCheck, RowCheck};
+use crate::components::selection::Selection;
 use crate::format::bytes;
 use crate::session::use_auth;
 
 /// How often the list asks again while messages are being delivered.
 const REFRESH: Duration = Duration::from_secs(2);
+
+/// The most messages the list shows (the server's default page): fewer, and it shows all.
+const SHOWN: usize = 50;
+
+/// The bulk action on selected messages (each on its own; the answer says which).
+const ACTIONS: &[BulkAction] = &[BulkAction::new("redeliver", "Redeliver", "redelivered")
+    .confirm("Redeliver the selected messages? Those still being delivered are left as they are.")];
 
 /// The tab's state; `Copy`, handed to each of its parts.
 #[derive(Clone, Copy)]
@@ -39,6 +50,8 @@ struct InboundPage {
     tick: RwSignal<u32>,
     /// A route or a message changed: both lists are asked for again.
     changed: Callback<()>,
+    /// The messages selected and the last bulk action's answer.
+    bulk: ListBulk,
 }
 
 impl InboundPage {
@@ -63,7 +76,13 @@ pub fn Inbound() -> impl IntoView {
             reload.update(|n| *n += 1);
             tick.update(|t| *t += 1);
         }),
+        bulk: ListBulk::new(),
     };
+    // Another domain: the selection meant the old one's messages.
+    Effect::new(move |_| {
+        domain.track();
+        page.bulk.selection.update(Selection::clear);
+    });
 
     let routes = Answer::<Vec<InboundRoute>>::new();
     Effect::new(move |_| {
@@ -103,6 +122,7 @@ pub fn Inbound() -> impl IntoView {
                 {move || open.get().map(|id| view! {
                     <InboundView id=id on_change=page.changed close=Callback::new(move |()| page.place(domain.get_untracked(), None))/>
                 })}
+                <Bulk page messages/>
                 <Messages page messages/>
             </section>
         </div>
@@ -180,6 +200,38 @@ fn Routes(page: InboundPage, routes: Answer<Vec<InboundRoute>>) -> impl IntoView
     }
 }
 
+/// The bar of the selected messages: redeliver, in one request.
+#[component]
+fn Bulk(page: InboundPage, messages: Answer<Vec<InboundMessage>>) -> impl IntoView {
+    let auth = use_auth();
+    let run = BulkRunner::new(move |call| {
+        let sent = api::bulk_inbound(&auth.client(), call);
+        Box::pin(async move { sent.await.map(Some) })
+    });
+    let ids = Signal::derive(move || {
+        messages.with(|l| match l {
+            Some(Ok(all)) => all.iter().map(|m| m.id.clone()).collect(),
+            _ => Vec::new(),
+        })
+    });
+    // The list is read by cursor: its count is known only when it shows every message.
+    let total = Signal::derive(move || ids.with(|i| (i.len() < SHOWN).then_some(i.len() as u64)));
+    let domain = page.domain;
+    let filters = Signal::derive(move || {
+        let d = domain.get();
+        if d.is_empty() {
+            Vec::new()
+        } else {
+            vec![("domain".to_string(), d)]
+        }
+    });
+    let tick = page.tick;
+    view! {
+        <ListBulkBar id="inbound" noun="messages" bulk=page.bulk actions=ACTIONS total filters page_ids=ids run
+            done=Callback::new(move |()| tick.update(|t| *t += 1))/>
+    }
+}
+
 /// The messages received, newest first, each opening on its subject.
 #[component]
 fn Messages(page: InboundPage, messages: Answer<Vec<InboundMessage>>) -> impl IntoView {
@@ -189,18 +241,25 @@ fn Messages(page: InboundPage, messages: Answer<Vec<InboundMessage>>) -> impl In
             None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
             Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| tick.update(|t| *t += 1))/> }.into_any(),
             Some(Ok(all)) if all.is_empty() => view! { <p class="muted" id="inbound-empty">"No messages received yet."</p> }.into_any(),
-            Some(Ok(all)) => view! {
+            Some(Ok(all)) => {
+                let ids = StoredValue::new(all.iter().map(|m| m.id.clone()).collect::<Vec<_>>());
+                let bulk = page.bulk;
+                view! {
                 <table class="email-table" id="inbound-messages">
                     <caption class="sr-only">"Messages received"</caption>
                     <thead><tr>
+                        <th scope="col" class="bulk-check-cell"><PageCheck bulk page_ids=ids/></th>
                         <th scope="col">"Received"</th><th scope="col">"Domain"</th><th scope="col">"From"</th><th scope="col">"Subject"</th>
                         <th scope="col">"Size"</th><th scope="col">"Delivery"</th><th scope="col">"Attempts"</th><th scope="col">"Last result"</th>
+                        <th scope="col">"Bulk outcome"</th>
                     </tr></thead>
                     <tbody>
-                        {all.iter().map(|m| {
+                        {all.iter().enumerate().map(|(i, m)| {
                             let id = m.id.clone();
+                            let label = format!("Select the message from {}", m.from);
                             view! {
                                 <tr data-id=m.id.clone()>
+                                    <td class="bulk-check-cell"><RowCheck bulk index=i id=m.id.clone() page_ids=ids label/></td>
                                     <td>{when(&m.received_at)}</td>
                                     <td>{m.domain.clone()}</td>
                                     <td>{m.from.clone()}</td>
@@ -210,12 +269,14 @@ fn Messages(page: InboundPage, messages: Answer<Vec<InboundMessage>>) -> impl In
                                     <td>{inbound_badge(m.state)}</td>
                                     <td>{m.attempts}</td>
                                     <td class="muted">{m.last_result.clone().unwrap_or_default()}</td>
+                                    <td>{outcome(bulk, m.id.clone())}</td>
                                 </tr>
                             }
                         }).collect_view()}
                     </tbody>
                 </table>
-            }.into_any(),
+            }.into_any()
+            }
         })
     }
 }

@@ -3,7 +3,9 @@
 //! (from, to: both inclusive), paged; all of them in the URL (place.rs). The text and the days
 //! apply when the form is submitted: a date typed digit by digit is a valid day at every
 //! keystroke. While a shown message is still on its way (queued, scheduled, sending, deferred)
-//! the page asks again every few seconds. A row opens the message (message.rs).
+//! the page asks again every few seconds. A row opens the message (message.rs). Messages
+//! are selected (a click, a shift-click range, the page, or all matching the filter) to be
+//! resent or cancelled in one request; each row shows its outcome, a summary counts them.
 
 mod place;
 
@@ -19,11 +21,21 @@ use super::message::MessageView;
 use super::use_go;
 use crate::api::email as api;
 use crate::api::request::Answer;
+use crate::components::data_table::{BulkAction, BulkRunner};
 use crate::components::error_view::ApiErrorView;
+use crate::components::list_bulk::{outcome, ListBulk, ListBulkBar, PageCheck, RowCheck};
+use crate::components::selection::Selection;
 use crate::session::use_auth;
 
 /// How often the list asks again while messages are on their way.
 const REFRESH: Duration = Duration::from_secs(2);
+
+/// The bulk actions on selected messages (each message on its own; the answer says which).
+const ACTIONS: &[BulkAction] = &[
+    BulkAction::new("resend", "Resend", "resent").confirm("Resend the selected messages? Only failed ones are resent."),
+    BulkAction::new("cancel", "Cancel sending", "cancelled")
+        .confirm("Cancel the selected messages? Only those not sent yet (queued, scheduled, deferred) are cancelled."),
+];
 
 /// The page's state; `Copy`, handed to each of its parts.
 #[derive(Clone, Copy)]
@@ -34,6 +46,8 @@ struct Outboxes {
     tick: RwSignal<u32>,
     /// The text and the days as typed, until the form is submitted.
     search: RwSignal<String>,
+    /// The messages selected and the last bulk action's answer.
+    bulk: ListBulk,
     from: RwSignal<String>,
     until: RwSignal<String>,
 }
@@ -77,9 +91,11 @@ pub fn Outbox() -> impl IntoView {
         go,
         tick,
         search: RwSignal::new(String::new()),
+        bulk: ListBulk::new(),
         from: RwSignal::new(String::new()),
         until: RwSignal::new(String::new()),
     };
+    follow_place(place, page.bulk);
     let Outboxes { search, from, until, .. } = page;
     Effect::new(move |_| {
         place.with(|p| {
@@ -95,8 +111,47 @@ pub fn Outbox() -> impl IntoView {
             {move || place.get().message.map(|id| view! {
                 <MessageView id=id close=Callback::new(move |()| page.with(&|p| p.message = None))/>
             })}
+            <Bulk page list/>
             <Messages page list/>
         </div>
+    }
+}
+
+/// Another filter clears the selection (it meant the old filter's messages); another page
+/// keeps it but not the shift-click anchor (an index on the old page).
+fn follow_place(place: Memo<Place>, bulk: ListBulk) {
+    Effect::new(move |prev: Option<(Vec<(String, String)>, u32)>| {
+        let now = place.with(|p| (p.bulk_filters(), p.page));
+        match &prev {
+            Some((f, _)) if *f != now.0 => bulk.selection.update(Selection::clear),
+            Some((_, n)) if *n != now.1 => bulk.selection.update(Selection::new_page),
+            _ => {}
+        }
+        now
+    });
+}
+
+/// The bar of the selected messages: resend, cancel; one request each run.
+#[component]
+fn Bulk(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView {
+    let auth = use_auth();
+    let run = BulkRunner::new(move |call| {
+        let sent = api::bulk_outbox(&auth.client(), call);
+        Box::pin(async move { sent.await.map(Some) })
+    });
+    let total =
+        Signal::derive(move || list.with(|l| l.as_ref().and_then(|l| l.as_ref().ok()).map(|p| p.total_elements)));
+    let ids = Signal::derive(move || {
+        list.with(|l| match l {
+            Some(Ok(p)) => p.content.iter().map(|m| m.id.clone()).collect(),
+            _ => Vec::new(),
+        })
+    });
+    let filters = Signal::derive(move || page.place.with(Place::bulk_filters));
+    let tick = page.tick;
+    view! {
+        <ListBulkBar id="email-outbox" noun="messages" bulk=page.bulk actions=ACTIONS total filters page_ids=ids run
+            done=Callback::new(move |()| tick.update(|t| *t += 1))/>
     }
 }
 
@@ -148,19 +203,25 @@ fn Messages(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView 
             Some(Ok(shown)) if shown.content.is_empty() => view! { <p class="muted" id="email-outbox-empty">"No messages."</p> }.into_any(),
             Some(Ok(shown)) => {
                 let (number, total, last) = (shown.number + 1, shown.total_elements, shown.last);
+                let ids = StoredValue::new(shown.content.iter().map(|m| m.id.clone()).collect::<Vec<_>>());
+                let bulk = page.bulk;
                 view! {
                     <table class="table email-table" id="email-outbox-table">
                         <caption class="sr-only">"Outbox"</caption>
                         <thead><tr>
+                            <th scope="col" class="bulk-check-cell"><PageCheck bulk page_ids=ids/></th>
                             <th scope="col">"Created"</th><th scope="col">"To"</th><th scope="col">"Subject"</th>
                             <th scope="col">"State"</th><th scope="col">"Attempts"</th><th scope="col">"Last reply"</th>
+                            <th scope="col">"Bulk outcome"</th>
                         </tr></thead>
                         <tbody>
-                            {shown.content.iter().map(|m| {
+                            {shown.content.iter().enumerate().map(|(i, m)| {
                                 let id = m.id.clone();
                                 let state = m.state;
+                                let label = format!("Select the message to {}", m.to.join(", "));
                                 view! {
                                     <tr data-id=m.id.clone()>
+                                        <td class="bulk-check-cell"><RowCheck bulk index=i id=m.id.clone() page_ids=ids label/></td>
                                         <td>{created(&m.created_at)}</td>
                                         <td>{m.to.join(", ")}</td>
                                         <td><button type="button" class="link-button email-open" on:click=move |_| {
@@ -170,6 +231,7 @@ fn Messages(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView 
                                         <td><span class=format!("badge state-{}", state.as_str())>{state.label()}</span></td>
                                         <td>{m.attempts}</td>
                                         <td class="muted">{m.last_reply.clone().unwrap_or_default()}</td>
+                                        <td>{outcome(bulk, m.id.clone())}</td>
                                     </tr>
                                 }
                             }).collect_view()}

@@ -67,6 +67,25 @@ impl Place {
         filters
     }
 
+    /// The filter a bulk action sends for "all matching": the list's, without the page (the
+    /// states in one comma-separated value, as the bulk filter takes them).
+    pub fn bulk_filters(&self) -> Vec<(String, String)> {
+        let mut filters = Vec::new();
+        if !self.states.is_empty() {
+            let states: Vec<&str> = self.states.iter().map(|s| s.as_str()).collect();
+            filters.push(("state".to_string(), states.join(",")));
+        }
+        if !self.q.is_empty() {
+            filters.push(("q".into(), self.q.clone()));
+        }
+        for (k, v) in [("createdFrom", &self.created_from), ("createdTo", &self.created_to)] {
+            if !v.is_empty() {
+                filters.push((k.into(), v.clone()));
+            }
+        }
+        filters
+    }
+
     /// State `s` ticked if it was not, else unticked; back to the first page.
     pub fn toggle(&mut self, s: MessageState) {
         if let Some(i) = self.states.iter().position(|x| *x == s) {
@@ -148,6 +167,18 @@ mod tests {
                 ("size", "25")
             ])
         );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_bulk_filter_is_the_lists_filter_without_the_page() {
+        let p = Place {
+            states: vec![MessageState::Failed, MessageState::Deferred],
+            q: "ada".into(),
+            page: 3,
+            ..Default::default()
+        };
+        assert_eq!(p.bulk_filters(), pairs(&[("state", "failed,deferred"), ("q", "ada")]));
+        assert!(Place::default().bulk_filters().is_empty());
     }
 
     #[wasm_bindgen_test]

@@ -1,0 +1,22 @@
+//! The Accounts page's words (with the page, in its chunk).
+
+pub mod en;
+pub mod es;
+
+use super::pick;
+
+pub struct Accounts {
+    pub heading: &'static str,
+    pub intro: &'static str,
+    pub caption: &'static str,
+    pub noun: &'static str,
+    /// Column labels, in the table's order (`src/pages/accounts.rs`).
+    pub columns: [&'static str; 26],
+    pub name_hint: &'static str,
+    pub created_from: &'static str,
+    pub created_to: &'static str,
+}
+
+pub fn text() -> &'static Accounts {
+    pick(&en::TEXT, &es::TEXT)
+}

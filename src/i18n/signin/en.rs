@@ -1,0 +1,35 @@
+//! The sign-in page in English.
+
+use super::SignIn;
+
+pub const TEXT: SignIn = SignIn {
+    heading: "Sign in to Moneydesk",
+    environment: "Environment",
+    choose_environment: "Choose an environment",
+    this_site: "this site",
+    token: "API token",
+    token_example: "mdk_…",
+    token_hint: "Paste the token printed when it was created. It is sent only to the chosen environment.",
+    remember: "Remember on this device",
+    submit: "Sign in",
+    checking: "Checking the token…",
+    no_environment: "No environment to sign in to. {}",
+    no_environment_title: "No environment to sign in to",
+    empty_environments: "The environments list is empty.",
+    still_loading: "The environments are still loading; try again in a moment.",
+    signed_in: "Signed in as {} ({}).",
+    link_heading: "Signing in with a link…",
+    link_checking: "Checking the sign-in link with the server.",
+    link_instead: "Sign in with a token instead",
+    link_gone: "This sign-in link can no longer be used",
+    link_unknown: "This sign-in link is not known",
+    link_unknown_why: "The server has no sign-in link like this one: check that the whole link was copied, or ask an admin for a new one.",
+    link_failed: "Could not sign in with this link",
+    this_server: "this site's server",
+    unauthorized: "The server did not accept this token: it is unknown there or was revoked. Is it a token of the {} environment?",
+    invalid_token: "The server rejected this token as malformed, expired or revoked (code 600): {}",
+    forbidden: "This token is valid but may not sign in to the portal.",
+    unreachable: "Could not reach {}: is the server running, and is the environment's base URL right? ({})",
+    not_json: "{} answered HTTP {} with something that is not JSON: the {} environment's base URL does not seem to point at the Moneydesk API.",
+    no_api: "{} has no Moneydesk API (HTTP 404 for the token check).",
+};

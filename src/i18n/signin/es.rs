@@ -1,0 +1,35 @@
+//! The sign-in page in Spanish.
+
+use super::SignIn;
+
+pub const TEXT: SignIn = SignIn {
+    heading: "Iniciar sesión en Moneydesk",
+    environment: "Entorno",
+    choose_environment: "Elige un entorno",
+    this_site: "este sitio",
+    token: "Token de la API",
+    token_example: "mdk_…",
+    token_hint: "Pega el token que se mostró al crearlo. Solo se envía al entorno elegido.",
+    remember: "Recordar en este dispositivo",
+    submit: "Iniciar sesión",
+    checking: "Comprobando el token…",
+    no_environment: "No hay ningún entorno en el que iniciar sesión. {}",
+    no_environment_title: "No hay ningún entorno en el que iniciar sesión",
+    empty_environments: "La lista de entornos está vacía.",
+    still_loading: "Los entornos aún se están cargando; inténtalo de nuevo en un momento.",
+    signed_in: "Sesión iniciada como {} ({}).",
+    link_heading: "Iniciando sesión con un enlace…",
+    link_checking: "Comprobando el enlace de inicio de sesión con el servidor.",
+    link_instead: "Iniciar sesión con un token",
+    link_gone: "Este enlace de inicio de sesión ya no se puede usar",
+    link_unknown: "Este enlace de inicio de sesión no se conoce",
+    link_unknown_why: "El servidor no tiene ningún enlace de inicio de sesión como este: comprueba que se copió el enlace completo o pide uno nuevo a un administrador.",
+    link_failed: "No se pudo iniciar sesión con este enlace",
+    this_server: "el servidor de este sitio",
+    unauthorized: "El servidor no aceptó este token: no lo conoce o fue revocado. ¿Es un token del entorno {}?",
+    invalid_token: "El servidor rechazó este token por mal formado, caducado o revocado (código 600): {}",
+    forbidden: "Este token es válido, pero no puede iniciar sesión en el portal.",
+    unreachable: "No se pudo contactar con {}: ¿está el servidor en marcha y es correcta la URL base del entorno? ({})",
+    not_json: "{} respondió HTTP {} con algo que no es JSON: la URL base del entorno {} no parece apuntar a la API de Moneydesk.",
+    no_api: "{} no tiene la API de Moneydesk (HTTP 404 al comprobar el token).",
+};

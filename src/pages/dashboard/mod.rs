@@ -1,0 +1,94 @@
+//! Home: the operator's morning view. Today's figures of every group the token's scopes open,
+//! read in one call (`GET` [`OVERVIEW`], kept a few seconds by the server), each a link to the
+//! filtered list behind it (day.rs), with the day's deposits as a stacked chart by rail
+//! (chart.rs); then the groups the token may use. Nothing the scopes do not open: the server
+//! leaves those members out, and the cards list only the groups the token opens. Its own chunk
+//! (`home!` in src/groups.rs), with style/dashboard.css. Follows the session: the layout may
+//! build the page while the stored token is being checked.
+
+use leptos::prelude::*;
+use moneydesk_model::auth::Session;
+use moneydesk_model::overview::Overview;
+use moneydesk_model::paths::OVERVIEW;
+
+use crate::api::ApiError;
+use crate::config::AppConfig;
+use crate::groups::GROUPS;
+use crate::session::use_auth;
+
+mod chart;
+mod day;
+mod links;
+
+#[component]
+pub fn Dashboard() -> impl IntoView {
+    let auth = use_auth();
+    let config = expect_context::<AppConfig>();
+    let overview = RwSignal::new(None::<Result<Overview, ApiError>>);
+    // Bumped by Retry: the figures are read again.
+    let asked = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        asked.track();
+        if auth.session.with(Option::is_none) {
+            return;
+        }
+        let read = auth.client().get_data::<Overview>(OVERVIEW, &[]);
+        leptos::task::spawn_local(async move {
+            let answer = read.await;
+            let _ = overview.try_set(Some(answer));
+        });
+    });
+    let links = config.clone();
+    let figures = move || match overview.get() {
+        None => view! { <p class="muted day-loading">"Reading today’s figures…"</p> }.into_any(),
+        Some(Ok(o)) => day::day(o, &links).into_any(),
+        Some(Err(e)) => view! {
+            <p class="day-error" role="status">
+                "Today’s figures could not be read: " {e.to_string()} " "
+                <button type="button" class="button" id="overview-retry" on:click=move |_| asked.update(|n| *n += 1)>
+                    "Retry"
+                </button>
+            </p>
+        }
+        .into_any(),
+    };
+    view! {
+        <section class="page dashboard">
+            <h1>"Dashboard"</h1>
+            {move || intro(auth.session.get())}
+            <div class="day" data-testid="overview">{figures}</div>
+            {move || cards(auth.session.get(), &config)}
+        </section>
+    }
+}
+
+fn intro(session: Option<Session>) -> impl IntoView {
+    session.map(|s| {
+        let expires = match &s.expires_at {
+            Some(at) => format!("It expires {at}."),
+            None => "It does not expire.".to_string(),
+        };
+        view! { <p class="muted">{format!("Signed in with the token “{}”. {expires}", s.name)}</p> }
+    })
+}
+
+/// The groups this token opens, each a card with what its page does.
+fn cards(session: Option<Session>, config: &AppConfig) -> impl IntoView {
+    let can = |g: &crate::groups::Group| session.as_ref().is_some_and(|s| g.opens(|sc| s.can(sc)));
+    let cards = GROUPS
+        .iter()
+        .filter(|g| can(g))
+        .map(|g| {
+            view! {
+                <li class="card">
+                    <a href=config.href(&g.path())><span class="card-title">{(g.title)()}</span></a>
+                    <p>{(g.summary)()}</p>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <h2 class="day-groups-head">"Your groups"</h2>
+        <ul class="cards">{cards}</ul>
+    }
+}
