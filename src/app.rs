@@ -8,7 +8,6 @@ use crate::components::error_view::api_error_fallback;
 use crate::components::loading::LoadingBar;
 use crate::components::toasts::{ToastHost, Toasts};
 use crate::config::MountOptions;
-use crate::i18n::{self, Lang};
 use crate::pages::{self, not_found::NotFound};
 use crate::session::{load_stored, Auth, Credentials, Keep};
 use crate::shell::layout::Shell;
@@ -39,34 +38,21 @@ pub fn App(options: MountOptions) -> impl IntoView {
     let (is_routing, set_is_routing) = signal(false);
     let busy = Signal::derive(move || is_routing.get() || auth.in_flight.get() > 0);
     let base = config.base_path.clone();
-    // A language remembered other than English: its shell words are fetched first (a small
-    // chunk), so the portal shows in it from the start; a failed fetch shows it in English.
-    let stored = i18n::stored().filter(|l| *l != Lang::En);
-    let ready = RwSignal::new(stored.is_none());
-    if let Some(lang) = stored {
-        let html = !config.embedded;
-        leptos::task::spawn_local(async move {
-            let _ = i18n::switch(lang, html).await;
-            ready.set(true);
-        });
-    }
 
     // Two routes: sign-in, and the layout for everything else, which picks the page from the
-    // path's first segment (one route per page would multiply the router's generic code).
+    // path's first segment (one route per page would multiply the router's generic code). The
+    // tree is built once: a language is chosen by reloading in it (`i18n::choose`).
     view! {
         <div class="moneydesk" class:embedded=config.embedded data-theme=move || theme.mode().as_str()>
-            // Built again in the new language when it changes (`i18n::track`).
-            {move || (i18n::track(), ready.get()).1.then(|| view! {
-                <Router base=base.clone() set_is_routing>
-                    <LoadingBar active=busy/>
-                    <ErrorBoundary fallback=api_error_fallback(None)>
-                        <Routes fallback=|| view! { <NotFound/> }>
-                            <Route path=path!("/signin") view=pages::sign_in/>
-                            <Route path=path!("/*any") view=|| view! { <Shell page=pages::page_for/> }/>
-                        </Routes>
-                    </ErrorBoundary>
-                </Router>
-            })}
+            <Router base=base set_is_routing>
+                <LoadingBar active=busy/>
+                <ErrorBoundary fallback=api_error_fallback(None)>
+                    <Routes fallback=|| view! { <NotFound/> }>
+                        <Route path=path!("/signin") view=pages::sign_in/>
+                        <Route path=path!("/*any") view=|| view! { <Shell page=pages::page_for/> }/>
+                    </Routes>
+                </ErrorBoundary>
+            </Router>
             <ToastHost/>
         </div>
     }

@@ -53,6 +53,19 @@ fn mount_options(options: MountOptions) {
         }
     };
     options.enter_base_path();
+    // A language remembered other than English: its shell words are fetched first (a small
+    // chunk), so the portal shows in it from the start; a failed fetch shows it in English.
+    match i18n::stored().filter(|l| *l != i18n::Lang::En) {
+        None => mount_app(target, options),
+        // wasm-bindgen's own executor: leptos' is set up by the mount that has not happened yet.
+        Some(_) => wasm_bindgen_futures::spawn_local(async move {
+            i18n::start_in_stored(!options.app_config().embedded).await;
+            mount_app(target, options);
+        }),
+    }
+}
+
+fn mount_app(target: web_sys::HtmlElement, options: MountOptions) {
     leptos::mount::mount_to(target, move || leptos::view! { <app::App options/> }).forget();
 }
 

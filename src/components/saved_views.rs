@@ -117,7 +117,7 @@ fn SavedViews(table: &'static str, query: Signal<String>) -> impl IntoView {
 
     let row = move |v: SavedView| {
         let (href, label, gone, key) = (link(&v.query), v.name.clone(), v.name.clone(), v.name.clone());
-        let (copy_label, delete_label) = (format!("Copy the link to {label}"), format!("Delete {label}"));
+        let (copy_label, delete_label) = (format!("Copy link to {label}"), format!("Delete {label}"));
         view! {
             <li class="saved-view">
                 <a href=href class="saved-view-open" data-view=key on:click=move |_| close()>{label}</a>

@@ -7,8 +7,12 @@
 //! shell's English is in the start bundle; its Spanish is a chunk of its own
 //! ([`shell::load_spanish`]), fetched when Spanish is chosen, before the portal shows it.
 //!
-//! A language is switched by rebuilding the portal under the new one (`app.rs` keys its tree
-//! on [`track`]): texts are read once, as each view is built, with no signal per text.
+//! A language is chosen by remembering it on this device and reloading the portal ([`choose`]),
+//! which starts in the remembered language ([`start_in_stored`], before the portal mounts):
+//! texts are read once, as each view is built, with no signal per text and no rebuild of a
+//! live tree (whose pages' pending requests and timers would outlive their owners). A reload
+//! keeps the session: a token is in session or local storage, or handed over again by the
+//! host page that mounts the portal.
 
 pub mod accounts;
 pub mod locale;
@@ -18,8 +22,6 @@ pub mod shell;
 pub mod signin;
 
 use std::cell::Cell;
-
-use leptos::prelude::*;
 
 const STORAGE_KEY: &str = "moneydesk.lang";
 
@@ -56,19 +58,11 @@ impl Lang {
 
 thread_local! {
     static CURRENT: Cell<Lang> = const { Cell::new(Lang::En) };
-    /// Notified when the language changed (the portal rebuilds its tree).
-    static CHANGED: ArcTrigger = ArcTrigger::new();
 }
 
-/// The language the portal speaks now (English until another is chosen and loaded).
+/// The language the portal speaks now (English unless another was remembered and loaded).
 pub fn lang() -> Lang {
     CURRENT.with(Cell::get)
-}
-
-/// The language, tracked: a reactive closure reading it runs again when it changes.
-pub fn track() -> Lang {
-    CHANGED.with(|t| t.track());
-    lang()
 }
 
 /// The catalogue of the current language among an area's two.
@@ -85,24 +79,33 @@ pub fn stored() -> Option<Lang> {
     Lang::parse(&storage.get_item(STORAGE_KEY).ok()??)
 }
 
-/// Switches to `lang`: loads its shell words when they are not here yet, then remembers the
-/// choice on this device, sets `<html lang>` (`html`: not when embedded in a host's page) and
-/// rebuilds the portal in it. A failed load leaves the language as it was and says why.
-pub async fn switch(lang: Lang, html: bool) -> Result<(), shell::NotLoaded> {
-    if lang == Lang::Es {
-        shell::load_spanish().await?;
+/// Before the portal mounts: the remembered language, its shell words loaded first (a small
+/// chunk), and `<html lang>` set to it (`html`: not when embedded in a host's page). A failed
+/// load starts in English.
+pub async fn start_in_stored(html: bool) {
+    let Some(lang) = stored().filter(|l| *l != Lang::En) else { return };
+    if lang == Lang::Es && shell::load_spanish().await.is_err() {
+        return;
     }
-    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
-        let _ = storage.set_item(STORAGE_KEY, lang.tag());
-    }
+    CURRENT.with(|c| c.set(lang));
     if html {
         if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
             let _ = root.set_attribute("lang", lang.tag());
         }
     }
-    if CURRENT.with(|c| c.replace(lang)) != lang {
-        CHANGED.with(|t| t.notify());
+}
+
+/// The language menu's choice: its shell words fetched (so a failure is said here, and the
+/// reload finds them cached), the choice remembered on this device, and the portal reloaded in
+/// it. A failed load or a device that keeps nothing leaves the language as it was.
+pub async fn choose(lang: Lang) -> Result<(), shell::NotLoaded> {
+    if lang == Lang::Es {
+        shell::load_spanish().await?;
     }
+    let window = web_sys::window().ok_or(shell::NotLoaded)?;
+    let storage = window.local_storage().ok().flatten().ok_or(shell::NotLoaded)?;
+    storage.set_item(STORAGE_KEY, lang.tag()).map_err(|_| shell::NotLoaded)?;
+    let _ = window.location().reload();
     Ok(())
 }
 

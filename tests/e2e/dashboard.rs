@@ -37,6 +37,10 @@ async fn the_days_deposits_are_counted_drawn_and_each_figure_opens_its_filtered_
 
     h.goto("/").await;
     h.wait_for_text("main h1", "Dashboard").await;
+    // Signing in read the day before the deposits, and the answer is kept a few seconds:
+    // Refresh asks past it.
+    h.wait_for_text(".day-asof", "Figures as of").await;
+    h.click("#overview-refresh").await;
     let today = h.wait_for_text("[data-testid=day-deposits] a[data-figure=depositsToday]", "3 deposits").await;
     assert!(today.contains("$125.25"), "{today}");
     // One bar (cash), cut into its two states.

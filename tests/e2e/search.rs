@@ -96,7 +96,7 @@ async fn the_header_button_finds_a_message_by_address_and_opens_its_drawer() {
 
     h.click("#global-search-results [role=option][data-group=email]").await;
     h.wait_gone("#global-search-input").await;
-    h.wait_for_text("[role=dialog]", "Your March statement").await;
+    h.wait_for_text("section#email-message", "Your March statement").await;
     let url = h.url().await;
     assert_eq!(url.path(), "/email");
     assert!(url.query().unwrap_or_default().contains("message=msg_"), "{url}");

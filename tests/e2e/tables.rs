@@ -99,7 +99,10 @@ async fn ticked(h: &Harness) -> Vec<String> {
 }
 
 async fn status_of(h: &Harness, token: &str, id: &str) -> String {
-    api(h, token, &format!("{DEPOSITS}/{id}")).await["data"]["status"].as_str().unwrap_or_default().to_string()
+    api(h, token, &format!("{DEPOSITS}/{id}")).await["data"]["record"]["status"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[tokio::test]
@@ -159,7 +162,7 @@ async fn rows_selected_by_click_range_page_and_filter_are_confirmed_and_each_out
     h.click("[data-bulk=reasoned]").await;
     h.wait_for_text("[data-testid=bulk-summary] p", "1 rejected, 0 refused.").await;
     let detail = api(&h, &token, &format!("{DEPOSITS}/{}", made[0])).await;
-    assert_eq!(detail["data"]["status"], "Rejected_6", "{detail}");
+    assert_eq!(detail["data"]["record"]["status"], "Rejected_6", "{detail}");
     assert!(detail.to_string().contains("Duplicate scan"), "the reason is recorded: {detail}");
     h.finish().await;
 }

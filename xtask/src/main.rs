@@ -14,7 +14,8 @@
 //! 2. `wasm_split_cli_support::transform` (after [`relocs::undefine_bss_symbols`]) into the main
 //!    module and one module per page and per set of pages sharing code;
 //! 3. `wasm-bindgen --target web --keep-lld-exports` on the main module (the chunks import the
-//!    linker's function table) and `wasm-opt` on every module, then the page modules merged
+//!    linker's function table), what the main module holds and nothing runs taken out
+//!    ([`slim`]) and `wasm-opt` on every module, then the page modules merged
 //!    into fewer files ([`bundle`]: a file costs a page more than a few KB it does not need)
 //!    with the loader `__wasm_split.js` for those ([`loader`], instead of wasm-split's);
 //! 4. the Web Workers index.html links (`data-type="worker"`, src/worker.rs) built into the same
@@ -24,7 +25,8 @@
 //!    gzip) copy of every text asset and module.
 //!
 //! `cargo xtask worker DIR` builds only the workers, into DIR (the scanning benchmark,
-//! scripts/bench-scan).
+//! scripts/bench-scan). `cargo xtask sizes DIST [N]` lists where the start module's code goes
+//! ([`sizes`]).
 //!
 //! Every file the build makes from the wasm is in one directory named by the linked module's
 //! hash (`build-<16 hex>/`), where they find each other by relative names: nothing generated is
@@ -51,6 +53,8 @@ mod merge;
 mod pack;
 mod preload;
 mod relocs;
+mod sizes;
+mod slim;
 mod worker;
 
 use index::Asset;
@@ -94,9 +98,19 @@ fn run() -> Result<()> {
             }
             Ok(())
         }
+        Some("sizes") if (2..=3).contains(&args.len()) => {
+            let n = match args.get(2) {
+                Some(n) => n.parse().context("N: a number of modules to list")?,
+                None => 40,
+            };
+            sizes::print(Path::new(&args[1]), n)
+        }
         _ => {
             eprintln!(
                 "usage: cargo xtask dist [DIR]   the portal's release build (split into page chunks) into DIR (./dist)"
+            );
+            eprintln!(
+                "       cargo xtask sizes DIST [N]   the start module's code by portal module (a build made with MONEYDESK_WASM_NAMES=1)"
             );
             eprintln!(
                 "       cargo xtask worker DIR   only index.html's Web Workers, into DIR (prints each loader's path)"
@@ -193,6 +207,13 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
             .arg(&main_in),
     )?;
     fs::remove_file(&main_in)?;
+    let main_bg = build_dir.join(format!("{bin}_bg.wasm"));
+    let (slimmed, took) = slim::slim(&fs::read(&main_bg)?)?;
+    fs::write(&main_bg, slimmed)?;
+    say(format_args!(
+        "main module: {} all-null element segments and {} unused exports taken out",
+        took.null_segments, took.exports
+    ));
     let level = format!("-O{}", wasm_opt.as_deref().unwrap_or("z"));
     let mut modules: Vec<PathBuf> = split.split_modules.clone();
     modules.push(build_dir.join(format!("{bin}_bg.wasm")));
@@ -202,9 +223,12 @@ fn dist(root: &Path, out: &Path) -> Result<()> {
     for module in &modules {
         // The `producers` and `target_features` sections only describe the build (300 bytes a
         // module, 67 modules): browsers do not read them.
+        // The main module twice: a second pass finds 165 more bytes gzip there (measured on the
+        // issue-45 build; the pages' modules gain nothing from it).
+        let passes = if *module == main_bg { 2 } else { 1 };
         run_tool(
             Command::new("wasm-opt")
-                .arg(&level)
+                .args(std::iter::repeat_n(&level, passes))
                 .args(names.then_some("-g"))
                 .args(["--strip-producers", "--strip-target-features"])
                 .arg(module)

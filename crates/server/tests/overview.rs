@@ -185,6 +185,13 @@ async fn the_answer_is_kept_a_few_seconds_per_user_and_scopes_and_says_so(backen
     // Other scopes are another entry: read now, with the second deposit.
     let (_, other) = overview(&d, &d.writer).await;
     assert_eq!(other["depositsToday"]["total"]["count"], 2, "{other}");
+
+    // `Cache-Control: no-cache` (the portal's Refresh) reads it afresh, and keeps that answer.
+    let r = d.server.client.get(d.server.url(paths::OVERVIEW)).bearer_auth(&d.admin);
+    let fresh = json(r.header("Cache-Control", "no-cache").send().await.unwrap()).await["data"].clone();
+    assert_eq!(fresh["depositsToday"]["total"]["count"], 2, "asked past the cache: {fresh}");
+    let (_, kept) = overview(&d, &d.admin).await;
+    assert_eq!(kept, fresh, "the fresh answer is the one kept");
 }
 
 async fn the_routing_directory_is_stale_once_the_books_clock_is_past_its_refresh_window(backend: Backend) {

@@ -14,7 +14,7 @@ pub const TEXT: Shell = Shell {
     menu: "Menu",
     sections: "Sections",
     language: "Language",
-    needs_scope: "Needs the {} scope",
+    needs_scope: |scope| format!("Needs the {scope} scope"),
     to_sign_in: "Taking you to the sign-in page…",
     checking_token: "Checking your token…",
     language_failed: "The language could not be loaded; try again.",

@@ -14,7 +14,7 @@ pub const TEXT: Shell = Shell {
     menu: "Menú",
     sections: "Secciones",
     language: "Idioma",
-    needs_scope: "Requiere el permiso {}",
+    needs_scope: |scope| format!("Requiere el permiso {scope}"),
     to_sign_in: "Llevándote a la página de inicio de sesión…",
     checking_token: "Comprobando tu token…",
     language_failed: "No se pudo cargar el idioma; inténtalo de nuevo.",

@@ -42,8 +42,9 @@ pub struct Shell {
     pub menu: &'static str,
     pub sections: &'static str,
     pub language: &'static str,
-    /// `{}`: the scope's name.
-    pub needs_scope: &'static str,
+    /// The title of a section the token may not open, given the scope it needs. (A function
+    /// rather than a template to fill: the start bundle then carries no template filler.)
+    pub needs_scope: fn(&str) -> String,
     pub to_sign_in: &'static str,
     pub checking_token: &'static str,
     pub language_failed: &'static str,

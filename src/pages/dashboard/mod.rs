@@ -13,6 +13,7 @@ use moneydesk_model::paths::OVERVIEW;
 
 use crate::api::ApiError;
 use crate::config::AppConfig;
+use crate::format::format_date_time;
 use crate::groups::GROUPS;
 use crate::session::use_auth;
 
@@ -25,14 +26,17 @@ pub fn Dashboard() -> impl IntoView {
     let auth = use_auth();
     let config = expect_context::<AppConfig>();
     let overview = RwSignal::new(None::<Result<Overview, ApiError>>);
-    // Bumped by Retry: the figures are read again.
+    // Bumped by Retry and Refresh: the figures are read again, past the few seconds the
+    // server (and the browser) keep them — the operator asked for now, not for the kept copy.
     let asked = RwSignal::new(0u32);
     Effect::new(move |_| {
-        asked.track();
+        let again = asked.get() > 0;
         if auth.session.with(Option::is_none) {
             return;
         }
-        let read = auth.client().get_data::<Overview>(OVERVIEW, &[]);
+        let client = auth.client();
+        let client = if again { client.with_header("Cache-Control", "no-cache") } else { client };
+        let read = client.get_data::<Overview>(OVERVIEW, &[]);
         leptos::task::spawn_local(async move {
             let answer = read.await;
             let _ = overview.try_set(Some(answer));
@@ -41,7 +45,19 @@ pub fn Dashboard() -> impl IntoView {
     let links = config.clone();
     let figures = move || match overview.get() {
         None => view! { <p class="muted day-loading">"Reading today’s figures…"</p> }.into_any(),
-        Some(Ok(o)) => day::day(o, &links).into_any(),
+        Some(Ok(o)) => {
+            let at = format_date_time(&o.generated_at).unwrap_or_else(|| o.generated_at.clone());
+            view! {
+                <p class="muted day-asof">
+                    "Figures as of " <time datetime=o.generated_at.clone()>{at}</time> " "
+                    <button type="button" class="button" id="overview-refresh" on:click=move |_| asked.update(|n| *n += 1)>
+                        "Refresh"
+                    </button>
+                </p>
+                {day::day(o, &links)}
+            }
+            .into_any()
+        }
         Some(Err(e)) => view! {
             <p class="day-error" role="status">
                 "Today’s figures could not be read: " {e.to_string()} " "
@@ -81,8 +97,8 @@ fn cards(session: Option<Session>, config: &AppConfig) -> impl IntoView {
         .map(|g| {
             view! {
                 <li class="card">
-                    <a href=config.href(&g.path())><span class="card-title">{(g.title)()}</span></a>
-                    <p>{(g.summary)()}</p>
+                    <a href=config.href(&g.path())><span class="card-title">{g.title()}</span></a>
+                    <p>{g.summary()}</p>
                 </li>
             }
         })

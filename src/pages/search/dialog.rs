@@ -47,9 +47,11 @@ pub fn SearchDialog() -> impl IntoView {
             let _ = el.focus();
         }
     });
+    // After the next frame: the panel arrives with its chunk, and an element not yet in the
+    // document takes no focus (Ctrl+K's panel missed it in the e2e run that way).
     Effect::new(move |_| {
         if let Some(i) = input.get() {
-            let _ = i.focus();
+            request_animation_frame(move || _ = i.focus());
         }
     });
 

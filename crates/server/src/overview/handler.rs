@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use chrono::{NaiveTime, SecondsFormat, TimeZone, Utc};
 use moneydesk_model::overview::{DirectoryAge, Figure, ListQuery, NextCashLetter, Overview, VaultUse};
@@ -23,15 +23,25 @@ const CUT_OFF: (u32, u32) = (17, 0);
 #[utoipa::path(operation_id = "get_overview", get, path = paths::OVERVIEW, tag = "overview",
     security(("bearer" = [])),
     extensions(("x-extension" = json!(true))),
-    description = "Today's figures (today in the business time zone) of every group the token's scopes open, each with the list behind it (`list`: the list endpoint and the query of its filters; the portal's page of that list takes the same query). A member whose group the scopes do not open is absent, not null: `depositsToday`, `waiting` and `nextCashLetter` need deposits:read, `outbox` email:send, `routingDirectory` routing:read, `vault` vault:read (the token's own user's vault), `webhooks` webhooks:write, `ledger` ledger:read. Any valid token may ask; with none of those scopes the answer is the day alone. The answer is reused for the same user and scopes for a few seconds (`Cache-Control: private, max-age=5`; `generatedAt` says when it was read). Decisions the contract leaves open: the cash letter's cut-off is 17:00 business time on the next business day (today until then); \"today\" and the directory's age follow the books' clock (`MONEYDESK_CLOCK_OFFSET`); `bouncesToday` counts failed messages tried today and links to every failed message; `returned` and `toConfirm` count every deposit in that state, whatever its day; no vault quota is configured on this server, so `quotaBytes` is absent.",
+    description = "Today's figures (today in the business time zone) of every group the token's scopes open, each with the list behind it (`list`: the list endpoint and the query of its filters; the portal's page of that list takes the same query). A member whose group the scopes do not open is absent, not null: `depositsToday`, `waiting` and `nextCashLetter` need deposits:read, `outbox` email:send, `routingDirectory` routing:read, `vault` vault:read (the token's own user's vault), `webhooks` webhooks:write, `ledger` ledger:read. Any valid token may ask; with none of those scopes the answer is the day alone. The answer is reused for the same user and scopes for a few seconds (`Cache-Control: private, max-age=5`; `generatedAt` says when it was read); a request with `Cache-Control: no-cache` is read afresh (the portal's Refresh). Decisions the contract leaves open: the cash letter's cut-off is 17:00 business time on the next business day (today until then); \"today\" and the directory's age follow the books' clock (`MONEYDESK_CLOCK_OFFSET`); `bouncesToday` counts failed messages tried today and links to every failed message; `returned` and `toConfirm` count every deposit in that state, whatever its day; no vault quota is configured on this server, so `quotaBytes` is absent.",
     responses((status = 200, description = "The caller's day", body = Envelope<Overview>,
         headers(("Cache-Control" = String, description = "`private, max-age=5`")))))]
-pub(super) async fn overview(State(state): State<OverviewState>, caller: Caller) -> Result<Response, Error> {
+pub(super) async fn overview(
+    State(state): State<OverviewState>,
+    caller: Caller,
+    headers: HeaderMap,
+) -> Result<Response, Error> {
     let session = caller.session();
     let mut scopes: Vec<&str> = session.scopes.iter().map(|s| s.as_str()).collect();
     scopes.sort_unstable();
     let key = format!("{}\n{}", caller.user_id(), scopes.join(" "));
-    let answer = match state.cache().get(&key) {
+    // HTTP's own way to ask past a cache (RFC 9111 5.2.1.4): the answer is read again and kept.
+    let fresh_asked = headers
+        .get_all(header::CACHE_CONTROL)
+        .iter()
+        .any(|v| v.to_str().is_ok_and(|v| v.split(',').any(|d| d.trim().eq_ignore_ascii_case("no-cache"))));
+    let cached = if fresh_asked { None } else { state.cache().get(&key) };
+    let answer = match cached {
         Some(hit) => hit,
         None => {
             let fresh = Arc::new(read(&state, &caller).await?);
