@@ -178,7 +178,9 @@ async fn the_outbox_is_narrowed_to_the_days_the_messages_were_created_with_the_d
     h.goto("/email?tab=outbox").await;
     h.wait_js("document.querySelectorAll('#email-outbox-table tbody tr').length === 2", "both messages").await;
     // The day they were created, as the table shows it (UTC): no assumption about the clock.
-    let created = h.js("return document.querySelector('#email-outbox-table tbody td').textContent", vec![]).await;
+    let created = h
+        .js("return document.querySelector('#email-outbox-table tbody td:not(.bulk-check-cell)').textContent", vec![])
+        .await;
     let day = created.as_str().unwrap()[..10].to_string();
 
     set_date(&h, "#email-created-from", "2020-01-01").await;

@@ -37,6 +37,7 @@ const FIRST_SCREEN: &[(u16, &str, Stack)] = &[
     (700, "17.6", Stack::Ui),    // the brand
     (700, "25.6", Stack::Ui),    // the page's heading
     (400, "16.8", Stack::Ui),    // icon buttons
+    (600, "15", Stack::Ui),      // the bulk bar's count, a primary button
 ];
 
 /// Each of [`FIRST_SCREEN`] as a CSS `font` (`600 12.8px system-ui, …`), its stack as

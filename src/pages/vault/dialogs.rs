@@ -9,9 +9,9 @@ use moneydesk_model::Page;
 
 use std::sync::Arc;
 
-use moneydesk_model::bulk::BulkResult;
+use moneydesk_model::bulk::{BulkItem, BulkResult};
 
-use super::paths::{count, crumbs, name};
+use super::paths::{count, crumbs, join, name};
 use super::{file, use_vault, Dialog, Picked};
 use crate::api;
 use crate::api::request::{submit, Answer};
@@ -72,10 +72,26 @@ impl BulkSender {
     fn send(self, action: BulkAction, to: Option<String>, picked: &Picked) {
         let BulkSender { vault, auth, toasts, key, busy, failed, close, .. } = self;
         let (client, user, select) = (auth.client(), vault.user.get_untracked(), picked.select());
+        let folders = picked.folders_only();
         failed.set(None);
         let k = key.get_value();
-        let start =
-            move || async move { api::vault::bulk(&client, &user, action.key, to.as_deref(), &select, &k).await };
+        // Folders alone go through the description's folder operations (a folder moved, folders
+        // deleted), as before bulk actions existed; files and mixes through `…/bulk`. Either way
+        // the answer is told per entry.
+        let start = move || async move {
+            match (action.key, folders) {
+                ("delete", Some(f)) => api::vault::delete_folders(&client, &user, &f)
+                    .await
+                    .map(|_| BulkResult::new("delete", f.into_iter().map(BulkItem::done).collect())),
+                ("move", Some(f)) if f.len() == 1 => {
+                    let new_path = join(to.as_deref().unwrap_or_default(), name(&f[0]));
+                    api::vault::move_folder(&client, &user, &f[0], &new_path)
+                        .await
+                        .map(|_| BulkResult::new("move", f.into_iter().map(BulkItem::done).collect()))
+                }
+                _ => api::vault::bulk(&client, &user, action.key, to.as_deref(), &select, &k).await,
+            }
+        };
         let done = move |r: Result<BulkResult, ApiError>| match r {
             Ok(result) => {
                 let ran = Ran::new(action, result);
@@ -279,15 +295,18 @@ fn ZipDialog(picked: Option<Picked>, close: Callback<()>) -> impl IntoView {
         let file = if n.to_ascii_lowercase().ends_with(".zip") { n.clone() } else { format!("{n}.zip") };
         let (client, user, select) =
             (auth.client(), user.clone(), picked.with_value(|p| p.as_ref().map(Picked::select)));
+        let folders = picked.with_value(|p| p.as_ref().and_then(Picked::folders_only));
         let folder = vault.place.with_untracked(|p| p.path.clone());
         failed.set(None);
         submit(
             busy,
             &owner,
             move || async move {
-                match select {
-                    Some(select) => api::vault::bulk_zip(&client, &user, &select, &n).await,
-                    None => api::vault::zip(&client, &user, &[folder], &n).await,
+                // Folders alone (or the folder shown): the description's folder download.
+                match (select, folders) {
+                    (_, Some(folders)) => api::vault::zip(&client, &user, &folders, &n).await,
+                    (Some(select), None) => api::vault::bulk_zip(&client, &user, &select, &n).await,
+                    (None, None) => api::vault::zip(&client, &user, &[folder], &n).await,
                 }
             },
             move |r| match r {

@@ -64,6 +64,15 @@ impl Picked {
     pub fn count(&self) -> u64 {
         self.all.unwrap_or(self.entries.len() as u64)
     }
+
+    /// The folders' paths when the selection names folders only (not "all matching"): the
+    /// description's own folder operations do those (move one, delete several, zip several).
+    pub fn folders_only(&self) -> Option<Vec<String>> {
+        let all_folders = self.all.is_none()
+            && !self.entries.is_empty()
+            && self.entries.iter().all(|e| e.kind == moneydesk_model::vault::VaultEntryKind::Folder);
+        all_folders.then(|| self.entries.iter().map(|e| e.path.clone()).collect())
+    }
 }
 
 /// What the page's parts share (context).
