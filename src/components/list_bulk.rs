@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use moneydesk_model::bulk::BulkSelect;
 
 use super::data_table::bulk::{badge, new_key, BulkAction, BulkCall, BulkRunner, Ran};
+use super::data_table::BulkSummary;
 use super::selection::Selection;
 use crate::api::ApiError;
 use crate::format::group;
@@ -225,43 +226,6 @@ pub fn ListBulkBar(
             {prompt}
             <p class="bulk-error" role="alert" hidden=move || failed.with(Option::is_none)>{move || failed.get()}</p>
         </div>
-        <ListBulkSummary id bulk/>
-    }
-}
-
-/// The last run's answer: both counts, and the refused records with why (the first 200).
-#[component]
-pub fn ListBulkSummary(id: &'static str, bulk: ListBulk) -> impl IntoView {
-    const LISTED: usize = 200;
-    let open = RwSignal::new(false);
-    move || {
-        let ran = bulk.ran.get()?;
-        let list_id = format!("{id}-bulk-refused");
-        let refused = ran.result.refused;
-        let more = (refused as usize).saturating_sub(LISTED);
-        let items = ran
-            .refused()
-            .take(LISTED)
-            .map(|i| {
-                let why = i.problem.clone().or_else(|| i.reason.clone()).unwrap_or_default();
-                view! { <li><span class="mono">{i.id.clone()}</span>": "{why}</li> }
-            })
-            .collect_view();
-        Some(view! {
-            <div class={if refused > 0 { "bulk-summary has-refused" } else { "bulk-summary" }} data-testid="bulk-summary"
-                id=format!("{id}-bulk-summary")>
-                <p role="status">{ran.summary()}</p>
-                <button type="button" class="button" data-bulk="show-refused" hidden=refused == 0
-                    aria-expanded=move || open.get().to_string() aria-controls=list_id.clone()
-                    on:click=move |_| open.update(|o| *o = !*o)>
-                    {move || if open.get() { "Hide refused" } else { "Show refused" }}
-                </button>
-                <button type="button" class="button" data-bulk="dismiss" on:click=move |_| bulk.ran.set(None)>"Dismiss"</button>
-                <ul class="bulk-refused" id=list_id hidden=move || !open.get()>
-                    {items}
-                    {(more > 0).then(|| view! { <li>{format!("… and {} more", group(more as u64))}</li> })}
-                </ul>
-            </div>
-        })
+        <BulkSummary id ran=bulk.ran/>
     }
 }

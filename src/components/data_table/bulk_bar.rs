@@ -56,7 +56,7 @@ fn focus_id(id: String) {
 
 #[component]
 pub(super) fn BulkBar(ctx: Ctx) -> impl IntoView {
-    ctx.selectable().then(|| view! { <Controls ctx/> <Summary ctx/> })
+    ctx.selectable().then(|| view! { <Controls ctx/> <BulkSummary id=ctx.id ran=ctx.ran/> })
 }
 
 /// The bar's own state, shared by its parts.
@@ -251,19 +251,21 @@ fn Prompt(ctx: Ctx, bar: Bar) -> impl IntoView {
     }
 }
 
-/// The last run's answer: both counts, and the refused records with why (the first 200).
+/// The last run's answer: both counts, and the refused records with why (the first 200). The
+/// table's bar and the lists that are not tables (`components/list_bulk.rs`) show the same one;
+/// `{id}-bulk-summary` takes focus after a run.
 #[component]
-fn Summary(ctx: Ctx) -> impl IntoView {
+pub(crate) fn BulkSummary(id: &'static str, ran: RwSignal<Option<Arc<Ran>>>) -> impl IntoView {
     const LISTED: usize = 200;
     let open = RwSignal::new(false);
     move || {
-        let ran = ctx.ran.get()?;
+        let shown = ran.get()?;
         open.set(false);
-        let list_id = format!("{}-bulk-refused", ctx.id);
-        let refused = ran.result.refused;
+        let list_id = format!("{id}-bulk-refused");
+        let refused = shown.result.refused;
         let class = if refused > 0 { "bulk-summary has-refused" } else { "bulk-summary" };
         let more = (refused as usize).saturating_sub(LISTED);
-        let items = ran
+        let items = shown
             .refused()
             .take(LISTED)
             .map(|i| {
@@ -272,15 +274,14 @@ fn Summary(ctx: Ctx) -> impl IntoView {
             })
             .collect_view();
         Some(view! {
-            <div class=class
-                data-testid="bulk-summary" id=format!("{}-bulk-summary", ctx.id) tabindex="-1">
-                <p role="status">{ran.summary()}</p>
+            <div class=class data-testid="bulk-summary" id=format!("{id}-bulk-summary") tabindex="-1">
+                <p role="status">{shown.summary()}</p>
                 <button type="button" class="button" data-bulk="show-refused" hidden=refused == 0
                     aria-expanded=move || open.get().to_string() aria-controls=list_id.clone()
                     on:click=move |_| open.update(|o| *o = !*o)>
                     {move || if open.get() { "Hide refused" } else { "Show refused" }}
                 </button>
-                <button type="button" class="button" data-bulk="dismiss" on:click=move |_| ctx.ran.set(None)>"Dismiss"</button>
+                <button type="button" class="button" data-bulk="dismiss" on:click=move |_| ran.set(None)>"Dismiss"</button>
                 <ul class="bulk-refused" id=list_id hidden=move || !open.get()>
                     {items}
                     {(more > 0).then(|| view! { <li>{format!("… and {} more", group(more as u64))}</li> })}

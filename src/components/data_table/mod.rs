@@ -71,6 +71,7 @@ use serde_json::Value;
 
 pub use self::bulk::{BulkAction, BulkCall, BulkFuture, BulkRunner};
 use self::bulk_bar::BulkBar;
+pub(crate) use self::bulk_bar::BulkSummary;
 pub use self::column::{Column, FilterDef, FilterKind, Format};
 pub(crate) use self::ctx::{columns_key, Ctx};
 use self::keys::Shortcuts;
