@@ -7,7 +7,6 @@
 //! only) and the `name` filter (SQLite's FTS5 trigram index, PostgreSQL's `pg_trgm`).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::storage::{Database, Dialect, Sql, Tx};
 use moneydesk_model::accounts::{Account, AccountStatus, AccountType};
@@ -113,22 +112,27 @@ impl AccountStore {
     /// Rebuilds the marks (after out-of-band changes to the table).
     pub async fn rebuild_marks(&self) -> sqlx::Result<()> {
         let _one_at_a_time = self.rebuilding.lock().await;
+        self.rebuild_marks_locked().await
+    }
+
+    async fn rebuild_marks_locked(&self) -> sqlx::Result<()> {
         let mut tx = self.db.begin().await?;
         marks::rebuild(&mut tx).await?;
         tx.commit().await
     }
 
+    /// At most one background rebuild per store, and none while another rebuild runs: the
+    /// store's own lock, not a process-wide flag (several servers in one process, as the
+    /// tests run them, each rebuild their own marks; a task cancelled with its runtime
+    /// releases the lock with it).
     fn rebuild_marks_in_background(&self) {
-        static RUNNING: AtomicBool = AtomicBool::new(false);
-        if RUNNING.swap(true, Ordering::AcqRel) {
-            return;
-        }
+        let Ok(guard) = self.rebuilding.clone().try_lock_owned() else { return };
         let db = self.clone();
         tokio::spawn(async move {
-            if let Err(e) = db.rebuild_marks().await {
+            let _guard = guard;
+            if let Err(e) = db.rebuild_marks_locked().await {
                 tracing::warn!(error = %e, "rebuilding the account marks failed; pages are answered by scanning");
             }
-            RUNNING.store(false, Ordering::Release);
         });
     }
 }

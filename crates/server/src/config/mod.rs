@@ -20,8 +20,7 @@ pub mod values;
 pub mod verify;
 pub mod webhooks;
 
-use values::parse_size;
-use values::{duration, normalise_origin, parse_bool, positive};
+use values::{duration, normalise_origin, parse_bool, positive, size};
 
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./data";
@@ -179,13 +178,7 @@ impl Config {
             Some(v) => parse_bool("MONEYDESK_SEED_DEMO", &v)?,
             None => file.seed_demo.unwrap_or(true),
         };
-        let body_limit = match (var("MONEYDESK_BODY_LIMIT"), file.body_limit) {
-            (Some(v), _) => parse_size(&v).context("MONEYDESK_BODY_LIMIT")?,
-            (None, Some(toml::Value::Integer(n))) if n > 0 => n as usize,
-            (None, Some(toml::Value::String(s))) => parse_size(&s).context("body_limit in MONEYDESK_CONFIG")?,
-            (None, Some(other)) => bail!("body_limit in MONEYDESK_CONFIG must be a positive number of bytes or a string like \"32MiB\"; got {other}"),
-            (None, None) => DEFAULT_BODY_LIMIT,
-        };
+        let body_limit = size(&var, "MONEYDESK_BODY_LIMIT", file.body_limit)?.unwrap_or(DEFAULT_BODY_LIMIT);
         let log = var("MONEYDESK_LOG").or_else(|| var("RUST_LOG")).or(file.log).unwrap_or_else(|| DEFAULT_LOG.into());
         let fedach_file = var("MONEYDESK_FEDACH_FILE").map(PathBuf::from).or(file.fedach_file);
         let fedwire_file = var("MONEYDESK_FEDWIRE_FILE").map(PathBuf::from).or(file.fedwire_file);
@@ -231,15 +224,8 @@ impl Config {
         };
         let token_cache_ttl =
             duration(&var, "MONEYDESK_TOKEN_CACHE_TTL", file.token_cache_ttl)?.unwrap_or(DEFAULT_TOKEN_CACHE_TTL);
-        let vault_upload_limit = match (var("MONEYDESK_VAULT_UPLOAD_LIMIT"), file.vault_upload_limit) {
-            (Some(v), _) => parse_size(&v).context("MONEYDESK_VAULT_UPLOAD_LIMIT")? as u64,
-            (None, Some(toml::Value::Integer(n))) if n > 0 => n as u64,
-            (None, Some(toml::Value::String(s))) => {
-                parse_size(&s).context("vault_upload_limit in MONEYDESK_CONFIG")? as u64
-            }
-            (None, Some(other)) => bail!("vault_upload_limit in MONEYDESK_CONFIG must be a positive number of bytes or a string like \"1GiB\"; got {other}"),
-            (None, None) => DEFAULT_VAULT_UPLOAD_LIMIT,
-        };
+        let vault_upload_limit = size(&var, "MONEYDESK_VAULT_UPLOAD_LIMIT", file.vault_upload_limit)?
+            .map_or(DEFAULT_VAULT_UPLOAD_LIMIT, |n| n as u64);
         let vault_sweep_grace = match var("MONEYDESK_VAULT_SWEEP_GRACE") {
             // 0 is allowed here (tests: sweep everything unreferenced at once).
             Some(v) if v.trim() == "0" => Duration::ZERO,
@@ -336,70 +322,4 @@ fn sqlite_url(data_dir: &Path) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashMap;
-
-    fn cfg(vars: &[(&str, &str)]) -> anyhow::Result<Config> {
-        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Config::from_lookup(|k| map.get(k).cloned())
-    }
-
-    #[test]
-    fn defaults() {
-        let c = cfg(&[]).unwrap();
-        assert_eq!(c.addr.to_string(), "127.0.0.1:8080");
-        assert_eq!(c.database_url, "sqlite://./data/moneydesk.db");
-        assert_eq!(c.dist_dir, Some(PathBuf::from("./dist")));
-        assert!(c.cors_origins.is_empty() && c.seed_demo);
-        assert_eq!(c.body_limit, 32 * 1024 * 1024);
-    }
-
-    #[test]
-    fn env_wins_over_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("m.toml");
-        std::fs::write(
-            &file,
-            "addr = \"0.0.0.0:9000\"\ncors_origins = [\"http://a.test\"]\nbody_limit = \"1MiB\"\nseed_demo = false\n",
-        )
-        .unwrap();
-        let c = cfg(&[("MONEYDESK_CONFIG", file.to_str().unwrap()), ("MONEYDESK_ADDR", "127.0.0.1:9001")]).unwrap();
-        assert_eq!(c.addr.to_string(), "127.0.0.1:9001");
-        assert_eq!(c.cors_origins, vec!["http://a.test"]);
-        assert_eq!(c.body_limit, 1024 * 1024);
-        assert!(!c.seed_demo);
-        std::fs::write(&file, "adress = \"x\"\n").unwrap();
-        assert!(format!("{:#}", cfg(&[("MONEYDESK_CONFIG", file.to_str().unwrap())]).unwrap_err()).contains("adress"));
-    }
-
-    #[test]
-    fn bad_values_say_which() {
-        assert!(format!("{:#}", cfg(&[("MONEYDESK_ADDR", "localhost")]).unwrap_err()).contains("MONEYDESK_ADDR"));
-        assert!(format!("{:#}", cfg(&[("MONEYDESK_CORS_ORIGINS", "http://a.test/path")]).unwrap_err())
-            .contains("not an origin"));
-        assert!(format!("{:#}", cfg(&[("MONEYDESK_BODY_LIMIT", "12XB")]).unwrap_err()).contains("unit"));
-        let c = cfg(&[("MONEYDESK_CORS_ORIGINS", " http://a.test/, https://b.test:8443 ")]).unwrap();
-        assert_eq!(c.cors_origins, vec!["http://a.test", "https://b.test:8443"]);
-        assert_eq!(parse_size("512KiB").unwrap(), 512 * 1024);
-        assert!(format!("{:#}", cfg(&[("MONEYDESK_KEEP_ALIVE_TIMEOUT", "10 parsecs")]).unwrap_err())
-            .contains("MONEYDESK_KEEP_ALIVE_TIMEOUT"));
-        assert!(format!("{:#}", cfg(&[("MONEYDESK_MAX_CONNECTIONS", "0")]).unwrap_err())
-            .contains("MONEYDESK_MAX_CONNECTIONS"));
-    }
-
-    #[test]
-    fn connection_limits_and_token_cache_ttl_are_settings() {
-        let c = cfg(&[]).unwrap();
-        assert_eq!(c.limits, crate::serve::Limits::default());
-        assert_eq!(c.token_cache_ttl, DEFAULT_TOKEN_CACHE_TTL);
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("m.toml");
-        std::fs::write(&file, "header_read_timeout = 5\nkeep_alive_timeout = \"2m\"\nmax_connections = 64\n").unwrap();
-        let c = cfg(&[("MONEYDESK_CONFIG", file.to_str().unwrap()), ("MONEYDESK_TOKEN_CACHE_TTL", "50ms")]).unwrap();
-        assert_eq!(c.limits.header_read_timeout, Duration::from_secs(5));
-        assert_eq!(c.limits.keep_alive_timeout, Duration::from_secs(120));
-        assert_eq!(c.limits.max_connections, 64);
-        assert_eq!(c.token_cache_ttl, Duration::from_millis(50));
-    }
-}
+mod tests;

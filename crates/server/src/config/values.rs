@@ -29,6 +29,29 @@ pub(super) fn duration(
     }
 }
 
+/// A size setting: the variable `name`, else the file's key (a number of bytes or a string
+/// like `"32MiB"`); `None` when neither is set.
+pub(super) fn size(
+    var: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    file: Option<toml::Value>,
+) -> anyhow::Result<Option<usize>> {
+    let key = name.trim_start_matches("MONEYDESK_").to_ascii_lowercase();
+    match (var(name), file) {
+        (Some(v), _) => parse_size(&v).map(Some).context(name.to_string()),
+        (None, Some(toml::Value::Integer(n))) if n > 0 => Ok(Some(n as usize)),
+        (None, Some(toml::Value::String(s))) => {
+            parse_size(&s).map(Some).with_context(|| format!("{key} in MONEYDESK_CONFIG"))
+        }
+        (None, Some(other)) => {
+            bail!(
+                "{key} in MONEYDESK_CONFIG must be a positive number of bytes or a string like \"32MiB\"; got {other}"
+            )
+        }
+        (None, None) => Ok(None),
+    }
+}
+
 /// `10s`, `500ms`, `2m`, `1h` or a bare number of seconds; positive.
 pub fn parse_duration(v: &str) -> anyhow::Result<Duration> {
     let (n, unit) = number_and_unit(v, "duration must be a number with a unit like 10s, 500ms or 2m")?;

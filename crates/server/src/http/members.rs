@@ -1,7 +1,7 @@
 //! Marks, wherever a schema appears in the OpenAPI document (as a component or inlined in a
 //! generic page or envelope), the members the published description does not list with
 //! `x-extension: true`, so a client written from the description knows what it may ignore
-//! (checked against the description's own tables by `tests/description.rs`).
+//! (checked against the description's own tables by `tests/server/description.rs`).
 
 use std::collections::BTreeSet;
 
