@@ -35,8 +35,9 @@ pub struct Group {
     /// Its own wasm chunk in the release build, fetched on first use (called directly in
     /// other builds).
     pub page: fn() -> LoadFuture,
-    /// `style/NAME.css` files only this page uses: loaded with its chunk in the release build.
-    pub stylesheets: &'static [&'static str],
+    // A group's `stylesheets: [...]` (the `style/NAME.css` files only its page uses) go to its
+    // chunk (`split_page!`) and to the release build (xtask reads this file), not into this
+    // struct: nothing reads them at run time, and they would be start-bundle bytes.
 }
 
 impl Group {
@@ -87,7 +88,6 @@ macro_rules! groups {
                 any: groups!(@any $scope),
                 or_scope: groups!(@or $($or)?),
                 page: groups!(@code $slug $kind),
-                stylesheets: &[$($css),*],
             }, )*
         ];
     };
@@ -112,59 +112,59 @@ groups! {
     vault {
         scope: VaultRead,
         page: split(crate::pages::vault::VaultPage),
-        stylesheets: ["table", "vault", "activity"],
+        stylesheets: ["table", "record", "table_tools", "vault", "activity"],
     }
     email {
         scope: EmailSend | EmailVerify,
         page: split(crate::pages::email::EmailPage),
-        stylesheets: ["table", "email", "activity"],
+        stylesheets: ["table", "record", "table_tools", "email", "email_domains", "activity"],
     }
     routing {
         scope: RoutingRead,
         page: split(crate::pages::routing::RoutingPage),
-        stylesheets: ["table", "routing"],
+        stylesheets: ["table", "record", "table_tools", "routing"],
     }
     deposits {
         scope: DepositsRead,
         page: split(crate::pages::deposits::DepositsPage),
-        stylesheets: ["table", "deposits", "ledger", "activity"],
+        stylesheets: ["table", "record", "table_tools", "deposits", "ledger", "activity"],
     }
     cash_letters {
         scope: DepositsRead,
         page: split(crate::pages::cash_letters::CashLettersPage),
-        stylesheets: ["table", "cash_letters"],
+        stylesheets: ["table", "record", "table_tools", "cash_letters"],
     }
     accounts {
         scope: AccountsRead,
         page: split(crate::pages::accounts::AccountsPage),
-        stylesheets: ["table", "ledger", "activity"],
+        stylesheets: ["table", "record", "table_tools", "ledger", "activity"],
         opens_on: first_page(ACCOUNTS),
     }
     ledger {
         scope: LedgerRead | DepositsRead,
         page: split(crate::pages::ledger::LedgerPage),
-        stylesheets: ["table", "ledger"],
+        stylesheets: ["table", "record", "table_tools", "ledger"],
     }
     permissions {
         scope: PermissionsRead,
         page: split(crate::pages::permissions::PermissionsPage),
-        stylesheets: ["table"],
+        stylesheets: ["table", "record", "table_tools"],
         opens_on: first_page(PERMISSIONS),
     }
     activity {
         scope: AuditRead,
         page: split(crate::pages::activity::ActivityPage),
-        stylesheets: ["table", "activity"],
+        stylesheets: ["table", "record", "table_tools", "activity"],
     }
     webhooks {
         scope: WebhooksWrite,
         page: split(crate::pages::webhooks::WebhooksPage),
-        stylesheets: ["table", "webhooks"],
+        stylesheets: ["table", "record", "table_tools", "webhooks"],
     }
     tokens {
         scope: any,
         page: split(crate::pages::tokens::TokensPage),
-        stylesheets: ["table"],
+        stylesheets: ["table", "record", "table_tools"],
     }
 }
 

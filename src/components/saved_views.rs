@@ -1,14 +1,15 @@
 //! The data table's saved views: a menu in the table's toolbar that saves the current view
-//! (the URL query the table owns, without `page`) by name on the server, lists the user's
-//! views of this table (fetched when the menu first opens), applies one (a link: the page's
-//! path and the view's query), deletes one and copies a view's link. Mounted by the table's
+//! (the URL query the table owns, without `page`, with the columns shown as `cols=`) by name
+//! on the server, lists the user's views of this table (fetched when the menu first opens),
+//! applies one (a link: the page's path and the view's query), deletes one and copies a
+//! view's link. Mounted by the table's
 //! toolbar (`data_table/build.rs`), so it loads with the table, in the pages' lazy chunks.
 
 use leptos::prelude::*;
 use moneydesk_model::views::{view_link, SavedView, ViewName};
 
 use crate::api;
-use crate::components::data_table::state::encode;
+use crate::components::data_table::state::{columns_pair, encode};
 use crate::components::data_table::Ctx;
 use crate::session::Auth;
 
@@ -19,12 +20,15 @@ pub(crate) fn mount(parent: &web_sys::Element, ctx: Ctx) {
     let (Some(owner), Ok(parent)) = (ctx.owner.get_value(), parent.clone().dyn_into::<web_sys::HtmlElement>()) else {
         return;
     };
-    let view = ctx.view;
+    let (view, visible) = (ctx.view, ctx.visible);
     let table = ctx.id;
     owner.with(move || {
-        // The view as a link would carry it, but on its first page.
+        // The view as a link would carry it, but on its first page, with the columns shown.
         let query = Signal::derive(move || {
-            view.with(|v| encode(&v.url_pairs().into_iter().filter(|(k, _)| k != "page").collect::<Vec<_>>()))
+            let cols = visible.with(|c| columns_pair(Some(c)));
+            view.with(|v| {
+                encode(&v.url_pairs().into_iter().filter(|(k, _)| k != "page").chain(cols).collect::<Vec<_>>())
+            })
         });
         // Untracked: built inside one of the table's effects, which must not rerun on its reads.
         let handle = untrack(|| leptos::mount::mount_to(parent, move || view! { <SavedViews table query/> }));

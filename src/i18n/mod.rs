@@ -14,12 +14,26 @@
 //! keeps the session: a token is in session or local storage, or handed over again by the
 //! host page that mounts the portal.
 
+pub mod account_books;
 pub mod accounts;
+pub mod activity;
+pub mod activity_tab;
+pub mod cash_letters;
+pub mod dashboard;
+pub mod deposits;
+pub mod email;
+pub mod fees;
+pub mod ledger;
 pub mod locale;
 
 pub mod permissions;
+pub mod routing;
+pub mod search;
 pub mod shell;
 pub mod signin;
+pub mod tokens;
+pub mod vault;
+pub mod webhooks;
 
 use std::cell::Cell;
 

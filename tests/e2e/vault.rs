@@ -7,17 +7,17 @@
 
 use moneydesk_e2e::{Harness, Scope};
 
-fn row(path: &str) -> String {
+pub(crate) fn row(path: &str) -> String {
     format!("tr[data-path=\"{path}\"]")
 }
 
-async fn new_folder(h: &Harness, name: &str) {
+pub(crate) async fn new_folder(h: &Harness, name: &str) {
     h.click("#vault-new-folder").await;
     h.type_into("#vault-folder-name", name).await;
     h.click(".vault-new-folder button[type=submit]").await;
 }
 
-async fn upload(h: &Harness, file: &std::path::Path, done: usize) {
+pub(crate) async fn upload(h: &Harness, file: &std::path::Path, done: usize) {
     h.upload("#vault-upload-input", file).await;
     h.wait_js(
         &format!("document.querySelectorAll('.vault-upload[data-state=done]').length >= {done}"),

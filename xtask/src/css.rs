@@ -61,18 +61,31 @@ pub fn minify(css: &str) -> String {
     out
 }
 
+/// Several stylesheets shipped as one (the start's: main.css and those cut from it), each
+/// minified, in the order given: the same bytes as the sources written as one file.
+pub fn join<'a>(sources: impl IntoIterator<Item = &'a str>) -> String {
+    sources.into_iter().map(minify).collect()
+}
+
 fn ends_with_tight(out: &str) -> bool {
     out.ends_with(['{', '}', ';'])
 }
 
 #[cfg(test)]
 mod tests {
-    use super::minify;
+    use super::{join, minify};
 
     #[test]
     fn comments_and_spaces_go_and_meaning_stays() {
         let css = "/* why */\n.a  .b:hover ,\n.c :focus {\n  color: red; /* 4.5:1 */\n  content: \"a  /* b */  c\";\n}\n\n@media (max-width: 48rem) {\n  .d { margin: 0 auto; }\n}\n";
         assert_eq!(minify(css), ".a .b:hover , .c :focus{color: red;content: \"a  /* b */  c\";}@media (max-width: 48rem){.d{margin: 0 auto;}}");
+    }
+
+    #[test]
+    fn sheets_joined_are_the_sheet_they_were_cut_from() {
+        let whole = "/* a */\n.a { color: red; }\n\n.b .c { margin: 0; }\n";
+        let (one, two) = whole.split_at(whole.find(".b").unwrap());
+        assert_eq!(join([one, two]), minify(whole));
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! Saved views (extension): a data table's view (its filters, sort and page size, as the URL
-//! query the table owns) saved by name, per user, on the server, so that it follows the user to
-//! another browser. A view opens at its page's path plus its query, which is also its link.
+//! Saved views (extension): a data table's view (its filters, sort, page size and columns, as
+//! the URL query the table owns) saved by name, per user, on the server, so that it follows the
+//! user to another browser. A view opens at its page's path plus its query, which is also its
+//! link.
 
 use std::fmt;
 use std::str::FromStr;
@@ -138,6 +139,8 @@ impl FromStr for TableId {
 /// let q: ViewQuery = "?accountStatus=Active&sort=accountName,asc".parse().unwrap();
 /// assert_eq!(q.as_str(), "accountStatus=Active&sort=accountName,asc");
 /// assert_eq!("".parse::<ViewQuery>().unwrap().as_str(), "");
+/// // The columns shown travel in the query too (`cols=`, the portal's table writes them).
+/// assert!("sort=accountName,asc&cols=accountName,accountStatus,tin".parse::<ViewQuery>().is_ok());
 /// assert!("name=a b".parse::<ViewQuery>().is_err(), "a space is written %20 or +");
 /// assert!("a=1#top".parse::<ViewQuery>().is_err());
 /// assert!("name=été".parse::<ViewQuery>().is_err(), "percent-encoded: name=%C3%A9t%C3%A9");

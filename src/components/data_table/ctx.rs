@@ -34,7 +34,12 @@ pub(crate) struct Ctx {
     pub shown: RwSignal<Option<Loaded>>,
     pub loading: RwSignal<bool>,
     pub error: RwSignal<Option<ApiError>>,
-    pub visible: RwSignal<Vec<&'static str>>,
+    /// The columns a link names (`cols=`), if any: they win over the device's choice.
+    pub chosen: Memo<Option<Vec<&'static str>>>,
+    /// The columns chosen on this device (local storage), else the ones not hidden.
+    pub stored: RwSignal<Vec<&'static str>>,
+    /// The columns shown: the link's, else the device's.
+    pub visible: Memo<Vec<&'static str>>,
     pub open: RwSignal<Option<usize>>,
     pub progress: RwSignal<Option<Progress>>,
     pub job: StoredValue<Option<Job>>,
@@ -49,7 +54,8 @@ pub(crate) struct Ctx {
     pub row_key: &'static str,
     /// Which rows of a long page are rendered (windowing.rs).
     pub win: StoredValue<Win>,
-    pub(super) go: StoredValue<Arc<dyn Fn(TableState, bool) + Send + Sync>>,
+    /// Navigates to a view with a column choice (`None`: the URL names none).
+    pub(super) go: StoredValue<Arc<dyn Fn(TableState, Option<Vec<&'static str>>, bool) + Send + Sync>>,
     /// The bulk actions offered (none: no selection column, no bulk bar) and their runner.
     pub bulk: &'static [BulkAction],
     pub bulk_run: StoredValue<Option<BulkRunner>>,
@@ -66,8 +72,23 @@ impl Ctx {
     pub fn go(&self, next: TableState, replace: bool) {
         if next != self.view.get_untracked() {
             let go = self.go.get_value();
-            go(next, replace);
+            go(next, self.chosen.get_untracked(), replace);
         }
+    }
+
+    /// Shows `keys` (a ticked or cleared box of the chooser): remembered on this device, and
+    /// written in the URL (replacing its entry: Back returns to the previous view, not to the
+    /// previous column), so that the link and a saved view carry them.
+    pub fn show_columns(&self, keys: Vec<&'static str>) {
+        if keys.is_empty() || self.visible.with_untracked(|v| *v == keys) {
+            return;
+        }
+        if let Some(s) = window().local_storage().ok().flatten() {
+            let _ = s.set_item(&columns_key(self.id), &keys.join(","));
+        }
+        self.stored.set(keys.clone());
+        let go = self.go.get_value();
+        go(self.view.get_untracked(), Some(keys), true);
     }
 
     pub fn visible_columns(&self) -> Vec<&'static Column> {

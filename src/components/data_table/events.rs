@@ -137,17 +137,11 @@ pub fn change(ctx: Ctx, ev: web_sys::Event) {
     } else if el.has_attribute("data-column") {
         let key = attr(&el, "data-column");
         let on = js_sys::Reflect::get(&el, &"checked".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
-        ctx.visible.update(|v| {
+        let next: Vec<&'static str> = ctx.visible.with_untracked(|v| {
             let keep = |k: &str| if k == key { on } else { v.contains(&k) };
-            let next: Vec<&'static str> = ctx.columns.iter().map(|c| c.key).filter(|k| keep(k)).collect();
-            if !next.is_empty() {
-                *v = next;
-            }
+            ctx.columns.iter().map(|c| c.key).filter(|k| keep(k)).collect()
         });
-        let list = ctx.visible.with_untracked(|v| v.join(","));
-        if let Some(s) = window().local_storage().ok().flatten() {
-            let _ = s.set_item(&super::ctx::columns_key(ctx.id), &list);
-        }
+        ctx.show_columns(next);
     }
 }
 

@@ -141,12 +141,14 @@ pub(super) fn render(
         let shown = ctx.shown.with(|s| {
             s.as_ref().map(|l| {
                 windowing::render(ctx, &tbody, &l.page.content, &cols);
-                (l.page.content.len(), state::encode(&l.view.url_pairs()))
+                let cols = state::columns_pair(ctx.chosen.get().as_deref());
+                let pairs: Vec<_> = l.view.url_pairs().into_iter().chain(cols).collect();
+                (l.page.content.len(), state::encode(&pairs))
             })
         });
         match shown {
             Some((rows, shown)) => {
-                // Which view the rows are (the URL's table keys), for tests and debugging.
+                // Which view the rows are (the URL's table keys and columns), for tests and debugging.
                 if let Some(table) = tbody.parent_element() {
                     let _ = table.set_attribute("data-shown", &shown);
                 }

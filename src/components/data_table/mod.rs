@@ -25,7 +25,8 @@
 //! `Fetcher::get(path)` does the same for a path answered as `Envelope<Page<_>>`. Each filter's
 //! `param` is the API's query parameter; a column's key is the record's JSON field (and its
 //! sort field unless `sort_by` names another). The view is the URL (`page`, `size`, `sort`,
-//! the filters): Back and Forward move through it, a link reproduces it. Records are JSON
+//! the filters, and `cols`, the columns shown when a link names them; else the device's choice):
+//! Back and Forward move through it, a link reproduces it. Records are JSON
 //! objects; `Format` says how a cell shows (money and dates formatted, badges for statuses,
 //! `Label` for a vocabulary's labels). The CSV export fetches every page of the current view.
 //!
@@ -76,7 +77,7 @@ pub use self::column::{Column, FilterDef, FilterKind, Format};
 pub(crate) use self::ctx::{columns_key, Ctx};
 use self::keys::Shortcuts;
 use self::panels::{RecordDrawer, TableError};
-use self::state::{decode, merge_query};
+use self::state::{chosen_columns, decode, merge_query, COLS};
 pub use self::state::{Fetcher, PageFuture, TableQuery, TableState, PAGE_SIZES};
 use crate::components::selection::Selection;
 use crate::components::toasts::Toasts;
@@ -86,15 +87,27 @@ pub use moneydesk_model::collections::SortDir;
 /// The columns chosen earlier on this device, else the columns not hidden by default.
 fn stored_columns(id: &str, columns: &'static [Column]) -> Vec<&'static str> {
     let stored = window().local_storage().ok().flatten().and_then(|s| s.get_item(&columns_key(id)).ok().flatten());
-    let chosen: Vec<&'static str> = match stored {
-        Some(list) => columns.iter().filter(|c| list.split(',').any(|k| k == c.key)).map(|c| c.key).collect(),
-        None => Vec::new(),
-    };
-    if chosen.is_empty() {
-        columns.iter().filter(|c| !c.hidden).map(|c| c.key).collect()
-    } else {
-        chosen
-    }
+    stored
+        .and_then(|list| chosen_columns(&list, columns))
+        .unwrap_or_else(|| columns.iter().filter(|c| !c.hidden).map(|c| c.key).collect())
+}
+
+/// The columns a link names (`cols=`; None: it names none), the device's choice, and the
+/// columns shown: the link's, else the device's.
+#[allow(clippy::type_complexity)]
+fn column_choice(
+    search: Memo<String>,
+    id: &'static str,
+    columns: &'static [Column],
+) -> (Memo<Option<Vec<&'static str>>>, RwSignal<Vec<&'static str>>, Memo<Vec<&'static str>>) {
+    let chosen = Memo::new(move |_| {
+        search
+            .with(|s| decode(s).into_iter().rev().find(|(k, _)| k == COLS))
+            .and_then(|(_, list)| chosen_columns(&list, columns))
+    });
+    let stored = RwSignal::new(stored_columns(id, columns));
+    let visible = Memo::new(move |_| chosen.get().unwrap_or_else(|| stored.get()));
+    (chosen, stored, visible)
 }
 
 #[component]
@@ -148,10 +161,12 @@ pub fn DataTable(
             )
         })
     });
-    let go: Arc<dyn Fn(TableState, bool) + Send + Sync> = Arc::new(move |next: TableState, replace: bool| {
+    let (chosen, stored, visible) = column_choice(location.search, id, columns);
+    type Go = Arc<dyn Fn(TableState, Option<Vec<&'static str>>, bool) + Send + Sync>;
+    let go: Go = Arc::new(move |next: TableState, cols: Option<Vec<&'static str>>, replace: bool| {
         let path = location.pathname.get_untracked();
         let path = config.relative(&path);
-        let query = merge_query(&decode(&location.search.get_untracked()), &owned, &next);
+        let query = merge_query(&decode(&location.search.get_untracked()), &owned, &next, cols.as_deref());
         let url = if query.is_empty() { path.to_string() } else { format!("{path}?{query}") };
         navigate(&url, NavigateOptions { replace, scroll: false, ..Default::default() });
     });
@@ -165,7 +180,9 @@ pub fn DataTable(
         shown: RwSignal::new(None),
         loading: RwSignal::new(false),
         error: RwSignal::new(None),
-        visible: RwSignal::new(stored_columns(id, columns)),
+        chosen,
+        stored,
+        visible,
         open: RwSignal::new(None),
         progress: RwSignal::new(None),
         job: StoredValue::new(None),

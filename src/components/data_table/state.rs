@@ -134,11 +134,28 @@ impl TableState {
     }
 }
 
+/// The URL key of the columns shown (`cols=accountName,tin`): beside the view's keys, so that a
+/// link (and a saved view) shows the same columns; it asks nothing of the API.
+pub const COLS: &str = "cols";
+
+/// The columns a `cols=` list names, in the table's order (unknown keys dropped); `None` when
+/// it names none the table has (then the device's choice applies).
+pub fn chosen_columns(list: &str, columns: &[Column]) -> Option<Vec<&'static str>> {
+    let keys: Vec<&'static str> =
+        columns.iter().filter(|c| list.split(',').any(|k| k.trim() == c.key)).map(|c| c.key).collect();
+    (!keys.is_empty()).then_some(keys)
+}
+
+/// The URL's pair for a column choice.
+pub fn columns_pair(keys: Option<&[&str]>) -> Option<(String, String)> {
+    keys.map(|k| (COLS.to_string(), k.join(",")))
+}
+
 /// The query string after the table's view changed: every key the table does not own stays
-/// as it was (in order); the table's keys come from `state`.
-pub fn merge_query(current: &[(String, String)], owned: &[&str], state: &TableState) -> String {
-    let kept = current.iter().filter(|(k, _)| !owned.contains(&k.as_str())).cloned();
-    let all: Vec<(String, String)> = kept.chain(state.url_pairs()).collect();
+/// as it was (in order); the table's keys come from `state`, then the columns from `cols`.
+pub fn merge_query(current: &[(String, String)], owned: &[&str], state: &TableState, cols: Option<&[&str]>) -> String {
+    let kept = current.iter().filter(|(k, _)| !owned.contains(&k.as_str()) && k != COLS).cloned();
+    let all: Vec<(String, String)> = kept.chain(state.url_pairs()).chain(columns_pair(cols)).collect();
     encode(&all)
 }
 
@@ -253,11 +270,19 @@ mod tests {
         assert_eq!(s.size, 50);
         assert_eq!(s.sort, Some(("createTime".into(), SortDir::Desc)));
         assert_eq!(s.filter("name"), Some("Harbor Point & Co"));
-        let url = merge_query(&[], &["page", "size", "sort", "name", "createTimeFrom"], &s);
+        let url = merge_query(&[], &["page", "size", "sort", "name", "createTimeFrom"], &s, None);
         assert_eq!(url, "page=3&size=50&sort=createTime,desc&name=Harbor%20Point%20%26%20Co&createTimeFrom=2024-01-01");
         assert_eq!(parse(&url), s, "what the table writes it reads back");
         assert_eq!(encode(&TableState::default().url_pairs()), "", "defaults stay out of the URL");
         assert_eq!(parse(""), TableState::default());
+    }
+
+    #[wasm_bindgen_test]
+    fn a_column_list_keeps_the_tables_order_and_known_keys() {
+        assert_eq!(chosen_columns("tin, accountName,nope", COLS), Some(vec!["accountName", "tin"]));
+        assert_eq!(chosen_columns("nope", COLS), None, "none known: the device's choice");
+        assert_eq!(chosen_columns("", COLS), None);
+        assert_eq!(columns_pair(Some(&["accountName", "tin"])), Some(("cols".into(), "accountName,tin".into())));
     }
 
     #[wasm_bindgen_test]
@@ -285,8 +310,11 @@ mod tests {
         assert_eq!(f.filters, vec![("name".into(), "dental".into()), ("createTimeFrom".into(), "2024-01-01".into())]);
         assert!(f.with_filter("name", "  ", FILTERS).filter("name").is_none());
         let current = decode("tab=search&page=4&number=021000021");
-        let q = merge_query(&current, &["page", "size", "sort", "name", "createTimeFrom"], &f);
+        let q = merge_query(&current, &["page", "size", "sort", "name", "createTimeFrom"], &f, None);
         assert_eq!(q, "tab=search&number=021000021&size=25&sort=accountName,asc&name=dental&createTimeFrom=2024-01-01");
+        let with_cols =
+            merge_query(&decode("cols=tin&tab=x"), &["page"], &TableState::default(), Some(&["tin", "accountName"]));
+        assert_eq!(with_cols, "tab=x&cols=tin,accountName", "the columns go last, once");
         assert_eq!(
             f.pairs(),
             [

@@ -214,3 +214,72 @@ async fn skeleton_rows_show_until_the_first_page_arrives() {
     drop(handle);
     owner.cleanup();
 }
+
+/// The keys of the header's columns.
+fn headers(root: &web_sys::Element) -> Vec<String> {
+    let list = root.query_selector_all("thead th[data-key]").unwrap();
+    (0..list.length())
+        .map(|i| list.get(i).unwrap().unchecked_into::<web_sys::Element>().get_attribute("data-key").unwrap())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_columns_a_link_names_are_shown_and_a_choice_goes_into_the_url_and_the_device() {
+    let window = web_sys::window().unwrap();
+    let history = window.history().unwrap();
+    let start_url = window.location().href().unwrap();
+    let storage = window.local_storage().unwrap().unwrap();
+    storage.clear().unwrap();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/things?tab=x&cols=secret,name,gone"))
+        .unwrap();
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let fetcher = fake(calls.clone(), Arc::new(Mutex::new(false)));
+    let root = container();
+    let owner = Owner::new();
+    let handle = owner.with(|| {
+        leptos::mount::mount_to(root.clone(), move || {
+            view! { <Router><DataTable id="cols" caption="Things" columns=COLS fetcher/></Router> }
+        })
+    });
+
+    // The link's columns, in the table's order (an unknown key dropped), the hidden one too.
+    text_containing(&root, ".table-total", "1–10 of 42").await;
+    assert_eq!(headers(&root), ["name", "secret"]);
+    assert!(find(&root, "tr[data-id='1'] td[data-key=secret]").await.text_content().unwrap() == "s");
+
+    // Ticking a box: the URL names the columns shown (replacing its entry), the device keeps
+    // them, and no page is fetched again for it.
+    let fetched = calls.lock().unwrap().len();
+    let status = find(&root, "input[data-column=status]").await;
+    status.click();
+    wait_until("the status column", || headers(&root).len() == 3).await;
+    assert_eq!(headers(&root), ["name", "status", "secret"]);
+    assert_eq!(search(), "?tab=x&cols=name,status,secret");
+    assert_eq!(storage.get_item(&columns_key("cols")).unwrap().as_deref(), Some("name,status,secret"));
+    assert_eq!(calls.lock().unwrap().len(), fetched, "columns ask nothing of the API");
+    assert_eq!(
+        find(&root, "table#cols-table").await.get_attribute("data-shown").as_deref(),
+        Some("cols=name,status,secret"),
+        "the rows shown are the URL's view and columns"
+    );
+    drop(handle);
+    owner.cleanup();
+
+    // Without `cols=`: the device's choice.
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/things")).unwrap();
+    let root = container();
+    let owner = Owner::new();
+    let fetcher = fake(calls, Arc::new(Mutex::new(false)));
+    let handle = owner.with(|| {
+        leptos::mount::mount_to(root.clone(), move || {
+            view! { <Router><DataTable id="cols" caption="Things" columns=COLS fetcher/></Router> }
+        })
+    });
+    text_containing(&root, ".table-total", "1–10 of 42").await;
+    assert_eq!(headers(&root), ["name", "status", "secret"]);
+    drop(handle);
+    owner.cleanup();
+    storage.clear().unwrap();
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&start_url)).unwrap();
+}

@@ -40,8 +40,8 @@ pub const TEXT: Shell = Shell {
         },
         deposits: GroupText { title: "Depósitos de cheques", summary: "Crea, escanea y sigue depósitos de cheques." },
         cash_letters: GroupText {
-            title: "Cartas de remesa",
-            summary: "Envía los cheques del día como carta de remesa X9; lee archivos X9.",
+            title: "Remesas de cheques",
+            summary: "Envía los cheques del día como remesa de cheques X9; lee archivos X9.",
         },
         accounts: GroupText { title: "Cuentas", summary: "Pagina, ordena y busca entre las cuentas." },
         ledger: GroupText {

@@ -14,6 +14,8 @@ use crate::api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::format::format_date;
+use crate::i18n::account_books::text;
+use crate::i18n::fill;
 use crate::pages::activity::tab::{WithActivity, ACCOUNT};
 use crate::session::use_auth;
 
@@ -31,19 +33,20 @@ fn AccountBooks(id: String) -> impl IntoView {
     let holds = Answer::<Vec<Hold>>::new();
     balances.load(api::ledger::balances(&auth.client(), &id));
     holds.load(api::ledger::holds(&auth.client(), &id));
+    let t = text();
     view! {
         <div class="ledger-account" data-testid="account-books">
-            <h3>"Balances"</h3>
+            <h3>{t.balances}</h3>
             {move || balances.with(|b| match b {
-                None => EitherOf3::A(view! { <p class="muted">"Reading the balances…"</p> }),
+                None => EitherOf3::A(view! { <p class="muted">{t.reading_balances}</p> }),
                 Some(Err(e)) => EitherOf3::B(view! { <ApiErrorView error=e.clone()/> }),
                 Some(Ok(b)) => EitherOf3::C(view! { <BalanceList b=b.clone()/> }),
             })}
-            <h3>"Holds"</h3>
+            <h3>{t.holds}</h3>
             {move || holds.with(|h| match h {
-                None => EitherOf4::A(view! { <p class="muted">"Reading the holds…"</p> }),
+                None => EitherOf4::A(view! { <p class="muted">{t.reading_holds}</p> }),
                 Some(Err(e)) => EitherOf4::B(view! { <ApiErrorView error=e.clone()/> }),
-                Some(Ok(h)) if h.is_empty() => EitherOf4::C(view! { <p class="muted">"No holds."</p> }),
+                Some(Ok(h)) if h.is_empty() => EitherOf4::C(view! { <p class="muted">{t.no_holds}</p> }),
                 Some(Ok(h)) => EitherOf4::D(view! { <HoldTable holds=h.clone()/> }),
             })}
             <Entries account=id/>
@@ -53,8 +56,9 @@ fn AccountBooks(id: String) -> impl IntoView {
 
 #[component]
 fn BalanceList(b: Balances) -> impl IntoView {
+    let t = text();
     let below = b.negative_available.then(|| {
-        view! { <span class="below-zero" data-testid="below-zero">"Below zero"</span> }
+        view! { <span class="below-zero" data-testid="below-zero">{t.below_zero}</span> }
     });
     let row = |key: &'static str, label: &'static str, m: &Money| {
         view! {
@@ -66,22 +70,23 @@ fn BalanceList(b: Balances) -> impl IntoView {
     };
     view! {
         <dl class="balances" class:negative-available=b.negative_available>
-            {row("posted", "Posted", &b.posted)}
-            {row("pending", "Pending", &b.pending)}
-            {row("available", "Available", &b.available)}
-            {row("held", "On hold", &b.held)}
+            {row("posted", t.balance_labels[0], &b.posted)}
+            {row("pending", t.balance_labels[1], &b.pending)}
+            {row("available", t.balance_labels[2], &b.available)}
+            {row("held", t.balance_labels[3], &b.held)}
         </dl>
         {below}
-        <p class="muted small">{format!("In {}, as of {}", b.currency, b.as_of)}</p>
+        <p class="muted small">{fill(t.as_of, &[&b.currency, &b.as_of])}</p>
     }
 }
 
 /// `held` → "On hold"; the others as the API says them.
 pub fn hold_state(state: &str) -> &str {
+    let states = &text().hold_states;
     match state {
-        "held" => "On hold",
-        "released" => "Released",
-        "cancelled" => "Cancelled",
+        "held" => states[0],
+        "released" => states[1],
+        "cancelled" => states[2],
         other => other,
     }
 }
@@ -102,14 +107,15 @@ pub fn HoldTable(holds: Vec<Hold>) -> impl IntoView {
             }
         })
         .collect_view();
+    let c = &text().hold_columns;
     view! {
         <table class="ledger-table holds" data-testid="holds">
             <thead>
                 <tr>
-                    <th scope="col">"Deposit"</th>
-                    <th scope="col" class="num">"Amount"</th>
-                    <th scope="col">"Released on"</th>
-                    <th scope="col">"State"</th>
+                    <th scope="col">{c[0]}</th>
+                    <th scope="col" class="num">{c[1]}</th>
+                    <th scope="col">{c[2]}</th>
+                    <th scope="col">{c[3]}</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>

@@ -14,6 +14,8 @@ use crate::api::request::{submit, Answer};
 use crate::components::download;
 use crate::components::error_view::ApiErrorView;
 use crate::format::format_date_time;
+use crate::i18n::account_books::text;
+use crate::i18n::fill;
 use crate::session::use_auth;
 
 /// The entries' view: page (1-based), size, and the ledger account (`pending`, `posted`,
@@ -31,9 +33,8 @@ impl Default for EntriesView {
     }
 }
 
-/// The choices of the ledger account filter.
-pub const LEDGER_ACCOUNTS: [(&str, &str); 4] =
-    [("", "All three"), ("pending", "Pending"), ("posted", "Posted"), ("held", "On hold")];
+/// The values of the ledger account filter (their labels: the catalogue's `ledger_accounts`).
+pub const LEDGER_ACCOUNTS: [&str; 4] = ["", "pending", "posted", "held"];
 
 impl EntriesView {
     /// The filters (the CSV's query too).
@@ -50,7 +51,7 @@ impl EntriesView {
     }
 
     pub fn with_ledger_account(&self, value: &str) -> EntriesView {
-        let chosen = LEDGER_ACCOUNTS.iter().find(|(v, _)| *v == value && !v.is_empty()).map(|(v, _)| *v);
+        let chosen = LEDGER_ACCOUNTS.into_iter().find(|v| *v == value && !v.is_empty());
         EntriesView { page: 1, ledger_account: chosen, ..self.clone() }
     }
 
@@ -93,32 +94,34 @@ pub fn Entries(account: String) -> impl IntoView {
             Err(e) => failed.set(Some(e)),
         });
     };
+    let t = text();
+    let choices = LEDGER_ACCOUNTS.into_iter().zip(t.ledger_accounts);
     view! {
         <div class="ledger-entries" data-testid="entries">
             <div class="entries-head">
-                <h3>"Entries"</h3>
+                <h3>{t.entries}</h3>
                 <label>
-                    "Ledger account "
+                    {t.ledger_account}
                     <select on:change=move |ev| view.update(|v| *v = v.with_ledger_account(&event_target_value(&ev)))>
-                        {LEDGER_ACCOUNTS.map(|(v, l)| view! { <option value=v>{l}</option> }).to_vec()}
+                        {choices.map(|(v, l)| view! { <option value=v>{l}</option> }).collect_view()}
                     </select>
                 </label>
                 <button type="button" class="button" data-testid="entries-csv" disabled=move || exporting.get() on:click=export>
-                    "Export CSV"
+                    {t.export_csv}
                 </button>
             </div>
             {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
             {move || page.with(|p| match p {
-                None => EitherOf3::A(view! { <p class="muted">"Reading the entries…"</p> }),
+                None => EitherOf3::A(view! { <p class="muted">{t.reading_entries}</p> }),
                 Some(Err(e)) => EitherOf3::B(view! { <ApiErrorView error=e.clone()/> }),
                 Some(Ok(p)) => EitherOf3::C(view! { <EntryTable entries=p.content.clone()/> }),
             })}
             <div class="pager">
                 <button type="button" class="button" disabled=move || view.with(|v| v.page <= 1)
-                    on:click=move |_| view.update(|v| *v = v.with_page(v.page - 1, pages()))>"Newer"</button>
-                <span data-testid="entries-page">{move || format!("Page {} of {}", view.with(|v| v.page), pages())}</span>
+                    on:click=move |_| view.update(|v| *v = v.with_page(v.page - 1, pages()))>{t.newer}</button>
+                <span data-testid="entries-page">{move || fill(t.page_of, &[&view.with(|v| v.page).to_string(), &pages().to_string()])}</span>
                 <button type="button" class="button" disabled=move || view.with(|v| v.page) >= pages()
-                    on:click=move |_| view.update(|v| *v = v.with_page(v.page + 1, pages()))>"Older"</button>
+                    on:click=move |_| view.update(|v| *v = v.with_page(v.page + 1, pages()))>{t.older}</button>
             </div>
         </div>
     }
@@ -126,8 +129,9 @@ pub fn Entries(account: String) -> impl IntoView {
 
 #[component]
 fn EntryTable(entries: Vec<LedgerEntry>) -> impl IntoView {
+    let t = text();
     if entries.is_empty() {
-        return Either::Left(view! { <p class="muted">"No entries."</p> });
+        return Either::Left(view! { <p class="muted">{t.no_entries}</p> });
     }
     let rows = entries
         .into_iter()
@@ -149,17 +153,17 @@ fn EntryTable(entries: Vec<LedgerEntry>) -> impl IntoView {
         })
         .collect_view();
     Either::Right(view! {
-        <div class="table-scroll" tabindex="0" role="region" aria-label="Entries">
+        <div class="table-scroll" tabindex="0" role="region" aria-label=t.entries>
             <table class="data-table ledger-table">
                 <thead>
                     <tr>
-                        <th scope="col">"Posted"</th>
-                        <th scope="col">"Kind"</th>
-                        <th scope="col">"Ledger account"</th>
-                        <th scope="col" class="num">"Debit"</th>
-                        <th scope="col" class="num">"Credit"</th>
-                        <th scope="col" class="num">"Running balance"</th>
-                        <th scope="col">"Memo"</th>
+                        <th scope="col">{t.entry_columns[0]}</th>
+                        <th scope="col">{t.entry_columns[1]}</th>
+                        <th scope="col">{t.entry_columns[2]}</th>
+                        <th scope="col" class="num">{t.entry_columns[3]}</th>
+                        <th scope="col" class="num">{t.entry_columns[4]}</th>
+                        <th scope="col" class="num">{t.entry_columns[5]}</th>
+                        <th scope="col">{t.entry_columns[6]}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

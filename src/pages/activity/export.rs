@@ -10,6 +10,7 @@ use crate::api;
 use crate::api::request::submit;
 use crate::components::download;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::activity::text;
 use crate::session::use_auth;
 
 /// Today's date, local, `YYYY-MM-DD`.
@@ -52,17 +53,18 @@ pub fn Exports(view: Memo<ActivityView>) -> impl IntoView {
             Err(e) => failed.set(Some(e)),
         });
     };
+    let t = text();
     view! {
         <div class="audit-exports">
             <button type="button" class="button" id="activity-csv" disabled=move || exporting.get() on:click=csv>
-                "Export CSV"
+                {t.export_csv}
             </button>
             <form class="audit-export-day" on:submit=export_day>
-                <label for="audit-export-day">"Day"</label>
+                <label for="audit-export-day">{t.day}</label>
                 <input id="audit-export-day" type="date" required prop:value=move || day.get()
                     on:input=move |ev| day.set(event_target_value(&ev))/>
                 <button type="submit" class="button" disabled=move || exporting.get() || day.with(String::is_empty)>
-                    "Download the day (signed JSON lines)"
+                    {t.download_day}
                 </button>
             </form>
             {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}

@@ -20,31 +20,43 @@ use self::state::{flatten, ActivityView};
 use crate::api;
 use crate::components::data_table::state::decode;
 use crate::components::data_table::{Column, DataTable, Fetcher, FilterDef, Format};
+use crate::i18n::activity::{en, es, text, Activity};
+use crate::i18n::pick;
 use crate::session::use_auth;
 
-pub const COLUMNS: &[Column] = &[
-    Column::new("at", "Time", Format::DateTime),
-    Column::new("who", "Who", Format::Text),
-    Column::new("operation", "Operation", Format::Mono),
-    Column::new("target", "Target", Format::Text),
-    Column::new("outcome", "Outcome", Format::Badge),
-    Column::new("requestId", "Request id", Format::Mono),
-    Column::new("id", "Record", Format::Number).hidden(),
-    Column::new("method", "Method", Format::Mono).hidden(),
-    Column::new("path", "Route", Format::Mono).hidden(),
-    Column::new("clientAddress", "Client address", Format::Mono).hidden(),
-    Column::new("userAgent", "User agent", Format::Text).hidden(),
-];
+/// The table's columns in a language's words (`c`: the column labels, in this order).
+const fn columns(c: &'static [&'static str; 11]) -> [Column; 11] {
+    [
+        Column::new("at", c[0], Format::DateTime),
+        Column::new("who", c[1], Format::Text),
+        Column::new("operation", c[2], Format::Mono),
+        Column::new("target", c[3], Format::Text),
+        Column::new("outcome", c[4], Format::Badge),
+        Column::new("requestId", c[5], Format::Mono),
+        Column::new("id", c[6], Format::Number).hidden(),
+        Column::new("method", c[7], Format::Mono).hidden(),
+        Column::new("path", c[8], Format::Mono).hidden(),
+        Column::new("clientAddress", c[9], Format::Mono).hidden(),
+        Column::new("userAgent", c[10], Format::Text).hidden(),
+    ]
+}
 
-pub const FILTERS: &[FilterDef] = &[
-    FilterDef::date("from", "From"),
-    FilterDef::date("to", "To"),
-    FilterDef::text("userId", "User", "usr_…"),
-    FilterDef::text("operation", "Operation", "e.g. createCheckDeposit"),
-    FilterDef::text("targetType", "Target type", "e.g. deposit"),
-    FilterDef::text("targetId", "Target id", ""),
-    FilterDef::select("outcome", "Outcome", &AuditOutcome::OPTIONS),
-];
+const fn filters(t: &'static Activity) -> [FilterDef; 7] {
+    [
+        FilterDef::date("from", t.from),
+        FilterDef::date("to", t.to),
+        FilterDef::text("userId", t.user, "usr_…"),
+        FilterDef::text("operation", t.columns[2], t.operation_hint),
+        FilterDef::text("targetType", t.target_type, t.target_type_hint),
+        FilterDef::text("targetId", t.target_id, ""),
+        FilterDef::select("outcome", t.columns[4], &AuditOutcome::OPTIONS),
+    ]
+}
+
+pub const COLUMNS: &[Column] = &columns(&en::TEXT.columns);
+const COLUMNS_ES: &[Column] = &columns(&es::TEXT.columns);
+pub const FILTERS: &[FilterDef] = &filters(&en::TEXT);
+const FILTERS_ES: &[FilterDef] = &filters(&es::TEXT);
 
 #[component]
 pub fn ActivityPage() -> impl IntoView {
@@ -64,20 +76,20 @@ pub fn ActivityPage() -> impl IntoView {
             Ok(page)
         })
     });
+    let t = text();
+    let (columns, filters) = *pick(&(COLUMNS, FILTERS), &(COLUMNS_ES, FILTERS_ES));
     view! {
         <section class="page collections-page activity-page">
-            <div class="page-head"><h1>"Activity"</h1></div>
-            <p class="muted page-intro">
-                "Every change made through the API, newest first: who made it, when, from where, and what it changed. Select a record to see its changes, before and after."
-            </p>
+            <div class="page-head"><h1>{t.heading}</h1></div>
+            <p class="muted page-intro">{t.intro}</p>
             <verify::ChainStatus view/>
             <export::Exports view/>
             <DataTable
                 id="activity"
-                caption="Activity"
-                noun="records"
-                columns=COLUMNS
-                filters=FILTERS
+                caption=t.heading
+                noun=t.noun
+                columns
+                filters
                 fetcher
                 title_key="operation"
                 detail=record::panel

@@ -1,13 +1,13 @@
-//! A record in the table's drawer: what it changed, each field before → after, and its place
-//! in its day's chain (seq, the previous record's hash, its own). `ChangeTable` also shows
-//! the records of an object's Activity tab (tab.rs).
+//! A record in the table's drawer: what it changed, each field before → after (tab.rs's
+//! `ChangeTable`, which also shows the records of an object's Activity tab), and its place in
+//! its day's chain (seq, the previous record's hash, its own).
 
-use leptos::either::Either;
 use leptos::prelude::*;
-use moneydesk_model::audit::{AuditChange, AuditRecord};
+use moneydesk_model::audit::AuditRecord;
 use serde_json::Value;
 
-use super::state::value_text;
+use super::tab::ChangeTable;
+use crate::i18n::activity::text;
 
 /// The drawer's part for a record of the table.
 pub fn panel(record: Value) -> AnyView {
@@ -21,52 +21,20 @@ pub fn panel(record: Value) -> AnyView {
 fn RecordDetail(record: AuditRecord) -> impl IntoView {
     let sealed = record.hash.is_some();
     let mono = |v: Option<String>| v.unwrap_or_else(|| "—".into());
+    let t = text();
     view! {
         <div class="audit-record" data-testid="audit-record" data-id=record.id>
-            <h3>"Changes"</h3>
+            <h3>{t.changes}</h3>
             <ChangeTable changes=record.changes.clone()/>
-            <h3>"Chain"</h3>
+            <h3>{t.chain}</h3>
             {(!sealed).then(|| view! {
-                <p class="muted" data-testid="audit-unsealed">"Not chained yet: the sealer chains a record within a second or so."</p>
+                <p class="muted" data-testid="audit-unsealed">{t.not_chained}</p>
             })}
             <dl class="audit-chain-fields" data-testid="audit-chain-fields">
-                <dt>"Seq"</dt><dd class="mono" data-key="seq">{mono(record.seq.map(|s| s.to_string()))}</dd>
-                <dt>"Previous hash"</dt><dd class="mono hash" data-key="prevHash">{mono(record.prev_hash)}</dd>
-                <dt>"Hash"</dt><dd class="mono hash" data-key="hash">{mono(record.hash)}</dd>
+                <dt>{t.chain_fields[0]}</dt><dd class="mono" data-key="seq">{mono(record.seq.map(|s| s.to_string()))}</dd>
+                <dt>{t.chain_fields[1]}</dt><dd class="mono hash" data-key="prevHash">{mono(record.prev_hash)}</dd>
+                <dt>{t.chain_fields[2]}</dt><dd class="mono hash" data-key="hash">{mono(record.hash)}</dd>
             </dl>
         </div>
     }
-}
-
-/// The fields a record changed, before → after; a sentence when it changed none (a refused
-/// write, a download).
-#[component]
-pub fn ChangeTable(changes: Vec<AuditChange>) -> impl IntoView {
-    if changes.is_empty() {
-        return Either::Left(view! { <p class="muted" data-testid="audit-no-changes">"No fields changed."</p> });
-    }
-    let rows = changes
-        .into_iter()
-        .map(|c| {
-            view! {
-                <tr data-field=c.field.clone()>
-                    <th scope="row">{c.field.clone()}</th>
-                    <td class="audit-before">{value_text(c.before.as_deref())}</td>
-                    <td class="audit-after">{value_text(c.after.as_deref())}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    Either::Right(view! {
-        <table class="audit-changes" data-testid="audit-changes">
-            <thead>
-                <tr>
-                    <th scope="col">"Field"</th>
-                    <th scope="col">"Before"</th>
-                    <th scope="col">"After"</th>
-                </tr>
-            </thead>
-            <tbody>{rows}</tbody>
-        </table>
-    })
 }

@@ -5,6 +5,9 @@
 use moneydesk_model::audit::{AuditActor, AuditVerification};
 use serde_json::Value;
 
+use crate::i18n::activity::text;
+use crate::i18n::fill;
+
 /// The table's filters that are also the CSV's and the verification's (the URL's names are the
 /// API's query parameters).
 pub const FILTER_PARAMS: [&str; 7] = ["from", "to", "userId", "operation", "targetType", "targetId", "outcome"];
@@ -71,8 +74,8 @@ pub fn who(actor: &AuditActor) -> String {
         (Some(name), Some(user)) => format!("{name} ({user})"),
         (Some(one), None) | (None, Some(one)) => one.to_string(),
         (None, None) => match actor.token_id {
-            Some(id) => format!("token {id}"),
-            None => "The server".to_string(),
+            Some(id) => crate::i18n::fill(crate::i18n::activity_tab::text().token_n, &[&id.to_string()]),
+            None => crate::i18n::activity_tab::text().the_server.to_string(),
         },
     }
 }
@@ -110,29 +113,27 @@ pub fn day(value: &str) -> Option<&str> {
 /// How the chain's verification shows: `ok`, `broken` or `unsealed` (the banner's class), and
 /// what it says.
 pub fn verdict(v: &AuditVerification) -> (&'static str, String) {
+    let w = text();
     let unsealed = match v.unsealed {
         0 => String::new(),
-        1 => " 1 record made in the last second is not chained yet.".to_string(),
-        n => format!(" {n} records made in the last second are not chained yet."),
+        1 => w.one_unsealed.to_string(),
+        n => fill(w.unsealed, &[&n.to_string()]),
     };
     if let Some(b) = &v.broken {
-        let text = format!(
-            "The chain is broken at record {} ({}, seq {}): {}.{unsealed}",
-            b.record_id, b.day, b.seq, b.reason
-        );
-        return ("broken", text);
+        let (id, seq) = (b.record_id.to_string(), b.seq.to_string());
+        return ("broken", fill(w.broken, &[&id, &b.day, &seq, &b.reason, &unsealed]));
     }
     let range = match (v.from.as_deref(), v.to.as_deref()) {
-        (Some(f), Some(t)) if f == t => format!(" on {f}"),
-        (Some(f), Some(t)) => format!(" from {f} to {t}"),
+        (Some(f), Some(t)) if f == t => fill(w.on_day, &[f]),
+        (Some(f), Some(t)) => fill(w.from_to, &[f, t]),
         _ => String::new(),
     };
     let purged = match v.purged_days {
         0 => String::new(),
-        n => format!(" {n} earlier days were removed under the retention setting."),
+        n => fill(w.purged, &[&n.to_string()]),
     };
-    let days = if v.days == 1 { "1 day".to_string() } else { format!("{} days", v.days) };
-    let text = format!("The chain holds: {} records over {days}{range} verified.{purged}{unsealed}", v.records);
+    let days = if v.days == 1 { w.one_day.to_string() } else { fill(w.days, &[&v.days.to_string()]) };
+    let text = fill(w.holds, &[&v.records.to_string(), &days, &range, &purged, &unsealed]);
     (
         if v.ok && v.unsealed == 0 {
             "ok"

@@ -10,7 +10,13 @@ use super::state::{verdict, ActivityView};
 use crate::api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::activity::text;
 use crate::session::use_auth;
+
+/// The banner's classes for a verdict's class.
+fn banner_class(class: &str) -> String {
+    format!("chain-banner chain-{class}")
+}
 
 #[component]
 pub fn ChainStatus(view: Memo<ActivityView>) -> impl IntoView {
@@ -23,23 +29,24 @@ pub fn ChainStatus(view: Memo<ActivityView>) -> impl IntoView {
         let (from, to) = range.get();
         answer.load(api::audit::verify(&auth.client(), from.as_deref(), to.as_deref()));
     });
+    let t = text();
     view! {
         <div class="audit-chain" data-testid="audit-chain">
             <div class="audit-chain-verdict" role="status">
                 {move || answer.with(|a| match a {
-                    None => EitherOf3::A(view! { <p class="muted">"Verifying the chain…"</p> }),
+                    None => EitherOf3::A(view! { <p class="muted">{t.verifying}</p> }),
                     Some(Err(e)) => EitherOf3::B(view! { <ApiErrorView error=e.clone()/> }),
                     Some(Ok(v)) => {
                         let (class, text) = verdict(v);
                         EitherOf3::C(view! {
-                            <p class=format!("chain-banner chain-{class}") data-verdict=class>{text}</p>
+                            <p class=banner_class(class) data-verdict=class>{text}</p>
                         })
                     }
                 })}
             </div>
             <button type="button" class="button small" id="audit-verify-again"
                 disabled=move || answer.with(Option::is_none)
-                on:click=move |_| again.update(|n| *n += 1)>"Verify again"</button>
+                on:click=move |_| again.update(|n| *n += 1)>{t.verify_again}</button>
         </div>
     }
 }

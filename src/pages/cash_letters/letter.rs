@@ -4,7 +4,8 @@
 use moneydesk_model::cash_letters::CashLetter;
 use moneydesk_model::Money;
 
-use crate::format::format_money;
+use crate::format::{format_money, group};
+use crate::i18n::{cash_letters::text, fill};
 
 /// `$1,234.50`; the amount as sent when it does not read as money.
 pub fn money(m: &Money) -> String {
@@ -13,23 +14,21 @@ pub fn money(m: &Money) -> String {
 
 /// `2 checks in 1 bundle, $201.50 in all.`
 pub fn summary(p: &CashLetter) -> String {
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    format!(
-        "{} in {}, {} in all.",
-        plural(p.item_count, "check", "checks"),
-        plural(p.bundle_count, "bundle", "bundles"),
-        money(&p.total_amount)
+    let t = text();
+    let plural = |n: u64, one: &str, many: &str| format!("{} {}", group(n), if n == 1 { one } else { many });
+    fill(
+        t.summary,
+        &[
+            &plural(p.item_count, t.check, t.checks),
+            &plural(p.bundle_count, t.bundle, t.bundles),
+            &money(&p.total_amount),
+        ],
     )
 }
 
 /// `Cash letter 00000001 was made: 2 checks, $201.50.`
 pub fn made(letter: &CashLetter) -> String {
-    format!(
-        "Cash letter {} was made: {} checks, {}.",
-        letter.cash_letter_id,
-        letter.item_count,
-        money(&letter.total_amount)
-    )
+    fill(text().made, &[&letter.cash_letter_id, &group(letter.item_count), &money(&letter.total_amount)])
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::components::download::save_blob;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::ToastKind;
 use crate::format::format_date_time;
+use crate::i18n::{cash_letters::text, fill};
 
 /// Fetches letter `id`'s file and shows it in the viewer as `name.x937`.
 fn view_file(page: Letters, id: i64, name: String) {
@@ -22,7 +23,7 @@ fn view_file(page: Letters, id: i64, name: String) {
                 Ok(buffer) => {
                     opened.try_set(Some((format!("{name}.x937"), js_sys::Uint8Array::new(&buffer).to_vec())));
                 }
-                Err(_) => toasts.show(ToastKind::Error, "The browser could not read the file.".to_string()),
+                Err(_) => toasts.show(ToastKind::Error, text().unreadable.to_string()),
             },
             Err(e) => toasts.show(ToastKind::Error, e.to_string()),
         }
@@ -37,7 +38,7 @@ fn download(page: Letters, id: i64, name: String) {
         match sent.await {
             Ok(blob) => {
                 if save_blob(&blob, &format!("{name}.x937")).is_err() {
-                    toasts.show(ToastKind::Error, "The browser refused the download.".to_string());
+                    toasts.show(ToastKind::Error, text().download_refused.to_string());
                 }
             }
             Err(e) => toasts.show(ToastKind::Error, e.to_string()),
@@ -47,21 +48,27 @@ fn download(page: Letters, id: i64, name: String) {
 
 #[component]
 pub fn LetterList(page: Letters, letters: Answer<moneydesk_model::Page<CashLetter>>) -> impl IntoView {
+    let t = text();
+    let c = t.list_columns;
     move || {
         letters.with(|a| match a {
-            None => view! { <p class="muted">"Loading the cash letters…"</p> }.into_any(),
+            None => view! { <p class="muted">{t.loading}</p> }.into_any(),
             Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
-            Some(Ok(list)) if list.content.is_empty() => view! { <p class="muted" id="cash-letters-none">"No cash letters yet."</p> }.into_any(),
+            Some(Ok(list)) if list.content.is_empty() => view! { <p class="muted" id="cash-letters-none">{t.none}</p> }.into_any(),
             Some(Ok(list)) => view! {
                 <table class="data-table" id="cash-letters-list">
-                    <caption class="sr-only">"Cash letters made, newest first"</caption>
-                    <thead><tr><th scope="col">"Cash letter"</th><th scope="col">"Due by"</th><th scope="col">"Checks"</th><th scope="col">"Total"</th><th scope="col">"Made"</th><th scope="col"><span class="sr-only">"The file"</span></th></tr></thead>
+                    <caption class="sr-only">{t.list_caption}</caption>
+                    <thead><tr>
+                        <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
+                        <th scope="col">{c[3]}</th><th scope="col">{c[4]}</th>
+                        <th scope="col"><span class="sr-only">{t.the_file}</span></th>
+                    </tr></thead>
                     <tbody>
                         {list.content.iter().map(|l| {
                             let (id, name) = (l.id, l.cash_letter_id.clone());
                             let made = l.created_at.as_deref().and_then(format_date_time).unwrap_or_default();
-                            let label = format!("Download cash letter {name}");
-                            let view_label = format!("View cash letter {name}");
+                            let label = fill(t.download_label, &[&name]);
+                            let view_label = fill(t.view_label, &[&name]);
                             let shown_name = name.clone();
                             view! {
                                 <tr data-id=id>
@@ -71,8 +78,8 @@ pub fn LetterList(page: Letters, letters: Answer<moneydesk_model::Page<CashLette
                                     <td class="num">{money(&l.total_amount)}</td>
                                     <td>{made}</td>
                                     <td class="row-actions">
-                                        <button type="button" class="button x9-view" aria-label=view_label on:click=move |_| view_file(page, id, shown_name.clone())>"View"</button>
-                                        <button type="button" class="button x9-download" aria-label=label on:click=move |_| download(page, id, name.clone())>"Download"</button>
+                                        <button type="button" class="button x9-view" aria-label=view_label on:click=move |_| view_file(page, id, shown_name.clone())>{t.view}</button>
+                                        <button type="button" class="button x9-download" aria-label=label on:click=move |_| download(page, id, name.clone())>{t.download}</button>
                                     </td>
                                 </tr>
                             }

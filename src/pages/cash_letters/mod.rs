@@ -12,6 +12,7 @@ use crate::api::request::{submit, Answer};
 use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind, Toasts};
+use crate::i18n::cash_letters::text;
 use crate::session::{use_auth, Auth};
 
 mod letter;
@@ -34,12 +35,11 @@ fn today() -> String {
 /// The page: its title and what it does, then the letters.
 #[component]
 pub fn CashLettersPage() -> impl IntoView {
+    let t = text();
     view! {
         <section class="page cash-letters-page">
-            <div class="page-head"><h1>"Cash letters"</h1></div>
-            <p class="muted page-intro">
-                "Confirmed check deposits go to the bank as one X9.100-187 image cash letter a business day. Look inside any X9 file with the viewer."
-            </p>
+            <div class="page-head"><h1>{t.heading}</h1></div>
+            <p class="muted page-intro">{t.intro}</p>
             <CashLetters/>
         </section>
     }
@@ -110,6 +110,7 @@ fn CashLetters() -> impl IntoView {
     };
     let Letters { day, busy, failed, changed, opened, .. } = page;
     let letters = Answer::<moneydesk_model::Page<CashLetter>>::new();
+    let t = text();
     Effect::new(move |_| {
         changed.track();
         letters.load(api::cash_letters::list(&auth.client(), 1, SHOWN));
@@ -117,16 +118,14 @@ fn CashLetters() -> impl IntoView {
 
     view! {
         <section class="panel cash-letters" aria-labelledby="cash-letters-title" data-testid="cash-letters">
-            <h2 id="cash-letters-title">"Send a cash letter"</h2>
-            <p class="muted">
-                "Confirmed checks go to the bank as one X9.100-187 image cash letter: both sides of each check as G4 images, with its MICR fields."
-            </p>
+            <h2 id="cash-letters-title">{t.send_heading}</h2>
+            <p class="muted">{t.send_intro}</p>
             <form class="cash-letter-form" on:submit=move |ev| { ev.prevent_default(); page.ask(false); }>
                 <div class="field">
-                    <label for="cash-letter-date">"Checks due by"</label>
+                    <label for="cash-letter-date">{t.due_by}</label>
                     <input id="cash-letter-date" type="date" prop:value=move || day.get() on:input=move |ev| day.set(event_target_value(&ev))/>
                 </div>
-                <button type="submit" class="button" id="cash-letter-preview" disabled=move || busy.get()>"Preview"</button>
+                <button type="submit" class="button" id="cash-letter-preview" disabled=move || busy.get()>{t.preview}</button>
             </form>
             {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
             <LetterPreview page/>
@@ -141,6 +140,8 @@ fn CashLetters() -> impl IntoView {
 fn LetterPreview(page: Letters) -> impl IntoView {
     let admin = Memo::new(move |_| page.auth.can(Scope::Admin));
     let (preview, busy) = (page.preview, page.busy);
+    let t = text();
+    let c = t.preview_columns;
     move || {
         preview.get().map(|p| {
             let summary = summary(&p);
@@ -148,8 +149,11 @@ fn LetterPreview(page: Letters) -> impl IntoView {
                 <div class="cash-letter-preview" id="cash-letter-preview-items">
                     <p>{summary}</p>
                     <table class="data-table">
-                        <caption class="sr-only">"The checks the cash letter would hold"</caption>
-                        <thead><tr><th scope="col">"Deposit"</th><th scope="col">"Bundle"</th><th scope="col">"Routing"</th><th scope="col">"On-us"</th><th scope="col">"Amount"</th></tr></thead>
+                        <caption class="sr-only">{t.preview_caption}</caption>
+                        <thead><tr>
+                            <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
+                            <th scope="col">{c[3]}</th><th scope="col">{c[4]}</th>
+                        </tr></thead>
                         <tbody>
                             {p.items.iter().map(|i| view! {
                                 <tr>
@@ -162,9 +166,9 @@ fn LetterPreview(page: Letters) -> impl IntoView {
                             }).collect_view()}
                         </tbody>
                     </table>
-                    <Show when=move || admin.get() fallback=|| view! { <p class="muted">"An admin makes the cash letter."</p> }>
+                    <Show when=move || admin.get() fallback=move || view! { <p class="muted">{t.admin_makes}</p> }>
                         <button type="button" class="button primary" id="cash-letter-make" disabled=move || busy.get() on:click=move |_| page.ask(true)>
-                            {move || if busy.get() { "Making the cash letter…" } else { "Make the cash letter" }}
+                            {move || if busy.get() { t.making } else { t.make }}
                         </button>
                     </Show>
                 </div>

@@ -7,6 +7,9 @@ use leptos::prelude::*;
 use moneydesk_x9::{Problem, Severity};
 use wasm_bindgen::{Clamped, JsCast};
 
+use crate::format::{format_money, group};
+use crate::i18n::{cash_letters::text, fill, locale};
+
 /// Items listed at most (a file may hold thousands; the problems are all listed).
 const LISTED: usize = 200;
 
@@ -32,8 +35,13 @@ struct Read {
     more: usize,
 }
 
+/// `$1234.50` in en-US (as the file's amounts have always read here); the locale's money else.
 fn dollars(cents: u64) -> String {
-    format!("${}.{:02}", cents / 100, cents % 100)
+    let plain = format!("{}.{:02}", cents / 100, cents % 100);
+    if locale::writes_itself() {
+        return format!("${plain}");
+    }
+    format_money(&plain).unwrap_or(plain)
 }
 
 fn read(name: String, bytes: &[u8]) -> Read {
@@ -49,18 +57,22 @@ fn read(name: String, bytes: &[u8]) -> Read {
             h.file_creation_date.clone(),
         )
     });
-    let summary = format!(
-        "{} cash letter{}, {} bundle{}, {} check{}, {} in all; from {} to {}, made {}.",
-        letters,
-        if letters == 1 { "" } else { "s" },
-        bundles,
-        if bundles == 1 { "" } else { "s" },
-        items.len(),
-        if items.len() == 1 { "" } else { "s" },
-        dollars(total),
-        from,
-        to,
-        made,
+    let (t, v) = (text(), &text().viewer);
+    let word = |n: usize, one, many| if n == 1 { one } else { many };
+    let summary = fill(
+        v.summary,
+        &[
+            &group(letters as u64),
+            word(letters, v.letter, v.letters),
+            &group(bundles as u64),
+            word(bundles, t.bundle, t.bundles),
+            &group(items.len() as u64),
+            word(items.len(), t.check, t.checks),
+            &dollars(total),
+            &from,
+            &to,
+            &made,
+        ],
     );
     let rows = items
         .iter()
@@ -80,7 +92,8 @@ fn read(name: String, bytes: &[u8]) -> Read {
 
 /// A G4 TIFF as a PNG data URL, or why not.
 fn picture(tiff: &[u8]) -> Result<String, String> {
-    let image = moneydesk_checkimage::g4::decode_tiff(tiff).map_err(|e| format!("The image {e}."))?;
+    let image =
+        moneydesk_checkimage::g4::decode_tiff(tiff).map_err(|e| fill(text().viewer.image_error, &[&e.to_string()]))?;
     let (w, h) = (image.width, image.height);
     let mut rgba = Vec::with_capacity((w * h * 4) as usize);
     for y in 0..h {
@@ -116,13 +129,14 @@ pub fn X9Viewer(opened: RwSignal<Option<(String, Vec<u8>)>>) -> impl IntoView {
             }
         });
     };
+    let v = &text().viewer;
     view! {
         <div class="x9-viewer">
             <div class="field">
-                <label for="x9-file">"Open an X9 file"</label>
+                <label for="x9-file">{v.open}</label>
                 <input id="x9-file" type="file" accept=".x937,.x9,.icl,.dat,application/octet-stream" on:change=on_file
                     aria-describedby="x9-file-hint"/>
-                <p class="hint" id="x9-file-hint">"A cash letter from here or from a bank: read and checked in this browser."</p>
+                <p class="hint" id="x9-file-hint">{v.open_hint}</p>
             </div>
             {move || shown().map(|r| view! { <Report read=r/> })}
         </div>
@@ -132,9 +146,11 @@ pub fn X9Viewer(opened: RwSignal<Option<(String, Vec<u8>)>>) -> impl IntoView {
 #[component]
 fn Report(read: Read) -> impl IntoView {
     let errors = read.problems.iter().filter(|p| p.severity == Severity::Error).count();
-    let verdict = if errors == 0 { "No problems found.".to_string() } else { format!("{errors} problems.") };
+    let v = &text().viewer;
+    let c = v.columns;
+    let verdict = if errors == 0 { v.no_problems.to_string() } else { fill(v.problems, &[&group(errors as u64)]) };
     view! {
-        <section class="x9-report" id="x9-report" aria-label=format!("X9 file {}", read.name)>
+        <section class="x9-report" id="x9-report" aria-label=fill(v.report_label, &[&read.name])>
             <h3>{read.name.clone()}</h3>
             <p>{read.summary.clone()}" "{verdict}</p>
             {(!read.problems.is_empty()).then(|| view! {
@@ -144,18 +160,18 @@ fn Report(read: Read) -> impl IntoView {
                     }).collect_view()}
                 </ul>
             })}
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Checks in the file">
+            <div class="table-scroll" tabindex="0" role="region" aria-label=v.items_label>
                 <table class="data-table" id="x9-items">
-                    <caption class="sr-only">"Checks in the file"</caption>
+                    <caption class="sr-only">{v.items_label}</caption>
                     <thead><tr>
-                        <th scope="col">"Record"</th><th scope="col">"Routing"</th><th scope="col">"On-us"</th>
-                        <th scope="col">"Aux on-us"</th><th scope="col">"Amount"</th><th scope="col">"Sequence"</th>
-                        <th scope="col">"Images"</th>
+                        <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
+                        <th scope="col">{c[3]}</th><th scope="col">{c[4]}</th><th scope="col">{c[5]}</th>
+                        <th scope="col">{c[6]}</th>
                     </tr></thead>
                     <tbody>{read.rows.into_iter().map(|row| view! { <ItemRow row/> }).collect_view()}</tbody>
                 </table>
             </div>
-            {(read.more > 0).then(|| view! { <p class="muted">{format!("and {} more checks", read.more)}</p> })}
+            {(read.more > 0).then(|| view! { <p class="muted">{fill(v.more, &[&group(read.more as u64)])}</p> })}
         </section>
     }
 }
@@ -165,6 +181,7 @@ fn ItemRow(row: Row) -> impl IntoView {
     let pictures = RwSignal::new(None::<Vec<(bool, Result<String, String>)>>);
     let images = StoredValue::new(row.images.clone());
     let count = row.images.len();
+    let v = &text().viewer;
     let show = move |_| {
         if pictures.with_untracked(Option::is_none) {
             pictures
@@ -182,13 +199,14 @@ fn ItemRow(row: Row) -> impl IntoView {
             <td>
                 {move || match pictures.get() {
                     None if count > 0 => view! {
-                        <button type="button" class="button x9-show" on:click=show>{format!("Show {count}")}</button>
+                        <button type="button" class="button x9-show" on:click=show>{fill(v.show, &[&count.to_string()])}</button>
                     }.into_any(),
-                    None => view! { <span class="muted">"none"</span> }.into_any(),
+                    None => view! { <span class="muted">{v.no_images}</span> }.into_any(),
                     Some(list) => list.into_iter().map(|(back, p)| {
-                        let side = if back { "back" } else { "front" };
+                        // `data-side` is the API's word; the alt text the language's.
+                        let (side, said) = if back { ("back", v.back) } else { ("front", v.front) };
                         match p {
-                            Ok(src) => view! { <img class="x9-image" src=src alt=format!("The check's {side}") data-side=side/> }.into_any(),
+                            Ok(src) => view! { <img class="x9-image" src=src alt=fill(v.side_alt, &[said]) data-side=side/> }.into_any(),
                             Err(e) => view! { <span class="field-error">{e}</span> }.into_any(),
                         }
                     }).collect_view().into_any(),

@@ -9,6 +9,8 @@ use moneydesk_model::deposits::DepositStatus;
 use moneydesk_model::overview::RailFigure;
 
 use crate::format::format_amount;
+use crate::i18n::dashboard::text;
+use crate::i18n::fill;
 
 /// Where bars start (after the rail's name) and the drawing's width, in the viewBox's units.
 const LABEL: f64 = 130.0;
@@ -35,10 +37,10 @@ pub fn RailChart(rails: Vec<RailFigure>) -> impl IntoView {
         .iter()
         .map(|r| {
             let amount = r.figure.amount.as_ref().map(format_amount).unwrap_or_default();
-            format!("{}: {} deposits, {amount}", r.service_type.label(), r.figure.count)
+            fill(text().rail_figure, &[r.service_type.label(), &r.figure.count.to_string(), &amount])
         })
         .collect();
-    let label = format!("Today's deposits by rail. {}", described.join("; "));
+    let label = fill(text().chart_label, &[&described.join("; ")]);
     let bars = rails
         .into_iter()
         .enumerate()
@@ -66,8 +68,9 @@ pub fn RailChart(rails: Vec<RailFigure>) -> impl IntoView {
             }
         })
         .collect_view();
+    let view_box = format!("0 0 {WIDTH} {height}");
     view! {
-        <svg class="day-chart" data-testid="rail-chart" viewBox=format!("0 0 {WIDTH} {height}") role="img"
+        <svg class="day-chart" data-testid="rail-chart" viewBox=view_box role="img"
             aria-label=label preserveAspectRatio="xMinYMin meet">
             {bars}
         </svg>

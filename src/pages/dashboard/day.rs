@@ -11,6 +11,8 @@ use super::chart::{state_class, RailChart};
 use super::links::place;
 use crate::config::AppConfig;
 use crate::format::{bytes, format_amount, format_date_time, group};
+use crate::i18n::dashboard::text;
+use crate::i18n::fill;
 
 /// `12 · $1,250.00`, a link to the list; `figure` names it for tests (`data-figure`).
 fn link(config: &AppConfig, name: &'static str, f: &Figure, unit: &'static str) -> impl IntoView {
@@ -39,9 +41,10 @@ pub fn day(o: Overview, config: &AppConfig) -> impl IntoView {
         && o.vault.is_none()
         && o.webhooks.is_none()
         && o.ledger.is_none();
+    let t = text();
     view! {
-        <p class="muted day-date">{format!("Today, {}", o.day)}</p>
-        {nothing.then(|| view! { <p class="muted">"This token opens none of the groups with figures of the day."</p> })}
+        <p class="muted day-date">{fill(t.today, &[&o.day])}</p>
+        {nothing.then(|| view! { <p class="muted">{t.no_figures}</p> })}
         <div class="day-cards">
             {o.deposits_today.map(|d| deposits(d, config))}
             {o.waiting.map(|w| waiting(w, config))}
@@ -60,41 +63,45 @@ fn deposits(d: DepositsToday, config: &AppConfig) -> impl IntoView {
         .by_status
         .iter()
         .map(|s| {
+            let swatch = format!("day-swatch {}", state_class(s.status));
             view! {
                 <li>
-                    <span class=format!("day-swatch {}", state_class(s.status)) aria-hidden="true"></span>
+                    <span class=swatch aria-hidden="true"></span>
                     {s.status.label()} ": " {link(config, s.status.as_str(), &s.figure, "")}
                 </li>
             }
         })
         .collect_view();
     let chart = (!d.by_rail.is_empty()).then(|| view! { <RailChart rails=d.by_rail.clone()/> });
+    let t = text();
     let body = view! {
-        <p class="day-lead">{link(config, "depositsToday", &d.total, "deposits")}</p>
+        <p class="day-lead">{link(config, "depositsToday", &d.total, t.deposits_unit)}</p>
         {chart}
         <ul class="day-legend">{states}</ul>
     };
-    card("day-deposits", "Deposits today", body)
+    card("day-deposits", t.deposits_today, body)
 }
 
 fn waiting(w: Waiting, config: &AppConfig) -> impl IntoView {
+    let t = text();
     let body = view! {
         <ul class="day-list">
-            <li>"To confirm: " {link(config, "toConfirm", &w.to_confirm, "deposits")}</li>
-            <li>"Returned: " {link(config, "returned", &w.returned, "deposits")}</li>
-            <li>"Unmatched returns: " {link(config, "unmatched", &w.unmatched, "items")}</li>
+            <li>{t.to_confirm} {link(config, "toConfirm", &w.to_confirm, t.deposits_unit)}</li>
+            <li>{t.returned} {link(config, "returned", &w.returned, t.deposits_unit)}</li>
+            <li>{t.unmatched} {link(config, "unmatched", &w.unmatched, t.items_unit)}</li>
         </ul>
     };
-    card("day-waiting", "Waiting for an operator", body)
+    card("day-waiting", t.waiting, body)
 }
 
 fn cash_letter(c: NextCashLetter, config: &AppConfig) -> impl IntoView {
     let cut_off = format_date_time(&c.cut_off).unwrap_or_else(|| c.cut_off.clone());
+    let t = text();
     let body = view! {
-        <p>"Cut-off " <time datetime=c.cut_off.clone()>{cut_off}</time> {format!(" (business day {})", c.business_date)}</p>
-        <p>"It holds " {link(config, "cashLetter", &c.holds, "checks")}</p>
+        <p>{t.cut_off} <time datetime=c.cut_off.clone()>{cut_off}</time> {fill(t.business_day, &[&c.business_date])}</p>
+        <p>{t.it_holds} {link(config, "cashLetter", &c.holds, t.checks_unit)}</p>
     };
-    card("day-cash-letter", "Next cash letter", body)
+    card("day-cash-letter", t.next_cash_letter, body)
 }
 
 fn outbox(x: Outbox, config: &AppConfig) -> impl IntoView {
@@ -103,53 +110,56 @@ fn outbox(x: Outbox, config: &AppConfig) -> impl IntoView {
         .iter()
         .map(|s| view! { <li>{s.state.label()} ": " {link(config, s.state.as_str(), &s.figure, "")}</li> })
         .collect_view();
+    let t = text();
     let body = view! {
-        <p class="day-lead">{link(config, "outboxDepth", &x.depth, "waiting to go")}</p>
+        <p class="day-lead">{link(config, "outboxDepth", &x.depth, t.waiting_to_go)}</p>
         <ul class="day-list">{states}</ul>
-        <p>"Bounced today: " {link(config, "bouncesToday", &x.bounces_today, "messages")}</p>
+        <p>{t.bounced_today} {link(config, "bouncesToday", &x.bounces_today, t.messages_unit)}</p>
     };
-    card("day-outbox", "Outbox", body)
+    card("day-outbox", t.outbox, body)
 }
 
 fn routing(r: DirectoryAge, config: &AppConfig) -> impl IntoView {
     let loaded = format_date_time(&r.loaded_at).unwrap_or_else(|| r.loaded_at.clone());
-    let age = format!("{} hours old", r.age_hours);
-    let verdict =
-        if r.stale { format!("Stale: older than {} hours", r.stale_after_hours) } else { "Current".to_string() };
+    let t = text();
+    let age = fill(t.hours_old, &[&r.age_hours.to_string()]);
+    let verdict = if r.stale { fill(t.stale, &[&r.stale_after_hours.to_string()]) } else { t.current.to_string() };
     let body = view! {
         <p class="day-lead">
             <a class="day-figure" data-figure="routingDirectory" class:day-stale=r.stale href=config.href(&place(&r.list))>
                 {verdict}
             </a>
         </p>
-        <p>{format!("Loaded {loaded} ({age})")} {r.as_of.map(|d| format!(", as of {d}"))}</p>
+        <p>{fill(t.loaded, &[&loaded, &age])} {r.as_of.map(|d| fill(t.directory_as_of, &[&d]))}</p>
     };
-    card("day-routing", "Routing directory", body)
+    card("day-routing", t.routing_directory, body)
 }
 
 fn vault(v: VaultUse, config: &AppConfig) -> impl IntoView {
+    let t = text();
     let used = match v.quota_bytes {
-        Some(q) => format!("{} of {} ({} files)", bytes(v.bytes), bytes(q), group(v.files)),
-        None => format!("{} in {} files; no quota is set", bytes(v.bytes), group(v.files)),
+        Some(q) => fill(t.vault_of_quota, &[&bytes(v.bytes), &bytes(q), &group(v.files)]),
+        None => fill(t.vault_no_quota, &[&bytes(v.bytes), &group(v.files)]),
     };
     let meter = v.quota_bytes.filter(|q| *q > 0).map(|q| {
-        view! { <meter class="day-meter" min="0" max=q.to_string() value=v.bytes.to_string() aria-label="Vault usage"></meter> }
+        view! { <meter class="day-meter" min="0" max=q.to_string() value=v.bytes.to_string() aria-label=t.vault_usage></meter> }
     });
     let body = view! {
         <p class="day-lead"><a class="day-figure" data-figure="vault" href=config.href(&place(&v.list))>{used}</a></p>
         {meter}
     };
-    card("day-vault", "Your vault", body)
+    card("day-vault", t.your_vault, body)
 }
 
 fn webhooks(w: Webhooks, config: &AppConfig) -> impl IntoView {
     let alarm = w.failing.count > 0;
+    let t = text();
     let body = view! {
         <p class="day-lead" class:day-alarm=alarm>
-            {link(config, "webhooksFailing", &w.failing, "failing")} {format!(" of {} endpoints", group(w.endpoints))}
+            {link(config, "webhooksFailing", &w.failing, t.failing)} {fill(t.of_endpoints, &[&group(w.endpoints)])}
         </p>
     };
-    card("day-webhooks", "Webhook endpoints", body)
+    card("day-webhooks", t.webhook_endpoints, body)
 }
 
 fn ledger(l: LedgerToday, config: &AppConfig) -> impl IntoView {
@@ -167,14 +177,16 @@ fn ledger(l: LedgerToday, config: &AppConfig) -> impl IntoView {
             }
         })
         .collect_view();
+    let t = text();
+    let c = &t.ledger_columns;
     let body = view! {
-        <p>{format!("{} accounts moved today", group(l.accounts_moved))}</p>
+        <p>{fill(t.accounts_moved, &[&group(l.accounts_moved)])}</p>
         {(!l.moves.is_empty()).then(|| view! {
             <table class="day-table">
-                <thead><tr><th scope="col">"Account"</th><th scope="col">"Moved"</th><th scope="col">"Balance"</th><th scope="col">"Entries"</th></tr></thead>
+                <thead><tr><th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th><th scope="col">{c[3]}</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         })}
     };
-    card("day-ledger", "Ledger balances that moved", body)
+    card("day-ledger", t.ledger_moved, body)
 }

@@ -15,6 +15,8 @@ use crate::api::ApiError;
 use crate::config::AppConfig;
 use crate::format::format_date_time;
 use crate::groups::GROUPS;
+use crate::i18n::dashboard::text;
+use crate::i18n::fill;
 use crate::session::use_auth;
 
 mod chart;
@@ -43,15 +45,16 @@ pub fn Dashboard() -> impl IntoView {
         });
     });
     let links = config.clone();
+    let t = text();
     let figures = move || match overview.get() {
-        None => view! { <p class="muted day-loading">"Reading today’s figures…"</p> }.into_any(),
+        None => view! { <p class="muted day-loading">{t.reading}</p> }.into_any(),
         Some(Ok(o)) => {
             let at = format_date_time(&o.generated_at).unwrap_or_else(|| o.generated_at.clone());
             view! {
                 <p class="muted day-asof">
-                    "Figures as of " <time datetime=o.generated_at.clone()>{at}</time> " "
+                    {t.as_of} <time datetime=o.generated_at.clone()>{at}</time> " "
                     <button type="button" class="button" id="overview-refresh" on:click=move |_| asked.update(|n| *n += 1)>
-                        "Refresh"
+                        {t.refresh}
                     </button>
                 </p>
                 {day::day(o, &links)}
@@ -60,9 +63,9 @@ pub fn Dashboard() -> impl IntoView {
         }
         Some(Err(e)) => view! {
             <p class="day-error" role="status">
-                "Today’s figures could not be read: " {e.to_string()} " "
+                {t.not_read} {e.to_string()} " "
                 <button type="button" class="button" id="overview-retry" on:click=move |_| asked.update(|n| *n += 1)>
-                    "Retry"
+                    {t.retry}
                 </button>
             </p>
         }
@@ -70,7 +73,7 @@ pub fn Dashboard() -> impl IntoView {
     };
     view! {
         <section class="page dashboard">
-            <h1>"Dashboard"</h1>
+            <h1>{t.heading}</h1>
             {move || intro(auth.session.get())}
             <div class="day" data-testid="overview">{figures}</div>
             {move || cards(auth.session.get(), &config)}
@@ -79,12 +82,13 @@ pub fn Dashboard() -> impl IntoView {
 }
 
 fn intro(session: Option<Session>) -> impl IntoView {
+    let t = text();
     session.map(|s| {
         let expires = match &s.expires_at {
-            Some(at) => format!("It expires {at}."),
-            None => "It does not expire.".to_string(),
+            Some(at) => fill(t.expires, &[at]),
+            None => t.never_expires.to_string(),
         };
-        view! { <p class="muted">{format!("Signed in with the token “{}”. {expires}", s.name)}</p> }
+        view! { <p class="muted">{fill(t.signed_in_with, &[&s.name, &expires])}</p> }
     })
 }
 
@@ -104,7 +108,7 @@ fn cards(session: Option<Session>, config: &AppConfig) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <h2 class="day-groups-head">"Your groups"</h2>
+        <h2 class="day-groups-head">{text().your_groups}</h2>
         <ul class="cards">{cards}</ul>
     }
 }

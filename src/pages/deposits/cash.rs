@@ -12,6 +12,7 @@ use crate::api::request::submit;
 use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::i18n::{deposits::text as words, fill};
 use crate::session::use_auth;
 
 /// Today in the browser's zone, `YYYY-MM-DD`: when cash usually applies.
@@ -37,6 +38,7 @@ pub fn NewCash(on_done: Callback<bool>) -> impl IntoView {
     let owner = Owner::current();
     let fee = lookups::standard_fee(amount);
     let sleeves = lookups::payees(sleeve);
+    let f = &words().form;
 
     let on_submit = move |ev: web_sys::SubmitEvent| {
         ev.prevent_default();
@@ -61,7 +63,7 @@ pub fn NewCash(on_done: Callback<bool>) -> impl IntoView {
                 Ok(record) => {
                     toasts.show(
                         ToastKind::Success,
-                        format!("Cash deposit {} was recorded: {} to confirm.", record.id, record.amount),
+                        fill(f.cash_recorded, &[&record.id.to_string(), &record.amount.to_string()]),
                     );
                     on_done.run(true);
                 }
@@ -72,30 +74,30 @@ pub fn NewCash(on_done: Callback<bool>) -> impl IntoView {
 
     view! {
         <form class="panel deposit-form" id="cash-form" aria-labelledby="cash-form-title" on:submit=on_submit novalidate>
-            <h2 id="cash-form-title">"New cash deposit"</h2>
+            <h2 id="cash-form-title">{f.cash_heading}</h2>
             <fieldset>
-                <legend>"Into"</legend>
-                <Field id="cash-sleeve" label="Managed sleeve account" api="payeeAccountId" value=sleeve required=true
-                    list="cash-sleeve-options" hint="Type a name to search the accounts, or paste an account id."/>
+                <legend>{f.into}</legend>
+                <Field id="cash-sleeve" label=f.sleeve api="payeeAccountId" value=sleeve required=true
+                    list="cash-sleeve-options" hint=f.payee_hint/>
                 <datalist id="cash-sleeve-options">
                     {move || sleeves.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
                 </datalist>
-                <Field id="cash-user" label="User id" api="payeeUserId" value=user required=true/>
+                <Field id="cash-user" label=f.user_id api="payeeUserId" value=user required=true/>
             </fieldset>
             <fieldset>
-                <legend>"Cash"</legend>
-                <Field id="cash-amount" label="Amount (USD)" api="amount" value=amount required=true inputmode="decimal"
-                    note=fee hint="Like 200.00: at most two decimals."/>
-                <Field id="cash-schedule-date" label="Applies on" api="scheduleDate" value=schedule kind="date"
-                    hint="Today or later."/>
-                <Field id="cash-memo" label="Memo" api="memo" value=memo/>
+                <legend>{f.cash}</legend>
+                <Field id="cash-amount" label=f.amount_usd api="amount" value=amount required=true inputmode="decimal"
+                    note=fee hint=f.cash_amount_hint/>
+                <Field id="cash-schedule-date" label=f.applies_on api="scheduleDate" value=schedule kind="date"
+                    hint=f.applies_hint/>
+                <Field id="cash-memo" label=f.memo api="memo" value=memo/>
             </fieldset>
             <div id="cash-form-error" tabindex="-1">{move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}</div>
             <div class="form-actions">
                 <button type="submit" class="button primary" id="cash-submit" disabled=move || busy.get()>
-                    {move || if busy.get() { "Recording…" } else { "Record the cash" }}
+                    {move || if busy.get() { f.recording } else { f.record_cash }}
                 </button>
-                <button type="button" class="button" on:click=move |_| on_done.run(false)>"Cancel"</button>
+                <button type="button" class="button" on:click=move |_| on_done.run(false)>{f.cancel}</button>
             </div>
         </form>
     }

@@ -11,7 +11,8 @@ use moneydesk_model::deposits::{Date, DepositDayTotal, DepositStatus};
 use super::FILTERS;
 use crate::api;
 use crate::api::request::Answer;
-use crate::format::format_money;
+use crate::format::{format_money, group};
+use crate::i18n::{deposits::text, fill};
 use crate::session::use_auth;
 
 const WIDTH: f64 = 720.0;
@@ -42,22 +43,19 @@ impl Day {
     }
 
     fn label(&self) -> String {
+        let t = &text().chart;
         if self.parts.is_empty() {
-            return format!("{}: no deposits", short(self.date));
+            return fill(t.no_deposits, &[&short(self.date)]);
         }
         let count: i64 = self.parts.iter().map(|p| p.count).sum();
+        let figure = |n: i64| group(n.unsigned_abs());
         let each: Vec<String> = self
             .parts
             .iter()
-            .map(|p| format!("{} {} ({})", p.count, p.status.label().to_lowercase(), money(&p.amount)))
+            .map(|p| fill(t.part, &[&figure(p.count), &p.status.label().to_lowercase(), &money(&p.amount)]))
             .collect();
-        format!(
-            "{}: {} in {count} deposit{} — {}",
-            short(self.date),
-            money(&self.total()),
-            if count == 1 { "" } else { "s" },
-            each.join(", ")
-        )
+        let noun = if count == 1 { t.deposit.0 } else { t.deposit.1 };
+        fill(t.day, &[&short(self.date), &money(&self.total()), &figure(count), noun, &each.join(", ")])
     }
 }
 
@@ -91,12 +89,13 @@ pub fn DepositsChart(#[prop(into)] changed: Signal<u32>) -> impl IntoView {
         totals.load(api::deposits::daily_totals(&auth.client(), &filters));
     });
     let shown = RwSignal::new(None::<String>);
+    let t = &text().chart;
 
     let chart = move || {
-        totals.with(|t| match t {
-            None => view! { <p class="muted">"Adding up the deposits…"</p> }.into_any(),
-            Some(Err(e)) => view! { <p class="muted">"The totals are not available: " {e.to_string()}</p> }.into_any(),
-            Some(Ok(list)) if list.is_empty() => view! { <p class="muted">"No deposits to chart for these filters."</p> }.into_any(),
+        totals.with(|answer| match answer {
+            None => view! { <p class="muted">{t.adding_up}</p> }.into_any(),
+            Some(Err(e)) => view! { <p class="muted">{t.unavailable} {e.to_string()}</p> }.into_any(),
+            Some(Ok(list)) if list.is_empty() => view! { <p class="muted">{t.none}</p> }.into_any(),
             Some(Ok(list)) => {
                 let days = days(list);
                 let max = days.iter().map(|d| d.total()).max().unwrap_or_default();
@@ -119,7 +118,8 @@ pub fn DepositsChart(#[prop(into)] changed: Signal<u32>) -> impl IntoView {
                                 let h = (v / max * plot).max(if v > 0.0 { 1.0 } else { 0.0 });
                                 y -= h;
                                 let rank = DepositStatus::ALL.iter().position(|s| *s == p.status).unwrap_or(0) + 1;
-                                view! { <rect class=format!("bar status-{rank}") x=x y=y width=bar height=h/> }
+                                let class = format!("bar status-{rank}");
+                                view! { <rect class=class x=x y=y width=bar height=h/> }
                             })
                             .collect_view();
                         let label = d.label();
@@ -145,12 +145,14 @@ pub fn DepositsChart(#[prop(into)] changed: Signal<u32>) -> impl IntoView {
                     .into_iter()
                     .map(|s| {
                         let rank = DepositStatus::ALL.iter().position(|x| *x == s).unwrap_or(0) + 1;
-                        view! { <li><span class=format!("swatch status-{rank}") aria-hidden="true"></span>{s.label()}</li> }
+                        let class = format!("swatch status-{rank}");
+                        view! { <li><span class=class aria-hidden="true"></span>{s.label()}</li> }
                     })
                     .collect_view();
+                let view_box = format!("0 0 {WIDTH} {HEIGHT}");
                 view! {
-                    <svg class="deposit-chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="group"
-                        aria-label="Deposited amounts per day, by status" on:mouseleave=move |_| shown.set(None)>
+                    <svg class="deposit-chart" viewBox=view_box role="group"
+                        aria-label=t.label on:mouseleave=move |_| shown.set(None)>
                         {bars}
                     </svg>
                     <ul class="chart-legend">{legend}</ul>
@@ -162,9 +164,9 @@ pub fn DepositsChart(#[prop(into)] changed: Signal<u32>) -> impl IntoView {
 
     view! {
         <section class="panel deposit-chart-panel" aria-labelledby="deposit-chart-title" data-testid="deposit-chart">
-            <h2 id="deposit-chart-title">"Deposited per day"</h2>
+            <h2 id="deposit-chart-title">{t.heading}</h2>
             <p class="chart-readout" data-testid="deposit-chart-readout" aria-live="polite">
-                {move || shown.get().unwrap_or_else(|| "Point at or tab to a day to read its totals.".into())}
+                {move || shown.get().unwrap_or_else(|| t.readout.into())}
             </p>
             {chart}
         </section>

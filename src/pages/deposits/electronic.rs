@@ -12,6 +12,8 @@ use crate::api::{self, ApiError};
 use crate::components::download::save;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::format::group;
+use crate::i18n::{deposits::text as words, fill};
 use crate::session::use_auth;
 
 use super::detail::Changed;
@@ -44,6 +46,7 @@ pub fn NewPull(on_done: Callback<bool>) -> impl IntoView {
     let owner = Owner::current();
     let bank = lookups::bank_name(routing);
     let sleeves = lookups::payees(sleeve);
+    let f = &words().form;
 
     let on_submit = move |ev: web_sys::SubmitEvent| {
         ev.prevent_default();
@@ -73,7 +76,7 @@ pub fn NewPull(on_done: Callback<bool>) -> impl IntoView {
                 Ok(record) => {
                     toasts.show(
                         ToastKind::Success,
-                        format!("Pull {} was recorded: {} to confirm.", record.id, record.amount),
+                        fill(f.pull_recorded, &[&record.id.to_string(), &record.amount.to_string()]),
                     );
                     on_done.run(true);
                 }
@@ -84,39 +87,39 @@ pub fn NewPull(on_done: Callback<bool>) -> impl IntoView {
 
     view! {
         <form class="panel deposit-form" id="pull-form" aria-labelledby="pull-form-title" on:submit=on_submit novalidate>
-            <h2 id="pull-form-title">"New electronic deposit (ACH pull)"</h2>
+            <h2 id="pull-form-title">{f.pull_heading}</h2>
             <fieldset>
-                <legend>"Into"</legend>
-                <Field id="pull-sleeve" label="Managed sleeve account" api="payeeAccountId" value=sleeve required=true list="pull-sleeve-options"/>
+                <legend>{f.into}</legend>
+                <Field id="pull-sleeve" label=f.sleeve api="payeeAccountId" value=sleeve required=true list="pull-sleeve-options"/>
                 <datalist id="pull-sleeve-options">
                     {move || sleeves.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
                 </datalist>
-                <Field id="pull-user" label="User id" api="payeeUserId" value=user required=true/>
+                <Field id="pull-user" label=f.user_id api="payeeUserId" value=user required=true/>
             </fieldset>
             <fieldset>
-                <legend>"From the vendor"</legend>
-                <Field id="pull-routing" label="Routing number" api="bankRoutingNumber" value=routing required=true inputmode="numeric"
-                    pattern="[0-9]{9}" note=bank hint="Nine digits: a bank of the FedACH directory."/>
-                <Field id="pull-account" label="Account number" api="bankAccountNumber" value=account required=true inputmode="numeric"/>
+                <legend>{f.from_vendor}</legend>
+                <Field id="pull-routing" label=f.routing_number api="bankRoutingNumber" value=routing required=true inputmode="numeric"
+                    pattern="[0-9]{9}" note=bank hint=f.pull_routing_hint/>
+                <Field id="pull-account" label=f.account_number api="bankAccountNumber" value=account required=true inputmode="numeric"/>
                 <div class="field">
-                    <label for="pull-account-type">"Account type"</label>
+                    <label for="pull-account-type">{f.account_type}</label>
                     <select id="pull-account-type" on:change=move |ev| account_type.set(event_target_value(&ev))>
-                        <option value="checking" selected=true>"Checking"</option>
-                        <option value="savings">"Savings"</option>
+                        <option value="checking" selected=true>{f.checking}</option>
+                        <option value="savings">{f.savings}</option>
                     </select>
                 </div>
-                <Field id="pull-vendor" label="Vendor name" api="vendorName" value=vendor required=true hint="At most 22 characters."/>
-                <Field id="pull-amount" label="Amount (USD)" api="amount" value=amount required=true inputmode="decimal"/>
-                <Field id="pull-effective" label="Effective date" api="effectiveDate" value=effective kind="date" required=true/>
-                <Field id="pull-description" label="Statement description" api="companyEntryDescription" value=description
-                    hint="What the vendor's statement shows: at most 10 characters."/>
+                <Field id="pull-vendor" label=f.vendor api="vendorName" value=vendor required=true hint=f.vendor_hint/>
+                <Field id="pull-amount" label=f.amount_usd api="amount" value=amount required=true inputmode="decimal"/>
+                <Field id="pull-effective" label=f.effective api="effectiveDate" value=effective kind="date" required=true/>
+                <Field id="pull-description" label=f.description api="companyEntryDescription" value=description
+                    hint=f.description_hint/>
             </fieldset>
             <div id="pull-form-error" tabindex="-1">{move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}</div>
             <div class="form-actions">
                 <button type="submit" class="button primary" id="pull-submit" disabled=move || busy.get()>
-                    {move || if busy.get() { "Recording…" } else { "Record the pull" }}
+                    {move || if busy.get() { f.recording } else { f.record_pull }}
                 </button>
-                <button type="button" class="button" on:click=move |_| on_done.run(false)>"Cancel"</button>
+                <button type="button" class="button" on:click=move |_| on_done.run(false)>{f.cancel}</button>
             </div>
         </form>
     }
@@ -147,23 +150,24 @@ pub fn AchFile() -> impl IntoView {
             let _ = save(&parts, &format!("ach-{}.txt", day.get_untracked()), "text/plain");
         }
     };
+    let f = &words().form;
     view! {
         <section class="panel ach-file" aria-labelledby="ach-file-title">
-            <h2 id="ach-file-title">"ACH file"</h2>
+            <h2 id="ach-file-title">{f.ach_heading}</h2>
             <form class="ach-file-form" on:submit=show>
                 <div class="field">
-                    <label for="ach-file-date">"Pulls effective on"</label>
+                    <label for="ach-file-date">{f.effective_on}</label>
                     <input id="ach-file-date" type="date" prop:value=move || day.get() on:input=move |ev| day.set(event_target_value(&ev))/>
                 </div>
-                <button type="submit" class="button" id="ach-file-show" disabled=move || busy.get()>"Show the file"</button>
+                <button type="submit" class="button" id="ach-file-show" disabled=move || busy.get()>{f.show_file}</button>
             </form>
             {move || file.get().map(|r| match r {
                 Ok(text) => {
                     let entries = text.lines().filter(|l| l.starts_with('6')).count();
                     view! {
-                        <p>{format!("{entries} pull{} in NACHA format.", if entries == 1 { "" } else { "s" })}" "
-                            <button type="button" class="button" id="ach-file-download" on:click=download>"Download"</button></p>
-                        <pre class="ach-file-text" id="ach-file-text" tabindex="0" aria-label="The NACHA file">{text}</pre>
+                        <p>{fill(f.ach_pulls, &[&group(entries as u64), if entries == 1 { f.pull.0 } else { f.pull.1 }])}" "
+                            <button type="button" class="button" id="ach-file-download" on:click=download>{f.download}</button></p>
+                        <pre class="ach-file-text" id="ach-file-text" tabindex="0" aria-label=f.nacha_label>{text}</pre>
                     }
                     .into_any()
                 }

@@ -14,6 +14,7 @@ use crate::api::request::submit;
 use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::i18n::{deposits::text as words, fill};
 use crate::session::use_auth;
 
 use super::field::{new_key, refused, text, Complaints, Field};
@@ -33,6 +34,7 @@ fn ImageField(
     value: RwSignal<Option<(String, String)>>,
 ) -> impl IntoView {
     let complaints = expect_context::<Complaints>();
+    let f = &words().form;
     let problem = RwSignal::new(None::<String>);
     let preview = RwSignal::new(None::<String>);
     let drop_preview = move || {
@@ -50,7 +52,7 @@ fn ImageField(
             return;
         };
         if file.size() > MAX_IMAGE_BYTES {
-            problem.set(Some(format!("{} is larger than 10 MiB.", file.name())));
+            problem.set(Some(fill(f.too_large, &[&file.name()])));
             value.set(None);
             return;
         }
@@ -64,13 +66,13 @@ fn ImageField(
                     value.try_set(Some((name, base64::engine::general_purpose::STANDARD.encode(bytes))));
                 }
                 Err(_) => {
-                    problem.try_set(Some(format!("{name} could not be read.")));
+                    problem.try_set(Some(fill(f.unreadable, &[&name])));
                 }
             }
         });
     };
     let shown = move || problem.get().or_else(|| complaints.about(api));
-    let alt = format!("Preview: {}", label.to_lowercase());
+    let alt = fill(f.preview, &[&label.to_lowercase()]);
     view! {
         <div class="field" class:invalid=move || shown().is_some()>
             <label for=id>{label}" *"</label>
@@ -111,7 +113,8 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
     more.prefill_bank(directory);
     let bank = lookups::note(directory);
     let quote = lookups::fee_quote(amount);
-    let fee = Signal::derive(move || quote.get().map(|f| format!("Fee: {f} (standard, charged at deposit)")));
+    let f = &words().form;
+    let fee = Signal::derive(move || quote.get().map(|fee| fill(f.standard_fee, &[&fee])));
     let payees = lookups::payees(payee_account);
 
     let on_submit = move |ev: web_sys::SubmitEvent| {
@@ -164,7 +167,7 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
                 Ok(record) => {
                     toasts.show(
                         ToastKind::Success,
-                        format!("Deposit {} was created: {} to confirm.", record.id, record.amount),
+                        fill(f.check_created, &[&record.id.to_string(), &record.amount.to_string()]),
                     );
                     on_done.run(true);
                 }
@@ -175,32 +178,32 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
 
     view! {
         <form class="panel deposit-form" id="deposit-form" aria-labelledby="deposit-form-title" on:submit=on_submit novalidate>
-            <h2 id="deposit-form-title">"New check deposit"</h2>
+            <h2 id="deposit-form-title">{f.check_heading}</h2>
             <fieldset>
-                <legend>"Payee"</legend>
-                <Field id="deposit-payee-account" label="Account" api="payeeAccountId" value=payee_account required=true
-                    list="deposit-payee-options" hint="Type a name to search the accounts, or paste an account id."/>
+                <legend>{f.payee}</legend>
+                <Field id="deposit-payee-account" label=f.account api="payeeAccountId" value=payee_account required=true
+                    list="deposit-payee-options" hint=f.payee_hint/>
                 <datalist id="deposit-payee-options">
                     {move || payees.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
                 </datalist>
-                <Field id="deposit-payee-user" label="User id" api="payeeUserId" value=payee_user required=true/>
+                <Field id="deposit-payee-user" label=f.user_id api="payeeUserId" value=payee_user required=true/>
             </fieldset>
             <fieldset>
-                <legend>"Check"</legend>
-                <Field id="deposit-amount" label="Amount (USD)" api="amount" value=amount inputmode="decimal"
-                    note=fee hint="Like 1250.00: at most two decimals. Empty for a read check: the amount its MICR line carries."/>
-                <Field id="deposit-check-number" label="Check number" api="checkNumber" value=check_number required=true inputmode="numeric"/>
-                <Field id="deposit-routing" label="Routing number" api="bankRoutingNumber" value=routing required=true inputmode="numeric"
-                    pattern="[0-9]{9}" note=bank hint="Nine digits, from the check's MICR line."/>
-                <Field id="deposit-account" label="Account number" api="bankAccountNumber" value=account required=true inputmode="numeric"/>
-                <Field id="deposit-check-date" label="Check date" api="checkDate" value=check_date kind="date"
-                    hint="Not in the future, at most 180 days ago."/>
-                <Field id="deposit-memo" label="Memo" api="memo" value=memo/>
+                <legend>{f.check}</legend>
+                <Field id="deposit-amount" label=f.amount_usd api="amount" value=amount inputmode="decimal"
+                    note=fee hint=f.check_amount_hint/>
+                <Field id="deposit-check-number" label=f.check_number api="checkNumber" value=check_number required=true inputmode="numeric"/>
+                <Field id="deposit-routing" label=f.routing_number api="bankRoutingNumber" value=routing required=true inputmode="numeric"
+                    pattern="[0-9]{9}" note=bank hint=f.check_routing_hint/>
+                <Field id="deposit-account" label=f.account_number api="bankAccountNumber" value=account required=true inputmode="numeric"/>
+                <Field id="deposit-check-date" label=f.check_date api="checkDate" value=check_date kind="date"
+                    hint=f.check_date_hint/>
+                <Field id="deposit-memo" label=f.memo api="memo" value=memo/>
             </fieldset>
             <fieldset>
-                <legend>"Images"</legend>
-                <ImageField id="deposit-front" label="Front of the check" api="checkFrontImage" value=front/>
-                <ImageField id="deposit-back" label="Back of the check" api="checkBackImage" value=back/>
+                <legend>{f.images}</legend>
+                <ImageField id="deposit-front" label=f.front api="checkFrontImage" value=front/>
+                <ImageField id="deposit-back" label=f.back api="checkBackImage" value=back/>
                 <ReadCheck targets/>
             </fieldset>
             <ParticularsFields p=more/>
@@ -210,9 +213,9 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
             </div>
             <div class="form-actions">
                 <button type="submit" class="button primary" id="deposit-submit" disabled=move || busy.get()>
-                    {move || if busy.get() { "Depositing…" } else { "Deposit the check" }}
+                    {move || if busy.get() { f.depositing } else { f.deposit }}
                 </button>
-                <button type="button" class="button" on:click=move |_| on_done.run(false)>"Cancel"</button>
+                <button type="button" class="button" on:click=move |_| on_done.run(false)>{f.cancel}</button>
             </div>
         </form>
     }

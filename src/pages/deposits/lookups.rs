@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::api::{self, ApiError};
 use crate::format::format_money;
+use crate::i18n::{deposits::text as words, fill};
 use crate::session::use_auth;
 
 /// How long typing must pause before a lookup is sent.
@@ -75,7 +76,7 @@ pub fn directory(routing: RwSignal<String>) -> Signal<Option<Result<String, Stri
         Some(Box::pin(async move {
             match request.await {
                 Ok(v) => v.get("customerName").and_then(Value::as_str).map(|n| Ok(n.to_string())),
-                Err(ApiError::NotFound { .. }) => Some(Err("Not in the FedACH directory: check the number.".into())),
+                Err(ApiError::NotFound { .. }) => Some(Err(words().form.not_in_directory.into())),
                 Err(_) => None,
             }
         }))
@@ -87,7 +88,7 @@ pub fn directory(routing: RwSignal<String>) -> Signal<Option<Result<String, Stri
 pub fn note(found: Signal<Option<Result<String, String>>>) -> Signal<Option<String>> {
     Signal::derive(move || {
         found.get().map(|f| match f {
-            Ok(name) => format!("Bank: {name}"),
+            Ok(name) => fill(words().form.bank, &[&name]),
             Err(problem) => problem,
         })
     })
@@ -118,7 +119,7 @@ pub fn fee_quote(amount: RwSignal<String>) -> Signal<Option<String>> {
 /// "Fee: $1.50 (standard, charged at deposit)" for an amount the schedule prices.
 pub fn standard_fee(amount: RwSignal<String>) -> Signal<Option<String>> {
     let quote = fee_quote(amount);
-    Signal::derive(move || quote.get().map(|fee| format!("Fee: {fee} (standard, charged at deposit)")))
+    Signal::derive(move || quote.get().map(|fee| fill(words().form.standard_fee, &[&fee])))
 }
 
 /// Accounts whose names match the payee field: (id, "name — number"), at most eight.

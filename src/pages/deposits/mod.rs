@@ -29,59 +29,78 @@ use moneydesk_model::Scope;
 use crate::api;
 use crate::components::data_table::{BulkAction, BulkCall, BulkRunner, Column, DataTable, Fetcher, FilterDef, Format};
 use crate::components::download;
+use crate::i18n::deposits::{en, es, text, Deposits};
+use crate::i18n::{fill, pick};
 use crate::session::use_auth;
 
 /// The model's vocabularies (a status's label, a kind's label).
 pub const STATUSES: &[(&str, &str)] = &DepositStatus::OPTIONS;
 pub const SERVICE_TYPES: &[(&str, &str)] = &ServiceType::OPTIONS;
 
-pub const COLUMNS: &[Column] = &[
-    Column::new("id", "Deposit", Format::Mono),
-    // The list item's createdDate: the business time zone's local time, without a zone.
-    Column::new("createdDate", "Created", Format::Text).sortable(),
-    Column::new("serviceType", "Kind", Format::Label(SERVICE_TYPES)),
-    Column::new("name", "Payee", Format::Text),
-    Column::new("amount", "Amount", Format::Money).sortable(),
-    Column::new("feeApplied", "Fee", Format::Money),
-    Column::new("status", "Status", Format::Label(STATUSES)),
-    Column::new("checkNumber", "Check", Format::Mono),
-    Column::new("bankName", "Bank", Format::Text).hidden(),
-    Column::new("bankRoutingNumber", "Routing number", Format::Mono).hidden(),
-    Column::new("accountNumber", "Payee account", Format::Mono).hidden(),
-    Column::new("acId", "Payee account id", Format::Mono).hidden(),
-    Column::new("scheduleDate", "Scheduled", Format::Date).hidden(),
-    Column::new("checkDate", "Check date", Format::Date).hidden(),
-    Column::new("completedDate", "Completed", Format::Text).hidden(),
-    Column::new("memo", "Memo", Format::Text).hidden(),
-    Column::new("paymentType", "Payment type", Format::Text).hidden(),
-    Column::new("payerType", "Payer type", Format::Text).hidden(),
-    Column::new("source", "Source", Format::Text).hidden(),
-    Column::new("submitterId", "Submitted by", Format::Text).hidden(),
-    Column::new("step", "Step", Format::Mono).hidden(),
-];
+/// The table's columns in a language's words (`c`: the column labels, in this order).
+const fn columns(c: &'static [&'static str; 21]) -> [Column; 21] {
+    [
+        Column::new("id", c[0], Format::Mono),
+        // The list item's createdDate: the business time zone's local time, without a zone.
+        Column::new("createdDate", c[1], Format::Text).sortable(),
+        Column::new("serviceType", c[2], Format::Label(SERVICE_TYPES)),
+        Column::new("name", c[3], Format::Text),
+        Column::new("amount", c[4], Format::Money).sortable(),
+        Column::new("feeApplied", c[5], Format::Money),
+        Column::new("status", c[6], Format::Label(STATUSES)),
+        Column::new("checkNumber", c[7], Format::Mono),
+        Column::new("bankName", c[8], Format::Text).hidden(),
+        Column::new("bankRoutingNumber", c[9], Format::Mono).hidden(),
+        Column::new("accountNumber", c[10], Format::Mono).hidden(),
+        Column::new("acId", c[11], Format::Mono).hidden(),
+        Column::new("scheduleDate", c[12], Format::Date).hidden(),
+        Column::new("checkDate", c[13], Format::Date).hidden(),
+        Column::new("completedDate", c[14], Format::Text).hidden(),
+        Column::new("memo", c[15], Format::Text).hidden(),
+        Column::new("paymentType", c[16], Format::Text).hidden(),
+        Column::new("payerType", c[17], Format::Text).hidden(),
+        Column::new("source", c[18], Format::Text).hidden(),
+        Column::new("submitterId", c[19], Format::Text).hidden(),
+        Column::new("step", c[20], Format::Mono).hidden(),
+    ]
+}
 
-pub const FILTERS: &[FilterDef] = &[
-    FilterDef::select("status", "Status", STATUSES),
-    FilterDef::select("serviceType", "Kind", SERVICE_TYPES),
-    FilterDef::date("createdFrom", "Created from"),
-    FilterDef::date("createdTo", "Created to"),
-    FilterDef::text("amountMin", "Amount from", "e.g. 100.00"),
-    FilterDef::text("amountMax", "Amount to", "e.g. 5000.00"),
-];
+const fn filters(t: &'static Deposits) -> [FilterDef; 6] {
+    [
+        FilterDef::select("status", t.columns[6], STATUSES),
+        FilterDef::select("serviceType", t.columns[2], SERVICE_TYPES),
+        FilterDef::date("createdFrom", t.created_from),
+        FilterDef::date("createdTo", t.created_to),
+        FilterDef::text("amountMin", t.amount_from, t.amount_from_hint),
+        FilterDef::text("amountMax", t.amount_to, t.amount_to_hint),
+    ]
+}
+
+pub const COLUMNS: &[Column] = &columns(&en::TEXT.columns);
+const COLUMNS_ES: &[Column] = &columns(&es::TEXT.columns);
+pub const FILTERS: &[FilterDef] = &filters(&en::TEXT);
+const FILTERS_ES: &[FilterDef] = &filters(&es::TEXT);
 
 /// The CSV of the selected deposits' records (reading is enough).
-const EXPORT: BulkAction = BulkAction::new("export", "Export CSV", "exported").download();
+const fn export(t: &'static Deposits) -> BulkAction {
+    BulkAction::new("export", t.export.0, t.export.1).download()
+}
+const EXPORT: BulkAction = export(&en::TEXT);
 
 /// What a `deposits:write` token does to many deposits at once: the single moves, each
 /// deposit by the state machine's rules (the server refuses the ones that cannot move).
-pub const BULK: &[BulkAction] = &[
-    BulkAction::new("confirm", "Confirm", "confirmed").confirm("Confirm the selected deposits?"),
-    BulkAction::new("reject", "Reject", "rejected").reason(),
-    BulkAction::new("cancel", "Cancel deposits", "cancelled")
-        .confirm("Cancel the selected deposits? A cancelled deposit cannot be moved again."),
-    EXPORT,
-];
+const fn bulk(t: &'static Deposits) -> [BulkAction; 4] {
+    [
+        BulkAction::new("confirm", t.confirm.0, t.confirm.1).confirm(t.confirm_question),
+        BulkAction::new("reject", t.reject.0, t.reject.1).reason(),
+        BulkAction::new("cancel", t.cancel_deposits.0, t.cancel_deposits.1).confirm(t.cancel_question),
+        export(t),
+    ]
+}
+pub const BULK: &[BulkAction] = &bulk(&en::TEXT);
+const BULK_ES: &[BulkAction] = &bulk(&es::TEXT);
 const BULK_READ: &[BulkAction] = &[EXPORT];
+const BULK_READ_ES: &[BulkAction] = &[export(&es::TEXT)];
 
 /// Sends the table's bulk run: the export saves the CSV; a move bumps `changed` (the chart).
 fn bulk_runner(auth: crate::session::Auth, changed: RwSignal<u32>) -> BulkRunner {
@@ -93,7 +112,7 @@ fn bulk_runner(auth: crate::session::Auth, changed: RwSignal<u32>) -> BulkRunner
                 let name = download::dated_name("deposits", "csv");
                 download::save_blob(&blob, &name).map_err(|e| api::ApiError::Other {
                     status: 0,
-                    message: format!("The browser refused the download: {e:?}"),
+                    message: fill(text().download_refused, &[&format!("{e:?}")]),
                 })?;
                 return Ok(None);
             }
@@ -139,32 +158,33 @@ pub fn DepositsPage() -> impl IntoView {
     provide_context(detail::Changed(changed));
 
     let fetcher = Fetcher::new(move |q| Box::pin(api::deposits::list(&auth.client(), q)));
-    let bulk = if writer.get_untracked() { BULK } else { BULK_READ };
+    let bulk = if writer.get_untracked() { pick(&BULK, &BULK_ES) } else { pick(&BULK_READ, &BULK_READ_ES) };
+    let bulk = *bulk;
     let bulk_run = bulk_runner(auth, changed);
+    let t = text();
+    let (columns, filters) = *pick(&(COLUMNS, FILTERS), &(COLUMNS_ES, FILTERS_ES));
     view! {
         <section class="page collections-page deposits-page">
             <div class="page-head">
-                <h1>"Check deposits"</h1>
+                <h1>{t.heading}</h1>
                 <Show when=move || writer.get() && !form_open.get() && !pull_open.get() && !scan_open.get() && !cash_open.get()>
                     <div class="page-actions">
                         <button type="button" class="button" id="scan-new" on:click=move |_| set_form.with_value(|f| f(Some("scan")))>
-                            "Scan a check"
+                            {t.scan}
                         </button>
                         <button type="button" class="button" id="cash-new" on:click=move |_| set_form.with_value(|f| f(Some("cash")))>
-                            "New cash deposit"
+                            {t.new_cash}
                         </button>
                         <button type="button" class="button" id="pull-new" on:click=move |_| set_form.with_value(|f| f(Some("pull")))>
-                            "New electronic deposit"
+                            {t.new_pull}
                         </button>
                         <button type="button" class="button primary" id="deposit-new" on:click=move |_| set_form.with_value(|f| f(Some("1")))>
-                            "New check deposit"
+                            {t.new_check}
                         </button>
                     </div>
                 </Show>
             </div>
-            <p class="muted page-intro">
-                "Every deposit (checks, electronic pulls and cash), newest first. Select a row to see a check's images, the history and what can happen to it next."
-            </p>
+            <p class="muted page-intro">{t.intro}</p>
             <Show when=move || writer.get() && form_open.get()>
                 <form::NewDeposit
                     on_done=Callback::new(move |made: bool| {
@@ -208,10 +228,10 @@ pub fn DepositsPage() -> impl IntoView {
             <chart::DepositsChart changed/>
             <DataTable
                 id="deposits"
-                caption="Check deposits"
-                noun="deposits"
-                columns=COLUMNS
-                filters=FILTERS
+                caption=t.caption
+                noun=t.noun
+                columns
+                filters
                 fetcher
                 title_key="name"
                 detail=detail::panel

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use moneydesk_model::Scope;
 
 use super::field::Field;
+use crate::i18n::{deposits::text, fill};
 use crate::session::use_auth;
 
 /// The particulars' fields, each the request field of the same name.
@@ -53,29 +54,30 @@ impl Particulars {
 /// The particulars' fieldset.
 #[component]
 pub fn ParticularsFields(p: Particulars) -> impl IntoView {
+    let f = &text().form;
+    // The datalists' options are the values the API is sent, not words of the page.
     view! {
         <fieldset>
-            <legend>"Particulars"</legend>
-            <Field id="deposit-bank-name" label="Bank name" api="bankName" value=p.bank_name
-                hint="Filled in from the FedACH directory once the routing number is typed; change it if the check says otherwise."/>
-            <Field id="deposit-schedule-date" label="Schedule date" api="scheduleDate" value=p.schedule_date kind="date"
-                hint="When the money moves: today or later (empty: today)."/>
-            <Field id="deposit-payer-type" label="Payer type" api="payerType" value=p.payer_type list="deposit-payer-types"
-                hint="Who wrote the check, e.g. Individual or Business."/>
+            <legend>{f.particulars}</legend>
+            <Field id="deposit-bank-name" label=f.bank_name api="bankName" value=p.bank_name hint=f.bank_name_hint/>
+            <Field id="deposit-schedule-date" label=f.schedule_date api="scheduleDate" value=p.schedule_date kind="date"
+                hint=f.schedule_hint/>
+            <Field id="deposit-payer-type" label=f.payer_type api="payerType" value=p.payer_type list="deposit-payer-types"
+                hint=f.payer_type_hint/>
             <datalist id="deposit-payer-types">
                 <option value="Individual"></option>
                 <option value="Business"></option>
                 <option value="Trust"></option>
             </datalist>
-            <Field id="deposit-payment-type" label="Payment type" api="paymentType" value=p.payment_type list="deposit-payment-types"
-                hint="How the payer paid, e.g. Personal check."/>
+            <Field id="deposit-payment-type" label=f.payment_type api="paymentType" value=p.payment_type list="deposit-payment-types"
+                hint=f.payment_type_hint/>
             <datalist id="deposit-payment-types">
                 <option value="Personal check"></option>
                 <option value="Business check"></option>
                 <option value="Cashier's check"></option>
                 <option value="Money order"></option>
             </datalist>
-            <Field id="deposit-source" label="Source" api="source" value=p.source hint="Where the deposit comes from."/>
+            <Field id="deposit-source" label=f.source api="source" value=p.source hint=f.source_hint/>
         </fieldset>
     }
 }
@@ -86,21 +88,21 @@ pub fn ParticularsFields(p: Particulars) -> impl IntoView {
 pub fn FeeToCharge(p: Particulars, quote: Signal<Option<String>>) -> impl IntoView {
     let auth = use_auth();
     let may_set = Memo::new(move |_| auth.can(Scope::FeesOverride));
+    let f = &text().form;
     let said = move || {
         let set = p.fee.get().trim().replace([',', '$'], "");
         if may_set.get() && !set.is_empty() {
-            format!("Fee to be charged: ${set} (set here).")
+            fill(f.fee_set, &[&set])
         } else {
             match quote.get() {
-                Some(fee) => format!("Fee to be charged: {fee} (the fee schedule's standard fee for this amount)."),
-                None => "Fee to be charged: the fee schedule's standard fee for the amount.".to_string(),
+                Some(fee) => fill(f.fee_quoted, &[&fee]),
+                None => f.fee_unknown.to_string(),
             }
         }
     };
     view! {
         <Show when=move || may_set.get()>
-            <Field id="deposit-fee" label="Fee (USD)" api="fee" value=p.fee inputmode="decimal"
-                hint="Charged instead of the fee schedule's fee; empty: the schedule's standard fee."/>
+            <Field id="deposit-fee" label=f.fee api="fee" value=p.fee inputmode="decimal" hint=f.fee_hint/>
         </Show>
         <p class="deposit-fee" id="deposit-fee-charged" aria-live="polite">{said}</p>
     }

@@ -10,6 +10,7 @@ use moneydesk_model::deposits::{CheckScan, CheckScanFields, MicrField};
 use crate::api::request::submit;
 use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::deposits::text;
 use crate::session::use_auth;
 
 use super::lookups;
@@ -46,6 +47,7 @@ pub fn ReadCheck(targets: ScanTargets) -> impl IntoView {
     let failed = RwSignal::new(None::<ApiError>);
     let owner = Owner::current();
     let sleeves = lookups::payees(targets.sleeve);
+    let f = &text().form;
     // New pictures (or another amount or account) make the scan stale: the deposit would send
     // what the scan did not read.
     Effect::new(move |first: Option<()>| {
@@ -94,18 +96,16 @@ pub fn ReadCheck(targets: ScanTargets) -> impl IntoView {
     view! {
         <div class="scan-check">
             <div class="field">
-                <label for="deposit-sleeve">"Managed sleeve account"</label>
+                <label for="deposit-sleeve">{f.sleeve}</label>
                 <input id="deposit-sleeve" list="deposit-sleeve-options" autocomplete="off" aria-describedby="deposit-sleeve-hint"
                     prop:value=move || targets.sleeve.get() on:input=move |ev| targets.sleeve.set(event_target_value(&ev))/>
                 <datalist id="deposit-sleeve-options">
                     {move || sleeves.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
                 </datalist>
-                <p class="hint" id="deposit-sleeve-hint">
-                    "The managed sleeve account the check is deposited to (the deposit's payer id). To read the check's MICR line, it needs both sides and the amount."
-                </p>
+                <p class="hint" id="deposit-sleeve-hint">{f.scan_sleeve_hint}</p>
             </div>
             <button type="button" class="button" id="deposit-scan" disabled=move || busy.get() || !ready.get() on:click=read>
-                {move || if busy.get() { "Reading the check…" } else { "Read the check" }}
+                {move || if busy.get() { f.reading } else { f.read }}
             </button>
             {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
             {move || targets.scan.get().map(|s| view! { <ScanResult scan=s/> })}
@@ -117,6 +117,7 @@ pub fn ReadCheck(targets: ScanTargets) -> impl IntoView {
 #[component]
 pub(super) fn ScanResult(scan: CheckScan) -> impl IntoView {
     let micr = scan.micr.clone();
+    let t = &text().form;
     let row = |label: &'static str, f: &Option<MicrField>| {
         f.as_ref().map(|f| {
             let uncertain = f.uncertain;
@@ -124,36 +125,36 @@ pub(super) fn ScanResult(scan: CheckScan) -> impl IntoView {
                 <div class="micr-field" class:uncertain=uncertain>
                     <dt>{label}</dt>
                     <dd><span class="mono">{f.value.clone()}</span>" "
-                        <span class="muted">{percent(f.confidence)}{uncertain.then_some(", check it")}</span></dd>
+                        <span class="muted">{percent(f.confidence)}{uncertain.then_some(t.check_it)}</span></dd>
                 </div>
             }
         })
     };
-    let findings = [("Front", &scan.front), ("Back", &scan.rear)]
+    let findings = [(t.sides.0, &scan.front), (t.sides.1, &scan.rear)]
         .into_iter()
-        .flat_map(|(side, s)| s.findings.iter().map(move |f| format!("{side}: {}", f.advice)))
+        .flat_map(|(side, s)| s.findings.iter().map(move |f| crate::i18n::fill(t.finding, &[side, &f.advice])))
         .collect::<Vec<_>>();
     view! {
-        <section class="scan-result" id="deposit-scan-result" aria-live="polite" aria-label="What the scan read">
+        <section class="scan-result" id="deposit-scan-result" aria-live="polite" aria-label=t.scan_label>
             {match micr {
                 Some(m) => view! {
-                    <p>"MICR line: "<span class="mono micr-line">{m.line.clone()}</span></p>
+                    <p>{t.micr_line}<span class="mono micr-line">{m.line.clone()}</span></p>
                     <dl class="micr-fields">
-                        {row("Routing number", &m.routing_number)}
-                        {m.bank_name.clone().map(|b| view! { <div class="micr-field"><dt>"Bank"</dt><dd>{b}</dd></div> })}
-                        {row("Account number", &m.account_number)}
-                        {row("Check number", &m.check_number)}
-                        {row("Amount encoded", &m.amount)}
+                        {row(t.routing_number, &m.routing_number)}
+                        {m.bank_name.clone().map(|b| view! { <div class="micr-field"><dt>{t.bank_label}</dt><dd>{b}</dd></div> })}
+                        {row(t.account_number, &m.account_number)}
+                        {row(t.check_number, &m.check_number)}
+                        {row(t.amount_encoded, &m.amount)}
                     </dl>
                 }
                 .into_any(),
-                None => view! { <p>"No MICR line was found on the front."</p> }.into_any(),
+                None => view! { <p>{t.no_micr}</p> }.into_any(),
             }}
             {(!findings.is_empty()).then(|| view! {
                 <ul class="scan-findings">{findings.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
             })}
             {if scan.problems.is_empty() {
-                view! { <p class="scan-ok">"Ready: the deposit will use this scan's images."</p> }.into_any()
+                view! { <p class="scan-ok">{t.scan_ready}</p> }.into_any()
             } else {
                 view! {
                     <ul class="scan-problems" role="alert">

@@ -3,6 +3,7 @@
 //! request may carry; images can go inline (their `cid:` for the HTML is shown).
 
 use crate::format::bytes;
+use crate::i18n::{email::text, fill};
 use leptos::prelude::*;
 use moneydesk_model::email::send::MAX_TOTAL_BYTES;
 use wasm_bindgen::JsCast;
@@ -47,9 +48,10 @@ pub fn Attachments(picked: RwSignal<Vec<Picked>>) -> impl IntoView {
     let input = NodeRef::<leptos::html::Input>::new();
     let dragging = RwSignal::new(false);
     let total = Memo::new(move |_| picked.with(|p| p.iter().map(|a| a.bytes.len() as u64).sum::<u64>()));
+    let t = &text().compose;
     view! {
         <fieldset class="email-attachments">
-            <legend>"Attachments"</legend>
+            <legend>{text().message.attachments}</legend>
             <div class="drop-zone" id="email-drop" class:drop-active=move || dragging.get()
                 on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
                 on:dragleave=move |_| dragging.set(false)
@@ -60,8 +62,8 @@ pub fn Attachments(picked: RwSignal<Vec<Picked>>) -> impl IntoView {
                         add(files, picked);
                     }
                 }>
-                "Drop files here, or "
-                <label class="link-button" for="email-attach-input">"choose files"</label>
+                {t.drop}
+                <label class="link-button" for="email-attach-input">{t.choose}</label>
                 <input type="file" multiple id="email-attach-input" class="sr-only" node_ref=input
                     on:change=move |_| {
                         if let Some(i) = input.get() {
@@ -88,17 +90,17 @@ pub fn Attachments(picked: RwSignal<Vec<Picked>>) -> impl IntoView {
                                             let on = event_target::<web_sys::HtmlInputElement>(&ev).checked();
                                             picked.update(|p| if let Some(x) = p.get_mut(i) { x.inline = on; });
                                         }/>
-                                    {format!(" inline (cid:{cid})")}
+                                    {fill(t.inline, &[&cid])}
                                 </label>
                             })}
-                            <button type="button" class="link-button" aria-label=format!("Remove {name}")
-                                on:click=move |_| picked.update(|p| { if i < p.len() { p.remove(i); } })>"Remove"</button>
+                            <button type="button" class="link-button" aria-label=fill(t.remove_named, &[&name])
+                                on:click=move |_| picked.update(|p| { if i < p.len() { p.remove(i); } })>{t.remove}</button>
                         </li>
                     }
                 }).collect_view()}
             </ul>
             <p id="email-attach-total" class=move || total_class(total.get())>
-                {move || format!("{} of {} a message may carry", bytes(total.get()), bytes(MAX_TOTAL_BYTES as u64))}
+                {move || fill(t.total, &[&bytes(total.get()), &bytes(MAX_TOTAL_BYTES as u64)])}
             </p>
         </fieldset>
     }

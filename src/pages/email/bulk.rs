@@ -7,6 +7,8 @@ use leptos::prelude::*;
 use moneydesk_model::email::{Mailbox, Personalization};
 use serde_json::{Map, Value};
 
+use crate::i18n::{email::text as words, fill};
+
 /// A CSV read: its columns and rows (cells by column).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sheet {
@@ -21,11 +23,11 @@ impl Sheet {
         let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
         let columns: Vec<String> = reader.headers().map_err(|e| e.to_string())?.iter().map(str::to_string).collect();
         if !columns.iter().any(|c| c.eq_ignore_ascii_case("email")) {
-            return Err(format!("{name} has no `email` column (its columns: {})", columns.join(", ")));
+            return Err(fill(words().compose.no_email_column, &[name, &columns.join(", ")]));
         }
         let mut rows = Vec::new();
         for (i, r) in reader.records().enumerate() {
-            let r = r.map_err(|e| format!("row {}: {e}", i + 2))?;
+            let r = r.map_err(|e| fill(words().compose.row_error, &[&(i + 2).to_string(), &e.to_string()]))?;
             if r.iter().all(str::is_empty) {
                 continue;
             }
@@ -88,10 +90,11 @@ pub fn BulkPicker(
             mapping.set(default_mapping(&vars, &s));
         }
     });
+    let t = &words().compose;
     view! {
         <fieldset class="email-bulk">
-            <legend>"Bulk from a CSV"</legend>
-            <label for="email-csv">"CSV file (one message per row; an email column, optional name, one column per variable)"</label>
+            <legend>{t.bulk_legend}</legend>
+            <label for="email-csv">{t.csv_label}</label>
             <input type="file" id="email-csv" accept=".csv,text/csv" node_ref=input on:change=move |_| {
                 let Some(file) = input.get().and_then(|i| i.files()).and_then(|f| f.get(0)) else { return };
                 leptos::task::spawn_local(async move {
@@ -99,7 +102,7 @@ pub fn BulkPicker(
                     match super::attachments::text_of(file).await.map(|t| Sheet::parse(&name, &t)) {
                         Some(Ok(s)) => { error.set(None); sheet.set(Some(s)); }
                         Some(Err(e)) => { error.set(Some(e)); sheet.set(None); }
-                        None => error.set(Some(format!("{name} could not be read"))),
+                        None => error.set(Some(fill(words().verify.unreadable, &[&name]))),
                     }
                 });
             }/>
@@ -107,11 +110,11 @@ pub fn BulkPicker(
             {move || sheet.get().map(|s| {
                 let columns = s.columns.clone();
                 view! {
-                    <p id="email-bulk-count">{format!("{} messages from {}", s.rows.len(), s.name)}</p>
-                    <button type="button" class="link-button" on:click=move |_| { sheet.set(None); if let Some(i) = input.get() { i.set_value(""); } }>"Remove the CSV"</button>
+                    <p id="email-bulk-count">{fill(t.bulk_count, &[&s.rows.len().to_string(), &s.name])}</p>
+                    <button type="button" class="link-button" on:click=move |_| { sheet.set(None); if let Some(i) = input.get() { i.set_value(""); } }>{t.remove_csv}</button>
                     <table class="email-mapping">
-                        <caption>"Template variables from columns"</caption>
-                        <thead><tr><th scope="col">"Variable"</th><th scope="col">"Column"</th></tr></thead>
+                        <caption>{t.mapping_caption}</caption>
+                        <thead><tr><th scope="col">{t.mapping_columns[0]}</th><th scope="col">{t.mapping_columns[1]}</th></tr></thead>
                         <tbody>
                             {move || mapping.get().into_iter().enumerate().map(|(i, (var, col))| {
                                 let columns = columns.clone();
@@ -123,7 +126,7 @@ pub fn BulkPicker(
                                             let v = event_target_value(&ev);
                                             mapping.update(|m| if let Some(x) = m.get_mut(i) { x.1 = (!v.is_empty()).then_some(v); });
                                         }>
-                                            <option value="" selected=col.is_none()>"— none —"</option>
+                                            <option value="" selected=col.is_none()>{t.none_option}</option>
                                             {columns.into_iter().map(|c| {
                                                 let selected = col.as_deref() == Some(c.as_str());
                                                 view! { <option value=c.clone() selected=selected>{c.clone()}</option> }

@@ -13,6 +13,7 @@ use super::parts::HtmlPreview;
 use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::api::ApiError;
+use crate::i18n::{email::text, fill};
 use crate::session::use_auth;
 
 /// How many rows are previewed.
@@ -42,6 +43,7 @@ pub fn BulkPreview(
         });
     });
 
+    let (all, t) = (text(), &text().compose);
     let row = move |s: &Sheet, i: usize| {
         let p = s.personalization(i, &[], false);
         let to = &p.to[0];
@@ -54,15 +56,15 @@ pub fn BulkPreview(
         let own_subject = move || Some(subject.get()).filter(|s| !s.is_empty());
         let body = move || {
             match template.get() {
-            None => view! { <p><strong>"Subject: "</strong><span class="email-bulk-subject">{own_subject().unwrap_or_else(|| "(no subject)".into())}</span></p> }.into_any(),
+            None => view! { <p><strong>{all.templates.subject_said}</strong><span class="email-bulk-subject">{own_subject().unwrap_or_else(|| all.outbox.no_subject.into())}</span></p> }.into_any(),
             Some(_) => rendered[i].with(|r| match r {
-                None => view! { <p class="muted" aria-busy="true">"Rendering…"</p> }.into_any(),
+                None => view! { <p class="muted" aria-busy="true">{t.rendering}</p> }.into_any(),
                 Some(Ok(r)) => {
                     let html = r.html.clone();
                     view! {
-                        <p><strong>"Subject: "</strong><span class="email-bulk-subject">{own_subject().unwrap_or_else(|| r.subject.clone())}</span></p>
-                        {r.text.clone().map(|t| view! { <pre class="email-text">{t}</pre> })}
-                        {html.map(|h| view! { <HtmlPreview html=h title=["HTML of message 1", "HTML of message 2", "HTML of message 3"][i]/> })}
+                        <p><strong>{all.templates.subject_said}</strong><span class="email-bulk-subject">{own_subject().unwrap_or_else(|| r.subject.clone())}</span></p>
+                        {r.text.clone().map(|plain| view! { <pre class="email-text">{plain}</pre> })}
+                        {html.map(|h| view! { <HtmlPreview html=h title=t.html_of[i]/> })}
                     }
                     .into_any()
                 }
@@ -70,9 +72,9 @@ pub fn BulkPreview(
                 // that this preview failed.
                 Some(Err(e)) => {
                     let said = match e {
-                        ApiError::Validation { message, fields } if fields.is_empty() => format!("The send would refuse this row: {message}"),
-                        ApiError::Validation { fields, .. } => format!("The send would refuse this row: {}", fields.iter().map(|f| format!("{}: {}", f.field, f.problem)).collect::<Vec<_>>().join("; ")),
-                        e => format!("Not previewed: {e}"),
+                        ApiError::Validation { message, fields } if fields.is_empty() => fill(t.refused, &[message]),
+                        ApiError::Validation { fields, .. } => fill(t.refused, &[&fields.iter().map(|f| format!("{}: {}", f.field, f.problem)).collect::<Vec<_>>().join("; ")]),
+                        e => fill(t.not_previewed, &[&e.to_string()]),
                     };
                     let class = if matches!(e, ApiError::Validation { .. }) { "field-error email-bulk-refused" } else { "field-error" };
                     view! { <p class=class>{said}</p> }.into_any()
@@ -83,10 +85,10 @@ pub fn BulkPreview(
         // Marked in words as well as by the frame (style/email.css: a message holding a refusal).
         let class =
             if shown_to.is_none() { "email-bulk-message email-bulk-message-refused" } else { "email-bulk-message" };
-        let to_text = shown_to.unwrap_or_else(|| "(no address: the send would refuse this row)".into());
+        let to_text = shown_to.unwrap_or_else(|| t.no_address.into());
         view! {
             <li class=class data-row=i.to_string()>
-                <p><strong>"To: "</strong><span class="email-bulk-to">{to_text}</span></p>
+                <p><strong>{t.to_said}</strong><span class="email-bulk-to">{to_text}</span></p>
                 {body}
             </li>
         }
@@ -97,8 +99,8 @@ pub fn BulkPreview(
             let n = s.rows.len().min(SHOWN);
             view! {
                 <section class="email-bulk-preview" aria-labelledby="email-bulk-preview-title">
-                    <h2 id="email-bulk-preview-title">{format!("The first {n} of {} messages, as they will be sent", s.rows.len())}</h2>
-                    <p class="muted">"Only these rows are previewed; the send checks every row and sends none if one is refused."</p>
+                    <h2 id="email-bulk-preview-title">{fill(t.first_n, &[&n.to_string(), &s.rows.len().to_string()])}</h2>
+                    <p class="muted">{t.only_these}</p>
                     <ol id="email-bulk-preview">{(0..n).map(|i| row(s, i)).collect_view()}</ol>
                 </section>
             }

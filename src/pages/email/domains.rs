@@ -12,10 +12,22 @@ use crate::api::email as api;
 use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::{email::text as words, fill};
 use crate::session::use_auth;
 
 fn state_badge(s: DomainState) -> impl IntoView {
-    view! { <span class=format!("badge domain-{}", s.as_str())>{s.label()}</span> }
+    let class = format!("badge domain-{}", s.as_str());
+    view! { <span class=class>{s.label()}</span> }
+}
+
+/// A DKIM key as its zone file line: `host TXT "value"`.
+fn zone_line(host: &str, value: &str) -> String {
+    format!("{host} TXT \"{value}\"")
+}
+
+/// A record status's badge class (`badge record-found`).
+fn record_class(s: RecordStatus) -> String {
+    format!("badge record-{}", s.as_str())
 }
 
 /// Copies `text`; says so in `said` (or why it could not).
@@ -25,8 +37,8 @@ pub(super) fn copy(text: String, said: RwSignal<Option<String>>) {
     leptos::task::spawn_local(async move {
         let done = wasm_bindgen_futures::JsFuture::from(promise).await;
         said.set(Some(match done {
-            Ok(_) => format!("Copied {text}"),
-            Err(_) => "The browser did not allow copying; select the value instead".to_string(),
+            Ok(_) => fill(words().domains.copied, &[&text]),
+            Err(_) => words().domains.copy_refused.to_string(),
         }));
     });
 }
@@ -47,11 +59,12 @@ pub fn Domains() -> impl IntoView {
     let name = RwSignal::new(String::new());
     let busy = RwSignal::new(false);
     let problem = RwSignal::new(None::<String>);
+    let (all_words, t) = (words(), &words().domains);
     let register = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let d = name.get_untracked().trim().to_string();
         if d.is_empty() {
-            problem.set(Some("Type the domain to send from, like notices.bank.example".into()));
+            problem.set(Some(t.type_domain.into()));
             return;
         }
         submit(
@@ -72,22 +85,22 @@ pub fn Domains() -> impl IntoView {
     view! {
         <div class="email-domains">
             <form class="email-domain-new" on:submit=register novalidate>
-                <label for="domain-name">"Register a domain to send from"</label>
+                <label for="domain-name">{t.register_label}</label>
                 <div class="email-verify-row">
-                    <input id="domain-name" type="text" autocomplete="off" spellcheck="false" placeholder="notices.bank.example"
+                    <input id="domain-name" type="text" autocomplete="off" spellcheck="false" placeholder=t.example
                         prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-                    <button type="submit" class="primary" disabled=move || busy.get()>"Register"</button>
+                    <button type="submit" class="primary" disabled=move || busy.get()>{t.register}</button>
                 </div>
                 <p class="field-error" role="alert">{move || problem.get()}</p>
             </form>
             {move || list.with(|l| match l {
-                None => view! { <p class="muted" role="status">"Loading…"</p> }.into_any(),
+                None => view! { <p class="muted" role="status">{all_words.loading}</p> }.into_any(),
                 Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
-                Some(Ok(all)) if all.is_empty() => view! { <p class="muted" id="domains-empty">"No sending domains yet: messages go out from this server's own senders."</p> }.into_any(),
+                Some(Ok(all)) if all.is_empty() => view! { <p class="muted" id="domains-empty">{t.none}</p> }.into_any(),
                 Some(Ok(all)) => view! {
                     <table class="email-table" id="domains-table">
-                        <caption class="sr-only">"Sending domains"</caption>
-                        <thead><tr><th scope="col">"Domain"</th><th scope="col">"State"</th><th scope="col">"Last checked"</th></tr></thead>
+                        <caption class="sr-only">{t.caption}</caption>
+                        <thead><tr><th scope="col">{t.columns[0]}</th><th scope="col">{t.columns[1]}</th><th scope="col">{t.columns[2]}</th></tr></thead>
                         <tbody>
                             {all.iter().map(|d| {
                                 let target = d.domain.clone();
@@ -95,7 +108,7 @@ pub fn Domains() -> impl IntoView {
                                     <tr>
                                         <td><button type="button" class="link-button domain-open" on:click=move |_| go.run(vec![("tab".into(), "domains".into()), ("domain".into(), target.clone())])>{d.domain.clone()}</button></td>
                                         <td>{state_badge(d.state)}</td>
-                                        <td>{d.checked_at.clone().unwrap_or_else(|| "never".into())}</td>
+                                        <td>{d.checked_at.clone().unwrap_or_else(|| t.never.into())}</td>
                                     </tr>
                                 }
                             }).collect_view()}
@@ -119,6 +132,8 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
     answer.load(api::domain(&auth.client(), &domain));
     let busy = RwSignal::new(false);
     let said = RwSignal::new(None::<String>);
+    let (all_words, t) = (words(), &words().domains);
+    let c = &t.record_columns;
     let act = Callback::new(move |activate: bool| {
         let Some(Ok(d)) = answer.with(|a| a.clone()) else { return };
         let name = d.domain.clone();
@@ -135,9 +150,9 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
             move |r: Result<SendingDomain, ApiError>| match r {
                 Ok(d) => {
                     said.set(Some(match (activate, d.state) {
-                        (true, _) => "Active: messages from this domain are DKIM-signed".to_string(),
-                        (false, DomainState::Pending) => "Not all records are in place yet".to_string(),
-                        (false, _) => "Every required record is in place".to_string(),
+                        (true, _) => t.activated.to_string(),
+                        (false, DomainState::Pending) => t.pending.to_string(),
+                        (false, _) => t.in_place.to_string(),
                     }));
                     answer.set(Ok(d));
                     on_change.run(());
@@ -149,17 +164,17 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
     view! {
         <section class="email-domain" id="domain" aria-labelledby="domain-title">
             {move || answer.with(|a| match a {
-                None => view! { <p class="muted" role="status">"Loading…"</p> }.into_any(),
+                None => view! { <p class="muted" role="status">{all_words.loading}</p> }.into_any(),
                 Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
                 Some(Ok(d)) => {
                     let checks: Vec<Option<RecordCheck>> = d.records.iter().enumerate().map(|(i, _)| d.last_check.as_ref().and_then(|c| c.get(i).cloned())).collect();
                     view! {
                         <h2 id="domain-title">{d.domain.clone()}" "{state_badge(d.state)}</h2>
-                        <p class="muted">"Install these records at your DNS provider, then verify. The SPF record is advice: merge its include into your own SPF record if you have one."</p>
+                        <p class="muted">{t.install}</p>
                         <table class="email-table" id="domain-records">
-                            <caption class="sr-only">"Records to install"</caption>
+                            <caption class="sr-only">{t.records_caption}</caption>
                             <thead><tr>
-                                <th scope="col">"Purpose"</th><th scope="col">"Type"</th><th scope="col">"Host"</th><th scope="col">"Value"</th><th scope="col">"Status"</th>
+                                <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th><th scope="col">{c[3]}</th><th scope="col">{c[4]}</th>
                             </tr></thead>
                             <tbody>
                                 {d.records.iter().zip(checks).map(|(r, c)| {
@@ -168,18 +183,18 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
                                     let found = c.map(|c| c.found.join(", ")).filter(|f| !f.is_empty());
                                     view! {
                                         <tr data-purpose=r.purpose.as_str()>
-                                            <th scope="row">{r.purpose.label()}{(!r.required).then_some(" (advice)")}</th>
+                                            <th scope="row">{r.purpose.label()}{(!r.required).then_some(t.advice)}</th>
                                             <td>{r.kind.as_str()}</td>
                                             <td class="mono"><span>{host.clone()}</span>" "
-                                                <button type="button" class="link-button" aria-label=format!("Copy the host {host}") on:click=move |_| copy(host.clone(), said)>"Copy"</button></td>
+                                                <button type="button" class="link-button" aria-label=fill(t.copy_host, &[&host]) on:click=move |_| copy(host.clone(), said)>{t.copy}</button></td>
                                             <td class="mono"><span>{value.clone()}</span>" "
-                                                <button type="button" class="link-button" aria-label=format!("Copy the value {value}") on:click=move |_| copy(value.clone(), said)>"Copy"</button></td>
+                                                <button type="button" class="link-button" aria-label=fill(t.copy_value, &[&value]) on:click=move |_| copy(value.clone(), said)>{t.copy}</button></td>
                                             <td>
                                                 {match status {
-                                                    None => view! { <span class="muted">"not checked"</span> }.into_any(),
-                                                    Some(s) => view! { <span class=format!("badge record-{}", s.as_str())>{s.label()}</span> }.into_any(),
+                                                    None => view! { <span class="muted">{t.not_checked}</span> }.into_any(),
+                                                    Some(s) => view! { <span class=record_class(s)>{s.label()}</span> }.into_any(),
                                                 }}
-                                                {found.filter(|_| status != Some(RecordStatus::Found)).map(|f| view! { <div class="muted">"Found: "{f}</div> })}
+                                                {found.filter(|_| status != Some(RecordStatus::Found)).map(|f| view! { <div class="muted">{t.found}{f}</div> })}
                                             </td>
                                         </tr>
                                     }
@@ -187,16 +202,16 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
                             </tbody>
                         </table>
                         <details class="email-service-records">
-                            <summary>"For this server's operator: the DKIM keys its DNS zone publishes"</summary>
-                            <ul>{d.service_records.iter().map(|r| view! { <li class="mono">{format!("{} TXT \"{}\"", r.host, r.value)}</li> }).collect_view()}</ul>
+                            <summary>{t.service_records}</summary>
+                            <ul>{d.service_records.iter().map(|r| view! { <li class="mono">{zone_line(&r.host, &r.value)}</li> }).collect_view()}</ul>
                         </details>
                     }.into_any()
                 }
             })}
             <div class="email-verify-row">
-                <button type="button" class="primary" id="domain-verify" disabled=move || busy.get() on:click=move |_| act.run(false)>"Verify records"</button>
+                <button type="button" class="primary" id="domain-verify" disabled=move || busy.get() on:click=move |_| act.run(false)>{t.verify}</button>
                 <Show when=move || answer.with(|a| matches!(a, Some(Ok(d)) if d.state == DomainState::Verified))>
-                    <button type="button" class="secondary" id="domain-activate" disabled=move || busy.get() on:click=move |_| act.run(true)>"Activate"</button>
+                    <button type="button" class="secondary" id="domain-activate" disabled=move || busy.get() on:click=move |_| act.run(true)>{t.activate}</button>
                 </Show>
             </div>
             <p role="status" id="domain-said">{move || said.get()}</p>

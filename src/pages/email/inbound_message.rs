@@ -11,7 +11,22 @@ use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
 use crate::format::bytes;
+use crate::i18n::{email::text, fill};
 use crate::session::use_auth;
+
+/// The SMTP envelope: `MAIL FROM <a@b> → c@d`.
+fn envelope(mail_from: &str, rcpt_to: &[String]) -> String {
+    format!("MAIL FROM <{mail_from}> → {}", rcpt_to.join(", "))
+}
+
+/// A receiver's HTTP status as a badge class: delivered (2xx) or failed.
+fn status_class(ok: bool) -> &'static str {
+    if ok {
+        "badge inbound-delivered"
+    } else {
+        "badge inbound-failed"
+    }
+}
 
 #[component]
 pub fn InboundView(id: String, on_change: Callback<()>, close: Callback<()>) -> impl IntoView {
@@ -39,6 +54,8 @@ pub fn InboundView(id: String, on_change: Callback<()>, close: Callback<()>) -> 
     });
     let busy = RwSignal::new(false);
     let said = RwSignal::new(None::<String>);
+    let (all, t) = (text(), &text().inbound);
+    let c = &t.attempt_columns;
     let redeliver = Callback::new(move |()| {
         submit(
             busy,
@@ -46,7 +63,7 @@ pub fn InboundView(id: String, on_change: Callback<()>, close: Callback<()>) -> 
             || api::redeliver_inbound(&auth.client(), &id.get_value()),
             move |r: Result<InboundMessage, ApiError>| match r {
                 Ok(_) => {
-                    said.set(Some("Posting it again now".into()));
+                    said.set(Some(t.posting.into()));
                     tick.update(|t| *t += 1);
                     on_change.run(());
                 }
@@ -57,34 +74,34 @@ pub fn InboundView(id: String, on_change: Callback<()>, close: Callback<()>) -> 
     view! {
         <section class="email-message email-inbound-message" id="inbound-message" aria-labelledby="inbound-message-title">
             {move || answer.with(|a| match a {
-                None => view! { <p class="muted" role="status">"Loading…"</p> }.into_any(),
+                None => view! { <p class="muted" role="status">{all.loading}</p> }.into_any(),
                 Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
                 Some(Ok(d)) => {
                     let m = &d.message;
                     view! {
-                        <h3 id="inbound-message-title">{if m.subject.is_empty() { "(no subject)".to_string() } else { m.subject.clone() }}" "{inbound_badge(m.state)}</h3>
+                        <h3 id="inbound-message-title">{if m.subject.is_empty() { all.outbox.no_subject.to_string() } else { m.subject.clone() }}" "{inbound_badge(m.state)}</h3>
                         <dl class="verification-facts">
-                            <dt>"From"</dt><dd>{m.from.clone()}</dd>
-                            <dt>"Envelope"</dt><dd class="mono">{format!("MAIL FROM <{}> → {}", m.mail_from, m.rcpt_to.join(", "))}</dd>
-                            <dt>"Received"</dt><dd>{format!("{} by {}, {}", when(&m.received_at), if m.received_by == "smtp" { "SMTP" } else { "the API" }, bytes(m.size))}</dd>
-                            {m.next_attempt_at.clone().map(|n| view! { <dt>"Next attempt"</dt><dd>{when(&n)}</dd> })}
+                            <dt>{t.from}</dt><dd>{m.from.clone()}</dd>
+                            <dt>{t.envelope}</dt><dd class="mono">{envelope(&m.mail_from, &m.rcpt_to)}</dd>
+                            <dt>{t.received}</dt><dd>{fill(t.received_how, &[&when(&m.received_at), if m.received_by == "smtp" { t.by_smtp } else { t.by_api }, &bytes(m.size)])}</dd>
+                            {m.next_attempt_at.clone().map(|n| view! { <dt>{t.next_attempt}</dt><dd>{when(&n)}</dd> })}
                         </dl>
                         {(!d.attachments.is_empty()).then(|| view! {
-                            <h4>"Attachments"</h4>
+                            <h4>{all.message.attachments}</h4>
                             <ul class="email-attachments">{d.attachments.iter().map(|a| view! {
                                 <li>{format!("{} ({}, {})", a.filename, a.content_type, bytes(a.size))}</li>
                             }).collect_view()}</ul>
                         })}
-                        <h4>"Deliveries"</h4>
+                        <h4>{t.deliveries}</h4>
                         {if d.attempts_made.is_empty() {
-                            view! { <p class="muted">"Not posted yet."</p> }.into_any()
+                            view! { <p class="muted">{t.not_posted}</p> }.into_any()
                         } else {
                             view! {
                                 <table class="email-table" id="inbound-attempts">
-                                    <caption class="sr-only">"Delivery attempts"</caption>
+                                    <caption class="sr-only">{t.attempts_caption}</caption>
                                     <thead><tr>
-                                        <th scope="col">"#"</th><th scope="col">"Started"</th><th scope="col">"URL"</th>
-                                        <th scope="col">"Status"</th><th scope="col">"Took"</th><th scope="col">"Result"</th>
+                                        <th scope="col">"#"</th><th scope="col">{c[0]}</th><th scope="col">{c[1]}</th>
+                                        <th scope="col">{c[2]}</th><th scope="col">{c[3]}</th><th scope="col">{c[4]}</th>
                                     </tr></thead>
                                     <tbody>{d.attempts_made.iter().map(|a| {
                                         let ok = a.status.is_some_and(|s| (200..300).contains(&s));
@@ -94,10 +111,10 @@ pub fn InboundView(id: String, on_change: Callback<()>, close: Callback<()>) -> 
                                                 <td>{when(&a.started_at)}</td>
                                                 <td class="mono">{a.url.clone()}</td>
                                                 <td>{match a.status {
-                                                    Some(s) => view! { <span class=if ok { "badge inbound-delivered" } else { "badge inbound-failed" }>{s}</span> }.into_any(),
-                                                    None => view! { <span class="muted">"no answer"</span> }.into_any(),
+                                                    Some(s) => view! { <span class=status_class(ok)>{s}</span> }.into_any(),
+                                                    None => view! { <span class="muted">{t.no_answer}</span> }.into_any(),
                                                 }}</td>
-                                                <td>{a.duration_ms.map(|ms| format!("{ms} ms")).unwrap_or_default()}</td>
+                                                <td>{a.duration_ms.map(|ms| fill(t.took, &[&ms.to_string()])).unwrap_or_default()}</td>
                                                 <td class="muted">{a.result.clone()}</td>
                                             </tr>
                                         }
@@ -110,9 +127,9 @@ pub fn InboundView(id: String, on_change: Callback<()>, close: Callback<()>) -> 
             })}
             <div class="email-verify-row">
                 <Show when=move || answer.with(|a| matches!(a, Some(Ok(d)) if matches!(d.message.state, InboundState::Delivered | InboundState::Failed)))>
-                    <button type="button" class="primary" id="inbound-redeliver" disabled=move || busy.get() on:click=move |_| redeliver.run(())>"Redeliver"</button>
+                    <button type="button" class="primary" id="inbound-redeliver" disabled=move || busy.get() on:click=move |_| redeliver.run(())>{t.redeliver.0}</button>
                 </Show>
-                <button type="button" class="secondary" on:click=move |_| close.run(())>"Close"</button>
+                <button type="button" class="secondary" on:click=move |_| close.run(())>{all.close}</button>
             </div>
             <p role="status" id="inbound-said">{move || said.get()}</p>
         </section>

@@ -6,13 +6,14 @@
 use leptos::prelude::*;
 use moneydesk_model::email::{MessageDetail, MessageState};
 
-use super::parts::HtmlPreview;
+use super::parts::{state_class, HtmlPreview};
 use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::components::download::save_blob;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::bytes;
+use crate::i18n::{email::text, fill};
 use crate::session::use_auth;
 
 #[component]
@@ -21,6 +22,7 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
     let toasts = use_toasts();
     let detail = Answer::<MessageDetail>::new();
     detail.load(api::message(&auth.client(), &id));
+    let (all, t) = (text(), &text().message);
     let download = move |what: Result<(String, u32), String>| {
         let client = auth.client();
         leptos::task::spawn_local(async move {
@@ -32,7 +34,7 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
                 Ok(b) => {
                     let _ = save_blob(&b, name.as_deref().unwrap_or("attachment"));
                 }
-                Err(e) => toasts.show(ToastKind::Error, format!("Download failed: {e}")),
+                Err(e) => toasts.show(ToastKind::Error, fill(t.download_failed, &[&e.to_string()])),
             }
         });
     };
@@ -47,40 +49,43 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
         });
     };
     view! {
-        <section class="email-message" aria-label="Message" id="email-message">
-            <button type="button" class="button email-close" on:click=move |_| close.run(())>"Close"</button>
+        <section class="email-message" aria-label=t.label id="email-message">
+            <button type="button" class="button email-close" on:click=move |_| close.run(())>{all.close}</button>
             {move || detail.with(|d| match d {
-                None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
+                None => view! { <p class="muted" aria-busy="true">{all.loading}</p> }.into_any(),
                 Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
                 Some(Ok(m)) => {
                     let id = m.message.id.clone();
                     let raw_id = id.clone();
                     let resend_id = id.clone();
+                    let badge = state_class(m.message.state);
+                    let via = if m.message.delivery == moneydesk_model::email::Delivery::Mailbox { t.mailbox } else { t.relay };
+                    let c = &t.attempt_columns;
                     view! {
                         <h2>{m.message.subject.clone()}</h2>
-                        <p><span class=format!("badge state-{}", m.message.state.as_str()) id="email-message-state">{m.message.state.label()}</span>
-                            {format!(" · {} · {}", if m.message.delivery == moneydesk_model::email::Delivery::Mailbox { "development mailbox" } else { "SMTP relay" }, m.message.id)}
-                            {(m.message.state == MessageState::Failed).then(|| view! { " " <button type="button" class="button" id="email-resend" on:click=move |_| resend(resend_id.clone())>"Resend"</button> })}</p>
+                        <p><span class=badge id="email-message-state">{m.message.state.label()}</span>
+                            {[" · ", via, " · ", &m.message.id].concat()}
+                            {(m.message.state == MessageState::Failed).then(|| view! { " " <button type="button" class="button" id="email-resend" on:click=move |_| resend(resend_id.clone())>{t.resend}</button> })}</p>
                         <table class="email-headers">
-                            <caption class="sr-only">"Headers"</caption>
+                            <caption class="sr-only">{t.headers}</caption>
                             <tbody>
                                 {m.headers.iter().map(|h| view! { <tr><th scope="row">{h.name.clone()}</th><td>{h.value.clone()}</td></tr> }).collect_view()}
-                                {(!m.bcc.is_empty()).then(|| view! { <tr><th scope="row">"Bcc (envelope only)"</th><td>{m.bcc.join(", ")}</td></tr> })}
+                                {(!m.bcc.is_empty()).then(|| view! { <tr><th scope="row">{t.bcc}</th><td>{m.bcc.join(", ")}</td></tr> })}
                             </tbody>
                         </table>
-                        <h3>"Attempts"</h3>
+                        <h3>{t.attempts}</h3>
                         <table class="table email-attempts">
-                            <thead><tr><th scope="col">"#"</th><th scope="col">"Started"</th><th scope="col">"Outcome"</th><th scope="col">"Reply"</th></tr></thead>
+                            <thead><tr><th scope="col">"#"</th><th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th></tr></thead>
                             <tbody>
                                 {m.attempt_log.iter().map(|a| view! {
-                                    <tr><td>{a.number}</td><td>{a.started_at.clone()}</td><td>{a.outcome.label()}</td><td>{a.reply.clone().or_else(|| a.resent_by.as_ref().map(|r| format!("Resent by {} ({})", r.token, r.user))).unwrap_or_default()}</td></tr>
+                                    <tr><td>{a.number}</td><td>{a.started_at.clone()}</td><td>{a.outcome.label()}</td><td>{a.reply.clone().or_else(|| a.resent_by.as_ref().map(|r| fill(t.resent_by, &[&r.token, &r.user]))).unwrap_or_default()}</td></tr>
                                 }).collect_view()}
                             </tbody>
                         </table>
-                        {m.text.clone().map(|t| view! { <h3>"Plain text"</h3><pre class="email-text" id="email-message-text">{t}</pre> })}
-                        {m.html.clone().map(|h| view! { <h3>"HTML"</h3><HtmlPreview html=h title="Message HTML"/> })}
+                        {m.text.clone().map(|plain| view! { <h3>{t.plain_text}</h3><pre class="email-text" id="email-message-text">{plain}</pre> })}
+                        {m.html.clone().map(|h| view! { <h3>{t.html}</h3><HtmlPreview html=h title=t.html_title/> })}
                         {(!m.attachments.is_empty()).then(|| view! {
-                            <h3>"Attachments"</h3>
+                            <h3>{t.attachments}</h3>
                             <ul class="attachment-list" id="email-message-attachments">
                                 {m.attachments.iter().map(|a| {
                                     let (id, index) = (id.clone(), a.index);
@@ -91,7 +96,7 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
                                 }).collect_view()}
                             </ul>
                         })}
-                        <button type="button" class="button" on:click=move |_| download(Err(raw_id.clone()))>"Download the raw MIME (.eml)"</button>
+                        <button type="button" class="button" on:click=move |_| download(Err(raw_id.clone()))>{t.raw}</button>
                     }.into_any()
                 }
             })}

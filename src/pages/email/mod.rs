@@ -28,6 +28,8 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
+use crate::i18n::email::text;
+
 /// The page's tabs, as the URL names them (`?tab=outbox`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
@@ -63,13 +65,14 @@ impl Tab {
     }
 
     fn label(self) -> &'static str {
+        let tabs = &text().tabs;
         match self {
-            Tab::Compose => "Compose",
-            Tab::Outbox => "Outbox",
-            Tab::Templates => "Templates",
-            Tab::Verify => "Verify",
-            Tab::Domains => "Domains",
-            Tab::Inbound => "Inbound",
+            Tab::Compose => tabs[0],
+            Tab::Outbox => tabs[1],
+            Tab::Templates => tabs[2],
+            Tab::Verify => tabs[3],
+            Tab::Domains => tabs[4],
+            Tab::Inbound => tabs[5],
         }
     }
 }
@@ -104,10 +107,11 @@ pub fn EmailPage() -> impl IntoView {
         let asked = query.with(|q| Tab::ALL.into_iter().find(|t| q.get_str("tab") == Some(t.slug())));
         shown.with(|s| asked.filter(|t| s.contains(t)).or_else(|| s.first().copied()).unwrap_or(Tab::Compose))
     });
+    let t = text();
     view! {
         <section class="page email-page">
-            <div class="page-head"><h1>"Email"</h1></div>
-            <div class="email-tabs" role="tablist" aria-label="Email">
+            <div class="page-head"><h1>{t.heading}</h1></div>
+            <div class="email-tabs" role="tablist" aria-label=t.tabs_label>
                 {move || shown.get().into_iter().map(|t| view! {
                     <button type="button" role="tab" class="email-tab" id=format!("email-tab-{}", t.slug())
                         aria-selected=move || (tab.get() == t).to_string()

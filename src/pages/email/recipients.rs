@@ -6,6 +6,8 @@
 use leptos::prelude::*;
 use moneydesk_model::email::EmailAddress;
 
+use crate::i18n::{email::text, fill};
+
 /// A chip's address and, when it is not one, why.
 pub fn problem(address: &str) -> Option<String> {
     EmailAddress::parse(address).err().map(|e| e.to_string())
@@ -38,6 +40,18 @@ pub fn Recipients(
         }
         typed.set(String::new());
     };
+    let t = &text().compose;
+    // Enter commits what is typed; Backspace in an empty field takes the last chip back.
+    let on_key = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
+        "Enter" => {
+            ev.prevent_default();
+            commit();
+        }
+        "Backspace" if typed.get_untracked().is_empty() => chips.update(|c| {
+            c.pop();
+        }),
+        _ => {}
+    };
     view! {
         <div class="email-field">
             <label for=id>{label}</label>
@@ -47,11 +61,11 @@ pub fn Recipients(
                         let why = problem(&a);
                         let bad = why.is_some();
                         let title = why.clone().unwrap_or_default();
-                        let remove_label = format!("Remove {a}");
+                        let remove_label = fill(t.remove_named, &[&a]);
                         view! {
                             <li class="chip" class:chip-invalid=bad title=title>
                                 <span>{a.clone()}</span>
-                                {why.map(|w| view! { <span class="sr-only">{format!(" (not an address: {w})")}</span> })}
+                                {why.map(|w| view! { <span class="sr-only">{fill(t.not_address, &[&w])}</span> })}
                                 <button type="button" class="chip-remove" aria-label=remove_label
                                     on:click=move |_| chips.update(|c| { if i < c.len() { c.remove(i); } })>"×"</button>
                             </li>
@@ -70,15 +84,11 @@ pub fn Recipients(
                             typed.set(v);
                         }
                     }
-                    on:keydown=move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
-                        "Enter" => { ev.prevent_default(); commit(); }
-                        "Backspace" if typed.get_untracked().is_empty() => chips.update(|c| { c.pop(); }),
-                        _ => {}
-                    }
+                    on:keydown=on_key
                     on:blur=move |_| commit()/>
             </div>
             {move || {
-                let bad: Vec<String> = chips.get().into_iter().filter_map(|a| problem(&a).map(|w| format!("{a}: {w}"))).collect();
+                let bad: Vec<String> = chips.get().into_iter().filter_map(|a| problem(&a).map(|w| format!("{}: {}", a, w))).collect();
                 (!bad.is_empty()).then(|| view! { <p class="field-error" role="alert">{bad.join("; ")}</p> })
             }}
         </div>

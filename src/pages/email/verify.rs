@@ -6,12 +6,13 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use moneydesk_model::email::validation::ValidationResult;
 
-use super::parts::{outcome_label, verdict_badge};
+use super::parts::{outcome_class, outcome_label, verdict_badge};
 use super::use_go;
 use super::verify_list::VerifyList;
 use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::email::text;
 use crate::session::use_auth;
 
 #[component]
@@ -39,20 +40,21 @@ pub fn Verify() -> impl IntoView {
             verify(a);
         }
     };
+    let t = &text().verify;
     view! {
         <div class="email-verify">
             <form class="email-verify-one" on:submit=submit novalidate>
-                <label for="verify-address">"Email address"</label>
+                <label for="verify-address">{t.address}</label>
                 <div class="email-verify-row">
                     <input id="verify-address" type="text" inputmode="email" autocomplete="off" spellcheck="false"
-                        placeholder="jane@bank.example"
+                        placeholder=t.example
                         prop:value=move || typed.get() on:input=move |ev| typed.set(event_target_value(&ev))/>
-                    <button type="submit" class="primary" disabled=move || typed.with(|t| t.trim().is_empty())>"Verify"</button>
+                    <button type="submit" class="primary" disabled=move || typed.with(|a| a.trim().is_empty())>{t.verify}</button>
                 </div>
             </form>
             <Show when=move || !address.with(String::is_empty)>
                 {move || answer.with(|a| match a {
-                    None => view! { <p class="muted" role="status">"Verifying…"</p> }.into_any(),
+                    None => view! { <p class="muted" role="status">{t.verifying}</p> }.into_any(),
                     Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
                     Some(Ok(r)) => view! { <VerificationCard result=r.clone() on_suggestion=Callback::new(verify)/> }.into_any(),
                 })}
@@ -65,6 +67,8 @@ pub fn Verify() -> impl IntoView {
 #[component]
 fn VerificationCard(result: ValidationResult, on_suggestion: Callback<String>) -> impl IntoView {
     let suggestion = result.suggestion.clone();
+    let t = &text().verify;
+    let c = &t.check_columns;
     view! {
         <section class="email-verification" aria-labelledby="verification-title" id="verification">
             <h2 id="verification-title">
@@ -72,26 +76,26 @@ fn VerificationCard(result: ValidationResult, on_suggestion: Callback<String>) -
                 " "{verdict_badge(result.verdict)}
             </h2>
             <dl class="verification-facts">
-                <dt>"Score"</dt><dd id="verification-score">{format!("{} / 100", result.score)}</dd>
-                <dt>"Local part"</dt><dd>{result.local.clone().unwrap_or_else(|| "—".into())}</dd>
-                <dt>"Domain"</dt><dd>{result.host.clone().unwrap_or_else(|| "—".into())}</dd>
+                <dt>{t.score}</dt><dd id="verification-score">{format!("{} / 100", result.score)}</dd>
+                <dt>{t.local}</dt><dd>{result.local.clone().unwrap_or_else(|| "—".into())}</dd>
+                <dt>{t.domain}</dt><dd>{result.host.clone().unwrap_or_else(|| "—".into())}</dd>
             </dl>
             {suggestion.map(|s| {
                 let again = s.clone();
                 view! {
-                    <p class="verification-suggestion">"Did you mean "<strong>{s.clone()}</strong>"? "
-                        <button type="button" class="link-button" on:click=move |_| on_suggestion.run(again.clone())>"Verify it"</button>
+                    <p class="verification-suggestion">{t.did_you_mean.0}<strong>{s.clone()}</strong>{t.did_you_mean.1}
+                        <button type="button" class="link-button" on:click=move |_| on_suggestion.run(again.clone())>{t.verify_it}</button>
                     </p>
                 }
             })}
             <table class="email-table verification-checks">
-                <caption>"Checks"</caption>
-                <thead><tr><th scope="col">"Check"</th><th scope="col">"Result"</th><th scope="col">"What was found"</th></tr></thead>
+                <caption>{t.checks}</caption>
+                <thead><tr><th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th></tr></thead>
                 <tbody>
                     {result.checks.iter().map(|c| view! {
                         <tr data-check=c.name.as_str()>
                             <th scope="row">{c.name.label()}</th>
-                            <td><span class=format!("badge outcome-{}", c.result.as_str())>{outcome_label(c.result)}</span></td>
+                            <td><span class=outcome_class(c.result)>{outcome_label(c.result)}</span></td>
                             <td>{c.detail.clone()}</td>
                         </tr>
                     }).collect_view()}

@@ -12,6 +12,7 @@ use crate::api::email as api;
 use crate::api::request::submit;
 use crate::api::ApiError;
 use crate::components::download::{csv_cell, dated_name, save, CSV};
+use crate::i18n::{email::text as words, fill};
 use crate::session::use_auth;
 
 /// The addresses in pasted text: split at new lines, commas, semicolons and spaces, blanks
@@ -79,16 +80,18 @@ pub fn VerifyList() -> impl IntoView {
     let shown = RwSignal::new(None::<Verdict>);
     let input = NodeRef::<leptos::html::Input>::new();
     let count = Memo::new(move |_| text.with(|t| addresses_in(t).len()));
+    let t = &words().verify;
+    let most = MAX_BULK_ADDRESSES.to_string();
 
     let run = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let emails = addresses_in(&text.get_untracked());
         if emails.is_empty() {
-            problem.set(Some("Paste some addresses or choose a file first.".into()));
+            problem.set(Some(t.nothing.into()));
             return;
         }
         if emails.len() > MAX_BULK_ADDRESSES {
-            problem.set(Some(format!("{} addresses: at most {MAX_BULK_ADDRESSES} in one run.", emails.len())));
+            problem.set(Some(fill(t.too_many, &[&emails.len().to_string(), &MAX_BULK_ADDRESSES.to_string()])));
             return;
         }
         problem.set(None);
@@ -109,56 +112,57 @@ pub fn VerifyList() -> impl IntoView {
         let Some(b) = results.get_untracked() else { return };
         let parts = js_sys::Array::of1(&results_csv(&b.results).into());
         if let Err(e) = save(&parts, &dated_name("email-verification", "csv"), CSV) {
-            problem.set(Some(format!("The export could not be saved: {e:?}")));
+            problem.set(Some(fill(t.export_failed, &[&format!("{e:?}")])));
         }
     };
 
     view! {
         <form class="email-verify-list" on:submit=run novalidate>
-            <h2>"Verify a list"</h2>
-            <label for="verify-list">"Addresses (one a line, or separated by commas)"</label>
+            <h2>{t.list_heading}</h2>
+            <label for="verify-list">{t.list_label}</label>
             <textarea id="verify-list" rows="6" spellcheck="false" prop:value=move || text.get()
                 on:input=move |ev| text.set(event_target_value(&ev))></textarea>
             <div class="email-verify-row">
-                <label for="verify-file">"Or read a CSV or text file"</label>
+                <label for="verify-file">{t.file_label}</label>
                 <input type="file" id="verify-file" accept=".csv,.txt,text/csv,text/plain" node_ref=input on:change=move |_| {
                     let Some(file) = input.get().and_then(|i| i.files()).and_then(|f| f.get(0)) else { return };
                     leptos::task::spawn_local(async move {
                         let name = file.name();
                         match super::attachments::text_of(file).await {
-                            Some(t) => {
-                                let found = addresses_in_file(&t);
-                                problem.set(found.is_empty().then(|| format!("{name} has no addresses (no `email` column and no cell with an @)")));
+                            Some(read) => {
+                                let found = addresses_in_file(&read);
+                                problem.set(found.is_empty().then(|| fill(t.no_addresses, &[&name])));
                                 text.set(found.join("\n"));
                             }
-                            None => problem.set(Some(format!("{name} could not be read"))),
+                            None => problem.set(Some(fill(t.unreadable, &[&name]))),
                         }
                     });
                 }/>
             </div>
-            <p class="muted" id="verify-list-count">{move || format!("{} addresses (at most {MAX_BULK_ADDRESSES})", count.get())}</p>
+            <p class="muted" id="verify-list-count">{move || fill(t.count, &[&count.get().to_string(), &most])}</p>
             <p class="field-error" role="alert">{move || problem.get()}</p>
-            <button type="submit" class="primary" disabled=move || busy.get()>{move || if busy.get() { "Verifying…" } else { "Verify all" }}</button>
+            <button type="submit" class="primary" disabled=move || busy.get()>{move || if busy.get() { t.verifying } else { t.verify_all }}</button>
         </form>
         {move || results.get().map(|b| {
             let counts = [(Verdict::Valid, b.valid), (Verdict::Risky, b.risky), (Verdict::Invalid, b.invalid), (Verdict::Unknown, b.unknown)];
             let all = b.results.len();
             let rows = b.results.clone();
+            let c = &t.result_columns;
             view! {
                 <section class="email-verify-results" aria-labelledby="verify-results-title">
-                    <h2 id="verify-results-title">{format!("{all} verified, {} domains looked up", b.domains)}</h2>
-                    <div class="email-verify-row" role="group" aria-label="Show">
-                        <button type="button" class="chip" aria-pressed=move || shown.get().is_none().to_string() on:click=move |_| shown.set(None)>{format!("All {all}")}</button>
+                    <h2 id="verify-results-title">{fill(t.verified, &[&all.to_string(), &b.domains.to_string()])}</h2>
+                    <div class="email-verify-row" role="group" aria-label=t.show>
+                        <button type="button" class="chip" aria-pressed=move || shown.get().is_none().to_string() on:click=move |_| shown.set(None)>{fill(t.all, &[&all.to_string()])}</button>
                         {counts.into_iter().map(|(v, n)| view! {
                             <button type="button" class="chip" id=format!("verify-show-{}", v.as_str())
-                                aria-pressed=move || (shown.get() == Some(v)).to_string() on:click=move |_| shown.set(Some(v))>{format!("{} {n}", v.label())}</button>
+                                aria-pressed=move || (shown.get() == Some(v)).to_string() on:click=move |_| shown.set(Some(v))>{format!("{} {}", v.label(), n)}</button>
                         }).collect_view()}
-                        <button type="button" class="secondary" on:click=export>"Export CSV"</button>
+                        <button type="button" class="secondary" on:click=export>{t.export}</button>
                     </div>
                     <table class="email-table" id="verify-results">
                         <thead><tr>
-                            <th scope="col">"Address"</th><th scope="col">"Verdict"</th><th scope="col">"Score"</th>
-                            <th scope="col">"Suggestion"</th><th scope="col">"Why"</th>
+                            <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
+                            <th scope="col">{c[3]}</th><th scope="col">{c[4]}</th>
                         </tr></thead>
                         <tbody>
                             {move || {

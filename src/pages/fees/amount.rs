@@ -4,6 +4,8 @@
 
 use moneydesk_model::fees::{FeeAmount, MAX_INTEGER_DIGITS};
 
+use crate::i18n::fees::text;
+
 /// What the field shows and means after an input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Typed {
@@ -25,20 +27,20 @@ pub fn tidy(raw: &str) -> Typed {
                 if frac.len() < 2 {
                     frac.push(c);
                 } else {
-                    refused = Some("At most two decimals (cents).");
+                    refused = Some(text().two_decimals);
                 }
             }
             '0'..='9' => {
                 if int.len() < MAX_INTEGER_DIGITS {
                     int.push(c);
                 } else {
-                    refused = Some("At most 15 digits before the decimal point.");
+                    refused = Some(text().fifteen_digits);
                 }
             }
             '.' if !dot => dot = true,
             // Our own grouping, and spaces pasted with a number.
             ',' | ' ' | '\u{a0}' => {}
-            _ => refused = Some("Only digits and one decimal point: the amount is in US dollars."),
+            _ => refused = Some(text().digits_only),
         }
     }
     // One way to write each amount: `007` is `7`, `.5` is `0.5`.

@@ -12,6 +12,9 @@ use moneydesk_model::Money;
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 
+use crate::i18n::fees::text;
+use crate::i18n::fill;
+
 const W: f64 = 640.0;
 const H: f64 = 260.0;
 const LEFT: f64 = 56.0;
@@ -129,7 +132,10 @@ pub fn edges(series: &[Series]) -> Vec<Edge> {
                 .filter_map(|s| s.tiers.iter().find(|t| t.from == edge))
                 .map(|t| format!("{} {}: {}", t.fee_type, describe_range(t.from, t.to), t.formula()))
                 .collect();
-            Edge { at: edge, text: format!("From {}: {}", super::amount::dollars(&edge.to_string()), parts.join("; ")) }
+            Edge {
+                at: edge,
+                text: fill(text().edge_from, &[&super::amount::dollars(&edge.to_string()), &parts.join("; ")]),
+            }
         })
         .collect()
 }
@@ -151,7 +157,8 @@ pub fn FeeChart(
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            view! { <polyline class=format!("fee-line series-{i}") points=scale.line(&s.tiers) data-fee-type=s.fee_type.clone()/> }
+            let class = format!("fee-line series-{i}");
+            view! { <polyline class=class points=scale.line(&s.tiers) data-fee-type=s.fee_type.clone()/> }
         })
         .collect_view();
     let edge_list = edges(&borrowed);
@@ -200,7 +207,8 @@ pub fn FeeChart(
             .filter_map(|(i, tiers)| {
                 let t = tiers.iter().find(|t| t.contains(Decimal::from_f64_retain(a).unwrap_or_default()))?;
                 let fee = fee_at(t, a)?;
-                Some(view! { <circle class=format!("fee-dot series-{i}") cx=x cy=scale.y(fee) r="4"/> })
+                let class = format!("fee-dot series-{i}");
+                Some(view! { <circle class=class cx=x cy=scale.y(fee) r="4"/> })
             })
             .collect_view();
         Some(view! {
@@ -213,11 +221,15 @@ pub fn FeeChart(
     let legend = series
         .iter()
         .enumerate()
-        .map(|(i, (f, _))| view! { <li><span class=format!("swatch series-{i}") aria-hidden="true"></span>{f.clone()}</li> })
+        .map(|(i, (f, _))| {
+            let class = format!("swatch series-{i}");
+            view! { <li><span class=class aria-hidden="true"></span>{f.clone()}</li> }
+        })
         .collect_view();
+    let view_box = format!("0 0 {W} {H}");
     view! {
         <figure class="fee-chart" data-testid="fee-chart">
-            <svg viewBox=format!("0 0 {W} {H}") role="group" aria-labelledby="fee-chart-caption">
+            <svg viewBox=view_box role="group" aria-labelledby="fee-chart-caption">
                 {y_ticks}
                 {x_ticks}
                 {lines}
@@ -225,7 +237,7 @@ pub fn FeeChart(
                 {marker}
             </svg>
             <figcaption id="fee-chart-caption">
-                "Fee against amount (log scale), per fee type. Move over or tab to a tier edge to read it."
+                {text().chart_caption}
                 <ul class="legend">{legend}</ul>
                 <p class="edge-readout" data-testid="fee-chart-readout" aria-live="polite">{move || readout.get()}</p>
             </figcaption>

@@ -5,6 +5,8 @@
 use moneydesk_model::fees::{Rail, TransferType};
 
 use super::amount::{dollars, tidy};
+use crate::i18n::fees::text;
+use crate::i18n::fill;
 
 /// The page's URL state: `/fees?rail=wire&type=DOMESTIC_WIRE&amount=1250.00&payer=acme`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,9 +66,9 @@ impl Choice {
 /// Under the field: the amount quoted, or what to type (`typed_nothing`: the field is empty).
 pub fn parsed(amount: Option<&str>, typed_nothing: bool) -> String {
     match amount {
-        Some(a) => format!("Quoting {}", dollars(a)),
-        None if typed_nothing => "Type an amount in US dollars to quote its fees.".into(),
-        None => "Enter an amount above zero.".into(),
+        Some(a) => fill(text().quoting, &[&dollars(a)]),
+        None if typed_nothing => text().type_an_amount.into(),
+        None => text().above_zero.into(),
     }
 }
 

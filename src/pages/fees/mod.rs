@@ -19,6 +19,8 @@ use crate::api::request::Answer;
 use crate::api::{fees as api, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::loading::Loading;
+use crate::i18n::fees::text;
+use crate::i18n::fill;
 use crate::session::use_auth;
 
 mod amount;
@@ -86,17 +88,18 @@ pub fn FeesPage() -> impl IntoView {
         })
         .collect_view();
 
+    let t = text();
     view! {
         <section class="fees-page">
-            <h1>"Fee schedules"</h1>
-            <div class="fee-tabs" role="tablist" aria-label="Rail">{rail_tabs}</div>
+            <h1>{t.heading}</h1>
+            <div class="fee-tabs" role="tablist" aria-label=t.rail>{rail_tabs}</div>
             <ChoiceForm choice go/>
             <QuotePanel quote=quote.into()/>
             {move || match versions.state.get() {
                 None => view! { <Loading/> }.into_any(),
                 Some(Err(error)) => view! { <ApiErrorView error/> }.into_any(),
                 Some(Ok(_)) => match schedule.get() {
-                    None => view! { <p>"No fee schedule is in force yet."</p> }.into_any(),
+                    None => view! { <p>{t.none_in_force}</p> }.into_any(),
                     Some(s) => view! { <ScheduleView schedule=s choice=choice.into()/> }.into_any(),
                 },
             }}
@@ -148,21 +151,22 @@ where
         let amount = choice.get().amount;
         parsed(amount.as_deref(), amount.is_none() && typed.with(|t| t.is_empty()))
     };
+    let t = text();
     view! {
         <form class="fee-form" on:submit=|ev| ev.prevent_default()>
-            <label for="fee-transfer-type">"Transfer type"</label>
+            <label for="fee-transfer-type">{t.transfer_type}</label>
             <select id="fee-transfer-type" on:change=on_type>{type_options}</select>
-            <label for="fee-amount">"Amount (USD)"</label>
-            <input id="fee-amount" type="text" inputmode="decimal" autocomplete="off" placeholder="e.g. 1,250.00"
+            <label for="fee-amount">{t.amount_usd}</label>
+            <input id="fee-amount" type="text" inputmode="decimal" autocomplete="off" placeholder=t.amount_hint
                 aria-describedby="fee-amount-parsed fee-amount-refused"
                 prop:value=move || typed.get() on:input=on_amount/>
             <p id="fee-amount-parsed" class="hint" data-testid="fee-amount-parsed">{parsed}</p>
             <p id="fee-amount-refused" class="hint error" role="status">{move || refused.get()}</p>
-            <label for="fee-payer">"Payer ID (optional)"</label>
-            <input id="fee-payer" type="text" autocomplete="off" maxlength="64" placeholder="e.g. acme-payroll"
+            <label for="fee-payer">{t.payer_id}</label>
+            <input id="fee-payer" type="text" autocomplete="off" maxlength="64" placeholder=t.payer_hint
                 aria-describedby="fee-payer-hint"
                 prop:value=move || typed_payer.get() on:input=on_payer/>
-            <p id="fee-payer-hint" class="hint">"A payer may have its fees waived or its own schedule."</p>
+            <p id="fee-payer-hint" class="hint">{t.payer_note}</p>
         </form>
     }
 }
@@ -171,6 +175,7 @@ where
 fn ScheduleView(schedule: FeeSchedule, choice: Signal<Choice>) -> impl IntoView {
     let schedule = StoredValue::new(schedule);
     let amount = Signal::derive(move || choice.with(|c| c.amount.clone()));
+    let words = text();
     let table = move || {
         let c = choice.get();
         let a = c.amount.as_deref().and_then(|a| a.parse::<Decimal>().ok());
@@ -192,8 +197,8 @@ fn ScheduleView(schedule: FeeSchedule, choice: Signal<Choice>) -> impl IntoView 
         };
         view! {
             <table class="schedule" data-testid="fee-schedule">
-                <caption>{format!("{} schedule{whose}", c.transfer_type.label())}</caption>
-                <thead><tr><th scope="col">"Fee type"</th><th scope="col">"Amounts"</th><th scope="col">"Fee"</th></tr></thead>
+                <caption>{fill(words.schedule_caption, &[c.transfer_type.label(), &whose])}</caption>
+                <thead><tr><th scope="col">{words.schedule_columns[0]}</th><th scope="col">{words.schedule_columns[1]}</th><th scope="col">{words.schedule_columns[2]}</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         }
@@ -227,8 +232,8 @@ fn priced_tiers(s: &FeeSchedule, c: &Choice) -> (String, Vec<FeeTier>) {
     let parties = FeeParties { payer_id: c.payer.as_deref(), ..Default::default() };
     let basis = s.basis(&parties, c.transfer_type);
     let whose = match (&basis, &c.payer) {
-        (Basis::PayerSchedule(_), Some(p)) => format!(" of payer {p}"),
-        (Basis::Waiver(_), Some(p)) => format!(" (waived for payer {p})"),
+        (Basis::PayerSchedule(_), Some(p)) => fill(text().of_payer, &[p]),
+        (Basis::Waiver(_), Some(p)) => fill(text().waived_for, &[p]),
         _ => String::new(),
     };
     (whose, s.tiers_on(&basis, c.transfer_type).into_iter().cloned().collect())

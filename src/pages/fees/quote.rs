@@ -13,6 +13,8 @@ use super::amount::dollars;
 use super::choice::Choice;
 use crate::api::{fees as api, ApiError};
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::fees::text;
+use crate::i18n::fill;
 use crate::session::Auth;
 
 /// The quote panel's state.
@@ -83,13 +85,14 @@ pub fn total(amount: &str, fee: Money) -> String {
 
 #[component]
 pub fn QuotePanel(quote: Signal<Quote>) -> impl IntoView {
+    let t = text();
     move || match quote.get() {
         Quote::Idle => None,
-        Quote::Asking => Some(view! { <p class="quote asking" aria-live="polite">"Quoting…"</p> }.into_any()),
+        Quote::Asking => Some(view! { <p class="quote asking" aria-live="polite">{t.quoting_now}</p> }.into_any()),
         Quote::Failed(ApiError::TooManyRequests { retry_after, .. }) => Some(
             view! {
                 <p class="quote error" role="alert" data-testid="fee-rate-limited">
-                    {format!("Too many quotes at once. Quoting again in {} s.", retry_after.unwrap_or(1))}
+                    {fill(t.rate_limited, &[&retry_after.unwrap_or(1).to_string()])}
                 </p>
             }
             .into_any(),
@@ -114,8 +117,8 @@ pub fn QuotePanel(quote: Signal<Quote>) -> impl IntoView {
             Some(
                 view! {
                     <table class="quote" data-testid="fee-quote" aria-live="polite">
-                        <caption>{format!("Fees for {}", dollars(&amount))}</caption>
-                        <thead><tr><th scope="col">"Fee type"</th><th scope="col">"Fee"</th><th scope="col">"Total to pay"</th><th scope="col">"Tier"</th></tr></thead>
+                        <caption>{fill(t.fees_for, &[&dollars(&amount)])}</caption>
+                        <thead><tr><th scope="col">{t.quote_columns[0]}</th><th scope="col">{t.quote_columns[1]}</th><th scope="col">{t.quote_columns[2]}</th><th scope="col">{t.quote_columns[3]}</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                     {note}
@@ -128,17 +131,18 @@ pub fn QuotePanel(quote: Signal<Quote>) -> impl IntoView {
 
 /// What priced the quote, in words: `Fees waived for payer city-food-bank: Non-profit.`
 pub fn pricing_note(p: &FeePricing) -> String {
+    let t = text();
     let who = match p.field.as_str() {
-        "payeeId" => "payee",
-        "payeeBankId" => "the payee's bank",
-        _ => "payer",
+        "payeeId" => t.payee,
+        "payeeBankId" => t.payee_bank,
+        _ => t.payer,
     };
     match p.basis.as_str() {
         "waiver" => {
             let reason = p.reason.as_deref().map_or_else(String::new, |r| format!(": {r}"));
-            format!("Fees waived for {who} {}{reason}.", p.id)
+            fill(t.waived_note, &[who, &p.id, &reason])
         }
-        _ => format!("Priced by {who} {}'s own fee schedule.", p.id),
+        _ => fill(t.payer_schedule_note, &[who, &p.id]),
     }
 }
 

@@ -8,17 +8,17 @@ use moneydesk_model::ledger::ClearingDay;
 use moneydesk_model::Money;
 
 use crate::format::format_amount;
+use crate::i18n::fill;
+use crate::i18n::ledger::text;
 
 const WIDTH: f64 = 720.0;
 const HEIGHT: f64 = 140.0;
 const PAD: f64 = 8.0;
 
-/// The three series: a class for its colour, its label, and how to read it from a day.
-const SERIES: [(&str, &str, fn(&ClearingDay) -> &Money); 3] = [
-    ("x9", "Clearing: image cash letters", |d| &d.clearing_x9),
-    ("ach", "Clearing: ACH", |d| &d.clearing_ach),
-    ("iip", "Items in process", |d| &d.items_in_process),
-];
+/// The three series: a class for its colour, its label's place in the catalogue's `series`,
+/// and how to read it from a day.
+const SERIES: [(&str, usize, fn(&ClearingDay) -> &Money); 3] =
+    [("x9", 0, |d| &d.clearing_x9), ("ach", 1, |d| &d.clearing_ach), ("iip", 2, |d| &d.items_in_process)];
 
 fn value(m: &Money) -> f64 {
     m.to_string().parse().unwrap_or(0.0)
@@ -47,10 +47,13 @@ pub fn ClearingChart(days: Vec<ClearingDay>) -> impl IntoView {
     let all: Vec<f64> = days.iter().flat_map(|d| SERIES.map(|(_, _, get)| value(get(d)))).collect();
     let low = all.iter().copied().fold(0.0, f64::min);
     let high = all.iter().copied().fold(0.0, f64::max);
+    let t = text();
     let lines = SERIES
         .map(|(class, label, get)| {
+            let label = t.series[label];
             let values: Vec<f64> = days.iter().map(|d| value(get(d))).collect();
-            view! { <polyline class=format!("series {class}") points=points(&values, low, high)><title>{label}</title></polyline> }
+            let class = format!("series {class}");
+            view! { <polyline class=class points=points(&values, low, high)><title>{label}</title></polyline> }
         })
         .to_vec();
     let rows = days
@@ -61,19 +64,20 @@ pub fn ClearingChart(days: Vec<ClearingDay>) -> impl IntoView {
         })
         .collect_view();
     let (first, last) = (days[0].date.clone(), days[days.len() - 1].date.clone());
+    let view_box = format!("0 0 {WIDTH} {HEIGHT}");
     Some(view! {
         <figure class="clearing-chart" data-testid="clearing-chart">
-            <figcaption>{format!("Clearing accounts at each day's close, {first} to {last}")}</figcaption>
-            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label="Clearing balances over 30 days">
+            <figcaption>{fill(t.chart_caption, &[&first, &last])}</figcaption>
+            <svg viewBox=view_box role="img" aria-label=t.chart_label>
                 <line class="zero" x1=PAD x2=WIDTH - PAD y1=HEIGHT - PAD - (0.0 - low) / (high - low).max(1.0) * (HEIGHT - 2.0 * PAD)
                     y2=HEIGHT - PAD - (0.0 - low) / (high - low).max(1.0) * (HEIGHT - 2.0 * PAD)/>
                 {lines}
             </svg>
-            <ul class="chart-legend">{SERIES.map(|(class, label, _)| view! { <li class=class>{label}</li> }).to_vec()}</ul>
+            <ul class="chart-legend">{SERIES.map(|(class, label, _)| view! { <li class=class>{t.series[label]}</li> }).to_vec()}</ul>
             <details>
-                <summary>"The values"</summary>
+                <summary>{t.the_values}</summary>
                 <table class="data-table ledger-table">
-                    <thead><tr><th scope="col">"Day"</th>{SERIES.map(|(_, l, _)| view! { <th scope="col" class="num">{l}</th> }).to_vec()}</tr></thead>
+                    <thead><tr><th scope="col">{t.day}</th>{SERIES.map(|(_, l, _)| view! { <th scope="col" class="num">{t.series[l]}</th> }).to_vec()}</tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
             </details>

@@ -16,6 +16,7 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 use moneydesk_model::Scope;
 
+use crate::i18n::ledger::text;
 use crate::session::use_auth;
 
 /// The page's views, as the URL names them.
@@ -36,9 +37,10 @@ impl View {
     }
 
     fn label(self) -> &'static str {
+        let views = &text().views;
         match self {
-            View::Returns => "Returns",
-            View::Reconciliation => "Reconciliation",
+            View::Returns => views[0],
+            View::Reconciliation => views[1],
         }
     }
 
@@ -82,8 +84,8 @@ pub fn LedgerPage() -> impl IntoView {
     let view = Memo::new(move |_| query.with(|q| shown.with(|s| View::pick(q.get_str("view"), s))));
     view! {
         <section class="page ledger-page">
-            <div class="page-head"><h1>"Ledger"</h1></div>
-            <div class="ledger-tabs" role="tablist" aria-label="Ledger">
+            <div class="page-head"><h1>{text().heading}</h1></div>
+            <div class="ledger-tabs" role="tablist" aria-label=text().heading>
                 {move || shown.get().into_iter().map(|v| view! {
                     <button type="button" role="tab" class="ledger-tab" id=format!("ledger-tab-{}", v.slug())
                         aria-selected=move || (view.get() == v).to_string()

@@ -14,6 +14,8 @@ use crate::api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::format::{format_amount, format_date};
+use crate::i18n::fill;
+use crate::i18n::ledger::text;
 use crate::session::use_auth;
 
 #[component]
@@ -28,15 +30,16 @@ pub fn Reconciliation() -> impl IntoView {
     let day = move || {
         date.get().or_else(|| report.with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).map(|r| r.date.clone())))
     };
+    let t = text();
     view! {
         <div class="reconciliation">
             <label class="recon-day">
-                "Business day "
+                {t.business_day}
                 <input type="date" id="recon-date" prop:value=move || day().unwrap_or_default()
                     on:change=move |ev| go.run(vec![("view", "reconciliation".into()), ("date", event_target_value(&ev))])/>
             </label>
             {move || report.with(|r| match r {
-                None => EitherOf3::A(view! { <p class="muted">"Reading the day…"</p> }),
+                None => EitherOf3::A(view! { <p class="muted">{t.reading_day}</p> }),
                 Some(Err(e)) => EitherOf3::B(view! { <ApiErrorView error=e.clone()/> }),
                 Some(Ok(r)) => EitherOf3::C(view! { <Report r=r.clone()/> }),
             })}
@@ -46,24 +49,29 @@ pub fn Reconciliation() -> impl IntoView {
 
 #[component]
 fn Report(r: ReconciliationReport) -> impl IntoView {
-    let closed = if r.clearing_closed { "Clearing closed at zero" } else { "Clearing is open" };
-    let balanced =
-        (!r.books_balanced).then(|| view! { <p class="notice">"The books do not balance: see the server's log."</p> });
+    let t = text();
+    let (closed, badge) = if r.clearing_closed {
+        (t.clearing_closed, "badge badge-closed")
+    } else {
+        (t.clearing_open, "badge badge-open")
+    };
+    let balanced = (!r.books_balanced).then(|| view! { <p class="notice">{t.unbalanced}</p> });
+    let c = &t.line_columns;
     view! {
         <p class="recon-status" data-testid="clearing-status" data-closed=r.clearing_closed.to_string()>
-            <span class=if r.clearing_closed { "badge badge-closed" } else { "badge badge-open" }>{closed}</span>
+            <span class=badge>{closed}</span>
         </p>
         {balanced}
-        <div class="table-scroll" tabindex="0" role="region" aria-label="The day per ledger account">
+        <div class="table-scroll" tabindex="0" role="region" aria-label=t.per_account>
             <table class="data-table ledger-table" data-testid="recon-lines">
-                <caption>{format!("The books on {}", format_date(&r.date).unwrap_or_else(|| r.date.clone()))}</caption>
+                <caption>{fill(t.books_on, &[&format_date(&r.date).unwrap_or_else(|| r.date.clone())])}</caption>
                 <thead>
                     <tr>
-                        <th scope="col">"Ledger account"</th>
-                        <th scope="col" class="num">"Opening"</th>
-                        <th scope="col" class="num">"Debits"</th>
-                        <th scope="col" class="num">"Credits"</th>
-                        <th scope="col" class="num">"Closing"</th>
+                        <th scope="col">{c[0]}</th>
+                        <th scope="col" class="num">{c[1]}</th>
+                        <th scope="col" class="num">{c[2]}</th>
+                        <th scope="col" class="num">{c[3]}</th>
+                        <th scope="col" class="num">{c[4]}</th>
                     </tr>
                 </thead>
                 <tbody>{r.lines.into_iter().map(|l| view! { <Line l/> }).collect_view()}</tbody>
@@ -89,9 +97,11 @@ fn Line(l: ReconciliationLine) -> impl IntoView {
 
 #[component]
 fn OpenItems(items: Vec<OpenItem>) -> impl IntoView {
+    let t = text();
     if items.is_empty() {
-        return Either::Left(view! { <p class="muted">"No item keeps clearing open."</p> });
+        return Either::Left(view! { <p class="muted">{t.nothing_open}</p> });
     }
+    let c = &t.open_columns;
     let day =
         |d: &Option<String>| d.as_deref().map(|d| format_date(d).unwrap_or_else(|| d.to_string())).unwrap_or_default();
     let rows = items
@@ -110,14 +120,14 @@ fn OpenItems(items: Vec<OpenItem>) -> impl IntoView {
         .collect_view();
     Either::Right(view! {
         <table class="data-table ledger-table" data-testid="open-items">
-            <caption>"What keeps clearing open"</caption>
+            <caption>{t.what_keeps_open}</caption>
             <thead>
                 <tr>
-                    <th scope="col">"Deposit"</th>
-                    <th scope="col">"Ledger account"</th>
-                    <th scope="col" class="num">"Amount"</th>
-                    <th scope="col">"Sent"</th>
-                    <th scope="col">"Settles by"</th>
+                    <th scope="col">{c[0]}</th>
+                    <th scope="col">{c[1]}</th>
+                    <th scope="col" class="num">{c[2]}</th>
+                    <th scope="col">{c[3]}</th>
+                    <th scope="col">{c[4]}</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>

@@ -12,6 +12,8 @@ use crate::api;
 use crate::api::request::{submit, Answer};
 use crate::components::error_view::ApiErrorView;
 use crate::format::{format_amount, format_date_time};
+use crate::i18n::fill;
+use crate::i18n::ledger::text;
 use crate::session::use_auth;
 
 const SIZE: u32 = 25;
@@ -47,14 +49,15 @@ pub fn ReturnItems(changed: RwSignal<u32>) -> impl IntoView {
         ])
     };
     let pages = move || items.with(|i| i.as_ref().and_then(|i| i.as_ref().ok()).map_or(1, |p| p.total_pages.max(1)));
+    let t = text();
     view! {
         <section class="return-items" data-testid="return-items">
             <div class="entries-head">
-                <h2>"Returned items"</h2>
+                <h2>{t.returned_items}</h2>
                 <label>
-                    "State "
+                    {t.state}
                     <select id="returns-state" on:change=move |ev| set(event_target_value(&ev), 1)>
-                        <option value="" selected=move || state.get().is_none()>"Every state"</option>
+                        <option value="" selected=move || state.get().is_none()>{t.every_state}</option>
                         {ReturnItemState::OPTIONS.iter().map(|(v, l)| view! {
                             <option value=*v selected=move || state.get().as_deref() == Some(*v)>{*l}</option>
                         }).collect_view()}
@@ -62,17 +65,17 @@ pub fn ReturnItems(changed: RwSignal<u32>) -> impl IntoView {
                 </label>
             </div>
             {move || items.with(|i| match i {
-                None => EitherOf4::A(view! { <p class="muted">"Reading the items…"</p> }),
+                None => EitherOf4::A(view! { <p class="muted">{t.reading_items}</p> }),
                 Some(Err(e)) => EitherOf4::B(view! { <ApiErrorView error=e.clone()/> }),
-                Some(Ok(p)) if p.content.is_empty() => EitherOf4::C(view! { <p class="muted">"No returned items."</p> }),
+                Some(Ok(p)) if p.content.is_empty() => EitherOf4::C(view! { <p class="muted">{t.no_items}</p> }),
                 Some(Ok(p)) => EitherOf4::D(p.content.iter().cloned().map(|item| view! { <Item item changed/> }).collect_view()),
             })}
             <div class="pager">
                 <button type="button" class="button" disabled=move || page.get() <= 1
-                    on:click=move |_| set(state.get().unwrap_or_default(), page.get() - 1)>"Newer"</button>
-                <span>{move || format!("Page {} of {}", page.get(), pages())}</span>
+                    on:click=move |_| set(state.get().unwrap_or_default(), page.get() - 1)>{t.newer}</button>
+                <span>{move || fill(t.page_of, &[&page.get().to_string(), &pages().to_string()])}</span>
                 <button type="button" class="button" disabled=move || page.get() >= pages()
-                    on:click=move |_| set(state.get().unwrap_or_default(), page.get() + 1)>"Older"</button>
+                    on:click=move |_| set(state.get().unwrap_or_default(), page.get() + 1)>{t.older}</button>
             </div>
         </section>
     }
@@ -82,13 +85,15 @@ pub fn ReturnItems(changed: RwSignal<u32>) -> impl IntoView {
 fn Item(item: ReturnItem, changed: RwSignal<u32>) -> impl IntoView {
     let when = format_date_time(&item.received_at).unwrap_or_else(|| item.received_at.clone());
     let reason = format!("{} {}", item.reason_code, item.reason.clone().unwrap_or_default());
-    let record = item.record_number.map(|n| format!("record {n}")).unwrap_or_default();
-    let deposit = item.deposit_id.map(|d| format!("deposit {d}")).unwrap_or_else(|| "no deposit".into());
+    let t = text();
+    let record = item.record_number.map(|n| fill(t.record, &[&n.to_string()])).unwrap_or_default();
+    let deposit = item.deposit_id.map(|d| fill(t.deposit, &[&d.to_string()])).unwrap_or_else(|| t.no_deposit.into());
     let open = item.state == ReturnItemState::Unmatched && use_auth().can(Scope::DepositsWrite);
+    let badge = format!("badge badge-{}", item.state.as_str());
     view! {
         <article class="return-item" data-state=item.state.as_str() data-id=item.id>
             <p>
-                <span class=format!("badge badge-{}", item.state.as_str())>{item.state.label()}</span>
+                <span class=badge>{item.state.label()}</span>
                 " " <span class="amount">{format_amount(&item.amount)}</span>
                 " · " {item.source.label()} " " {record} " · " {deposit} " · " {reason}
                 " · " <time datetime=item.received_at.clone()>{when}</time>
@@ -119,16 +124,17 @@ fn Act(id: i64, changed: RwSignal<u32>) -> impl IntoView {
             },
         );
     };
+    let t = text();
     view! {
         <form class="return-act" on:submit=send>
-            <label for=format!("return-deposit-{id}")>"Deposit id"</label>
+            <label for=format!("return-deposit-{id}")>{t.deposit_id}</label>
             <input id=format!("return-deposit-{id}") inputmode="numeric" prop:value=move || deposit.get()
                 on:input=move |ev| deposit.set(event_target_value(&ev))/>
-            <label for=format!("return-note-{id}")>"Note"</label>
+            <label for=format!("return-note-{id}")>{t.note}</label>
             <input id=format!("return-note-{id}") maxlength="500" prop:value=move || note.get()
                 on:input=move |ev| note.set(event_target_value(&ev))/>
             <button type="submit" class="button" disabled=move || busy.get() || action(&deposit.get(), &note.get()).is_none()>
-                {move || if deposit.with(|d| d.trim().is_empty()) { "Dismiss" } else { "Match" }}
+                {move || if deposit.with(|d| d.trim().is_empty()) { t.dismiss } else { t.match_ }}
             </button>
             {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
         </form>

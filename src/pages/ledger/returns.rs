@@ -13,9 +13,12 @@ use crate::api;
 use crate::api::request::submit;
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::fill;
+use crate::i18n::ledger::text;
 use crate::session::use_auth;
 
-/// How many items of a result are in each state, in the order the summary says them.
+/// How many items of a result are in each state, in the order the summary says them (the
+/// labels: the catalogue's `count_labels`, in this order).
 pub fn counts(r: &ReturnFileResult) -> [(&'static str, usize); 4] {
     let n = |s: ReturnItemState| r.items.iter().filter(|i| i.state == s).count();
     [
@@ -52,13 +55,14 @@ pub fn Returns() -> impl IntoView {
             },
         );
     };
+    let t = text();
     view! {
         {auth.can(Scope::DepositsWrite).then(|| view! {
             <form class="returns-upload" on:submit=upload>
-                <label for="returns-file">"Return file (X9.100-187 or ACH)"</label>
+                <label for="returns-file">{t.return_file}</label>
                 <input id="returns-file" type="file" node_ref=input required/>
                 <button type="submit" class="button primary" id="returns-submit" disabled=move || busy.get()>
-                    {move || if busy.get() { "Reading…" } else { "Upload" }}
+                    {move || if busy.get() { t.reading_file } else { t.upload }}
                 </button>
             </form>
         })}
@@ -72,26 +76,36 @@ pub fn Returns() -> impl IntoView {
 
 #[component]
 fn FileResult(r: ReturnFileResult) -> impl IntoView {
-    let summary = counts(&r).map(|(what, n)| view! { <li data-count=what>{format!("{n} {what}")}</li> }).to_vec();
+    let t = text();
+    let summary = counts(&r)
+        .into_iter()
+        .zip(t.count_labels)
+        .map(|((what, n), label)| {
+            let said = format!("{n} {label}");
+            view! { <li data-count=what>{said}</li> }
+        })
+        .collect_view();
     let errors = r
         .errors
         .iter()
         .map(|e| {
-            let at = e.record_number.map(|n| format!("Record {n}: ")).unwrap_or_default();
+            let at = e.record_number.map(|n| fill(t.record_at, &[&n.to_string()])).unwrap_or_default();
             let field = e.field.clone().map(|f| format!("{f}: ")).unwrap_or_default();
-            view! { <li>{format!("{at}{field}{}", e.message)}</li> }
+            let said = format!("{at}{field}{}", e.message);
+            view! { <li>{said}</li> }
         })
         .collect_view();
-    let name = r.file_name.clone().unwrap_or_else(|| format!("File {}", r.file_id));
+    let name = r.file_name.clone().unwrap_or_else(|| fill(t.file, &[&r.file_id.to_string()]));
+    let heading = format!("{name} ({})", r.format.label());
     view! {
         <section class="returns-result" data-testid="returns-result" aria-live="polite">
-            <h2>{format!("{name} ({})", r.format.label())}</h2>
+            <h2>{heading}</h2>
             <ul class="returns-counts">{summary}</ul>
             <Show when={
                 let empty = r.errors.is_empty();
                 move || !empty
             }>
-                <h4>{format!("{} record(s) could not be read", r.errors.len())}</h4>
+                <h4>{fill(t.not_read, &[&r.errors.len().to_string()])}</h4>
             </Show>
             <ul class="returns-errors" data-testid="returns-errors">{errors}</ul>
         </section>

@@ -3,6 +3,7 @@
 //! hand the file over.
 
 use crate::components::download::{self, csv_cell as cell};
+use crate::i18n::fill;
 
 /// The records of a pasted list or file, read by the `csv` crate (RFC 4180: quoted fields
 /// with `""`, LF or CRLF line ends, a leading BOM ignored; blank lines skipped; rows of any
@@ -57,7 +58,8 @@ pub fn write(rows: &[Vec<String>]) -> String {
 /// Hands `text` to the browser as a CSV file named `file_name`.
 pub fn download(file_name: &str, text: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&text.into());
-    download::save(&parts, file_name, download::CSV).map_err(|e| format!("the browser refused the download: {e:?}"))
+    download::save(&parts, file_name, download::CSV)
+        .map_err(|e| fill(crate::i18n::routing::text().download_refused, &[&format!("{e:?}")]))
 }
 
 #[cfg(test)]

@@ -1,13 +1,18 @@
 //! What the directory's codes mean, in words: pure functions, so they are tested without a DOM.
 
-use moneydesk_model::deposits::Date;
 use moneydesk_model::routing::RoutingNumberError;
 
-pub const NOT_GIVEN: &str = "not given";
+use crate::i18n::fill;
+use crate::i18n::routing::text;
 
+/// What a blank field reads as.
+pub fn not_given() -> &'static str {
+    text().not_given
+}
+
+/// A calendar day in the user's locale (`Dec 24, 2015` in en-US).
 fn date_words(year: u32, month: u32, day: u32) -> Option<String> {
-    let date = Date::new(u16::try_from(year).ok()?, u8::try_from(month).ok()?, u8::try_from(day).ok()?)?;
-    Some(format!("{} {}, {}", date.month_abbreviation(), date.day(), date.year()))
+    crate::format::format_date(&format!("{year:04}-{month:02}-{day:02}"))
 }
 
 fn digits(s: &str) -> Option<Vec<u32>> {
@@ -18,7 +23,7 @@ fn digits(s: &str) -> Option<Vec<u32>> {
 pub fn ach_date(raw: &str) -> String {
     let t = raw.trim();
     if t.is_empty() || t.chars().all(|c| c == '0') {
-        return NOT_GIVEN.into();
+        return not_given().into();
     }
     match digits(t).filter(|d| d.len() == 6) {
         Some(d) => {
@@ -28,20 +33,20 @@ pub fn ach_date(raw: &str) -> String {
         }
         None => None,
     }
-    .unwrap_or_else(|| format!("{t} (not a date)"))
+    .unwrap_or_else(|| fill(text().not_a_date, &[t]))
 }
 
 /// A Fedwire change date, YYYYMMDD or blank.
 pub fn wire_date(raw: &str) -> String {
     let t = raw.trim();
     if t.is_empty() {
-        return NOT_GIVEN.into();
+        return not_given().into();
     }
     match digits(t).filter(|d| d.len() == 8) {
         Some(d) => date_words(d[..4].iter().fold(0, |y, x| y * 10 + x), d[4] * 10 + d[5], d[6] * 10 + d[7]),
         None => None,
     }
-    .unwrap_or_else(|| format!("{t} (not a date)"))
+    .unwrap_or_else(|| fill(text().not_a_date, &[t]))
 }
 
 /// `YYYY-MM-DD` (the status endpoint's dates) in words.
@@ -61,7 +66,7 @@ pub fn iso_date(raw: &str) -> String {
 pub fn phone(area: &str, prefix: &str, suffix: &str) -> String {
     let (a, p, s) = (area.trim(), prefix.trim(), suffix.trim());
     if [a, p, s].iter().all(|x| x.is_empty() || x.chars().all(|c| c == '0')) {
-        return NOT_GIVEN.into();
+        return not_given().into();
     }
     format!("({a}) {p}-{s}")
 }
@@ -70,7 +75,7 @@ pub fn phone(area: &str, prefix: &str, suffix: &str) -> String {
 pub fn zip(zip: &str, ext: &str) -> String {
     let (z, e) = (zip.trim(), ext.trim());
     match (z.is_empty(), e.is_empty() || e.chars().all(|c| c == '0')) {
-        (true, _) => NOT_GIVEN.into(),
+        (true, _) => not_given().into(),
         (false, true) => z.into(),
         (false, false) => format!("{z}-{e}"),
     }
@@ -78,11 +83,11 @@ pub fn zip(zip: &str, ext: &str) -> String {
 
 /// `ATLANTA, GA 30309-4470` from whatever parts are there.
 pub fn place(city: &str, state: &str, zip_text: &str) -> String {
-    let zip_text = if zip_text == NOT_GIVEN { "" } else { zip_text };
+    let zip_text = if zip_text == not_given() { "" } else { zip_text };
     let tail = [state.trim(), zip_text].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(" ");
     let all = [city.trim(), tail.as_str()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(", ");
     if all.is_empty() {
-        NOT_GIVEN.into()
+        not_given().into()
     } else {
         all
     }
@@ -90,18 +95,19 @@ pub fn place(city: &str, state: &str, zip_text: &str) -> String {
 
 pub fn office(code: &str) -> String {
     match code.trim() {
-        "O" => "Main office".into(),
-        "B" => "Branch".into(),
+        "O" => text().main_office.into(),
+        "B" => text().branch.into(),
         other => unknown(other),
     }
 }
 
 /// What an ACH record type code tells the sender.
 pub fn record_type(code: &str) -> String {
+    let [federal_reserve, this, new] = text().record_types;
     match code.trim() {
-        "0" => "0: a Federal Reserve Bank".into(),
-        "1" => "1: send entries to this routing number".into(),
-        "2" => "2: send entries to the new routing number".into(),
+        "0" => federal_reserve.into(),
+        "1" => this.into(),
+        "2" => new.into(),
         other => unknown(other),
     }
 }
@@ -114,91 +120,78 @@ pub fn new_routing_number(raw: &str) -> Option<&str> {
 
 pub fn institution_status(code: &str) -> String {
     match code.trim() {
-        "1" => "1: receives government and commercial ACH entries".into(),
+        "1" => text().institution_status_1.into(),
         other => unknown(other),
     }
 }
 
 pub fn data_view(code: &str) -> String {
     match code.trim() {
-        "1" => "1: current address".into(),
+        "1" => text().data_view_1.into(),
+        other => unknown(other),
+    }
+}
+
+/// A `Y`/`N` code in words (`[yes, no]`).
+fn yes_or_no(code: &str, words: [&'static str; 2]) -> String {
+    match code.trim() {
+        "Y" => words[0].into(),
+        "N" => words[1].into(),
         other => unknown(other),
     }
 }
 
 pub fn funds_eligibility(code: &str) -> String {
-    match code.trim() {
-        "Y" => "Eligible: can send and receive Fedwire funds transfers".into(),
-        "N" => "Not eligible for Fedwire funds transfers".into(),
-        other => unknown(other),
-    }
+    yes_or_no(code, text().funds)
 }
 
 /// `S` or a single space (the Fed's blank): never read a blank as missing data.
 pub fn settlement_only(code: &str) -> String {
     match code.trim() {
-        "S" => "Settlement only: takes settlement transfers, not third-party payments".into(),
-        "" => "No: takes all funds transfers".into(),
+        "S" => text().settlement[0].into(),
+        "" => text().settlement[1].into(),
         other => unknown(other),
     }
 }
 
 pub fn securities_eligibility(code: &str) -> String {
-    match code.trim() {
-        "Y" => "Eligible for Fedwire Securities transfers".into(),
-        "N" => "Not eligible for Fedwire Securities transfers".into(),
-        other => unknown(other),
-    }
+    yes_or_no(code, text().securities)
 }
 
 fn unknown(code: &str) -> String {
     if code.is_empty() {
-        NOT_GIVEN.into()
+        not_given().into()
     } else {
-        format!("{code} (a code the directory format does not define)")
+        fill(text().unknown_code, &[code])
     }
 }
 
 /// The Federal Reserve district a routing number's first two digits name.
 pub fn district(first_two: u8) -> Option<String> {
-    const NAMES: [&str; 12] = [
-        "Boston",
-        "New York",
-        "Philadelphia",
-        "Cleveland",
-        "Richmond",
-        "Atlanta",
-        "Chicago",
-        "St. Louis",
-        "Minneapolis",
-        "Kansas City",
-        "Dallas",
-        "San Francisco",
-    ];
+    let t = text();
     let (n, kind) = match first_two {
-        0 => return Some("the United States government".into()),
+        0 => return Some(t.us_government.into()),
         1..=12 => (first_two, ""),
-        21..=32 => (first_two - 20, "thrift institution, "),
-        61..=72 => (first_two - 60, "electronic transactions, "),
-        80 => return Some("traveler's cheques".into()),
+        21..=32 => (first_two - 20, t.thrift),
+        61..=72 => (first_two - 60, t.electronic),
+        80 => return Some(t.travelers_cheques.into()),
         _ => return None,
     };
-    Some(format!("{kind}Federal Reserve district {n:02} ({})", NAMES[n as usize - 1]))
+    Some(fill(t.district, &[kind, &format!("{n:02}"), t.districts[n as usize - 1]]))
 }
 
 /// What the input check says, in the page's words (the model's error carries the facts).
 pub fn problem(e: &RoutingNumberError) -> String {
+    let t = text();
     match e {
-        RoutingNumberError::Length(n) if *n < 9 => {
-            format!("Too short: a routing number has 9 digits, this has {n}.")
-        }
-        RoutingNumberError::Length(n) => format!("Too long: a routing number has 9 digits, this has {n}."),
+        RoutingNumberError::Length(n) if *n < 9 => fill(t.too_short, &[&n.to_string()]),
+        RoutingNumberError::Length(n) => fill(t.too_long, &[&n.to_string()]),
         RoutingNumberError::NotDigit { found, position } => {
-            format!("Only digits: “{found}” at position {position} is not a digit.")
+            fill(t.only_digits, &[&found.to_string(), &position.to_string()])
         }
-        RoutingNumberError::AllZeros => "000000000 is not a routing number.".into(),
+        RoutingNumberError::AllZeros => t.all_zeros.into(),
         RoutingNumberError::Checksum { expected, got } => {
-            format!("Checksum fails: with these first eight digits the last digit should be {expected}, not {got}.")
+            fill(t.checksum_fails, &[&expected.to_string(), &got.to_string()])
         }
     }
 }
@@ -208,11 +201,7 @@ pub use crate::format::group as count;
 
 /// Yes/no for the tables.
 pub fn yes_no(b: bool) -> &'static str {
-    if b {
-        "Yes"
-    } else {
-        "No"
-    }
+    text().yes_no[usize::from(!b)]
 }
 
 #[cfg(test)]
@@ -228,16 +217,16 @@ mod tests {
         assert_eq!(ach_date("010199"), "Jan 1, 1999");
         assert_eq!(ach_date("022900"), "Feb 29, 2000");
         assert_eq!(ach_date("022901"), "022901 (not a date)");
-        assert_eq!(ach_date("      "), NOT_GIVEN);
-        assert_eq!(ach_date("000000"), NOT_GIVEN);
+        assert_eq!(ach_date("      "), not_given());
+        assert_eq!(ach_date("000000"), not_given());
         assert_eq!(ach_date("13011x"), "13011x (not a date)");
     }
 
     #[wasm_bindgen_test]
     fn wire_dates_are_yyyymmdd_or_blank() {
         assert_eq!(wire_date("20040910"), "Sep 10, 2004");
-        assert_eq!(wire_date(""), NOT_GIVEN);
-        assert_eq!(wire_date("        "), NOT_GIVEN);
+        assert_eq!(wire_date(""), not_given());
+        assert_eq!(wire_date("        "), not_given());
         assert_eq!(wire_date("20041310"), "20041310 (not a date)");
         assert_eq!(iso_date("2018-12-03"), "Dec 3, 2018");
         assert_eq!(iso_date("soon"), "soon");
@@ -246,15 +235,15 @@ mod tests {
     #[wasm_bindgen_test]
     fn phones_zips_and_places() {
         assert_eq!(phone("877", "372", "2457"), "(877) 372-2457");
-        assert_eq!(phone("", " ", ""), NOT_GIVEN);
-        assert_eq!(phone("000", "000", "0000"), NOT_GIVEN);
+        assert_eq!(phone("", " ", ""), not_given());
+        assert_eq!(phone("000", "000", "0000"), not_given());
         assert_eq!(zip("30309", "4470"), "30309-4470");
         assert_eq!(zip("30309", "0000"), "30309");
         assert_eq!(zip("30309", ""), "30309");
-        assert_eq!(zip("", ""), NOT_GIVEN);
+        assert_eq!(zip("", ""), not_given());
         assert_eq!(place("ATLANTA", "GA", &zip("30309", "4470")), "ATLANTA, GA 30309-4470");
-        assert_eq!(place("BOSTON", "MA", NOT_GIVEN), "BOSTON, MA");
-        assert_eq!(place("", "", NOT_GIVEN), NOT_GIVEN);
+        assert_eq!(place("BOSTON", "MA", not_given()), "BOSTON, MA");
+        assert_eq!(place("", "", not_given()), not_given());
     }
 
     #[wasm_bindgen_test]
@@ -270,7 +259,7 @@ mod tests {
         assert!(funds_eligibility("Y").starts_with("Eligible"));
         assert!(securities_eligibility("N").starts_with("Not eligible"));
         assert_eq!(office("X"), "X (a code the directory format does not define)");
-        assert_eq!(office(""), NOT_GIVEN);
+        assert_eq!(office(""), not_given());
     }
 
     #[wasm_bindgen_test]
@@ -285,5 +274,15 @@ mod tests {
         assert_eq!(count(19010), "19,010");
         assert_eq!(count(7), "7");
         assert_eq!(count(1234567), "1,234,567");
+    }
+
+    #[wasm_bindgen_test]
+    fn spanish_is_wholly_spanish() {
+        crate::i18n::set_for_test(crate::i18n::Lang::Es);
+        let (d, p, o, y) = (district(26), problem(&RoutingNumberError::AllZeros), office("O"), yes_no(true));
+        crate::i18n::set_for_test(crate::i18n::Lang::En);
+        assert_eq!(d.unwrap(), "institución de ahorro, distrito 06 de la Reserva Federal (Atlanta)");
+        assert_eq!(p, "000000000 no es un número de ruta.");
+        assert_eq!((o.as_str(), y), ("Oficina principal", "Sí"));
     }
 }

@@ -7,6 +7,8 @@ use moneydesk_model::routing::{RoutingNumber, RoutingNumberError};
 use super::format::{district, problem};
 use super::records::Records;
 use super::url::UrlState;
+use crate::i18n::fill;
+use crate::i18n::routing::text;
 
 /// What the input says now: nothing typed, still typing (only digits, too few), wrong, valid.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,27 +59,28 @@ pub fn LookupTab(url: UrlState) -> impl IntoView {
         url.set(&[("number", Some(v))], replace);
     };
 
+    let t = text();
     let message = move || match state.get() {
-        Check::Empty => ("routing-message", "Nine digits, the checksum is checked as you type.".to_string()),
+        Check::Empty => ("routing-message", t.nine_digits.to_string()),
         Check::Typing(m) => ("routing-message", m),
         Check::Wrong(m) => ("routing-message error", m),
         Check::Valid(n) => {
             let d = n.digits();
-            let place = district(d[0] * 10 + d[1]).map(|p| format!(" Issued under {p}.")).unwrap_or_default();
-            ("routing-message ok", format!("Valid checksum.{place}"))
+            let place = district(d[0] * 10 + d[1]).map(|p| fill(t.issued_under, &[&p])).unwrap_or_default();
+            ("routing-message ok", fill(t.valid_checksum, &[&place]))
         }
     };
 
     view! {
         <form class="routing-lookup" on:submit=|ev| ev.prevent_default()>
-            <label for="routing-number">"Routing number"</label>
+            <label for="routing-number">{t.routing_number}</label>
             <input
                 id="routing-number"
                 type="text"
                 inputmode="numeric"
                 autocomplete="off"
                 spellcheck="false"
-                placeholder="e.g. 011000015"
+                placeholder=t.number_example
                 aria-describedby="routing-number-message"
                 aria-invalid=move || matches!(state.get(), Check::Wrong(_)).to_string()
                 prop:value=move || typed.get()

@@ -72,11 +72,12 @@ pub fn RoutingPage() -> impl IntoView {
         })
         .collect_view();
 
+    let t = crate::i18n::routing::text();
     view! {
         <section class="page routing">
-            <h1>"Routing numbers"</h1>
+            <h1>{t.heading}</h1>
             <status::DirectoryStatusBar/>
-            <div class="routing-tabs" role="tablist" aria-label="Routing tools" on:keydown=on_key>
+            <div class="routing-tabs" role="tablist" aria-label=t.tools on:keydown=on_key>
                 {tabs}
             </div>
             // Every panel stays mounted (hidden when not selected): switching tabs keeps each

@@ -11,6 +11,7 @@ use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
 use crate::components::loading::Loading;
 use crate::config::AppConfig;
+use crate::i18n::routing::text as words;
 use crate::session::use_auth;
 
 /// A record's field as the API wrote it (names as in `moneydesk_model::routing`), "" if absent.
@@ -20,7 +21,7 @@ pub fn text<'a>(v: &'a Value, key: &str) -> &'a str {
 
 fn or_not_given(s: &str) -> String {
     if s.trim().is_empty() {
-        f::NOT_GIVEN.into()
+        f::not_given().into()
     } else {
         s.trim().to_string()
     }
@@ -33,18 +34,19 @@ pub type Row = (&'static str, String, String);
 pub fn ach_rows(a: &Value) -> Vec<Row> {
     let t = |k| text(a, k);
     let zip = f::zip(t("customerZip"), t("customerZipExt"));
+    let l = words().ach_fields;
     vec![
-        ("Institution", or_not_given(t("customerName")), String::new()),
-        ("Routing number", t("routingNumber").into(), String::new()),
-        ("Office", f::office(t("officeCode")), t("officeCode").trim().into()),
-        ("Record type", f::record_type(t("recordTypeCode")), String::new()),
-        ("Servicing Federal Reserve office", or_not_given(t("servicingFRBNumber")), String::new()),
-        ("Address", or_not_given(t("customerAddress")), String::new()),
-        ("City, state, ZIP", f::place(t("customerCity"), t("customerState"), &zip), String::new()),
-        ("Phone", f::phone(t("customerAreaCode"), t("customerPhonePrefix"), t("customerPhoneSuffix")), String::new()),
-        ("ACH participation", f::institution_status(t("institutionStatusCode")), String::new()),
-        ("Data view", f::data_view(t("dataViewCode")), String::new()),
-        ("Last changed", f::ach_date(t("changeDate")), String::new()),
+        (l[0], or_not_given(t("customerName")), String::new()),
+        (l[1], t("routingNumber").into(), String::new()),
+        (l[2], f::office(t("officeCode")), t("officeCode").trim().into()),
+        (l[3], f::record_type(t("recordTypeCode")), String::new()),
+        (l[4], or_not_given(t("servicingFRBNumber")), String::new()),
+        (l[5], or_not_given(t("customerAddress")), String::new()),
+        (l[6], f::place(t("customerCity"), t("customerState"), &zip), String::new()),
+        (l[7], f::phone(t("customerAreaCode"), t("customerPhonePrefix"), t("customerPhoneSuffix")), String::new()),
+        (l[8], f::institution_status(t("institutionStatusCode")), String::new()),
+        (l[9], f::data_view(t("dataViewCode")), String::new()),
+        (l[10], f::ach_date(t("changeDate")), String::new()),
     ]
 }
 
@@ -57,15 +59,16 @@ pub fn new_number(a: &Value) -> Option<String> {
 pub fn wire_rows(w: &Value) -> Vec<Row> {
     let t = |k| text(w, k);
     let code = |k| t(k).trim().to_string();
+    let l = words().wire_fields;
     vec![
-        ("Institution", or_not_given(t("customerName")), String::new()),
-        ("Routing number", t("routingNumber").into(), String::new()),
-        ("Telegraphic name", or_not_given(t("telegraphicName")), String::new()),
-        ("City, state", f::place(t("customerCity"), t("customerState"), f::NOT_GIVEN), String::new()),
-        ("Funds transfers", f::funds_eligibility(t("fundsEligibility")), code("fundsEligibility")),
-        ("Settlement-only", f::settlement_only(t("settlementOnly")), code("settlementOnly")),
-        ("Securities transfers", f::securities_eligibility(t("securitiesEligibility")), code("securitiesEligibility")),
-        ("Last changed", f::wire_date(t("changeDate")), String::new()),
+        (l[0], or_not_given(t("customerName")), String::new()),
+        (l[1], t("routingNumber").into(), String::new()),
+        (l[2], or_not_given(t("telegraphicName")), String::new()),
+        (l[3], f::place(t("customerCity"), t("customerState"), f::not_given()), String::new()),
+        (l[4], f::funds_eligibility(t("fundsEligibility")), code("fundsEligibility")),
+        (l[5], f::settlement_only(t("settlementOnly")), code("settlementOnly")),
+        (l[6], f::securities_eligibility(t("securitiesEligibility")), code("securitiesEligibility")),
+        (l[7], f::wire_date(t("changeDate")), String::new()),
     ]
 }
 
@@ -83,17 +86,18 @@ fn field_list(testid: &'static str, rows: Vec<Row>, extra: Option<AnyView>) -> A
 fn ach_view(a: &Value) -> AnyView {
     // A plain link: the router handles same-origin clicks itself (no `<A>` code for one link).
     let base = use_context::<AppConfig>().unwrap_or_default();
+    let w = words();
     let extra = new_number(a).map(|n| {
         let value = if n.is_empty() {
-            f::NOT_GIVEN.into_any()
+            f::not_given().into_any()
         } else {
             view! {
                 <a href=base.href(&format!("/routing?number={n}")) class="routing-new-number">{n.clone()}</a>
-                <span class="muted">" — send ACH entries here instead"</span>
+                <span class="muted">{w.send_here}</span>
             }
             .into_any()
         };
-        view! { <div class="routing-field"><dt>"New routing number"</dt><dd>{value}</dd></div> }.into_any()
+        view! { <div class="routing-field"><dt>{w.new_routing_number}</dt><dd>{value}</dd></div> }.into_any()
     });
     field_list("ach-fields", ach_rows(a), extra)
 }
@@ -105,20 +109,20 @@ enum Which {
 }
 
 fn not_listed(which: Which, number: &str, message: &str) -> AnyView {
-    let (title, testid, consequence) = match which {
-        Which::Ach => ("Not in the ACH directory", "ach-not-listed", "ACH entries sent to it would be returned."),
-        Which::Wire => {
-            ("Not in the wire directory", "wire-not-listed", "Fedwire funds transfers cannot be sent to it.")
-        }
+    let w = words();
+    let (i, testid) = match which {
+        Which::Ach => (0, "ach-not-listed"),
+        Which::Wire => (1, "wire-not-listed"),
     };
+    let (title, consequence) = (w.not_listed[i], w.consequences[i]);
     view! {
         <div class="routing-calm" data-testid=testid>
             <p><strong>{title}</strong></p>
             <p class="muted">
-                <code>{number.to_string()}</code> " has a valid checksum, but the directory lists no institution under it. "
+                <code>{number.to_string()}</code> {w.not_listed_body}
                 {consequence}
             </p>
-            <p class="muted routing-server-says">"Server: " {message.to_string()}</p>
+            <p class="muted routing-server-says">{w.server} {message.to_string()}</p>
         </div>
     }
     .into_any()
@@ -140,15 +144,16 @@ fn Record(which: Which, number: String) -> impl IntoView {
     };
     fetch();
     let retry = Callback::new(move |()| fetch());
+    let w = words();
     let (title, testid) = match which {
-        Which::Ach => ("FedACH directory", "ach-record"),
-        Which::Wire => ("Fedwire Funds directory", "wire-record"),
+        Which::Ach => (w.directories[0], "ach-record"),
+        Which::Wire => (w.directories[1], "wire-record"),
     };
     view! {
         <section class="panel routing-record" data-testid=testid aria-label=title aria-live="polite">
             <h2>{title}</h2>
             {move || answer.with(|a| match a {
-                None => view! { <Loading label="Looking it up…"/> }.into_any(),
+                None => view! { <Loading label=w.looking_up/> }.into_any(),
                 Some(Ok(v)) if which == Which::Ach => ach_view(v),
                 Some(Ok(v)) => field_list("wire-fields", wire_rows(v), None),
                 Some(Err(ApiError::NotFound { message })) => not_listed(which, &number, message),
@@ -238,6 +243,6 @@ mod tests {
         assert!(value_of(&rows, "Settlement-only").starts_with("Settlement only"));
         assert!(value_of(&rows, "Funds transfers").starts_with("Eligible"));
         assert!(value_of(&rows, "Securities transfers").starts_with("Not eligible"));
-        assert_eq!(value_of(&rows, "Last changed"), f::NOT_GIVEN);
+        assert_eq!(value_of(&rows, "Last changed"), f::not_given());
     }
 }

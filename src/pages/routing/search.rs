@@ -7,99 +7,52 @@ use moneydesk_model::FieldError;
 
 use crate::api::ApiError;
 use crate::components::data_table::{Column, DataTable, Fetcher, FilterDef, Format, TableQuery};
+use crate::i18n::routing::{en, es, text, Routing};
+use crate::i18n::{fill, pick};
 use crate::session::use_auth;
 
-const COLUMNS: &[Column] = &[
-    Column::new("routingNumber", "Routing number", Format::Mono),
-    Column::new("customerName", "Institution", Format::Text),
-    Column::new("customerCity", "City", Format::Text),
-    Column::new("customerState", "State", Format::Text),
-    Column::new("customerZip", "ZIP", Format::Mono),
-    Column::new("inAch", "In ACH", Format::Bool),
-    Column::new("inWire", "In wire", Format::Bool),
-    Column::new("score", "Name match", Format::Number).hidden(),
-];
+/// The results' columns in a language's words (`c`: the labels, in this order).
+const fn columns(c: &'static [&'static str; 8]) -> [Column; 8] {
+    [
+        Column::new("routingNumber", c[0], Format::Mono),
+        Column::new("customerName", c[1], Format::Text),
+        Column::new("customerCity", c[2], Format::Text),
+        Column::new("customerState", c[3], Format::Text),
+        Column::new("customerZip", c[4], Format::Mono),
+        Column::new("inAch", c[5], Format::Bool),
+        Column::new("inWire", c[6], Format::Bool),
+        Column::new("score", c[7], Format::Number).hidden(),
+    ]
+}
 
-const STATES: &[(&str, &str)] = &[
-    ("AL", "AL Alabama"),
-    ("AK", "AK Alaska"),
-    ("AS", "AS American Samoa"),
-    ("AZ", "AZ Arizona"),
-    ("AR", "AR Arkansas"),
-    ("CA", "CA California"),
-    ("CO", "CO Colorado"),
-    ("CT", "CT Connecticut"),
-    ("DE", "DE Delaware"),
-    ("DC", "DC District of Columbia"),
-    ("FL", "FL Florida"),
-    ("GA", "GA Georgia"),
-    ("GU", "GU Guam"),
-    ("HI", "HI Hawaii"),
-    ("ID", "ID Idaho"),
-    ("IL", "IL Illinois"),
-    ("IN", "IN Indiana"),
-    ("IA", "IA Iowa"),
-    ("KS", "KS Kansas"),
-    ("KY", "KY Kentucky"),
-    ("LA", "LA Louisiana"),
-    ("ME", "ME Maine"),
-    ("MD", "MD Maryland"),
-    ("MA", "MA Massachusetts"),
-    ("MI", "MI Michigan"),
-    ("MN", "MN Minnesota"),
-    ("MS", "MS Mississippi"),
-    ("MO", "MO Missouri"),
-    ("MT", "MT Montana"),
-    ("NE", "NE Nebraska"),
-    ("NV", "NV Nevada"),
-    ("NH", "NH New Hampshire"),
-    ("NJ", "NJ New Jersey"),
-    ("NM", "NM New Mexico"),
-    ("NY", "NY New York"),
-    ("NC", "NC North Carolina"),
-    ("ND", "ND North Dakota"),
-    ("MP", "MP Northern Mariana Islands"),
-    ("OH", "OH Ohio"),
-    ("OK", "OK Oklahoma"),
-    ("OR", "OR Oregon"),
-    ("PA", "PA Pennsylvania"),
-    ("PR", "PR Puerto Rico"),
-    ("RI", "RI Rhode Island"),
-    ("SC", "SC South Carolina"),
-    ("SD", "SD South Dakota"),
-    ("TN", "TN Tennessee"),
-    ("TX", "TX Texas"),
-    ("UT", "UT Utah"),
-    ("VT", "VT Vermont"),
-    ("VI", "VI Virgin Islands"),
-    ("VA", "VA Virginia"),
-    ("WA", "WA Washington"),
-    ("WV", "WV West Virginia"),
-    ("WI", "WI Wisconsin"),
-    ("WY", "WY Wyoming"),
-];
+const fn filters(t: &'static Routing) -> [FilterDef; 6] {
+    let (l, p) = (&t.filters, &t.placeholders);
+    [
+        FilterDef::text("name", l[0], p[0]),
+        FilterDef::text("prefix", l[1], p[1]),
+        FilterDef::select("state", l[2], t.states),
+        FilterDef::text("city", l[3], p[2]),
+        FilterDef::text("zip", l[4], p[3]),
+        FilterDef::select("directory", l[5], t.directory_options),
+    ]
+}
 
-const DIRECTORIES: &[(&str, &str)] = &[("ach", "FedACH only"), ("wire", "Fedwire only")];
-
-const FILTERS: &[FilterDef] = &[
-    FilterDef::text("name", "Name", "e.g. first national bank"),
-    FilterDef::text("prefix", "Number prefix", "2 to 8 digits"),
-    FilterDef::select("state", "State", STATES),
-    FilterDef::text("city", "City", "e.g. Boston"),
-    FilterDef::text("zip", "ZIP", "e.g. 021 or 02110"),
-    FilterDef::select("directory", "Directory", DIRECTORIES),
-];
+const COLUMNS: &[Column] = &columns(&en::TEXT.columns);
+const COLUMNS_ES: &[Column] = &columns(&es::TEXT.columns);
+const FILTERS: &[FilterDef] = &filters(&en::TEXT);
+const FILTERS_ES: &[FilterDef] = &filters(&es::TEXT);
 
 /// What is wrong with the search's filters, field by field, before anything is sent.
 pub fn check_filters(filters: &[(String, String)]) -> Vec<FieldError> {
+    let t = text();
     let mut errors = Vec::new();
     let get = |k: &str| filters.iter().find(|(p, _)| p == k).map(|(_, v)| v.trim()).filter(|v| !v.is_empty());
     if ["name", "prefix", "state", "city", "zip"].iter().all(|k| get(k).is_none()) {
-        errors.push(FieldError::new("name", "give at least one of name, prefix, state, city or ZIP"));
+        errors.push(FieldError::new("name", t.give_one));
     }
     if let Some(p) = get("prefix") {
         if !(2..=8).contains(&p.len()) || !p.bytes().all(|b| b.is_ascii_digit()) {
-            errors.push(FieldError::new("prefix", format!("must be 2 to 8 digits, got {p:?}")));
+            errors.push(FieldError::new("prefix", fill(t.bad_prefix, &[&format!("{p:?}")])));
         }
     }
     if let Some(z) = get("zip") {
@@ -110,7 +63,7 @@ pub fn check_filters(filters: &[(String, String)]) -> Vec<FieldError> {
             None => digits(z, 1..=5),
         };
         if !ok {
-            errors.push(FieldError::new("zip", format!("must be 1 to 5 digits or ZIP+4 like 12345-6789, got {z:?}")));
+            errors.push(FieldError::new("zip", fill(t.bad_zip, &[&format!("{z:?}")])));
         }
     }
     errors
@@ -129,21 +82,20 @@ pub fn SearchTab() -> impl IntoView {
             Box::pin(async move { Err(ApiError::Validation { message, fields: Vec::new() }) })
         }
     });
+    let t = text();
+    let (columns, filters) = *pick(&(COLUMNS, FILTERS), &(COLUMNS_ES, FILTERS_ES));
     view! {
-        <p class="hint routing-search-hint">
-            "Names are matched loosely (punctuation, “N.A.”, “&” and common abbreviations); "
-            "combine any filters. Select a row for both directory records."
-        </p>
+        <p class="hint routing-search-hint">{t.search_hint}</p>
         <DataTable
             id="routing-search"
-            caption="Routing directory search results"
-            columns=COLUMNS
-            filters=FILTERS
+            caption=t.search_caption
+            columns=columns
+            filters=filters
             fetcher=fetcher
             row_key="routingNumber"
             title_key="customerName"
             require_filter=true
-            idle_message="Search by name, routing number prefix, state, city or ZIP."
+            idle_message=t.search_idle
         />
     }
 }

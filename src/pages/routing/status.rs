@@ -12,6 +12,8 @@ use super::Loaded;
 use crate::api;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::format_date_time;
+use crate::i18n::fill;
+use crate::i18n::routing::text as words;
 use crate::session::use_auth;
 
 /// An RFC 3339 time in the user's locale and zone, with how long ago it was.
@@ -21,12 +23,13 @@ pub fn local_time(rfc3339: &str) -> String {
         return rfc3339.to_string();
     };
     let minutes = ((js_sys::Date::now() - ms) / 60_000.0).round() as i64;
+    let w = words();
     let ago = match minutes {
         m if m < 0 => return text,
-        0..=1 => "just now".to_string(),
-        2..=119 => format!("{minutes} minutes ago"),
-        120..=2879 => format!("{} hours ago", minutes / 60),
-        _ => format!("{} days ago", minutes / 1440),
+        0..=1 => w.just_now.to_string(),
+        2..=119 => fill(w.minutes_ago, &[&minutes.to_string()]),
+        120..=2879 => fill(w.hours_ago, &[&(minutes / 60).to_string()]),
+        _ => fill(w.days_ago, &[&(minutes / 1440).to_string()]),
     };
     format!("{text} ({ago})")
 }
@@ -37,47 +40,43 @@ fn number(v: &Value, key: &str) -> u64 {
 
 /// `ACH: 18,198 records (FedACHdir.txt, fixed width)` from a `DirectoryPart`.
 pub fn part(name: &str, p: &Value) -> String {
+    let w = words();
     let file = text(p, "file");
     let how = match text(p, "format") {
-        "none" => return format!("{name}: not configured"),
-        "demo" => "demo".to_string(),
+        "none" => return fill(w.not_configured, &[name]),
+        "demo" => w.demo_format.to_string(),
         "json" => "JSON".to_string(),
-        "fixedWidth" => "fixed width".to_string(),
+        "fixedWidth" => w.fixed_width.to_string(),
         other => other.to_string(),
     };
     let how = if file.is_empty() { how } else { format!("{file}, {how}") };
-    format!("{name}: {} records ({how})", count(number(p, "records")))
+    fill(w.part_records, &[name, &count(number(p, "records")), &how])
 }
 
 /// The status's lines: headline parts, detail parts, warnings.
 pub fn summary(s: &Value) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let w = words();
     let source = match text(s, "source") {
-        "demo" => "Demo directory of fictional institutions",
-        _ => "The Federal Reserve's directory files",
+        "demo" => w.demo_source,
+        _ => w.fed_source,
     };
     let as_of = match text(s, "asOf") {
-        "" => "as of an unknown date".to_string(),
-        d => format!("as of {}", iso_date(d)),
+        "" => w.unknown_as_of.to_string(),
+        d => fill(w.as_of, &[&iso_date(d)]),
     };
-    let head = vec![source.to_string(), as_of, format!("{} institutions", count(number(s, "institutions")))];
-    let mut detail =
-        vec![part("ACH", &s["ach"]), part("wire", &s["wire"]), format!("loaded {}", local_time(text(s, "loadedAt")))];
+    let head = vec![source.to_string(), as_of, fill(w.institutions, &[&count(number(s, "institutions"))])];
+    let [ach, wire] = w.parts;
+    let loaded = fill(w.loaded, &[&local_time(text(s, "loadedAt"))]);
+    let mut detail = vec![part(ach, &s["ach"]), part(wire, &s["wire"]), loaded];
     if let Some(next) = s.get("nextRefreshAt").and_then(Value::as_str) {
-        detail.push(format!("next refresh {}", local_time(next)));
+        detail.push(fill(w.next_refresh, &[&local_time(next)]));
     }
     let mut warnings = Vec::new();
     if s.get("stale").and_then(Value::as_bool) == Some(true) {
-        warnings.push(format!(
-            "This directory is stale: its last refresh was more than {} hours ago, so answers may miss recent changes by the Federal Reserve.",
-            number(s, "staleAfterHours")
-        ));
+        warnings.push(fill(w.stale, &[&number(s, "staleAfterHours").to_string()]));
     }
     if let Some(e) = s.get("lastError").filter(|e| e.is_object()) {
-        warnings.push(format!(
-            "The last refresh failed ({}): {}. The previous directory stays in service.",
-            local_time(text(e, "at")),
-            text(e, "message")
-        ));
+        warnings.push(fill(w.last_failed, &[&local_time(text(e, "at")), text(e, "message")]));
     }
     (head, detail, warnings)
 }
@@ -90,6 +89,7 @@ pub fn DirectoryStatusBar() -> impl IntoView {
     let status = Loaded::new();
     status.load(api::routing::directory(&auth.client()));
     let reloading = RwSignal::new(false);
+    let w = words();
     let reload = move |_| {
         reloading.set(true);
         let start = || api::routing::refresh(&auth.client());
@@ -97,9 +97,9 @@ pub fn DirectoryStatusBar() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let result = fut.await;
             match &result {
-                Ok(_) => toasts.show(ToastKind::Success, "The routing directory was reloaded."),
+                Ok(_) => toasts.show(ToastKind::Success, w.reloaded),
                 Err(crate::api::ApiError::Aborted) => return,
-                Err(e) => toasts.show(ToastKind::Error, format!("Reload failed: {e}")),
+                Err(e) => toasts.show(ToastKind::Error, fill(w.reload_failed, &[&e.to_string()])),
             }
             if reloading.try_set(false).is_some() {
                 return; // the page is gone
@@ -115,8 +115,8 @@ pub fn DirectoryStatusBar() -> impl IntoView {
 
     let body = move || {
         status.with(|s| match s {
-            None => view! { <p class="muted">"Reading the directory's status…"</p> }.into_any(),
-            Some(Err(e)) => view! { <p class="muted">"The directory's status is not available: " {e.to_string()}</p> }.into_any(),
+            None => view! { <p class="muted">{w.reading_status}</p> }.into_any(),
+            Some(Err(e)) => view! { <p class="muted">{w.status_unavailable} {e.to_string()}</p> }.into_any(),
             Some(Ok(s)) => {
                 let (head, detail, warnings) = summary(s);
                 let spans = |parts: Vec<String>| parts.into_iter().map(|p| view! { <span>{p}</span> }).collect_view();
@@ -131,7 +131,7 @@ pub fn DirectoryStatusBar() -> impl IntoView {
     };
 
     view! {
-        <section class="panel routing-status" aria-label="Directory status" data-testid="routing-directory">
+        <section class="panel routing-status" aria-label=w.status_label data-testid="routing-directory">
             <div class="routing-status-body">{body}</div>
             <button
                 type="button"
@@ -140,7 +140,7 @@ pub fn DirectoryStatusBar() -> impl IntoView {
                 disabled=move || reloading.get()
                 on:click=reload
             >
-                {move || if reloading.get() { "Reloading…" } else { "Reload directory now" }}
+                {move || if reloading.get() { w.reloading } else { w.reload_now }}
             </button>
         </section>
     }

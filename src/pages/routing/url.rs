@@ -41,10 +41,11 @@ impl Tab {
     }
 
     pub fn label(self) -> &'static str {
+        let [lookup, search, bulk] = crate::i18n::routing::text().tabs;
         match self {
-            Tab::Lookup => "Look up",
-            Tab::Search => "Search",
-            Tab::Bulk => "Bulk check",
+            Tab::Lookup => lookup,
+            Tab::Search => search,
+            Tab::Bulk => bulk,
         }
     }
 }

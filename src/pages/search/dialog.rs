@@ -1,9 +1,9 @@
 //! The search panel: a combobox whose text is searched as it is typed (after a pause; a newer
 //! text aborts the request of an older one and an answer that arrives late is dropped), the
 //! hits grouped by where they live, the arrow keys moving through them and Enter (or a click)
-//! opening one: its list, with its drawer open. Styled by the drawer's rules (table.css, loaded
-//! with this chunk) and CSSOM properties (`style:`), which the CSP allows where a `style`
-//! attribute is refused.
+//! opening one: its list, with its drawer open. Styled by the drawer's rules (record.css, and
+//! table.css's `.sr-only`, loaded with this chunk) and CSSOM properties (`style:`), which the
+//! CSP allows where a `style` attribute is refused.
 
 use std::time::Duration;
 
@@ -20,6 +20,8 @@ use wasm_bindgen::JsCast;
 use super::state::{askable, option_id, Shown, DEBOUNCE_MS};
 use super::SearchOpen;
 use crate::api::ApiError;
+use crate::i18n::fill;
+use crate::i18n::search::text;
 use crate::session::use_auth;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -93,9 +95,9 @@ pub fn SearchDialog() -> impl IntoView {
                 Ok(result) => {
                     let s = Shown::from_result(result);
                     let said = match s.len() {
-                        0 => format!("Nothing found for “{q}”."),
-                        1 => "1 result; Enter opens it.".to_string(),
-                        n => format!("{n} results; the arrow keys move, Enter opens."),
+                        0 => fill(text().nothing, &[&q]),
+                        1 => text().one.to_string(),
+                        n => fill(text().many, &[&n.to_string()]),
                     };
                     shown.try_set(s);
                     status.try_set(Status::Done(said));
@@ -137,11 +139,10 @@ pub fn SearchDialog() -> impl IntoView {
     };
     let expanded = move || if shown.with(|s| s.is_empty()) { "false" } else { "true" };
     let active_id = move || shown.with(|s| s.active.map(option_id));
+    let t = text();
     let status_text = move || match status.get() {
-        Status::Idle => {
-            "Type a routing number, check number, amount, id, name, email address or file name.".to_string()
-        }
-        Status::Searching => "Searching…".to_string(),
+        Status::Idle => t.idle.to_string(),
+        Status::Searching => t.searching.to_string(),
         Status::Done(s) | Status::Failed(s) => s,
     };
 
@@ -149,13 +150,13 @@ pub fn SearchDialog() -> impl IntoView {
         <div class="drawer-backdrop" on:click=move |_| close()></div>
         <div class="drawer search-panel" role="dialog" aria-modal="true" aria-labelledby="global-search-title">
             <div class="drawer-head">
-                <h2 id="global-search-title">"Search"</h2>
-                <button type="button" class="icon-button" aria-label="Close search" title="Close (Esc)" on:click=move |_| close()>
+                <h2 id="global-search-title">{t.heading}</h2>
+                <button type="button" class="icon-button" aria-label=t.close title=t.close_title on:click=move |_| close()>
                     "×"
                 </button>
             </div>
             <div class="drawer-body">
-                <label for="global-search-input" class="sr-only">"Search everything"</label>
+                <label for="global-search-input" class="sr-only">{t.label}</label>
                 <input
                     id="global-search-input"
                     node_ref=input
@@ -167,7 +168,7 @@ pub fn SearchDialog() -> impl IntoView {
                     aria-controls="global-search-results"
                     aria-expanded=expanded
                     aria-activedescendant=active_id
-                    placeholder="Routing number, check number, amount, name, email…"
+                    placeholder=t.placeholder
                     style:width="100%"
                     style:box-sizing="border-box"
                     style:font-size="1rem"
@@ -176,7 +177,7 @@ pub fn SearchDialog() -> impl IntoView {
                     on:keydown=on_keydown
                 />
                 <p class="muted" role="status" aria-live="polite" style:margin="0.6rem 0">{status_text}</p>
-                <div id="global-search-results" role="listbox" aria-label="Results">
+                <div id="global-search-results" role="listbox" aria-label=t.results>
                     {move || results(shown, go)}
                 </div>
             </div>
@@ -191,7 +192,7 @@ fn results(shown: RwSignal<Shown>, go: StoredValue<impl Fn(usize) + Send + Sync 
     groups
         .into_iter()
         .map(|(group, hits, more)| {
-            let label = if more { format!("{} (more in the list)", group.label()) } else { group.label().to_string() };
+            let label = if more { fill(text().more, &[group.label()]) } else { group.label().to_string() };
             let aria_label = label.clone();
             let items = hits
                 .into_iter()
@@ -199,6 +200,7 @@ fn results(shown: RwSignal<Shown>, go: StoredValue<impl Fn(usize) + Send + Sync 
                     let at = i;
                     i += 1;
                     let selected = move || shown.with(|s| s.active == Some(at));
+                    let background = move || if selected() { "var(--accent-soft)" } else { "transparent" };
                     view! {
                         <div
                             role="option"
@@ -210,7 +212,7 @@ fn results(shown: RwSignal<Shown>, go: StoredValue<impl Fn(usize) + Send + Sync 
                             style:padding="0.45rem 0.6rem"
                             style:border-radius="6px"
                             style:cursor="pointer"
-                            style:background=move || if selected() { "var(--accent-soft)" } else { "transparent" }
+                            style:background=background
                             on:mousemove=move |_| shown.update(|s| if s.active != Some(at) { s.active = Some(at) })
                             on:click=move |_| go.with_value(|g| g(at))
                         >

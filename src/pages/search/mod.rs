@@ -16,7 +16,7 @@ pub struct SearchOpen(pub RwSignal<bool>);
 
 const LABEL: &str = "Search everything (Ctrl+K)";
 
-crate::pages::lazy::split_page!(global_search, crate::pages::search::dialog::SearchDialog, ["table"]);
+crate::pages::lazy::split_page!(global_search, crate::pages::search::dialog::SearchDialog, ["table", "record"]);
 
 /// The header's search button; Ctrl+K (⌘K) anywhere opens the panel too, once signed in.
 #[component]

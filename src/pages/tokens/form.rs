@@ -9,6 +9,8 @@ use moneydesk_model::Scope;
 use super::Shown;
 use crate::api;
 use crate::api::request::submit;
+use crate::i18n::fill;
+use crate::i18n::tokens::text;
 
 /// The scopes ticked in the fieldset `prefix` (checkboxes `PREFIX-scope-NAME`).
 pub fn ticked(prefix: &str) -> Vec<String> {
@@ -36,7 +38,7 @@ pub fn ScopeChoice(prefix: &'static str) -> impl IntoView {
             view! { <label class="check"><input type="checkbox" id=id.clone() name="scopes" value=s.as_str()/>{s.as_str()}</label> }
         })
         .collect_view();
-    view! { <fieldset class="token-scopes"><legend>"Scopes"</legend>{boxes}</fieldset> }
+    view! { <fieldset class="token-scopes"><legend>{text().scopes}</legend>{boxes}</fieldset> }
 }
 
 #[component]
@@ -60,7 +62,7 @@ pub fn NewTokenForm(changed: RwSignal<u32>, shown: RwSignal<Option<Shown>>) -> i
             move |r| match r {
                 Ok(made) => {
                     failed.set(None);
-                    let title = format!("The token {} (user {})", made.record.name, made.record.user_id);
+                    let title = fill(text().made_title, &[&made.record.name, &made.record.user_id]);
                     shown.set(Some(Shown { title, text: made.token }));
                     changed.update(|n| *n += 1);
                 }
@@ -68,25 +70,27 @@ pub fn NewTokenForm(changed: RwSignal<u32>, shown: RwSignal<Option<Shown>>) -> i
             },
         );
     };
+    let t = text();
+    let e = &t.expiry_choices;
     view! {
         <form class="panel token-form" id="token-new" on:submit=on_submit novalidate aria-labelledby="token-new-title">
-            <h2 id="token-new-title">"A new token"</h2>
-            <label for="token-new-name">"Name"</label>
+            <h2 id="token-new-title">{t.new_token}</h2>
+            <label for="token-new-name">{t.name}</label>
             <input id="token-new-name" type="text" maxlength="100" node_ref=name required/>
-            <label for="token-new-user">"User (default: the name)"</label>
+            <label for="token-new-user">{t.user_default}</label>
             <input id="token-new-user" type="text" node_ref=user/>
             <ScopeChoice prefix="token-new"/>
-            <label for="token-new-expiry">"Expires"</label>
+            <label for="token-new-expiry">{t.expires}</label>
             <select id="token-new-expiry" node_ref=days>
-                <option value="">"Never"</option>
-                <option value="1">"In 1 day"</option>
-                <option value="7">"In 7 days"</option>
-                <option value="30" selected>"In 30 days"</option>
-                <option value="90">"In 90 days"</option>
-                <option value="365">"In a year"</option>
+                <option value="">{e[0]}</option>
+                <option value="1">{e[1]}</option>
+                <option value="7">{e[2]}</option>
+                <option value="30" selected>{e[3]}</option>
+                <option value="90">{e[4]}</option>
+                <option value="365">{e[5]}</option>
             </select>
             {move || failed.get().map(|m| view! { <p class="alert" role="alert">{m}</p> })}
-            <button type="submit" class="button primary" id="token-new-submit" disabled=busy>"Create token"</button>
+            <button type="submit" class="button primary" id="token-new-submit" disabled=busy>{t.create_token}</button>
         </form>
     }
 }

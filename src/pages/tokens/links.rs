@@ -13,6 +13,8 @@ use crate::api;
 use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::fill;
+use crate::i18n::tokens::text;
 use crate::session::use_auth;
 
 /// The link as this portal opens it (its own address and base path, which an embedded portal
@@ -46,7 +48,7 @@ pub fn SignInLinks(shown: RwSignal<Option<Shown>>) -> impl IntoView {
             move |r| match r {
                 Ok(made) => {
                     failed.set(None);
-                    let title = format!("Sign-in link for {} (one use, 15 minutes)", made.link.user_id);
+                    let title = fill(text().link_title, &[&made.link.user_id]);
                     shown.set(Some(Shown { title, text: portal_url(&made.secret) }));
                     changed.update(|n| *n += 1);
                 }
@@ -54,20 +56,21 @@ pub fn SignInLinks(shown: RwSignal<Option<Shown>>) -> impl IntoView {
             },
         );
     };
+    let t = text();
     view! {
         <section aria-labelledby="links-title">
-            <h2 id="links-title">"Sign-in links"</h2>
-            <p class="muted">"A link signs a user in once, within 15 minutes, with a session token of the scopes chosen here that lasts 12 hours: a new operator never handles a long-lived token."</p>
+            <h2 id="links-title">{t.links_heading}</h2>
+            <p class="muted">{t.links_intro}</p>
             <form class="panel token-form" id="link-new" on:submit=on_submit novalidate aria-labelledby="link-new-title">
-                <h3 id="link-new-title">"A new sign-in link"</h3>
-                <label for="link-new-user">"User"</label>
+                <h3 id="link-new-title">{t.new_link}</h3>
+                <label for="link-new-user">{t.user}</label>
                 <input id="link-new-user" type="text" node_ref=user required/>
                 <ScopeChoice prefix="link-new"/>
                 {move || failed.get().map(|m| view! { <p class="alert" role="alert">{m}</p> })}
-                <button type="submit" class="button primary" id="link-new-submit" disabled=busy>"Create sign-in link"</button>
+                <button type="submit" class="button primary" id="link-new-submit" disabled=busy>{t.create_link}</button>
             </form>
             {move || links.with(|l| match l {
-                None => EitherOf3::A(view! { <p class="muted" role="status">"Reading the links…"</p> }),
+                None => EitherOf3::A(view! { <p class="muted" role="status">{t.reading_links}</p> }),
                 Some(Err(e)) => EitherOf3::B(view! { <ApiErrorView error=e.clone()/> }),
                 Some(Ok(all)) => EitherOf3::C(view! { <LinkTable all=all.clone() changed/> }),
             })}
@@ -78,13 +81,15 @@ pub fn SignInLinks(shown: RwSignal<Option<Shown>>) -> impl IntoView {
 #[component]
 fn LinkTable(all: Vec<SignInLink>, changed: RwSignal<u32>) -> impl IntoView {
     let rows = all.into_iter().map(|l| view! { <LinkRow l changed/> }).collect_view();
+    let t = text();
+    let c = &t.link_columns;
     view! {
         <div class="table-scroll">
             <table class="data-table" id="links-table">
-                <caption class="sr-only">"Sign-in links"</caption>
+                <caption class="sr-only">{t.links_heading}</caption>
                 <thead><tr>
-                    <th scope="col">"User"</th><th scope="col">"Scopes"</th><th scope="col">"Made"</th>
-                    <th scope="col">"Expires"</th><th scope="col">"State"</th>
+                    <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
+                    <th scope="col">{c[3]}</th><th scope="col">{c[4]}</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
             </table>
@@ -109,12 +114,13 @@ fn LinkRow(l: SignInLink, changed: RwSignal<u32>) -> impl IntoView {
             },
         );
     };
+    let t = text();
     let state = match (&l.used_at, &l.revoked_at) {
-        (Some(_), _) => view! { <span class="badge">{format!("Used {}", when(&l.used_at, ""))}</span> }.into_any(),
-        (_, Some(_)) => view! { <span class="badge badge-disabled">"Revoked"</span> }.into_any(),
+        (Some(_), _) => view! { <span class="badge">{fill(t.used_at, &[&when(&l.used_at, "")])}</span> }.into_any(),
+        (_, Some(_)) => view! { <span class="badge badge-disabled">{t.revoked}</span> }.into_any(),
         _ => view! {
-            <button type="button" class="button danger" aria-label=format!("Revoke the link for {}", l.user_id)
-                disabled=busy on:click=revoke>"Revoke"</button>
+            <button type="button" class="button danger" aria-label=fill(t.revoke_link, &[&l.user_id])
+                disabled=busy on:click=revoke>{t.revoke}</button>
             {move || failed.get().map(|e| view! { <p class="alert" role="alert">{e.to_string()}</p> })}
         }
         .into_any(),

@@ -1,8 +1,10 @@
 //! The Tokens page (any token): the tokens with their expiry and last use, each revocable — an
 //! admin's every token, anyone else's their own user's. An admin also creates tokens (form.rs;
 //! the text shown once with a copy button, once.rs) and makes sign-in links for a user
-//! (links.rs): one use, 15 minutes, then a session token of the link's scopes.
+//! (links.rs): one use, 15 minutes, then a session token of the link's scopes. A token's name
+//! opens its details (details.rs), as does a link's `open=ID`.
 
+mod details;
 mod form;
 mod links;
 mod once;
@@ -17,6 +19,8 @@ use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
 use crate::format::format_date_time;
+use crate::i18n::fill;
+use crate::i18n::tokens::text;
 use crate::session::use_auth;
 
 /// A secret the server answered this once (a token's text, a link's URL), until dismissed.
@@ -32,14 +36,11 @@ pub fn TokensPage() -> impl IntoView {
     let admin = move || auth.can(Scope::Admin);
     let changed = RwSignal::new(0u32);
     let shown = RwSignal::new(None::<Shown>);
+    let t = text();
     view! {
         <div class="page tokens-page">
-            <h1>"Tokens"</h1>
-            <p class="muted">{move || if admin() {
-                "Every token, with its expiry and last use (written at most once a minute). A token's text is shown once, when it is created."
-            } else {
-                "Your tokens, with their expiry and last use. Revoke one you no longer use."
-            }}</p>
+            <h1>{t.heading}</h1>
+            <p class="muted">{move || if admin() { t.intro_admin } else { t.intro_own }}</p>
             <once::ShownOnce shown/>
             <Show when=admin>
                 <form::NewTokenForm changed shown/>
@@ -65,38 +66,45 @@ fn TokenList(changed: RwSignal<u32>) -> impl IntoView {
         changed.track();
         tokens.load(api::tokens::list(&auth.client()));
     });
+    let open = details::Open::follow(tokens);
+    let t = text();
     view! {
         <section aria-labelledby="tokens-list-title">
-            <h2 id="tokens-list-title">"Tokens"</h2>
+            <h2 id="tokens-list-title">{t.heading}</h2>
+            <details::NotFound open/>
             {move || tokens.with(|l| match l {
-                None => EitherOf4::A(view! { <p class="muted" role="status">"Reading the tokens…"</p> }),
+                None => EitherOf4::A(view! { <p class="muted" role="status">{t.reading}</p> }),
                 Some(Err(e)) => EitherOf4::B(view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| changed.update(|n| *n += 1))/> }),
-                Some(Ok(all)) if all.is_empty() => EitherOf4::C(view! { <p class="muted">"No tokens."</p> }),
-                Some(Ok(all)) => EitherOf4::D(view! { <TokenTable all=all.clone() changed/> }),
+                Some(Ok(all)) if all.is_empty() => EitherOf4::C(view! { <p class="muted">{t.none}</p> }),
+                Some(Ok(all)) => EitherOf4::D(view! { <TokenTable all=all.clone() changed open/> }),
             })}
         </section>
     }
 }
 
 #[component]
-fn TokenTable(all: Vec<TokenInfo>, changed: RwSignal<u32>) -> impl IntoView {
-    let rows = all.into_iter().map(|t| view! { <TokenRow t changed/> }).collect_view();
+fn TokenTable(all: Vec<TokenInfo>, changed: RwSignal<u32>, open: details::Open) -> impl IntoView {
+    let drawer = view! { <details::TokenDrawer all=all.clone() open/> };
+    let rows = all.into_iter().map(|t| view! { <TokenRow t changed open/> }).collect_view();
+    let t = text();
+    let c = &t.columns;
     view! {
         <div class="table-scroll">
             <table class="data-table" id="tokens-table">
-                <caption class="sr-only">"Tokens"</caption>
+                <caption class="sr-only">{t.heading}</caption>
                 <thead><tr>
-                    <th scope="col">"Name"</th><th scope="col">"User"</th><th scope="col">"Scopes"</th>
-                    <th scope="col">"Expires"</th><th scope="col">"Last used"</th><th scope="col">"State"</th>
+                    <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
+                    <th scope="col">{c[3]}</th><th scope="col">{c[4]}</th><th scope="col">{c[5]}</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        {drawer}
     }
 }
 
 #[component]
-fn TokenRow(t: TokenInfo, changed: RwSignal<u32>) -> impl IntoView {
+fn TokenRow(t: TokenInfo, changed: RwSignal<u32>, open: details::Open) -> impl IntoView {
     let auth = use_auth();
     let owner = Owner::current();
     let (busy, failed) = (RwSignal::new(false), RwSignal::new(None::<ApiError>));
@@ -113,22 +121,25 @@ fn TokenRow(t: TokenInfo, changed: RwSignal<u32>) -> impl IntoView {
         );
     };
     let scopes = t.scopes.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
-    let label = format!("Revoke {}", t.name);
+    let words = text();
+    let label = fill(words.revoke_token, &[&t.name]);
     let state = match &t.revoked_at {
-        Some(_) => view! { <span class="badge badge-disabled">{format!("Revoked {}", when(&t.revoked_at, ""))}</span> }.into_any(),
+        Some(_) => view! { <span class="badge badge-disabled">{fill(words.revoked_at, &[&when(&t.revoked_at, "")])}</span> }.into_any(),
         None => view! {
-            <button type="button" class="button danger token-revoke" aria-label=label disabled=busy on:click=revoke>"Revoke"</button>
+            <button type="button" class="button danger token-revoke" aria-label=label disabled=busy on:click=revoke>{words.revoke}</button>
             {move || failed.get().map(|e| view! { <p class="alert" role="alert">{e.to_string()}</p> })}
         }
         .into_any(),
     };
     view! {
         <tr data-id=t.id.to_string() data-revoked=t.revoked_at.is_some().to_string()>
-            <th scope="row">{t.name.clone()}</th>
+            <th scope="row">
+                <button type="button" class="link-button token-open" on:click=move |_| open.id.set(Some(id))>{t.name.clone()}</button>
+            </th>
             <td>{t.user_id.clone()}</td>
             <td>{scopes}</td>
-            <td class="token-expires">{when(&t.expires_at, "Never")}</td>
-            <td class="token-last-used">{when(&t.last_used_at, "Never")}</td>
+            <td class="token-expires">{when(&t.expires_at, words.never)}</td>
+            <td class="token-last-used">{when(&t.last_used_at, words.never)}</td>
             <td>{state}</td>
         </tr>
     }

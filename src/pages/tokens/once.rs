@@ -4,15 +4,16 @@
 use leptos::prelude::*;
 
 use super::Shown;
+use crate::i18n::tokens::text;
 
-/// Copies `text` to the clipboard; says so in `said` (without repeating the secret).
-fn copy(text: String, said: RwSignal<Option<&'static str>>) {
-    let promise = window().navigator().clipboard().write_text(&text);
+/// Copies `secret` to the clipboard; says so in `said` (without repeating the secret).
+fn copy(secret: String, said: RwSignal<Option<&'static str>>) {
+    let promise = window().navigator().clipboard().write_text(&secret);
     leptos::task::spawn_local(async move {
         let done = wasm_bindgen_futures::JsFuture::from(promise).await;
         said.try_set(Some(match done {
-            Ok(_) => "Copied to the clipboard.",
-            Err(_) => "The browser did not allow copying: select the text and copy it instead.",
+            Ok(_) => text().copied,
+            Err(_) => text().not_copied,
         }));
     });
 }
@@ -29,18 +30,19 @@ pub fn ShownOnce(shown: RwSignal<Option<Shown>>) -> impl IntoView {
     });
     move || {
         shown.get().map(|s| {
-            let text = s.text.clone();
+            let secret = s.text.clone();
+            let t = text();
             view! {
                 <section class="panel token-once" data-testid="token-once" role="alert" tabindex="-1" node_ref=panel
                     aria-labelledby="token-once-title">
                     <h2 id="token-once-title">{s.title.clone()}</h2>
-                    <p><strong>"Copy it now: you will not see it again."</strong></p>
+                    <p><strong>{t.copy_now}</strong></p>
                     <p><code class="token-once-value" id="token-once-value">{s.text.clone()}</code></p>
                     <p>
-                        <button type="button" class="button" id="token-once-copy" on:click=move |_| copy(text.clone(), said)>"Copy"</button>
+                        <button type="button" class="button" id="token-once-copy" on:click=move |_| copy(secret.clone(), said)>{t.copy}</button>
                         " "
                         <button type="button" class="button primary" id="token-once-done"
-                            on:click=move |_| { said.set(None); shown.set(None); }>"Done"</button>
+                            on:click=move |_| { said.set(None); shown.set(None); }>{t.done}</button>
                     </p>
                     <p role="status" class="muted">{move || said.get()}</p>
                 </section>

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use moneydesk_model::bulk::{BulkItem, BulkResult};
 
-use super::paths::{count, crumbs, join, name};
+use super::paths::{counted, crumbs, join, kind, name};
 use super::{file, use_vault, Dialog, Picked};
 use crate::api;
 use crate::api::request::{submit, Answer};
@@ -22,6 +22,8 @@ use crate::components::drawer::Drawer;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::bytes;
+use crate::i18n::vault::{en, es, text};
+use crate::i18n::{fill, pick};
 use crate::session::use_auth;
 
 #[component]
@@ -112,8 +114,15 @@ impl BulkSender {
     }
 }
 
-const MOVE: BulkAction = BulkAction::new("move", "Move", "moved");
-const DELETE: BulkAction = BulkAction::new("delete", "Delete", "deleted");
+/// The bulk actions in each language's words, as `(move, delete)`.
+const ACTIONS: (BulkAction, BulkAction) = (
+    BulkAction::new("move", en::TEXT.move_action.0, en::TEXT.move_action.1),
+    BulkAction::new("delete", en::TEXT.delete_action.0, en::TEXT.delete_action.1),
+);
+const ACTIONS_ES: (BulkAction, BulkAction) = (
+    BulkAction::new("move", es::TEXT.move_action.0, es::TEXT.move_action.1),
+    BulkAction::new("delete", es::TEXT.delete_action.0, es::TEXT.delete_action.1),
+);
 
 /// Picks a folder by walking the vault from the current one; "Move here" moves every item.
 #[component]
@@ -123,6 +132,7 @@ fn MoveDialog(picked: Picked, close: Callback<()>) -> impl IntoView {
     let user = vault.user.get_untracked();
     let sender = BulkSender::new(close);
     let (busy, failed) = (sender.busy, sender.failed);
+    let t = text();
     let target = RwSignal::new(vault.place.with_untracked(|p| p.path.clone()));
     let folders = Answer::<Page<VaultEntry>>::new();
     let u = user.clone();
@@ -137,48 +147,45 @@ fn MoveDialog(picked: Picked, close: Callback<()>) -> impl IntoView {
     };
     let blocked = StoredValue::new(blocked);
     let what = match (picked.all, picked.entries.as_slice()) {
-        (Some(n), _) => format!("Move all {}", count(n, "entry", "entries")),
-        (None, [one]) => format!("Move “{}”", one.name),
-        (None, list) => format!("Move {} items", list.len()),
+        (Some(n), _) => fill(t.move_all, &[&counted(n, t.entry)]),
+        (None, [one]) => fill(t.move_one, &[&one.name]),
+        (None, list) => fill(t.move_many, &[&list.len().to_string()]),
     };
     let picked = StoredValue::new(picked);
     let go = move || {
         let to = target.get_untracked();
         if picked.with_value(|p| p.folder == to) {
-            failed.set(Some(ApiError::Decode {
-                status: 0,
-                message: "They are in this folder already: pick another folder.".into(),
-            }));
+            failed.set(Some(ApiError::Decode { status: 0, message: t.already_here.into() }));
             return;
         }
-        picked.with_value(|p| sender.send(MOVE, Some(to), p));
+        picked.with_value(|p| sender.send(pick(&ACTIONS, &ACTIONS_ES).0, Some(to), p));
     };
     view! {
         <Drawer title=what id="vault-move-dialog" on_close=close>
-            <p>"Into: " <strong id="vault-move-target">{move || { let t = target.get(); if t.is_empty() { "Vault (top level)".to_string() } else { format!("/{t}") } }}</strong></p>
-            <nav aria-label="Target folder" class="vault-crumbs">
+            <p>{t.into}<strong id="vault-move-target">{move || { let to = target.get(); if to.is_empty() { t.top_level.to_string() } else { format!("/{to}") } }}</strong></p>
+            <nav aria-label=t.target_folder class="vault-crumbs">
                 <ol>
-                    <li><button type="button" class="link-button" on:click=move |_| target.set(String::new())>"Vault"</button></li>
+                    <li><button type="button" class="link-button" on:click=move |_| target.set(String::new())>{t.vault}</button></li>
                     {move || crumbs(&target.get()).into_iter().map(|(n, p)| view! {
                         <li><button type="button" class="link-button" on:click=move |_| target.set(p.clone())>{n}</button></li>
                     }).collect_view()}
                 </ol>
             </nav>
-            <ul class="vault-picker" aria-label="Folders here">
+            <ul class="vault-picker" aria-label=t.folders_here>
                 {move || folders.with(|f| match f {
-                    None => view! { <li class="muted">"Loading…"</li> }.into_any(),
+                    None => view! { <li class="muted">{t.loading}</li> }.into_any(),
                     Some(Err(e)) => view! { <li><ApiErrorView error=e.clone()/></li> }.into_any(),
                     Some(Ok(page)) => {
                         let subs: Vec<VaultEntry> = page.content.iter().filter(|e| e.kind == VaultEntryKind::Folder).cloned().collect();
                         if subs.is_empty() {
-                            return view! { <li class="muted">"No folders inside."</li> }.into_any();
+                            return view! { <li class="muted">{t.no_folders}</li> }.into_any();
                         }
                         subs.into_iter().map(|e| {
                             let off = blocked.with_value(|b| b(&e.path));
                             let path = e.path.clone();
                             view! {
                                 <li><button type="button" class="link-button" disabled=off
-                                    title=if off { "A folder cannot move into itself" } else { "" }
+                                    title=if off { t.into_itself } else { "" }
                                     on:click=move |_| target.set(path.clone())><span class="vault-icon vault-icon-folder" aria-hidden="true"></span>{e.name.clone()}</button></li>
                             }
                         }).collect_view().into_any()
@@ -187,8 +194,8 @@ fn MoveDialog(picked: Picked, close: Callback<()>) -> impl IntoView {
             </ul>
             {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
             <div class="drawer-actions">
-                <button type="button" class="button primary" id="vault-move-here" disabled=move || busy.get() on:click=move |_| go()>"Move here"</button>
-                <button type="button" class="button" on:click=move |_| close.run(())>"Cancel"</button>
+                <button type="button" class="button primary" id="vault-move-here" disabled=move || busy.get() on:click=move |_| go()>{t.move_here}</button>
+                <button type="button" class="button" on:click=move |_| close.run(())>{t.cancel}</button>
             </div>
         </Drawer>
     }
@@ -203,6 +210,7 @@ fn DeleteDialog(picked: Picked, close: Callback<()>) -> impl IntoView {
     let sender = BulkSender::new(close);
     let (busy, failed) = (sender.busy, sender.failed);
     let tally = Answer::<(u64, u64, u64, u64)>::new();
+    let t = text();
     let (client, u, p) = (auth.client(), user.clone(), picked.clone());
     tally.load(async move {
         if p.all.is_some() {
@@ -228,28 +236,30 @@ fn DeleteDialog(picked: Picked, close: Callback<()>) -> impl IntoView {
         Ok((folders, files, versions, size))
     });
     let title = match (picked.all, picked.entries.as_slice()) {
-        (Some(n), _) => format!("Delete all {} of this folder?", count(n, "entry", "entries")),
-        (None, [one]) => format!("Delete “{}”?", one.name),
-        (None, list) => format!("Delete {} items?", list.len()),
+        (Some(n), _) => fill(t.delete_all, &[&counted(n, t.entry)]),
+        (None, [one]) => fill(t.delete_one, &[&one.name]),
+        (None, list) => fill(t.delete_many, &[&list.len().to_string()]),
     };
     let items = StoredValue::new(picked.entries.clone());
     let picked = StoredValue::new(picked);
-    let confirm = move || picked.with_value(|p| sender.send(DELETE, None, p));
+    let confirm = move || picked.with_value(|p| sender.send(pick(&ACTIONS, &ACTIONS_ES).1, None, p));
     view! {
         <Drawer title id="vault-delete-dialog" on_close=close>
             <ul class="vault-doomed">
-                {items.with_value(|i| i.iter().map(|e| view! { <li><span class=if e.kind == VaultEntryKind::Folder { "vault-icon vault-icon-folder" } else { "vault-icon vault-icon-file" } aria-hidden="true"></span>{e.path.clone()}</li> }).collect_view())}
+                {items.with_value(|i| i.iter().map(|e| view! { <li><span class=kind(e.kind == VaultEntryKind::Folder).0 aria-hidden="true"></span>{e.path.clone()}</li> }).collect_view())}
             </ul>
             <p id="vault-delete-counts" role="status">
-                {move || tally.with(|t| match t {
-                    None => "Counting what would be deleted…".to_string(),
-                    Some(Err(e)) => format!("Could not count what would be deleted: {e}"),
-                    Some(Ok((folders, files, versions, size))) => format!(
-                        "{}, {} and {} ({}) will be deleted permanently. This cannot be undone.",
-                        count(*folders, "folder", "folders"),
-                        count(*files, "file", "files"),
-                        count(*versions, "version", "versions"),
-                        bytes(*size)
+                {move || tally.with(|answer| match answer {
+                    None => t.counting.to_string(),
+                    Some(Err(e)) => fill(t.count_failed, &[&e.to_string()]),
+                    Some(Ok((folders, files, versions, size))) => fill(
+                        t.will_delete,
+                        &[
+                            &counted(*folders, t.folder),
+                            &counted(*files, t.file),
+                            &counted(*versions, t.version),
+                            &bytes(*size),
+                        ],
                     ),
                 })}
             </p>
@@ -257,8 +267,8 @@ fn DeleteDialog(picked: Picked, close: Callback<()>) -> impl IntoView {
             <div class="drawer-actions">
                 <button type="button" class="button danger" id="vault-delete-confirm"
                     disabled=move || busy.get() || !tally.with(|t| matches!(t, Some(Ok(_))))
-                    on:click=move |_| confirm()>"Delete permanently"</button>
-                <button type="button" class="button" on:click=move |_| close.run(())>"Cancel"</button>
+                    on:click=move |_| confirm()>{t.delete_permanently}</button>
+                <button type="button" class="button" on:click=move |_| close.run(())>{t.cancel}</button>
             </div>
         </Drawer>
     }
@@ -272,17 +282,18 @@ fn ZipDialog(picked: Option<Picked>, close: Callback<()>) -> impl IntoView {
     let toasts = use_toasts();
     let user = vault.user.get_untracked();
     let here = vault.place.with_untracked(|p| p.path.clone());
+    let t = text();
     let suggested = match picked.as_ref().map(|p| (p.all, p.entries.as_slice())) {
         Some((None, [one])) => name(&one.path).to_string(),
-        Some(_) if !here.is_empty() => format!("{} selection", name(&here)),
-        Some(_) => format!("{user} documents"),
+        Some(_) if !here.is_empty() => fill(t.selection_name, &[name(&here)]),
+        Some(_) => fill(t.documents_name, &[&user]),
         None if !here.is_empty() => name(&here).to_string(),
         None => user.clone(),
     };
     let shown = match &picked {
-        None if here.is_empty() => "Vault (everything)".to_string(),
+        None if here.is_empty() => t.everything.to_string(),
         None => format!("/{here}"),
-        Some(p) if p.all.is_some() => format!("Everything in /{}", p.folder),
+        Some(p) if p.all.is_some() => fill(t.everything_in, &[&p.folder]),
         Some(p) => p.entries.iter().map(|e| format!("/{}", e.path)).collect::<Vec<_>>().join(", "),
     };
     let archive = RwSignal::new(suggested);
@@ -312,7 +323,7 @@ fn ZipDialog(picked: Option<Picked>, close: Callback<()>) -> impl IntoView {
             move |r| match r {
                 Ok(blob) => {
                     let _ = save_blob(&blob, &file);
-                    toasts.show(ToastKind::Success, format!("Downloaded {file} ({}).", bytes(blob.size() as u64)));
+                    toasts.show(ToastKind::Success, fill(t.downloaded, &[&file, &bytes(blob.size() as u64)]));
                     close.run(());
                 }
                 Err(e) => failed.set(Some(e)),
@@ -320,17 +331,17 @@ fn ZipDialog(picked: Option<Picked>, close: Callback<()>) -> impl IntoView {
         );
     };
     view! {
-        <Drawer title="Download as zip" id="vault-zip-dialog" on_close=close>
+        <Drawer title=t.zip_title id="vault-zip-dialog" on_close=close>
             <p id="vault-zip-what">{shown}</p>
             <form on:submit=move |ev| { ev.prevent_default(); download(); }>
-                <label for="vault-zip-name">"Archive name"</label>
+                <label for="vault-zip-name">{t.archive_name}</label>
                 <input id="vault-zip-name" prop:value=move || archive.get() on:input=move |ev| archive.set(event_target_value(&ev))/>
                 {move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}
                 <div class="drawer-actions">
                     <button type="submit" class="button primary" id="vault-zip-download" disabled=move || busy.get()>
-                        {move || if busy.get() { "Preparing…" } else { "Download" }}
+                        {move || if busy.get() { t.preparing } else { t.download }}
                     </button>
-                    <button type="button" class="button" on:click=move |_| close.run(())>"Cancel"</button>
+                    <button type="button" class="button" on:click=move |_| close.run(())>{t.cancel}</button>
                 </div>
             </form>
         </Drawer>

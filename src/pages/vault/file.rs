@@ -16,6 +16,7 @@ use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::bytes;
 use crate::format::format_date_time;
+use crate::i18n::{fill, vault::text};
 use crate::pages::activity::tab::{WithActivity, FILE};
 use crate::session::use_auth;
 
@@ -33,6 +34,7 @@ pub fn FileDrawer(entry: VaultEntry, close: Callback<()>) -> impl IntoView {
     let vault = use_vault();
     let auth = use_auth();
     let toasts = use_toasts();
+    let t = text();
     let user = vault.user.get_untracked();
     let record = Answer::<FileRecord>::new();
     record.load(api::vault::versions(&auth.client(), &user, &entry.path));
@@ -72,7 +74,7 @@ pub fn FileDrawer(entry: VaultEntry, close: Callback<()>) -> impl IntoView {
                     Ok(blob) => {
                         let _ = save_blob(&blob, &name);
                     }
-                    Err(e) => toasts.show(ToastKind::Error, format!("The download failed: {e}")),
+                    Err(e) => toasts.show(ToastKind::Error, fill(t.download_failed, &[&e.to_string()])),
                 },
             );
         }
@@ -97,7 +99,7 @@ pub fn FileDrawer(entry: VaultEntry, close: Callback<()>) -> impl IntoView {
                 move || api::vault::move_file(&client, &user, &from, &to),
                 move |r: Result<VaultEntry, ApiError>| match r {
                     Ok(e) => {
-                        toasts.show(ToastKind::Success, format!("Renamed to “{}”.", e.name));
+                        toasts.show(ToastKind::Success, fill(t.renamed, &[&e.name]));
                         vault.reload();
                         close.run(());
                     }
@@ -111,13 +113,13 @@ pub fn FileDrawer(entry: VaultEntry, close: Callback<()>) -> impl IntoView {
             <WithActivity target_type=FILE target_id=format!("{user}/{path}")>
                 <p class="muted">{format!("/{path}")}</p>
                 {move || preview.get().map(|(url, kind)| if kind == "image" {
-                    view! { <img class="vault-preview" src=url alt=format!("Preview of {}", entry.name)/> }.into_any()
+                    view! { <img class="vault-preview" src=url alt=fill(t.preview_of, &[&entry.name])/> }.into_any()
                 } else {
-                    view! { <iframe class="vault-preview" src=url title=format!("Preview of {}", entry.name)></iframe> }.into_any()
+                    view! { <iframe class="vault-preview" src=url title=fill(t.preview_of, &[&entry.name])></iframe> }.into_any()
                 })}
-                <h3>"Versions"</h3>
+                <h3>{t.versions}</h3>
                 {move || record.with(|r| match r {
-                    None => view! { <p class="muted">"Loading…"</p> }.into_any(),
+                    None => view! { <p class="muted">{t.loading}</p> }.into_any(),
                     Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
                     Some(Ok(f)) => view! {
                         <ol class="vault-versions" id="vault-versions">
@@ -125,13 +127,13 @@ pub fn FileDrawer(entry: VaultEntry, close: Callback<()>) -> impl IntoView {
                                 let n = v.version;
                                 view! {
                                     <li data-version=n>
-                                        <span class="vault-version">{format!("Version {n}")}</span>
+                                        <span class="vault-version">{fill(t.version_n, &[&n.to_string()])}</span>
                                         <span>{bytes(v.size)}</span>
                                         <span class="muted">{format_date_time(&v.created_at).unwrap_or_else(|| v.created_at.clone())}</span>
-                                        <span class="muted">{format!("by {}", v.uploaded_by)}</span>
-                                        <button type="button" class="button small" aria-label=format!("Download version {n}")
+                                        <span class="muted">{fill(t.by, &[&v.uploaded_by])}</span>
+                                        <button type="button" class="button small" aria-label=fill(t.download_version, &[&n.to_string()])
                                             disabled=move || downloading.get()
-                                            on:click=move |_| download.with_value(|d| d(n))>"Download"</button>
+                                            on:click=move |_| download.with_value(|d| d(n))>{t.download}</button>
                                     </li>
                                 }
                             }).collect_view()}
@@ -140,10 +142,10 @@ pub fn FileDrawer(entry: VaultEntry, close: Callback<()>) -> impl IntoView {
                 })}
                 <Show when=move || vault.writer.get()>
                     <form class="vault-rename" on:submit={let rename = rename.clone(); move |ev| { ev.prevent_default(); rename(); }}>
-                        <label for="vault-rename">"Name"</label>
+                        <label for="vault-rename">{t.name}</label>
                         <input id="vault-rename" maxlength="255" prop:value=move || new_name.get() on:input=move |ev| new_name.set(event_target_value(&ev))
                             aria-describedby="vault-rename-error"/>
-                        <button type="submit" class="button" disabled=move || renaming.get()>"Rename"</button>
+                        <button type="submit" class="button" disabled=move || renaming.get()>{t.rename}</button>
                         <p class="field-error" id="vault-rename-error" role="alert">{move || rename_error.get()}</p>
                     </form>
                 </Show>

@@ -11,6 +11,7 @@ use super::{listing, use_vault};
 use crate::api;
 use crate::api::request::{submit, Answer};
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::i18n::{fill, vault::text};
 use crate::session::use_auth;
 
 /// What the vault holds, in one line.
@@ -34,17 +35,18 @@ where
 {
     let user = use_vault().user;
     let picked_user = RwSignal::new(String::new());
+    let t = text();
     view! {
         <form class="vault-user" on:submit=move |ev| {
             ev.prevent_default();
             let u = picked_user.get_untracked().trim().to_string();
             go.with_value(|g| g(Place::vault_of(u)));
         }>
-            <label for="vault-user">"User"</label>
+            <label for="vault-user">{t.user}</label>
             <input id="vault-user" list="vault-users" placeholder=move || user.get() autocomplete="off"
                 prop:value=move || picked_user.get() on:input=move |ev| picked_user.set(event_target_value(&ev))/>
             <listing::UserOptions/>
-            <button type="submit" class="button">"Open vault"</button>
+            <button type="submit" class="button">{t.open_vault}</button>
         </form>
     }
 }
@@ -53,11 +55,12 @@ where
 #[component]
 pub fn Crumbs(open: Callback<String>) -> impl IntoView {
     let place = use_vault().place;
+    let t = text();
     view! {
-        <nav class="vault-crumbs" aria-label="Folder">
+        <nav class="vault-crumbs" aria-label=t.crumbs_label>
             <ol>
                 <li><button type="button" class="link-button" on:click=move |_| open.run(String::new())
-                    aria-current=move || place.with(|p| p.path.is_empty()).then_some("location")>"Vault"</button></li>
+                    aria-current=move || place.with(|p| p.path.is_empty()).then_some("location")>{t.vault}</button></li>
                 {move || crumbs(&place.get().path).into_iter().map(|(name, path)| {
                     let here = place.with_untracked(|p| p.path == path);
                     view! { <li><button type="button" class="link-button" aria-current=here.then_some("location")
@@ -86,15 +89,16 @@ pub fn Toolbar(queue: Queue, naming: RwSignal<bool>) -> impl IntoView {
         }
         input.set_value("");
     };
+    let t = text();
     view! {
-        <div class="vault-toolbar" role="toolbar" aria-label="Folder actions">
+        <div class="vault-toolbar" role="toolbar" aria-label=t.toolbar_label>
             <Show when=move || vault.writer.get()>
-                <button type="button" class="button" id="vault-new-folder" on:click=move |_| naming.set(true)>"New folder"</button>
+                <button type="button" class="button" id="vault-new-folder" on:click=move |_| naming.set(true)>{t.new_folder}</button>
                 <button type="button" class="button" id="vault-upload" on:click=move |_| {
                     if let Some(i) = file_input.get() {
                         i.click();
                     }
-                }>"Upload files"</button>
+                }>{t.upload_files}</button>
                 // Reached through the button (a file input cannot be styled as one).
                 <input type="file" id="vault-upload-input" class="sr-only" multiple tabindex="-1" aria-hidden="true"
                     node_ref=file_input on:change=on_files/>
@@ -114,10 +118,11 @@ pub fn NewFolderForm(naming: RwSignal<bool>) -> impl IntoView {
     let name_error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let owner = Owner::current();
+    let t = text();
     let create = Callback::new(move |()| {
         let name = new_name.get_untracked().trim().to_string();
         if name.is_empty() {
-            name_error.set(Some("Give the folder a name.".into()));
+            name_error.set(Some(t.name_needed.into()));
             return;
         }
         let p = vault.place.get_untracked();
@@ -128,7 +133,7 @@ pub fn NewFolderForm(naming: RwSignal<bool>) -> impl IntoView {
             || api::vault::create_folder(&auth.client(), &p.user, &p.path, &name),
             move |r| match r {
                 Ok(f) => {
-                    toasts.show(ToastKind::Success, format!("Folder “{}” created.", f.name));
+                    toasts.show(ToastKind::Success, fill(t.folder_created, &[&f.name]));
                     naming.set(false);
                     new_name.set(String::new());
                     vault.reload();
@@ -140,14 +145,14 @@ pub fn NewFolderForm(naming: RwSignal<bool>) -> impl IntoView {
     view! {
         <Show when=move || naming.get()>
             <form class="vault-new-folder" on:submit=move |ev| { ev.prevent_default(); create.run(()); }>
-                <label for="vault-folder-name">"Folder name"</label>
+                <label for="vault-folder-name">{t.folder_name}</label>
                 <input id="vault-folder-name" autofocus maxlength="255"
                     aria-invalid=move || name_error.with(Option::is_some).then_some("true")
                     aria-describedby="vault-folder-name-error"
                     prop:value=move || new_name.get() on:input=move |ev| new_name.set(event_target_value(&ev))
                     on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" { naming.set(false); }/>
-                <button type="submit" class="button primary" disabled=move || busy.get()>"Create"</button>
-                <button type="button" class="button" on:click=move |_| { naming.set(false); name_error.set(None); }>"Cancel"</button>
+                <button type="submit" class="button primary" disabled=move || busy.get()>{t.create}</button>
+                <button type="button" class="button" on:click=move |_| { naming.set(false); name_error.set(None); }>{t.cancel}</button>
                 <p class="field-error" id="vault-folder-name-error" role="alert">{move || name_error.get()}</p>
             </form>
         </Show>

@@ -8,13 +8,12 @@ use leptos::prelude::*;
 use moneydesk_model::vault::{VaultEntry, VaultEntryKind};
 use moneydesk_model::Page;
 
-use super::paths::count;
+use super::paths::{counted, kind};
 use super::{use_vault, Dialog};
 use crate::components::list_bulk::{outcome, ListBulkBar, PageCheck, RowCheck};
 use crate::format::bytes;
 use crate::format::format_date_time;
-
-const SORTS: [(&str, &str); 3] = [("name", "Name"), ("size", "Size"), ("modifiedAt", "Modified")];
+use crate::i18n::{fill, vault::text};
 
 #[component]
 pub fn Listing(
@@ -24,6 +23,7 @@ pub fn Listing(
     turn: Callback<u32>,
 ) -> impl IntoView {
     let vault = use_vault();
+    let t = text();
     let entries = page.content.clone();
     let all = entries.clone();
     let total_entries = page.total_elements;
@@ -57,23 +57,23 @@ pub fn Listing(
     view! {
         <Show when={let empty = entries.is_empty(); move || empty} fallback=|| ()>
             <p class="muted vault-empty" id="vault-empty">
-                {move || if vault.writer.get() { "This folder is empty. Create a folder, or drop files here to upload them." } else { "This folder is empty." }}
+                {move || if vault.writer.get() { t.empty_writer } else { t.empty }}
             </p>
         </Show>
-        <ListBulkBar id="vault" noun="entries" bulk actions=&[] total=Signal::derive(move || Some(total_entries))
+        <ListBulkBar id="vault" noun=t.noun bulk actions=&[] total=Signal::derive(move || Some(total_entries))
             filters=Signal::derive(move || vec![("path".to_string(), vault.place.with(|p| p.path.clone()))])
             page_ids=Signal::derive(move || ids.get_value())/>
-        <div class="table-scroll vault-table-wrap" tabindex="0" role="region" aria-label="Folder contents">
+        <div class="table-scroll vault-table-wrap" tabindex="0" role="region" aria-label=t.contents_label>
             <table class="data-table vault-table" id="vault-table">
-                <caption class="sr-only">"Folder contents"</caption>
+                <caption class="sr-only">{t.contents_label}</caption>
                 <thead>
                     <tr>
                         <th scope="col" class="vault-check"><PageCheck bulk page_ids=ids/></th>
-                        {header("name", SORTS[0].1)}
-                        {header("size", SORTS[1].1)}
-                        {header("modifiedAt", SORTS[2].1)}
-                        <th scope="col">"Versions"</th>
-                        <th scope="col">"Bulk outcome"</th>
+                        {header("name", t.sorts[0])}
+                        {header("size", t.sorts[1])}
+                        {header("modifiedAt", t.sorts[2])}
+                        <th scope="col">{t.versions}</th>
+                        <th scope="col">{t.bulk_outcome}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -82,9 +82,9 @@ pub fn Listing(
             </table>
         </div>
         <div class="vault-pager">
-            <span class="muted table-total">{format!("{} · page {number} of {pages}", count(total, "entry", "entries"))}</span>
-            <button type="button" class="button" disabled={number <= 1} on:click=move |_| turn.run(number - 1)>"Previous"</button>
-            <button type="button" class="button" disabled={number >= pages} on:click=move |_| turn.run(number + 1)>"Next"</button>
+            <span class="muted table-total">{fill(t.pager, &[&counted(total, t.entry), &number.to_string(), &pages.to_string()])}</span>
+            <button type="button" class="button" disabled={number <= 1} on:click=move |_| turn.run(number - 1)>{t.previous}</button>
+            <button type="button" class="button" disabled={number >= pages} on:click=move |_| turn.run(number + 1)>{t.next}</button>
         </div>
     }
 }
@@ -103,12 +103,13 @@ fn row(index: usize, e: VaultEntry, open: Callback<String>, ids: StoredValue<Vec
         }
     };
     let name = e.name.clone();
+    let (icon, kind) = kind(folder);
     view! {
-        <tr data-kind=if folder { "folder" } else { "file" } data-path=e.path.clone()>
-            <td class="vault-check"><RowCheck bulk=vault.bulk index id=e.path.clone() page_ids=ids label=format!("Select {name}")/></td>
+        <tr data-kind=kind data-path=e.path.clone()>
+            <td class="vault-check"><RowCheck bulk=vault.bulk index id=e.path.clone() page_ids=ids label=fill(text().select, &[&name])/></td>
             <td data-key="name">
                 <button type="button" class="link-button vault-name" on:click=activate>
-                    <span class=if folder { "vault-icon vault-icon-folder" } else { "vault-icon vault-icon-file" } aria-hidden="true"></span>
+                    <span class=icon aria-hidden="true"></span>
                     {e.name.clone()}
                 </button>
             </td>
@@ -126,16 +127,17 @@ pub fn SelectionActions() -> impl IntoView {
     let vault = use_vault();
     let sel = vault.bulk.selection;
     let some = move || sel.with(|s| !s.is_empty());
+    let t = text();
     let zip_label = move || {
         sel.track();
         vault.entries.track();
         let p = vault.picked();
         let folders = p.entries.iter().filter(|e| e.kind == VaultEntryKind::Folder).count() as u64;
         match p.all {
-            _ if p.count() == 0 => "Download folder as zip".to_string(),
-            Some(n) => format!("Download all {} as zip", count(n, "entry", "entries")),
-            None if folders == p.count() => format!("Download {} as zip", count(folders, "folder", "folders")),
-            None => format!("Download {} as zip", count(p.count(), "item", "items")),
+            _ if p.count() == 0 => t.zip_folder.to_string(),
+            Some(n) => fill(t.zip_all, &[&counted(n, t.entry)]),
+            None if folders == p.count() => fill(t.zip_some, &[&counted(folders, t.folder)]),
+            None => fill(t.zip_some, &[&counted(p.count(), t.item)]),
         }
     };
     view! {
@@ -146,10 +148,10 @@ pub fn SelectionActions() -> impl IntoView {
         <Show when=move || vault.writer.get()>
             <button type="button" class="button" id="vault-move" disabled=move || !some() on:click=move |_| {
                 vault.dialog.set(Some(Dialog::Move(vault.picked())));
-            }>"Move…"</button>
+            }>{t.move_dots}</button>
             <button type="button" class="button danger" id="vault-delete" disabled=move || !some() on:click=move |_| {
                 vault.dialog.set(Some(Dialog::Delete(vault.picked())));
-            }>"Delete…"</button>
+            }>{t.delete_dots}</button>
         </Show>
     }
 }

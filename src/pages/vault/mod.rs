@@ -4,11 +4,13 @@
 //! to move (a folder picker), download as zip or delete (a confirmation that counts what goes),
 //! each one bulk request whose per-entry outcome the rows show, and a file's versions with
 //! downloads and a preview (file.rs).
-//! The user (an admin may pick any), the folder, the sort and the page live in the URL.
+//! The user (an admin may pick any), the folder, the sort and the page live in the URL; a
+//! link's `file=` marks that file once its folder shows (landing.rs).
 
 mod dialogs;
 mod file;
 mod head;
+mod landing;
 mod listing;
 mod paths;
 mod place;
@@ -31,6 +33,7 @@ use crate::components::error_view::ApiErrorView;
 use crate::components::list_bulk::ListBulk;
 use crate::components::selection::Selection;
 use crate::components::toasts::{use_toasts, ToastKind, Toasts};
+use crate::i18n::{fill, vault::text};
 use crate::session::use_auth;
 
 /// What a dialog is open for.
@@ -192,8 +195,10 @@ pub fn VaultPage() -> impl IntoView {
         })
     });
 
+    let gone = landing::follow(vault, listing, turn);
     let naming = RwSignal::new(false);
     let dragging = RwSignal::new(false);
+    let t = text();
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         dragging.set(false);
@@ -216,24 +221,25 @@ pub fn VaultPage() -> impl IntoView {
             on:drop=on_drop
         >
             <div class="page-head">
-                <h1>"Document vault"</h1>
+                <h1>{t.heading}</h1>
                 <UsageLine usage/>
             </div>
             <Show when=move || admin.get()>
                 <UserPicker go/>
             </Show>
             <Crumbs open/>
+            <landing::Gone said=gone/>
             <Toolbar queue naming/>
             <NewFolderForm naming/>
             <p class="muted vault-hint">
-                {move || if vault.writer.get() { "Drop files or folders anywhere on this page to upload them here." } else { "This token can read the vault; changing it needs vault:write." }}
+                {move || if vault.writer.get() { t.hint_writer } else { t.hint_reader }}
             </p>
             <uploads::UploadPanel queue/>
             <div class="vault-body">
                 <tree::FolderTree open/>
                 <div class="vault-main">
                     {move || listing.with(|l| match l {
-                        None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
+                        None => view! { <p class="muted" aria-busy="true">{t.loading}</p> }.into_any(),
                         Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| vault.reload())/> }.into_any(),
                         Some(Ok(page)) => view! { <listing::Listing page=page.clone() open resort turn/> }.into_any(),
                     })}
@@ -261,7 +267,7 @@ fn upload_dropped(
             // An existing folder is fine (409): the files go into it.
             if let Err(e) = api::vault::create_folder(&client, &p.user, &parent, &name).await {
                 if e.status() != Some(409) {
-                    toasts.show(ToastKind::Error, format!("Folder “{f}” could not be created: {e}"));
+                    toasts.show(ToastKind::Error, fill(text().folder_not_created, &[f, &e.to_string()]));
                 }
             }
         }

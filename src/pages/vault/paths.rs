@@ -33,9 +33,23 @@ pub fn join(folder: &str, name: &str) -> String {
     }
 }
 
-/// "3 folders, 1 file" style counts.
+/// "3 folders, 1 file" style counts (the figure in the user's locale).
 pub fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!("{} {}", crate::format::group(n), if n == 1 { one } else { many })
+}
+
+/// An entry's icon class and `data-kind`: a folder's or a file's.
+pub fn kind(folder: bool) -> (&'static str, &'static str) {
+    if folder {
+        ("vault-icon vault-icon-folder", "folder")
+    } else {
+        ("vault-icon vault-icon-file", "file")
+    }
+}
+
+/// [`count`] with a catalogue's noun, `(one, many)`.
+pub fn counted(n: u64, noun: (&str, &str)) -> String {
+    count(n, noun.0, noun.1)
 }
 
 #[cfg(test)]

@@ -3,8 +3,9 @@
 
 use moneydesk_model::vault::VaultUsage;
 
-use super::paths::count;
+use super::paths::counted;
 use crate::format::bytes;
+use crate::i18n::{fill, vault::text};
 
 /// The order a folder is listed in unless the URL says otherwise.
 const DEFAULT_SORT: &str = "name,asc";
@@ -56,14 +57,17 @@ impl Place {
 
 /// `u1: 2 folders, 1 file, 3 versions · 46 bytes (46 bytes stored)`.
 pub fn usage_text(u: &VaultUsage) -> String {
-    format!(
-        "{}: {}, {}, {} · {} ({} stored)",
-        u.user_id,
-        count(u.folders, "folder", "folders"),
-        count(u.files, "file", "files"),
-        count(u.versions, "version", "versions"),
-        bytes(u.bytes),
-        bytes(u.stored_bytes)
+    let t = text();
+    fill(
+        t.usage,
+        &[
+            &u.user_id,
+            &counted(u.folders, t.folder),
+            &counted(u.files, t.file),
+            &counted(u.versions, t.version),
+            &bytes(u.bytes),
+            &bytes(u.stored_bytes),
+        ],
     )
 }
 

@@ -10,6 +10,7 @@ use moneydesk_model::Page;
 use super::use_vault;
 use crate::api;
 use crate::api::request::Answer;
+use crate::i18n::{fill, vault::text};
 use crate::session::use_auth;
 
 /// Subfolders listed under a node (the first page of its contents, by name).
@@ -17,9 +18,10 @@ const SHOWN: &str = "name,asc";
 
 #[component]
 pub fn FolderTree(open: Callback<String>) -> impl IntoView {
+    let t = text();
     view! {
-        <nav class="vault-tree" aria-label="Folders">
-            <ul>{tree_node(String::new(), "Vault".to_string(), open)}</ul>
+        <nav class="vault-tree" aria-label=t.tree_label>
+            <ul>{tree_node(String::new(), t.vault.to_string(), open)}</ul>
         </nav>
     }
 }
@@ -60,7 +62,7 @@ fn TreeNode(path: String, name: String, open: Callback<String>) -> impl IntoView
     view! {
         <li class="vault-tree-node">
             <button type="button" class="vault-tree-toggle" aria-expanded=move || expanded.get().to_string()
-                aria-label=format!("Subfolders of {label}") on:click=move |_| expanded.update(|e| *e = !*e)>
+                aria-label=fill(text().subfolders_of, &[&label]) on:click=move |_| expanded.update(|e| *e = !*e)>
                 <span aria-hidden="true">{move || if expanded.get() { "▾" } else { "▸" }}</span>
             </button>
             <button type="button" class="link-button" aria-current=move || current().then_some("location")

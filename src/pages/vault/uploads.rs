@@ -12,6 +12,7 @@ use wasm_bindgen::JsCast;
 use super::paths::join;
 use crate::api::{self, ApiError};
 use crate::format::bytes;
+use crate::i18n::{fill, vault::text};
 use crate::session::use_auth;
 
 /// At most this many uploads run at once (the rest wait their turn).
@@ -104,7 +105,7 @@ impl Queue {
                 return;
             }
             let Some(file) = self.files.try_update_value(|f| f.remove(&next.id)).flatten() else {
-                self.set(next.id, |i| i.state = State::Failed("the file is no longer available".into()));
+                self.set(next.id, |i| i.state = State::Failed(text().unavailable.into()));
                 continue;
             };
             self.set(next.id, |i| i.state = State::Sending);
@@ -258,41 +259,42 @@ pub fn UploadPanel(queue: Queue) -> impl IntoView {
         })
     });
     let active = move || queue.items.with(|i| i.iter().any(|i| matches!(i.state, State::Waiting | State::Sending)));
+    let t = text();
     view! {
         <Show when=move || queue.items.with(|i| !i.is_empty())>
             <section class="vault-uploads" aria-labelledby="vault-uploads-title">
                 <div class="vault-uploads-head">
-                    <h2 id="vault-uploads-title">"Uploads"</h2>
+                    <h2 id="vault-uploads-title">{t.uploads}</h2>
                     <span class="muted" id="vault-uploads-summary" aria-live="polite">
                         {move || {
                             let (sent, total, done, all) = overall.get();
-                            format!("{done} of {all} finished · {} of {}", bytes(sent as u64), bytes(total as u64))
+                            fill(t.finished, &[&done.to_string(), &all.to_string(), &bytes(sent as u64), &bytes(total as u64)])
                         }}
                     </span>
                     <progress
                         class="vault-progress-all"
-                        aria-label="All uploads"
+                        aria-label=t.all_uploads
                         max=move || overall.get().1.max(1.0)
                         value=move || overall.get().0
                     ></progress>
                     <Show when=active>
-                        <button type="button" class="button" id="vault-cancel-all" on:click=move |_| queue.cancel_all()>"Cancel all"</button>
+                        <button type="button" class="button" id="vault-cancel-all" on:click=move |_| queue.cancel_all()>{t.cancel_all}</button>
                     </Show>
                     <Show when=move || !active()>
-                        <button type="button" class="button" id="vault-clear-uploads" on:click=move |_| queue.clear_finished()>"Clear"</button>
+                        <button type="button" class="button" id="vault-clear-uploads" on:click=move |_| queue.clear_finished()>{t.clear}</button>
                     </Show>
                 </div>
                 <ul class="vault-upload-list">
                     <For each=move || queue.items.get() key=|i| (i.id, format!("{:?}", i.state), i.sent as u64) let:item>
                         <li class="vault-upload" data-state=state_name(&item.state)>
                             <span class="vault-upload-name">{join(&item.folder, &item.name)}</span>
-                            <progress max=item.total.max(1.0) value=item.sent aria-label=format!("Upload of {}", item.name)></progress>
+                            <progress max=item.total.max(1.0) value=item.sent aria-label=fill(t.upload_of, &[&item.name])></progress>
                             <span class="vault-upload-state">{state_text(&item)}</span>
                             {matches!(item.state, State::Waiting | State::Sending).then(|| {
                                 let id = item.id;
                                 view! {
-                                    <button type="button" class="button small" aria-label=format!("Cancel the upload of {}", item.name) on:click=move |_| queue.cancel(id)>
-                                        "Cancel"
+                                    <button type="button" class="button small" aria-label=fill(t.cancel_upload, &[&item.name]) on:click=move |_| queue.cancel(id)>
+                                        {t.cancel}
                                     </button>
                                 }
                             })}
@@ -315,12 +317,13 @@ fn state_name(s: &State) -> &'static str {
 }
 
 fn state_text(i: &Item) -> String {
+    let t = text();
     match &i.state {
-        State::Waiting => "Waiting".into(),
-        State::Sending => format!("{} of {}", bytes(i.sent as u64), bytes(i.total as u64)),
-        State::Done => format!("Uploaded · {}", bytes(i.total as u64)),
-        State::Failed(why) => format!("Failed: {why}"),
-        State::Cancelled => "Cancelled".into(),
+        State::Waiting => t.waiting.into(),
+        State::Sending => fill(t.sending, &[&bytes(i.sent as u64), &bytes(i.total as u64)]),
+        State::Done => fill(t.uploaded, &[&bytes(i.total as u64)]),
+        State::Failed(why) => fill(t.failed, &[why]),
+        State::Cancelled => t.cancelled.into(),
     }
 }
 

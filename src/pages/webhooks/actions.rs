@@ -14,6 +14,8 @@ use crate::api;
 use crate::api::request::submit;
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::fill;
+use crate::i18n::webhooks::text;
 use crate::session::use_auth;
 
 /// The panel open under the buttons.
@@ -81,7 +83,7 @@ pub fn Actions(ctx: WebhooksCtx, traffic: Traffic, e: WebhookEndpoint) -> impl I
             || api::webhooks::send_test(&auth.client(), &acts.id.get_value()),
             move |r: Result<String, ApiError>| {
                 acts.finish(r, |event| {
-                    acts.said.set(Some(format!("Test event {event} queued")));
+                    acts.said.set(Some(fill(text().test_queued, &[&event])));
                     traffic.sent();
                 })
             },
@@ -90,15 +92,16 @@ pub fn Actions(ctx: WebhooksCtx, traffic: Traffic, e: WebhookEndpoint) -> impl I
     let open = move |p: Panel| acts.panel.update(|now| *now = if *now == p { Panel::None } else { p });
     let draft = Draft::of(&e);
     let before = StoredValue::new(e);
+    let t = text();
     view! {
-        <div class="webhook-actions" role="group" aria-label="Endpoint actions">
-            <button type="button" class="button" id="webhook-edit" on:click=move |_| open(Panel::Edit)>"Edit"</button>
+        <div class="webhook-actions" role="group" aria-label=t.actions>
+            <button type="button" class="button" id="webhook-edit" on:click=move |_| open(Panel::Edit)>{t.edit}</button>
             <button type="button" class="button" id="webhook-toggle" disabled=move || acts.busy.get() on:click=toggle>
-                {if enabled { "Disable" } else { "Enable" }}
+                {if enabled { t.disable } else { t.enable }}
             </button>
-            <button type="button" class="button" id="webhook-test" disabled=move || acts.busy.get() on:click=test>"Send a test event"</button>
-            <button type="button" class="button" id="webhook-rotate" on:click=move |_| open(Panel::Rotate)>"Rotate the secret"</button>
-            <button type="button" class="button danger" id="webhook-delete" on:click=move |_| open(Panel::Delete)>"Delete"</button>
+            <button type="button" class="button" id="webhook-test" disabled=move || acts.busy.get() on:click=test>{t.send_test}</button>
+            <button type="button" class="button" id="webhook-rotate" on:click=move |_| open(Panel::Rotate)>{t.rotate_secret}</button>
+            <button type="button" class="button danger" id="webhook-delete" on:click=move |_| open(Panel::Delete)>{t.delete}</button>
         </div>
         <p role="status" class="muted" id="webhook-said">{move || acts.said.get()}</p>
         {move || match acts.panel.get() {
@@ -132,7 +135,7 @@ fn Edit(acts: Acts, draft: Draft, before: StoredValue<WebhookEndpoint>) -> impl 
         );
     });
     view! {
-        <EndpointForm id_prefix="webhook-edit" legend="Change the endpoint" submit_label="Save" initial=draft
+        <EndpointForm id_prefix="webhook-edit" legend=text().change_endpoint submit_label=text().save initial=draft
             busy=acts.busy failed=acts.failed on_submit on_cancel=Callback::new(move |()| acts.panel.set(Panel::None))/>
     }
 }
@@ -160,15 +163,16 @@ fn Rotate(acts: Acts) -> impl IntoView {
             },
         );
     };
+    let t = text();
     view! {
         <form class="webhook-panel" id="webhook-rotate-form" on:submit=send novalidate>
-            <p>"A new secret signs every POST from now on. The old one keeps signing beside it for the overlap, so your receiver can switch without refusing a POST."</p>
-            <label for="webhook-overlap">"Overlap (hours, 0 to 168; empty: 24)"</label>
+            <p>{t.rotate_intro}</p>
+            <label for="webhook-overlap">{t.overlap}</label>
             <input type="number" id="webhook-overlap" min="0" max="168" step="1" inputmode="numeric" placeholder="24"
                 prop:value=move || hours.get() on:input=move |ev| hours.set(event_target_value(&ev))/>
             <div class="webhook-form-actions">
-                <button type="submit" class="button primary" id="webhook-rotate-submit" disabled=move || acts.busy.get()>"Rotate"</button>
-                <button type="button" class="button" on:click=move |_| acts.panel.set(Panel::None)>"Cancel"</button>
+                <button type="submit" class="button primary" id="webhook-rotate-submit" disabled=move || acts.busy.get()>{t.rotate}</button>
+                <button type="button" class="button" on:click=move |_| acts.panel.set(Panel::None)>{t.cancel}</button>
             </div>
         </form>
     }
@@ -191,13 +195,13 @@ fn Delete(acts: Acts) -> impl IntoView {
             },
         );
     };
+    let t = text();
     view! {
         <div class="webhook-panel webhook-confirm" role="group" aria-labelledby="webhook-delete-q">
-            <p id="webhook-delete-q"><strong>"Delete this endpoint?"</strong>
-                " Nothing more is sent to it, and its delivery log goes with it. This cannot be undone."</p>
+            <p id="webhook-delete-q"><strong>{t.delete_q}</strong>{t.delete_note}</p>
             <div class="webhook-form-actions">
-                <button type="button" class="button danger" id="webhook-delete-confirm" disabled=move || acts.busy.get() on:click=confirm>"Delete the endpoint"</button>
-                <button type="button" class="button" on:click=move |_| acts.panel.set(Panel::None)>"Keep it"</button>
+                <button type="button" class="button danger" id="webhook-delete-confirm" disabled=move || acts.busy.get() on:click=confirm>{t.delete_confirm}</button>
+                <button type="button" class="button" on:click=move |_| acts.panel.set(Panel::None)>{t.keep}</button>
             </div>
         </div>
     }

@@ -5,6 +5,9 @@
 use leptos::prelude::*;
 use moneydesk_model::webhooks::WebhookDayStats;
 
+use crate::i18n::fill;
+use crate::i18n::webhooks::text;
+
 const WIDTH: f64 = 720.0;
 const HEIGHT: f64 = 180.0;
 /// Room for the scales (left, right) and the days' labels (bottom).
@@ -55,6 +58,7 @@ pub fn DeliveryChart(days: Vec<WebhookDayStats>) -> impl IntoView {
     let count = max_count(&days) as f64;
     let max_ms = days.iter().filter_map(|d| d.p95_ms).max().unwrap_or(0) as f64;
     let w = slot(days.len());
+    let t = text();
     let bars = days
         .iter()
         .enumerate()
@@ -63,8 +67,8 @@ pub fn DeliveryChart(days: Vec<WebhookDayStats>) -> impl IntoView {
             let bw = w * 0.35;
             let label = d.day.get(5..).unwrap_or(&d.day).to_string();
             view! {
-                {bar("delivered", x, bw, d.delivered, count, format!("{}: {} delivered", d.day, d.delivered))}
-                {bar("failed", x + bw, bw, d.failed, count, format!("{}: {} failed", d.day, d.failed))}
+                {bar("delivered", x, bw, d.delivered, count, fill(t.day_delivered, &[&d.day, &d.delivered.to_string()]))}
+                {bar("failed", x + bw, bw, d.failed, count, fill(t.day_failed, &[&d.day, &d.failed.to_string()]))}
                 <text class="day" x=format!("{:.1}", LEFT + w * (i as f64 + 0.5)) y=HEIGHT - 6.0 text-anchor="middle">{label}</text>
             }
         })
@@ -77,28 +81,30 @@ pub fn DeliveryChart(days: Vec<WebhookDayStats>) -> impl IntoView {
         })
         .collect_view();
     let has_latency = days.iter().any(|d| d.p95_ms.is_some());
+    let view_box = format!("0 0 {WIDTH} {HEIGHT}");
+    let top_ms = format!("{} ms", max_ms as u64);
     view! {
         <figure class="webhook-chart" data-testid="webhook-chart">
-            <figcaption>"Attempts delivered and failed a day, and the 95th percentile latency, over the last 7 days (UTC)"</figcaption>
-            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label="Deliveries and latency over the last 7 days">
+            <figcaption>{t.chart_caption}</figcaption>
+            <svg viewBox=view_box role="img" aria-label=t.chart_label>
                 <line class="axis" x1=LEFT x2=WIDTH - RIGHT y1=TOP + plot_height() y2=TOP + plot_height()/>
                 <text class="scale" x=LEFT - 4.0 y=TOP + 8.0 text-anchor="end">{count as u64}</text>
                 <text class="scale" x=LEFT - 4.0 y=TOP + plot_height() text-anchor="end">"0"</text>
                 {has_latency.then(|| view! {
-                    <text class="scale latency" x=WIDTH - RIGHT + 4.0 y=TOP + 8.0>{format!("{} ms", max_ms as u64)}</text>
+                    <text class="scale latency" x=WIDTH - RIGHT + 4.0 y=TOP + 8.0>{top_ms}</text>
                 })}
                 {bars}
-                <polyline class="latency" points=latency_points(&days, max_ms)><title>"95th percentile latency"</title></polyline>
+                <polyline class="latency" points=latency_points(&days, max_ms)><title>{t.p95_title}</title></polyline>
             </svg>
             <ul class="chart-legend webhook-legend">
-                <li class="delivered">"Delivered"</li>
-                <li class="failed">"Failed"</li>
-                <li class="latency">"p95 latency"</li>
+                <li class="delivered">{t.delivered}</li>
+                <li class="failed">{t.failed}</li>
+                <li class="latency">{t.p95}</li>
             </ul>
             <details>
-                <summary>"The values"</summary>
+                <summary>{t.the_values}</summary>
                 <table class="data-table webhook-values">
-                    <thead><tr><th scope="col">"Day"</th><th scope="col" class="num">"Delivered"</th><th scope="col" class="num">"Failed"</th><th scope="col" class="num">"p95 latency"</th></tr></thead>
+                    <thead><tr><th scope="col">{t.day}</th><th scope="col" class="num">{t.delivered}</th><th scope="col" class="num">{t.failed}</th><th scope="col" class="num">{t.p95}</th></tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
             </details>

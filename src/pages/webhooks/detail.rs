@@ -16,6 +16,8 @@ use crate::api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::format::format_date_time;
+use crate::i18n::fill;
+use crate::i18n::webhooks::text;
 use crate::session::use_auth;
 
 fn when(at: &str) -> String {
@@ -53,21 +55,22 @@ pub fn EndpointView(ctx: WebhooksCtx, id: String) -> impl IntoView {
             );
         }
     });
+    let t = text();
     view! {
         <section class="webhook-endpoint" data-testid="webhook-endpoint" data-id=id aria-labelledby="webhook-endpoint-title">
-            <p><button type="button" class="link-button" id="webhook-back" on:click=move |_| ctx.open(None)>"← All endpoints"</button></p>
+            <p><button type="button" class="link-button" id="webhook-back" on:click=move |_| ctx.open(None)>{t.all_endpoints}</button></p>
             {move || endpoint.with(|e| match e {
-                None => EitherOf3::A(view! { <p class="muted" role="status">"Reading the endpoint…"</p> }),
+                None => EitherOf3::A(view! { <p class="muted" role="status">{t.reading_endpoint}</p> }),
                 Some(Err(e)) => EitherOf3::B(view! {
-                    <h2 id="webhook-endpoint-title">"Endpoint"</h2>
+                    <h2 id="webhook-endpoint-title">{t.endpoint}</h2>
                     <ApiErrorView error=e.clone()/>
                 }),
                 Some(Ok(e)) => EitherOf3::C(view! { <Summary e=e.clone()/> <Actions ctx traffic e=e.clone()/> }),
             })}
             <section class="webhook-traffic" aria-labelledby="webhook-days-title">
-                <h3 id="webhook-days-title">"The last 7 days"</h3>
+                <h3 id="webhook-days-title">{t.last_7_days}</h3>
                 {move || stats.with(|s| match s {
-                    None => EitherOf3::A(view! { <p class="muted" role="status">"Reading the days…"</p> }),
+                    None => EitherOf3::A(view! { <p class="muted" role="status">{t.reading_days}</p> }),
                     Some(Err(e)) => EitherOf3::B(view! { <ApiErrorView error=e.clone()/> }),
                     Some(Ok(s)) => EitherOf3::C(view! { <DeliveryChart days=s.days.clone()/> }),
                 })}
@@ -81,19 +84,21 @@ pub fn EndpointView(ctx: WebhooksCtx, id: String) -> impl IntoView {
 #[component]
 fn Summary(e: WebhookEndpoint) -> impl IntoView {
     let (class, state) = state_text(&e);
-    let previous =
-        e.previous_secret_until.as_deref().map(|u| format!(" (the previous one signs too until {})", when(u)));
+    let t = text();
+    let f = &t.fields;
+    let previous = e.previous_secret_until.as_deref().map(|u| fill(t.previous_until, &[&when(u)]));
+    let badge = format!("badge badge-{class}");
     view! {
         <h2 id="webhook-endpoint-title" class="webhook-url">{e.url.clone()}</h2>
         <dl class="webhook-fields">
-            <dt>"State"</dt><dd><span class=format!("badge badge-{class}") id="webhook-state">{state}</span>
-                {e.disabled_at.as_deref().map(|at| format!(" since {}", when(at)))}</dd>
-            <dt>"Event types"</dt><dd id="webhook-types">{types_text(&e.event_types)}</dd>
-            <dt>"Description"</dt><dd>{if e.description.is_empty() { "—".to_string() } else { e.description.clone() }}</dd>
-            <dt>"Secret"</dt><dd><span class="mono" id="webhook-hint">{format!("…{}", e.secret_hint)}</span>
-                {format!(", since {}", when(&e.secret_rotated_at))}{previous}</dd>
-            <dt>"Created"</dt><dd>{format!("{} by {}", when(&e.created_at), e.created_by)}</dd>
-            <dt>"Id"</dt><dd class="mono">{e.id.clone()}</dd>
+            <dt>{f[0]}</dt><dd><span class=badge id="webhook-state">{state}</span>
+                {e.disabled_at.as_deref().map(|at| fill(t.since, &[&when(at)]))}</dd>
+            <dt>{f[1]}</dt><dd id="webhook-types">{types_text(&e.event_types)}</dd>
+            <dt>{f[2]}</dt><dd>{if e.description.is_empty() { "—".to_string() } else { e.description.clone() }}</dd>
+            <dt>{f[3]}</dt><dd><span class="mono" id="webhook-hint">{format!("…{}", e.secret_hint)}</span>
+                {fill(t.comma_since, &[&when(&e.secret_rotated_at)])}{previous}</dd>
+            <dt>{f[4]}</dt><dd>{fill(t.created_by, &[&when(&e.created_at), &e.created_by])}</dd>
+            <dt>{f[5]}</dt><dd class="mono">{e.id.clone()}</dd>
         </dl>
     }
 }

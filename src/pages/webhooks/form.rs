@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use super::state::{choosable, Draft};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::webhooks::text;
 
 /// `id_prefix` keeps the fields' ids unique (`webhook-new`, `webhook-edit`).
 #[component]
@@ -42,34 +43,35 @@ pub fn EndpointForm(
             }
         })
         .collect_view();
+    let t = text();
     view! {
         <form class="webhook-form" id=id("form") on:submit=send novalidate>
             <fieldset>
                 <legend>{legend}</legend>
-                <label for=id("url")>"URL"</label>
+                <label for=id("url")>{t.url}</label>
                 <input type="url" id=id("url") autocomplete="off" spellcheck="false" required
-                    placeholder="https://hooks.bank.example/moneydesk"
+                    placeholder=t.url_example
                     prop:value=move || draft.with(|d| d.url.clone())
                     on:input=move |ev| draft.update(|d| d.url = event_target_value(&ev))/>
-                <p class="hint">"https, to a public address: the server refuses its own network (server-side request forgery) unless its allow-list names the host."</p>
-                <label for=id("description")>"Description"</label>
+                <p class="hint">{t.url_hint}</p>
+                <label for=id("description")>{t.description}</label>
                 <input type="text" id=id("description") maxlength="500" autocomplete="off"
                     prop:value=move || draft.with(|d| d.description.clone())
                     on:input=move |ev| draft.update(|d| d.description = event_target_value(&ev))/>
                 <fieldset class="webhook-types">
-                    <legend>"Event types"</legend>
+                    <legend>{t.event_types}</legend>
                     <label class="check" for=id("all")>
                         <input type="checkbox" id=id("all") prop:checked=move || draft.with(|d| d.all)
                             on:change=move |ev| { let on = event_target_checked(&ev); draft.update(|d| d.all = on) }/>
-                        "All events (" <code>"*"</code> ")"
+                        {t.all_events_box[0]} <code>"*"</code> {t.all_events_box[1]}
                     </label>
                     <div class="webhook-type-list">{types}</div>
                 </fieldset>
                 <div class="webhook-form-actions">
                     <button type="submit" class="button primary" id=id("submit") disabled=move || busy.get()>
-                        {move || if busy.get() { "Saving…" } else { submit_label }}
+                        {move || if busy.get() { t.saving } else { submit_label }}
                     </button>
-                    <button type="button" class="button" id=id("cancel") on:click=move |_| on_cancel.run(())>"Cancel"</button>
+                    <button type="button" class="button" id=id("cancel") on:click=move |_| on_cancel.run(())>{t.cancel}</button>
                 </div>
             </fieldset>
             <div id=id("error") aria-live="polite">{move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}</div>

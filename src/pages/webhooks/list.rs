@@ -13,6 +13,8 @@ use crate::api;
 use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::fill;
+use crate::i18n::webhooks::text;
 use crate::session::use_auth;
 
 /// A create's `Idempotency-Key`: the same for a retry of one submission.
@@ -30,21 +32,22 @@ pub fn Endpoints(ctx: WebhooksCtx) -> impl IntoView {
         endpoints.load(api::webhooks::endpoints(&auth.client()));
     });
     let adding = RwSignal::new(false);
+    let t = text();
     view! {
         <section class="webhook-endpoints" aria-labelledby="webhook-endpoints-title">
             <div class="webhooks-head">
-                <h2 id="webhook-endpoints-title">"Endpoints"</h2>
+                <h2 id="webhook-endpoints-title">{t.endpoints}</h2>
                 <button type="button" class="button primary" id="webhook-new" aria-expanded=move || adding.get().to_string()
-                    on:click=move |_| adding.update(|a| *a = !*a)>"New endpoint"</button>
+                    on:click=move |_| adding.update(|a| *a = !*a)>{t.new_endpoint}</button>
             </div>
             <Show when=move || adding.get()>
                 <NewEndpoint ctx adding/>
             </Show>
             {move || endpoints.with(|l| match l {
-                None => EitherOf4::A(view! { <p class="muted" role="status">"Reading the endpoints…"</p> }),
+                None => EitherOf4::A(view! { <p class="muted" role="status">{t.reading_endpoints}</p> }),
                 Some(Err(e)) => EitherOf4::B(view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| ctx.touch())/> }),
                 Some(Ok(all)) if all.is_empty() => EitherOf4::C(view! {
-                    <p class="muted" id="webhook-endpoints-empty">"No endpoints yet: no event is pushed anywhere."</p>
+                    <p class="muted" id="webhook-endpoints-empty">{t.no_endpoints}</p>
                 }),
                 Some(Ok(all)) => EitherOf4::D(view! { <EndpointTable ctx all=all.clone()/> }),
             })}
@@ -84,19 +87,21 @@ fn NewEndpoint(ctx: WebhooksCtx, adding: RwSignal<bool>) -> impl IntoView {
         );
     });
     view! {
-        <EndpointForm id_prefix="webhook-new" legend="A new endpoint" submit_label="Create endpoint" initial=Draft::new()
+        <EndpointForm id_prefix="webhook-new" legend=text().a_new_endpoint submit_label=text().create_endpoint initial=Draft::new()
             busy failed on_submit on_cancel=Callback::new(move |()| adding.set(false))/>
     }
 }
 
 #[component]
 fn EndpointTable(ctx: WebhooksCtx, all: Vec<WebhookEndpoint>) -> impl IntoView {
+    let t = text();
     let rows = all
         .into_iter()
         .map(|e| {
             let (class, state) = state_text(&e);
             let id = e.id.clone();
-            let label = format!("Open {}", e.url);
+            let label = fill(t.open, &[&e.url]);
+            let badge = format!("badge badge-{class}");
             view! {
                 <tr data-id=e.id.clone() data-enabled=e.enabled.to_string()>
                     <th scope="row">
@@ -105,7 +110,7 @@ fn EndpointTable(ctx: WebhooksCtx, all: Vec<WebhookEndpoint>) -> impl IntoView {
                         {(!e.description.is_empty()).then(|| view! { <div class="muted">{e.description.clone()}</div> })}
                     </th>
                     <td class="webhook-types-cell">{types_text(&e.event_types)}</td>
-                    <td><span class=format!("badge badge-{class}")>{state}</span></td>
+                    <td><span class=badge>{state}</span></td>
                     <td class="mono">{format!("…{}", e.secret_hint)}</td>
                 </tr>
             }
@@ -113,9 +118,9 @@ fn EndpointTable(ctx: WebhooksCtx, all: Vec<WebhookEndpoint>) -> impl IntoView {
         .collect_view();
     view! {
         <table class="data-table webhook-table" id="webhook-endpoints">
-            <caption class="sr-only">"Webhook endpoints"</caption>
+            <caption class="sr-only">{t.table_caption}</caption>
             <thead><tr>
-                <th scope="col">"URL"</th><th scope="col">"Event types"</th><th scope="col">"State"</th><th scope="col">"Secret"</th>
+                <th scope="col">{t.columns[0]}</th><th scope="col">{t.columns[1]}</th><th scope="col">{t.columns[2]}</th><th scope="col">{t.columns[3]}</th>
             </tr></thead>
             <tbody>{rows}</tbody>
         </table>

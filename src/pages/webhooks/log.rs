@@ -16,6 +16,8 @@ use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
 use crate::format::format_date_time;
+use crate::i18n::fill;
+use crate::i18n::webhooks::text;
 use crate::session::use_auth;
 
 #[component]
@@ -49,11 +51,12 @@ pub fn DeliveryLog(ctx: WebhooksCtx, traffic: Traffic) -> impl IntoView {
         );
     });
     let pages = move || log.with(|l| l.as_ref().and_then(|l| l.as_ref().ok()).map_or(1, |p| p.total_pages.max(1)));
+    let t = text();
     view! {
         <section class="webhook-log" data-testid="webhook-log" aria-labelledby="webhook-log-title">
             <div class="webhooks-head">
-                <h3 id="webhook-log-title">"Delivery log"</h3>
-                <button type="button" class="button" id="webhook-log-refresh" on:click=move |_| traffic.tick.update(|t| *t += 1)>"Refresh"</button>
+                <h3 id="webhook-log-title">{t.delivery_log}</h3>
+                <button type="button" class="button" id="webhook-log-refresh" on:click=move |_| traffic.tick.update(|n| *n += 1)>{t.refresh}</button>
             </div>
             <ReplayRange busy replay/>
             <div aria-live="polite" id="webhook-replayed">
@@ -63,17 +66,17 @@ pub fn DeliveryLog(ctx: WebhooksCtx, traffic: Traffic) -> impl IntoView {
                 })}
             </div>
             {move || log.with(|l| match l {
-                None => EitherOf4::A(view! { <p class="muted" role="status">"Reading the log…"</p> }),
+                None => EitherOf4::A(view! { <p class="muted" role="status">{t.reading_log}</p> }),
                 Some(Err(e)) => EitherOf4::B(view! { <ApiErrorView error=e.clone()/> }),
                 Some(Ok(p)) if p.content.is_empty() => EitherOf4::C(view! {
-                    <p class="muted" id="webhook-log-empty">"Nothing delivered yet: send a test event to see one."</p>
+                    <p class="muted" id="webhook-log-empty">{t.no_log}</p>
                 }),
                 Some(Ok(p)) => EitherOf4::D(view! { <LogTable rows=p.content.clone() busy replay/> }),
             })}
             <div class="pager">
-                <button type="button" class="button" disabled=move || page.get() <= 1 on:click=move |_| ctx.to_page(page.get() - 1)>"Newer"</button>
-                <span>{move || format!("Page {} of {}", page.get(), pages())}</span>
-                <button type="button" class="button" disabled=move || page.get() >= pages() on:click=move |_| ctx.to_page(page.get() + 1)>"Older"</button>
+                <button type="button" class="button" disabled=move || page.get() <= 1 on:click=move |_| ctx.to_page(page.get() - 1)>{t.newer}</button>
+                <span>{move || fill(t.page_of, &[&page.get().to_string(), &pages().to_string()])}</span>
+                <button type="button" class="button" disabled=move || page.get() >= pages() on:click=move |_| ctx.to_page(page.get() + 1)>{t.older}</button>
             </div>
         </section>
     }
@@ -81,6 +84,7 @@ pub fn DeliveryLog(ctx: WebhooksCtx, traffic: Traffic) -> impl IntoView {
 
 #[component]
 fn LogTable(rows: Vec<WebhookAttempt>, busy: RwSignal<bool>, replay: Callback<WebhookReplay>) -> impl IntoView {
+    let t = text();
     let rows = rows
         .into_iter()
         .map(|a| {
@@ -89,34 +93,36 @@ fn LogTable(rows: Vec<WebhookAttempt>, busy: RwSignal<bool>, replay: Callback<We
             let code = a.response_code.map(|c| c.to_string()).unwrap_or_else(|| "—".into());
             let latency = a.latency_ms.map(|ms| format!("{ms} ms")).unwrap_or_else(|| "—".into());
             let response = a.response.clone().filter(|r| !r.is_empty());
+            let badge = format!("badge badge-{}", a.status);
             view! {
                 <tr data-event=a.event_id.clone() data-attempt=a.attempt data-status=a.status.clone()>
                     <td><time datetime=a.at.clone()>{when}</time></td>
                     <td><code>{a.event_type.clone()}</code></td>
                     <td class="mono">{a.event_id.clone()}</td>
                     <td class="num">{a.attempt}</td>
-                    <td><span class=format!("badge badge-{}", a.status)>{a.status.clone()}</span>
+                    <td><span class=badge>{a.status.clone()}</span>
                         {a.result.clone().map(|r| view! { <div class="muted webhook-result">{r}</div> })}</td>
                     <td class="num">{code}</td>
                     <td class="num">{latency}</td>
                     <td class="webhook-response">{match response {
-                        Some(r) => view! { <details><summary>"Response"</summary><pre>{r}</pre></details> }.into_any(),
+                        Some(r) => view! { <details><summary>{t.response}</summary><pre>{r}</pre></details> }.into_any(),
                         None => view! { <span class="muted">"—"</span> }.into_any(),
                     }}</td>
-                    <td><button type="button" class="button webhook-replay" aria-label=format!("Replay {}", a.event_id)
-                        disabled=move || busy.get() on:click=move |_| replay.run(replay_one(&event))>"Replay"</button></td>
+                    <td><button type="button" class="button webhook-replay" aria-label=fill(t.replay_event, &[&a.event_id])
+                        disabled=move || busy.get() on:click=move |_| replay.run(replay_one(&event))>{t.replay}</button></td>
                 </tr>
             }
         })
         .collect_view();
+    let c = &t.log_columns;
     view! {
-        <div class="webhook-log-scroll" tabindex="0" role="region" aria-label="Delivery log table">
+        <div class="webhook-log-scroll" tabindex="0" role="region" aria-label=t.log_table>
             <table class="data-table webhook-log-table" id="webhook-log">
-                <caption class="sr-only">"Delivery attempts, newest first"</caption>
+                <caption class="sr-only">{t.log_caption}</caption>
                 <thead><tr>
-                    <th scope="col">"Time"</th><th scope="col">"Event type"</th><th scope="col">"Event id"</th>
-                    <th scope="col" class="num">"Attempt"</th><th scope="col">"Status"</th><th scope="col" class="num">"Response code"</th>
-                    <th scope="col" class="num">"Latency"</th><th scope="col">"Response"</th><th scope="col"><span class="sr-only">"Replay"</span></th>
+                    <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
+                    <th scope="col" class="num">{c[3]}</th><th scope="col">{c[4]}</th><th scope="col" class="num">{c[5]}</th>
+                    <th scope="col" class="num">{c[6]}</th><th scope="col">{c[7]}</th><th scope="col"><span class="sr-only">{t.replay}</span></th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
             </table>
@@ -144,16 +150,17 @@ fn ReplayRange(busy: RwSignal<bool>, replay: Callback<WebhookReplay>) -> impl In
             replay.run(WebhookReplay { event_id: None, from: Some(utc(&f)), to: Some(utc(&t)) });
         }
     };
+    let t = text();
     view! {
         <form class="webhook-range" id="webhook-range" on:submit=send>
             <fieldset>
-                <legend>"Replay a time range"</legend>
-                <label for="webhook-range-from">"From"</label>
+                <legend>{t.replay_range}</legend>
+                <label for="webhook-range-from">{t.from}</label>
                 <input type="datetime-local" id="webhook-range-from" required prop:value=move || from.get() on:input=move |ev| from.set(event_target_value(&ev))/>
-                <label for="webhook-range-to">"To"</label>
+                <label for="webhook-range-to">{t.to}</label>
                 <input type="datetime-local" id="webhook-range-to" required prop:value=move || to.get() on:input=move |ev| to.set(event_target_value(&ev))/>
                 <button type="submit" class="button" id="webhook-range-submit"
-                    disabled=move || busy.get() || replay_range(&from.get(), &to.get()).is_none()>"Replay the range"</button>
+                    disabled=move || busy.get() || replay_range(&from.get(), &to.get()).is_none()>{t.replay_the_range}</button>
             </fieldset>
         </form>
     }

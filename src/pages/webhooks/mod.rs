@@ -74,12 +74,12 @@ pub fn WebhooksPage() -> impl IntoView {
     let place = Memo::new(move |_| query.with(|q| Place::from_params(|k| q.get(k))));
     let ctx = WebhooksCtx { place, go: use_go(), changed: RwSignal::new(0), revealed: RwSignal::new(None) };
     let open = Memo::new(move |_| place.with(|p| p.endpoint.clone()));
+    let t = crate::i18n::webhooks::text();
     view! {
         <section class="page webhooks-page">
-            <div class="page-head"><h1>"Webhooks"</h1></div>
+            <div class="page-head"><h1>{t.heading}</h1></div>
             <p class="muted webhooks-intro">
-                "Each event of the types an endpoint takes is POSTed to its URL as JSON, signed with its secret "
-                "(" <code>"Moneydesk-Webhook-Signature"</code> "), at least once, retried for 3 days."
+                {t.intro[0]} <code>"Moneydesk-Webhook-Signature"</code> {t.intro[1]}
             </p>
             <SecretOnce ctx/>
             {move || match open.get() {

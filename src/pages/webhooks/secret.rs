@@ -6,6 +6,8 @@ use moneydesk_model::webhooks::WebhookEndpointWithSecret;
 
 use super::WebhooksCtx;
 use crate::format::format_date_time;
+use crate::i18n::fill;
+use crate::i18n::webhooks::text;
 
 /// The secret shown, and what it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,14 +33,14 @@ impl Revealed {
     }
 }
 
-/// Copies `text` to the clipboard; says so in `said` (without repeating the secret).
-fn copy(text: String, said: RwSignal<Option<String>>) {
-    let promise = window().navigator().clipboard().write_text(&text);
+/// Copies `secret` to the clipboard; says so in `said` (without repeating the secret).
+fn copy(secret: String, said: RwSignal<Option<String>>) {
+    let promise = window().navigator().clipboard().write_text(&secret);
     leptos::task::spawn_local(async move {
         let done = wasm_bindgen_futures::JsFuture::from(promise).await;
         said.try_set(Some(match done {
-            Ok(_) => "Copied the secret to the clipboard".to_string(),
-            Err(_) => "The browser did not allow copying: select the secret and copy it instead".to_string(),
+            Ok(_) => text().copied.to_string(),
+            Err(_) => text().not_copied.to_string(),
         }));
     });
 }
@@ -55,30 +57,30 @@ pub fn SecretOnce(ctx: WebhooksCtx) -> impl IntoView {
     });
     move || {
         ctx.revealed.get().map(|r| {
-            let text = r.secret.clone();
-            let title = if r.rotated { "The endpoint's new secret" } else { "The endpoint's secret" };
+            let secret = r.secret.clone();
+            let t = text();
+            let title = if r.rotated { t.new_secret } else { t.secret };
             let overlap = match (&r.previous_until, r.rotated) {
                 (Some(until), true) => {
                     let until = format_date_time(until).unwrap_or_else(|| until.clone());
-                    format!("The previous secret keeps signing beside it until {until}.")
+                    fill(t.previous_signs, &[&until])
                 }
-                (None, true) => "The previous secret no longer signs.".to_string(),
+                (None, true) => t.previous_stopped.to_string(),
                 _ => String::new(),
             };
             view! {
                 <section class="webhook-secret" data-testid="webhook-secret" role="alert" tabindex="-1" node_ref=shown
                     aria-labelledby="webhook-secret-title">
                     <h2 id="webhook-secret-title">{title}</h2>
-                    <p>{format!("For {}. ", r.url)}<strong>"Copy it now: you will not see it again."</strong>
-                        " The server keeps it only to sign with; if it is lost, rotate it."</p>
+                    <p>{fill(t.for_url, &[&r.url])}<strong>{t.copy_now}</strong>{t.kept_to_sign}</p>
                     <p class="webhook-secret-row">
                         <code class="webhook-secret-value" id="webhook-secret-value">{r.secret.clone()}</code>
-                        <button type="button" class="button" id="webhook-secret-copy" on:click=move |_| copy(text.clone(), said)>"Copy"</button>
+                        <button type="button" class="button" id="webhook-secret-copy" on:click=move |_| copy(secret.clone(), said)>{t.copy}</button>
                     </p>
                     {(!overlap.is_empty()).then(|| view! { <p class="muted">{overlap}</p> })}
                     <p role="status" class="muted">{move || said.get()}</p>
                     <button type="button" class="button primary" id="webhook-secret-done"
-                        on:click=move |_| { said.set(None); ctx.revealed.set(None) }>"I have saved it"</button>
+                        on:click=move |_| { said.set(None); ctx.revealed.set(None) }>{t.saved_it}</button>
                 </section>
             }
         })

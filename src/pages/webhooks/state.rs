@@ -8,6 +8,9 @@ use moneydesk_model::webhooks::{
     NewWebhookEndpoint, RotateWebhookSecret, WebhookEndpoint, WebhookEndpointUpdate, WebhookReplay, ALL_TYPES,
 };
 
+use crate::i18n::fill;
+use crate::i18n::webhooks::text;
+
 /// Rows of the delivery log a page.
 pub const LOG_SIZE: u32 = 20;
 
@@ -46,7 +49,7 @@ pub fn choosable() -> impl Iterator<Item = &'static str> {
 /// An endpoint's types, in words: "All events" for `*`.
 pub fn types_text(types: &[String]) -> String {
     if types.iter().any(|t| t == ALL_TYPES) {
-        "All events".to_string()
+        text().all_events.to_string()
     } else {
         types.join(", ")
     }
@@ -55,9 +58,9 @@ pub fn types_text(types: &[String]) -> String {
 /// How an endpoint's state reads: a badge class and its words (with the server's reason).
 pub fn state_text(e: &WebhookEndpoint) -> (&'static str, String) {
     match (e.enabled, &e.disabled_reason) {
-        (true, _) => ("enabled", "Enabled".to_string()),
-        (false, Some(why)) => ("disabled", format!("Disabled by the server: {why}")),
-        (false, None) => ("disabled", "Disabled".to_string()),
+        (true, _) => ("enabled", text().enabled.to_string()),
+        (false, Some(why)) => ("disabled", fill(text().disabled_by_server, &[why])),
+        (false, None) => ("disabled", text().disabled.to_string()),
     }
 }
 
@@ -134,7 +137,7 @@ pub fn rotation(hours: &str) -> Result<RotateWebhookSecret, String> {
         h => h
             .parse()
             .map(|h| RotateWebhookSecret { overlap_hours: Some(h) })
-            .map_err(|_| format!("overlapHours: a whole number of hours, got {h:?}")),
+            .map_err(|_| fill(text().bad_overlap, &[&format!("{h:?}")])),
     }
 }
 
@@ -156,8 +159,8 @@ pub fn replay_one(event_id: &str) -> WebhookReplay {
 /// What a replay queued, in words.
 pub fn queued_text(n: u64) -> String {
     match n {
-        0 => "Nothing to replay in that range".to_string(),
-        1 => "1 delivery queued".to_string(),
-        n => format!("{n} deliveries queued"),
+        0 => text().nothing_to_replay.to_string(),
+        1 => text().one_queued.to_string(),
+        n => fill(text().queued, &[&n.to_string()]),
     }
 }

@@ -58,12 +58,16 @@ async fn a_user_saves_lists_replaces_and_deletes_views(backend: Backend) {
     assert_eq!(status, 201);
     let (status, _) = save(&s, &alice, "deposits", "Pending", "status=Pending").await;
     assert_eq!(status, 201);
+    // A view's columns are part of its query (`cols=`), kept as sent.
+    let (status, with_cols) = save(&s, &alice, "permissions", "Narrow", "sort=userId&cols=userId,email").await;
+    assert_eq!((status, with_cols["data"]["query"].clone()), (201, json!("sort=userId&cols=userId,email")));
 
     // Listed per table, by name; every table's without `table`.
     assert_eq!(names(&list(&s, &alice, Some("accounts")).await), ["Active", "Closed, oldest first"]);
     assert_eq!(names(&list(&s, &alice, Some("deposits")).await), ["Pending"]);
-    assert_eq!(list(&s, &alice, None).await.len(), 3);
-    assert!(list(&s, &alice, Some("permissions")).await.is_empty());
+    assert_eq!(list(&s, &alice, None).await.len(), 4);
+    assert_eq!(names(&list(&s, &alice, Some("permissions")).await), ["Narrow"]);
+    assert!(list(&s, &alice, Some("routing")).await.is_empty());
 
     // Saving a name again replaces its query: 200, the same id and creation time.
     let (status, replaced) = save(&s, &alice, "accounts", "Active", "accountStatus=Active&size=50").await;

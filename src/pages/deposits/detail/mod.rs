@@ -19,6 +19,7 @@ use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::format_date_time;
+use crate::i18n::{deposits::text, fill};
 use crate::pages::activity::tab::{WithActivity, DEPOSIT};
 use crate::session::use_auth;
 
@@ -65,7 +66,10 @@ fn DepositPanel(id: i64, images: bool) -> impl IntoView {
             || api::deposits::apply(&auth.client(), id, action, why),
             move |result| match result {
                 Ok(d) => {
-                    toasts.show(ToastKind::Success, format!("Deposit {id} is now {}.", d.record.status.label()));
+                    toasts.show(
+                        ToastKind::Success,
+                        fill(text().detail.moved, &[&id.to_string(), d.record.status.label()]),
+                    );
                     moves.done();
                     detail.set(Ok(d));
                     moved.update(|n| *n += 1);
@@ -82,7 +86,7 @@ fn DepositPanel(id: i64, images: bool) -> impl IntoView {
 
     let body = move || {
         detail.with(|d| match d {
-            None => view! { <p class="muted">"Reading the deposit…"</p> }.into_any(),
+            None => view! { <p class="muted">{text().detail.reading}</p> }.into_any(),
             Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
             Some(Ok(d)) => {
                 let offered = offered(&d.allowed_actions, auth.can(Scope::Admin), auth.can(Scope::DepositsWrite));
@@ -111,14 +115,15 @@ fn Detail(
 ) -> impl IntoView {
     let r = &detail.record;
     let summary = summary(detail.service_type, &r.amount, &r.fee_applied, r.status);
+    let t = &text().detail;
     let duplicate = detail.duplicate_of.map(|first| {
         let why = detail.override_reason.clone().unwrap_or_default();
-        view! { <p class="notice">"A second deposit of the check of deposit " {first} ", allowed by an admin: " {why}</p> }
+        view! { <p class="notice">{fill(t.duplicate, &[&first.to_string(), &why])}</p> }
     });
     view! {
         <p class="deposit-summary" data-testid="deposit-status">{summary}</p>
         {duplicate}
-        <div class="deposit-moves" role="group" aria-label="Moves">
+        <div class="deposit-moves" role="group" aria-label=t.moves>
             {offered
                 .into_iter()
                 .map(|a| {
@@ -137,7 +142,7 @@ fn Detail(
                 })
                 .collect_view()}
         </div>
-        <h3>"History"</h3>
+        <h3>{t.history}</h3>
         <ol class="deposit-history">{detail.history.into_iter().map(|e| view! { <HistoryEvent event=e/> }).collect_view()}</ol>
     }
 }
@@ -178,7 +183,7 @@ fn ReasonForm(moves: Moves, act: Callback<DepositAction>) -> impl IntoView {
                     <button type="submit" class="button danger" disabled=move || busy.get() || reason.with(|r| r.trim().is_empty())>
                         {button_text(a).trim_end_matches('…')}
                     </button>
-                    <button type="button" class="button" on:click=move |_| asking.set(None)>"Keep it"</button>
+                    <button type="button" class="button" on:click=move |_| asking.set(None)>{text().detail.keep_it}</button>
                 </form>
             }
         })
@@ -190,20 +195,21 @@ fn ReasonForm(moves: Moves, act: Callback<DepositAction>) -> impl IntoView {
 #[component]
 fn CheckImages(id: i64) -> impl IntoView {
     let auth = use_auth();
-    let side = move |name: &'static str| {
+    let t = &text().detail;
+    let side = move |name: &'static str, word: &'static str| {
         let url = Answer::<String>::new();
         let blob = api::deposits::image(&auth.client(), id, name);
         url.load(async move {
             let blob = blob.await?;
             web_sys::Url::create_object_url_with_blob(&blob)
-                .map_err(|e| ApiError::Decode { status: 200, message: format!("the image could not be shown: {e:?}") })
+                .map_err(|e| ApiError::Decode { status: 200, message: fill(t.image_error, &[&format!("{e:?}")]) })
         });
         on_cleanup(move || {
             if let Some(Some(Ok(u))) = url.state.try_get_untracked() {
                 let _ = web_sys::Url::revoke_object_url(&u);
             }
         });
-        let alt = format!("The {name} of the check of deposit {id}");
+        let alt = fill(t.image_alt, &[word, &id.to_string()]);
         // Click (or Enter) to read the MICR line and the amounts up close: the picture at
         // twice the drawer's width, scrolled inside its frame; again to fit it back.
         let zoomed = RwSignal::new(false);
@@ -212,15 +218,15 @@ fn CheckImages(id: i64) -> impl IntoView {
                 Some(Ok(src)) => view! {
                     <button type="button" class="check-image" class:zoomed=move || zoomed.get()
                         aria-pressed=move || if zoomed.get() { "true" } else { "false" }
-                        title="Zoom" on:click=move |_| zoomed.update(|z| *z = !*z)>
+                        title=t.zoom on:click=move |_| zoomed.update(|z| *z = !*z)>
                         <img src=src.clone() alt=alt.clone() data-side=name/>
                     </button>
                 }
                 .into_any(),
-                Some(Err(_)) => view! { <p class="muted">"No " {name} " image."</p> }.into_any(),
+                Some(Err(_)) => view! { <p class="muted">{fill(t.no_image, &[word])}</p> }.into_any(),
                 None => view! { <div class="check-image-loading" aria-hidden="true"></div> }.into_any(),
             })
         }
     };
-    view! { <div class="check-images">{side("front")}{side("back")}</div> }
+    view! { <div class="check-images">{side("front", t.sides.0)}{side("back", t.sides.1)}</div> }
 }

@@ -8,6 +8,7 @@ use moneydesk_model::Money;
 
 use crate::api::ApiError;
 use crate::format::format_money;
+use crate::i18n::{deposits::text, fill};
 
 /// The move waiting for its reason, the reason typed, a move on its way, and its refusal.
 #[derive(Clone, Copy)]
@@ -67,13 +68,14 @@ pub fn offered(allowed: &[DepositAction], admin: bool, writer: bool) -> Vec<Depo
 }
 
 pub fn button_text(a: DepositAction) -> &'static str {
+    let b = &text().detail.buttons;
     match a {
-        DepositAction::Confirm => "Confirm",
-        DepositAction::Send => "Mark sent",
-        DepositAction::Settle => "Mark settled",
-        DepositAction::Return => "Return…",
-        DepositAction::Reject => "Reject…",
-        DepositAction::Cancel => "Cancel deposit",
+        DepositAction::Confirm => b[0],
+        DepositAction::Send => b[1],
+        DepositAction::Settle => b[2],
+        DepositAction::Return => b[3],
+        DepositAction::Reject => b[4],
+        DepositAction::Cancel => b[5],
     }
 }
 
@@ -84,18 +86,19 @@ pub fn undoes(a: DepositAction) -> bool {
 
 /// The question over the reason's field.
 pub fn reason_label(a: DepositAction) -> String {
-    format!("Why is the deposit {}?", if a == DepositAction::Return { "returned" } else { "rejected" })
+    let t = &text().detail;
+    (if a == DepositAction::Return { t.why_returned } else { t.why_rejected }).to_string()
 }
 
 /// `Check · $1,250.00 · fee $2.00 · To confirm`.
 pub fn summary(kind: ServiceType, amount: &Money, fee: &Money, status: DepositStatus) -> String {
     let money = |m: &Money| format_money(&m.to_string()).unwrap_or_else(|| m.to_string());
-    format!("{} · {} · fee {} · {}", kind.label(), money(amount), money(fee), status.label())
+    fill(text().detail.summary, &[kind.label(), &money(amount), &money(fee), status.label()])
 }
 
 /// `Rejected by ops`.
 pub fn what(e: &DepositEvent) -> String {
-    format!("{} by {}", e.to_status.label(), e.actor)
+    fill(text().detail.what, &[e.to_status.label(), &e.actor])
 }
 
 #[cfg(test)]

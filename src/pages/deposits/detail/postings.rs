@@ -10,15 +10,17 @@ use crate::api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::format::{format_amount, format_date, format_date_time};
+use crate::i18n::deposits::text;
 use crate::session::use_auth;
 use moneydesk_model::ledger::DepositPostings;
 
 /// `held` → "On hold"; the others as the API says them.
 fn hold_state(state: &str) -> &str {
+    let s = &text().detail.hold_states;
     match state {
-        "held" => "On hold",
-        "released" => "Released",
-        "cancelled" => "Cancelled",
+        "held" => s[0],
+        "released" => s[1],
+        "cancelled" => s[2],
         other => other,
     }
 }
@@ -31,11 +33,12 @@ pub fn Postings(id: i64, #[prop(into)] version: Signal<u32>) -> impl IntoView {
         version.track();
         postings.load(api::ledger::deposit_postings(&auth.client(), id));
     });
+    let t = &text().detail;
     view! {
-        <section class="deposit-postings" data-testid="deposit-postings" aria-label="Postings">
-            <h3>"Postings"</h3>
+        <section class="deposit-postings" data-testid="deposit-postings" aria-label=t.postings>
+            <h3>{t.postings}</h3>
             {move || postings.with(|p| match p {
-                None => EitherOf3::A(view! { <p class="muted">"Reading the postings…"</p> }),
+                None => EitherOf3::A(view! { <p class="muted">{t.reading_postings}</p> }),
                 Some(Err(e)) => EitherOf3::B(view! { <ApiErrorView error=e.clone()/> }),
                 Some(Ok(p)) => EitherOf3::C(view! {
                     <Transactions list=p.transactions.clone()/>
@@ -49,9 +52,7 @@ pub fn Postings(id: i64, #[prop(into)] version: Signal<u32>) -> impl IntoView {
 #[component]
 fn Transactions(list: Vec<LedgerTransaction>) -> impl IntoView {
     if list.is_empty() {
-        return Either::Left(
-            view! { <p class="muted">"Nothing posted yet: a deposit posts when it is confirmed."</p> },
-        );
+        return Either::Left(view! { <p class="muted">{text().detail.nothing_posted}</p> });
     }
     Either::Right(list.into_iter().map(|t| view! { <Transaction t/> }).collect_view())
 }
@@ -77,6 +78,7 @@ fn Transaction(t: LedgerTransaction) -> impl IntoView {
             }
         })
         .collect_view();
+    let c = &text().detail.entry_columns;
     view! {
         <div class="posting" data-kind=t.kind.as_str()>
             <p class="posting-head">
@@ -85,14 +87,14 @@ fn Transaction(t: LedgerTransaction) -> impl IntoView {
                 <time datetime=t.posted_at.clone()>{when}</time>
                 " · "
                 {t.actor}
-                {t.memo.map(|m| format!(" · {m}"))}
+                {t.memo.map(|m| String::from(" · ") + &m)}
             </p>
             <table class="posting-entries">
                 <thead>
                     <tr>
-                        <th scope="col">"Ledger account"</th>
-                        <th scope="col" class="num">"Debit"</th>
-                        <th scope="col" class="num">"Credit"</th>
+                        <th scope="col">{c[0]}</th>
+                        <th scope="col" class="num">{c[1]}</th>
+                        <th scope="col" class="num">{c[2]}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
@@ -106,20 +108,21 @@ fn Holds(list: Vec<Hold>) -> impl IntoView {
     if list.is_empty() {
         return None;
     }
+    let t = &text().detail;
     let items = list
         .into_iter()
         .map(|h| {
             let day = format_date(&h.release_on).unwrap_or_else(|| h.release_on.clone());
             view! {
                 <li data-state=h.state.clone()>
-                    {format_amount(&h.amount)} " released on " <time datetime=h.release_on.clone()>{day}</time>
+                    {format_amount(&h.amount)} {t.released_on} <time datetime=h.release_on.clone()>{day}</time>
                     " — " {hold_state(&h.state).to_string()}
                 </li>
             }
         })
         .collect_view();
     Some(view! {
-        <h4>"Hold"</h4>
+        <h4>{t.hold}</h4>
         <ul class="deposit-holds" data-testid="deposit-holds">{items}</ul>
     })
 }

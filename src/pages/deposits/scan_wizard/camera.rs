@@ -15,7 +15,9 @@ use moneydesk_model::deposits::{CaptureHint, Corners};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::framing::{frame_height, points, unavailable, view_box, Steadiness, FRAME_WIDTH};
+use super::side_word;
 use crate::api::scan_worker::ScanWorker;
+use crate::i18n::{deposits::text, fill};
 
 /// The camera's stream, stopped when the component goes away.
 fn stop(stream: &web_sys::MediaStream) {
@@ -75,7 +77,7 @@ impl Live {
     /// The camera started in the video element `el`.
     fn start(self, el: web_sys::HtmlVideoElement, on_unavailable: Callback<String>) {
         let Some(devices) = window().navigator().media_devices().ok() else {
-            on_unavailable.run("This browser offers no camera here (it needs HTTPS or localhost).".into());
+            on_unavailable.run(text().wizard.no_camera_here.into());
             return;
         };
         let constraints = web_sys::MediaStreamConstraints::new();
@@ -85,7 +87,7 @@ impl Live {
         .unwrap_or(JsValue::TRUE);
         constraints.set_video(&video_wanted);
         let Ok(promise) = devices.get_user_media_with_constraints(&constraints) else {
-            on_unavailable.run("The camera could not be started.".into());
+            on_unavailable.run(text().wizard.camera_failed.into());
             return;
         };
         let stream = self.stream;
@@ -184,10 +186,12 @@ pub fn Camera(
         }
     });
 
+    let w = &text().wizard;
+    let camera_label = fill(w.camera, &[side_word(side)]);
     view! {
         <div class="camera">
             <div class="camera-view">
-                <video node_ref=video autoplay muted playsinline aria-label=format!("Camera: the {side} of the check")></video>
+                <video node_ref=video autoplay muted playsinline aria-label=camera_label></video>
                 <svg class="camera-overlay" viewBox=move || view_box(outline.get().map(|(_, h)| h)) preserveAspectRatio="none" aria-hidden="true">
                     <rect class="camera-guide" x="5%" y="22%" width="90%" height="56%" rx="8"></rect>
                     {move || outline.get().map(|(c, _)| view! { <polygon class="camera-found" class:ready=move || hint.get() == CaptureHint::Ready points=points(&c)></polygon> })}
@@ -196,7 +200,7 @@ pub fn Camera(
                     {move || hint.get().words()}
                 </p>
             </div>
-            <button type="button" class="button primary" id="camera-take" on:click=move |_| live.take()>"Take the picture"</button>
+            <button type="button" class="button primary" id="camera-take" on:click=move |_| live.take()>{w.take}</button>
         </div>
     }
 }

@@ -10,6 +10,7 @@ use moneydesk_model::deposits::Corners;
 use super::corners::whole;
 use super::SideDone;
 use crate::api::scan_worker::ScanWorker;
+use crate::i18n::deposits::text;
 
 /// How the picture is being taken.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -174,10 +175,11 @@ pub fn first_source(refused: bool, camera_possible: bool) -> Source {
 
 /// The side's heading.
 pub fn title(side: &str) -> &'static str {
+    let w = &text().wizard;
     if side == "front" {
-        "The front of the check"
+        w.front_title
     } else {
-        "The back of the check, endorsed"
+        w.back_title
     }
 }
 

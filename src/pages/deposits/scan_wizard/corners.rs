@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use moneydesk_model::deposits::Corners;
 use wasm_bindgen::JsCast;
 
-const NAMES: [&str; 4] = ["Top-left corner", "Top-right corner", "Bottom-right corner", "Bottom-left corner"];
+use super::side_word;
+use crate::i18n::{deposits::text, fill};
 
 /// The picture's corners, inset a little: where the handles start when no check was found.
 pub fn whole(width: u32, height: u32) -> Corners {
@@ -82,7 +83,7 @@ pub fn CornersEditor(
                 r=radius
                 tabindex="0"
                 role="slider"
-                aria-label=format!("{} of the {side}", NAMES[i])
+                aria-label=fill(text().wizard.corner, &[text().wizard.corners[i], side_word(side)])
                 aria-valuenow=move || corners.with(|c| c[i][0].round())
                 aria-valuetext=move || corners.with(|c| format!("{:.0}, {:.0}", c[i][0], c[i][1]))
                 on:pointerdown=move |ev: web_sys::PointerEvent| {
@@ -96,12 +97,14 @@ pub fn CornersEditor(
             ></circle>
         }
     };
+    let w = &text().wizard;
+    let view_box = format!("0 0 {width} {height}");
     view! {
         <figure class="corners-editor">
             <svg
-                viewBox=format!("0 0 {width} {height}")
+                viewBox=view_box
                 role="group"
-                aria-label=format!("The check's corners on the picture of the {side}: drag them, or focus one and use the arrow keys")
+                aria-label=fill(w.corners_label, &[side_word(side)])
                 on:pointermove=on_move
                 on:pointerup=on_up
                 on:pointercancel=on_up
@@ -110,7 +113,7 @@ pub fn CornersEditor(
                 <polygon class="corners-outline" points=points></polygon>
                 {(0..4).map(handle).collect_view()}
             </svg>
-            <figcaption class="hint">"Drag a corner onto the check's corner, or focus it and use the arrow keys (Shift: bigger steps)."</figcaption>
+            <figcaption class="hint">{w.corners_hint}</figcaption>
         </figure>
     }
 }

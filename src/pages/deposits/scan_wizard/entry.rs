@@ -11,6 +11,7 @@ use super::super::field::{new_key, text};
 use super::super::scan::percent;
 use super::{Gathered, SideDone};
 use crate::api::ApiError;
+use crate::i18n::{deposits::text as words, fill};
 
 /// The form's state; `Copy` (signals), handed to its parts.
 #[derive(Clone, Copy)]
@@ -103,8 +104,9 @@ pub fn value(field: Option<&MicrField>) -> String {
 /// What the line says of a field, under it: its confidence, and whether to check it.
 pub fn said(field: Option<&MicrField>) -> Option<String> {
     field.map(|f| {
-        let check = if f.uncertain { ", check it against the check" } else { "" };
-        format!("Read {} ({}{check})", f.value, percent(f.confidence))
+        let w = &words().wizard;
+        let check = if f.uncertain { w.check_against } else { "" };
+        fill(w.read_value, &[&f.value, &percent(f.confidence), check])
     })
 }
 
@@ -117,7 +119,7 @@ pub fn printed(micr: Option<&MicrRead>) -> Option<Money> {
 pub fn differs(printed: Option<Money>, typed: &str) -> Option<String> {
     match (printed, Money::parse(typed.trim()).ok()) {
         (Some(p), Some(t)) if p.with_cents() != t.with_cents() => {
-            Some(format!("The check's MICR line encodes {}: the amounts differ", p.with_cents()))
+            Some(fill(words().wizard.differs, &[&p.with_cents().to_string()]))
         }
         _ => None,
     }

@@ -3,6 +3,8 @@
 
 use moneydesk_model::deposits::{CaptureHint, Corners, FrameCheck};
 
+use crate::i18n::deposits::text;
+
 /// Frames analysed are this wide: enough to find a check's edges, small enough for ~20 ms.
 pub const FRAME_WIDTH: u32 = 640;
 /// Consecutive ready, still frames before the picture is taken by itself.
@@ -12,11 +14,12 @@ const STILL: f32 = 0.015;
 
 /// Why the camera cannot be used, in words, from getUserMedia's error name.
 pub fn unavailable(name: &str) -> String {
+    let w = &text().wizard;
     match name {
-        "NotAllowedError" | "SecurityError" => "Camera permission was refused.".into(),
-        "NotFoundError" | "OverconstrainedError" => "This device has no camera.".into(),
-        "NotReadableError" => "The camera is in use by another application.".into(),
-        _ => "The camera could not be started.".into(),
+        "NotAllowedError" | "SecurityError" => w.camera_refused.into(),
+        "NotFoundError" | "OverconstrainedError" => w.no_camera.into(),
+        "NotReadableError" => w.camera_busy.into(),
+        _ => w.camera_failed.into(),
     }
 }
 

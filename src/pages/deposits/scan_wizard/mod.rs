@@ -30,11 +30,11 @@ use leptos_router::NavigateOptions;
 use super::field::Field;
 use super::lookups;
 use crate::api::scan_worker::ScanWorker;
+use crate::i18n::{deposits::text, fill};
 use side::{SideCapture, SideDone};
 
-/// The wizard's steps, as the URL names them, with their titles.
-const STEPS: [(&str, &str); 4] =
-    [("who", "Who"), ("front", "Front"), ("back", "Back"), ("review", "Review and deposit")];
+/// The wizard's steps, as the URL names them (their titles: the catalogue's `wizard.steps`).
+const STEPS: [&str; 4] = ["who", "front", "back", "review"];
 
 /// What the steps gather.
 #[derive(Clone, Copy)]
@@ -55,11 +55,11 @@ pub fn ScanWizard(on_done: Callback<bool>) -> impl IntoView {
     let config = use_context::<crate::config::AppConfig>().unwrap_or_default();
     let step = Memo::new(move |_| {
         let s = query.with(|q| q.get_str("step").map(str::to_string)).unwrap_or_default();
-        STEPS.iter().position(|(name, _)| *name == s).unwrap_or(0)
+        STEPS.iter().position(|name| *name == s).unwrap_or(0)
     });
     let go = StoredValue::new(move |to: usize| {
         let mut q = query.get_untracked();
-        q.replace("step", STEPS[to].0.to_string());
+        q.replace("step", STEPS[to].to_string());
         let path = config.relative(&location.pathname.get_untracked()).to_string();
         navigate(&format!("{path}{}", q.to_query_string()), NavigateOptions { scroll: false, ..Default::default() });
     });
@@ -96,6 +96,7 @@ pub fn ScanWizard(on_done: Callback<bool>) -> impl IntoView {
         _ => false,
     };
     let shown = Memo::new(move |_| (0..step.get()).find(|&i| !finished(i)).unwrap_or_else(|| step.get()));
+    let (t, f, w) = (text(), &text().form, &text().wizard);
     let next = move |_| {
         let s = shown.get_untracked();
         if finished(s) && s + 1 < STEPS.len() {
@@ -105,31 +106,31 @@ pub fn ScanWizard(on_done: Callback<bool>) -> impl IntoView {
 
     view! {
         <section class="panel scan-wizard" id="scan-wizard" aria-labelledby="scan-wizard-title">
-            <h2 id="scan-wizard-title">"Scan a check"</h2>
+            <h2 id="scan-wizard-title">{t.scan}</h2>
             <ol class="wizard-steps">
-                {STEPS.iter().enumerate().map(|(i, (_, title))| view! {
+                {w.steps.iter().enumerate().map(|(i, title)| view! {
                     <li class:current=move || shown.get() == i class:done=move || i < shown.get()
                         aria-current=move || (shown.get() == i).then_some("step")>{*title}</li>
                 }).collect_view()}
             </ol>
             {move || worker_failed.get().map(|e| view! {
-                <p class="field-error" role="alert">{format!("The check reader could not start: {e}. Use New check deposit instead.")}</p>
+                <p class="field-error" role="alert">{fill(w.worker_failed, &[&e])}</p>
             })}
             {move || match shown.get() {
                 0 => view! {
                     <fieldset>
-                        <legend>"Who"</legend>
-                        <Field id="scan-sleeve" label="Managed sleeve account" api="payerId" value=gathered.sleeve required=true
-                            list="scan-sleeve-options" hint="The account the check is deposited to."/>
+                        <legend>{w.steps[0]}</legend>
+                        <Field id="scan-sleeve" label=f.sleeve api="payerId" value=gathered.sleeve required=true
+                            list="scan-sleeve-options" hint=w.sleeve_hint/>
                         <datalist id="scan-sleeve-options">
                             {move || sleeves.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
                         </datalist>
-                        <Field id="scan-payee-account" label="Payee account" api="payeeAccountId" value=gathered.payee_account required=true
-                            list="scan-payee-options" hint="Type a name to search the accounts, or paste an account id."/>
+                        <Field id="scan-payee-account" label=t.columns[10] api="payeeAccountId" value=gathered.payee_account required=true
+                            list="scan-payee-options" hint=f.payee_hint/>
                         <datalist id="scan-payee-options">
                             {move || payees.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
                         </datalist>
-                        <Field id="scan-payee-user" label="Payee user id" api="payeeUserId" value=gathered.payee_user required=true/>
+                        <Field id="scan-payee-user" label=w.payee_user api="payeeUserId" value=gathered.payee_user required=true/>
                     </fieldset>
                 }.into_any(),
                 1 => view! { <SideCapture worker side="front" micr=true done=gathered.front/> }.into_any(),
@@ -139,16 +140,26 @@ pub fn ScanWizard(on_done: Callback<bool>) -> impl IntoView {
             <div class="form-actions">
                 <Show when=move || { shown.get() + 1 < STEPS.len() }>
                     <button type="button" class="button primary" id="scan-next" disabled=move || !finished(shown.get()) on:click=next>
-                        "Next"
+                        {w.next}
                     </button>
                 </Show>
                 <Show when=move || { shown.get() > 0 }>
                     <button type="button" class="button" id="scan-back" on:click=move |_| go.with_value(|g| g(shown.get_untracked() - 1))>
-                        "Back"
+                        {w.back}
                     </button>
                 </Show>
-                <button type="button" class="button" id="scan-cancel" on:click=move |_| on_done.run(false)>"Cancel"</button>
+                <button type="button" class="button" id="scan-cancel" on:click=move |_| on_done.run(false)>{f.cancel}</button>
             </div>
         </section>
+    }
+}
+
+/// The side's word (`side` is the API's `front` or `back`).
+pub fn side_word(side: &str) -> &'static str {
+    let sides = crate::i18n::deposits::text().detail.sides;
+    if side == "front" {
+        sides.0
+    } else {
+        sides.1
     }
 }

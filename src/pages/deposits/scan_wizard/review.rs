@@ -15,6 +15,7 @@ use super::Gathered;
 use crate::api::request::submit;
 use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::{deposits::text as words, fill};
 use crate::session::use_auth;
 
 #[component]
@@ -86,7 +87,7 @@ pub fn Review(gathered: Gathered, on_done: Callback<bool>) -> impl IntoView {
             {move || scan.get().filter(|s| !s.problems.is_empty()).map(|s| view! { <ScanResult scan=s/> })}
             <div id="scan-error" tabindex="-1">{move || failed.get().map(|e| view! { <ApiErrorView error=e/> })}</div>
             <button type="submit" class="button primary" id="scan-submit" disabled=move || busy.get()>
-                {move || if busy.get() { "Depositing…" } else { "Deposit the check" }}
+                {move || if busy.get() { words().form.depositing } else { words().form.deposit }}
             </button>
         </form>
     }
@@ -108,24 +109,25 @@ fn CheckFields(form: ReviewForm, micr: Option<MicrRead>) -> impl IntoView {
     };
     let account_note = Signal::stored(said(field(|m| &m.account_number)));
     let check_note = Signal::stored(said(field(|m| &m.check_number)));
+    let (f, w) = (&words().form, &words().wizard);
     view! {
         {match micr.map(|m| m.line) {
-            Some(l) => view! { <p>"MICR line read: "<span class="mono micr-line" id="scan-micr-line">{l}</span></p> }.into_any(),
-            None => view! { <p class="notice" role="status">"No MICR line was read on the front: type the check's numbers."</p> }.into_any(),
+            Some(l) => view! { <p>{w.micr_read}<span class="mono micr-line" id="scan-micr-line">{l}</span></p> }.into_any(),
+            None => view! { <p class="notice" role="status">{w.no_micr_read}</p> }.into_any(),
         }}
         <fieldset>
-            <legend>"Check"</legend>
-            <Field id="scan-routing" label="Routing number" api="bankRoutingNumber" value=routing required=true
+            <legend>{f.check}</legend>
+            <Field id="scan-routing" label=f.routing_number api="bankRoutingNumber" value=routing required=true
                 inputmode="numeric" pattern="[0-9]{9}" note=routing_note/>
-            <Field id="scan-account" label="Account number" api="bankAccountNumber" value=account required=true
+            <Field id="scan-account" label=f.account_number api="bankAccountNumber" value=account required=true
                 inputmode="numeric" note=account_note/>
-            <Field id="scan-check-number" label="Check number" api="checkNumber" value=check_number required=true
+            <Field id="scan-check-number" label=f.check_number api="checkNumber" value=check_number required=true
                 inputmode="numeric" note=check_note/>
-            <Field id="scan-amount" label="Amount (USD)" api="amount" value=amount required=true inputmode="decimal"
-                note=amount_note hint="As written on the check, like 1250.00."/>
-            <Field id="scan-check-date" label="Check date" api="checkDate" value=check_date kind="date"
-                hint="Not in the future, at most 180 days ago."/>
-            <Field id="scan-memo" label="Memo" api="memo" value=memo/>
+            <Field id="scan-amount" label=f.amount_usd api="amount" value=amount required=true inputmode="decimal"
+                note=amount_note hint=w.amount_hint/>
+            <Field id="scan-check-date" label=f.check_date api="checkDate" value=check_date kind="date"
+                hint=f.check_date_hint/>
+            <Field id="scan-memo" label=f.memo api="memo" value=memo/>
         </fieldset>
     }
 }
@@ -133,16 +135,18 @@ fn CheckFields(form: ReviewForm, micr: Option<MicrRead>) -> impl IntoView {
 /// The deposit made.
 #[component]
 fn Made(record: DepositRecord, on_done: Callback<bool>) -> impl IntoView {
+    let w = &words().wizard;
+    let c = &w.made_fields;
     view! {
         <div class="scan-made" id="scan-made" role="status">
-            <p class="scan-ok">{format!("Deposit {} was created.", record.id)}</p>
+            <p class="scan-ok">{fill(w.made, &[&record.id.to_string()])}</p>
             <dl class="micr-fields">
-                <div class="micr-field"><dt>"Amount"</dt><dd>{record.amount.with_cents().to_string()}</dd></div>
-                <div class="micr-field"><dt>"Status"</dt><dd>{record.status.label()}</dd></div>
-                <div class="micr-field"><dt>"Check"</dt><dd class="mono">{record.check_number.clone().unwrap_or_default()}</dd></div>
-                <div class="micr-field"><dt>"Bank"</dt><dd>{record.bank_name.clone().unwrap_or_default()}</dd></div>
+                <div class="micr-field"><dt>{c[0]}</dt><dd>{record.amount.with_cents().to_string()}</dd></div>
+                <div class="micr-field"><dt>{c[1]}</dt><dd>{record.status.label()}</dd></div>
+                <div class="micr-field"><dt>{c[2]}</dt><dd class="mono">{record.check_number.clone().unwrap_or_default()}</dd></div>
+                <div class="micr-field"><dt>{c[3]}</dt><dd>{record.bank_name.clone().unwrap_or_default()}</dd></div>
             </dl>
-            <button type="button" class="button primary" id="scan-finish" on:click=move |_| on_done.run(true)>"Done"</button>
+            <button type="button" class="button primary" id="scan-finish" on:click=move |_| on_done.run(true)>{w.done}</button>
         </div>
     }
 }

@@ -12,7 +12,9 @@ use moneydesk_model::deposits::SideRead;
 use super::camera::Camera;
 use super::capture::{title, Capture, Source};
 use super::corners::CornersEditor;
+use super::side_word;
 use crate::api::scan_worker::ScanWorker;
+use crate::i18n::{deposits::text, fill};
 
 /// A side ready to send: the straightened JPEG and what the worker found in it.
 #[derive(Clone)]
@@ -45,9 +47,9 @@ pub fn SideCapture(
                 <CornersEditor src width height corners=c.corners side on_change=Callback::new(move |x| c.read(Some(x)))/>
             })}
             {move || (c.shown.with(Option::is_some) || c.kept.get()).then(|| view! {
-                <button type="button" class="button" id=format!("scan-{side}-retake") on:click=move |_| c.retake()>"Take it again"</button>
+                <button type="button" class="button" id=format!("scan-{side}-retake") on:click=move |_| c.retake()>{text().wizard.retake}</button>
             })}
-            {move || c.working.get().then(|| view! { <p class="muted" role="status">"Straightening and reading…"</p> })}
+            {move || c.working.get().then(|| view! { <p class="muted" role="status">{text().wizard.working}</p> })}
             {move || c.problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
             {move || done.get().map(|d| view! { <SideFound done=d src=c.straightened.get() side/> })}
         </section>
@@ -66,7 +68,7 @@ fn Take(
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
         if file.size() > super::super::form::MAX_IMAGE_BYTES {
-            c.problem.set(Some(format!("{} is larger than 10 MiB.", file.name())));
+            c.problem.set(Some(fill(text().form.too_large, &[&file.name()])));
             return;
         }
         let kind = file.type_();
@@ -77,15 +79,16 @@ fn Take(
         });
     };
     let file_id = format!("scan-{side}-file");
+    let w = &text().wizard;
     view! {
         {move || c.no_camera.get().map(|why| view! {
-            <p class="notice" role="status">{why}" Choose a picture of the check instead."</p>
+            <p class="notice" role="status">{why}{w.choose_instead}</p>
         })}
         <Show when=move || c.source.get() == Source::Camera>
             <Camera worker=c.worker side on_capture on_unavailable/>
         </Show>
         <div class="field">
-            <label for=file_id.clone()>"Or choose a picture (JPEG, PNG or TIFF)"</label>
+            <label for=file_id.clone()>{w.choose}</label>
             <input id=file_id type="file" accept="image/jpeg,image/png,image/tiff" on:change=on_file/>
         </div>
     }
@@ -96,12 +99,17 @@ fn Take(
 fn SideFound(done: SideDone, src: Option<String>, side: &'static str) -> impl IntoView {
     let r = done.read;
     let findings = r.findings.clone();
+    let w = &text().wizard;
+    let size = fill(
+        w.size,
+        &[&r.straightened_width.to_string(), &r.straightened_height.to_string(), &format!("{:.0}", r.millis.total)],
+    );
     view! {
         <div class="side-found" id=format!("scan-{side}-found")>
             {src.map(|s| view! {
-                <img class="straightened" src=s alt=format!("The {side} of the check, straightened")/>
+                <img class="straightened" src=s alt=fill(w.straightened, &[side_word(side)])/>
             })}
-            <p class="muted">{format!("{} × {} pixels, read in {:.0} ms", r.straightened_width, r.straightened_height, r.millis.total)}</p>
+            <p class="muted">{size}</p>
             {(!findings.is_empty()).then(|| view! {
                 <ul class="scan-findings">
                     {findings.into_iter().map(|f| view! { <li class:blocking=f.blocking>{f.advice}</li> }).collect_view()}

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::super::attachments::Picked;
 use super::super::bulk::Sheet;
+use crate::i18n::{email::text, fill};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
@@ -177,7 +178,7 @@ impl Draft {
     pub fn checked(&self, now: i64) -> Result<SendRequest, Vec<FieldError>> {
         let request = self.request();
         if self.templated() && self.template_id.is_empty() {
-            return Err(vec![FieldError::new("template_id", "pick a template")]);
+            return Err(vec![FieldError::new("template_id", text().compose.pick_template)]);
         }
         request.check(now)?;
         Ok(request)
@@ -208,8 +209,9 @@ pub fn from_address(identity: &str, local: &str) -> String {
 
 /// `2 messages queued: a, b`.
 pub fn queued(ids: &[String]) -> String {
-    let n = if ids.len() == 1 { "1 message".to_string() } else { format!("{} messages", ids.len()) };
-    format!("{n} queued: {}", ids.join(", "))
+    let t = &text().compose;
+    let n = if ids.len() == 1 { t.one_message.to_string() } else { fill(t.messages, &[&ids.len().to_string()]) };
+    fill(t.queued, &[&n, &ids.join(", ")])
 }
 
 fn data_of(pairs: &[(String, String)]) -> Map<String, Value> {

@@ -19,6 +19,7 @@ use super::parts::HtmlPreview;
 use super::recipients::Recipients;
 use crate::api::request::{submit, Answer};
 use crate::api::{email as api, ApiError};
+use crate::i18n::{email::text, fill};
 use crate::session::use_auth;
 
 /// The sender's address: the identity picked, or the local part typed for a domain's.
@@ -87,25 +88,26 @@ pub fn Compose() -> impl IntoView {
     };
 
     let (sheet, mapping, mode, template_id) = (form.sheet, form.mapping, form.mode, form.template_id);
+    let (t, subject) = (&text().compose, text().templates.subject);
     view! {
         <form class="email-compose" on:submit=send novalidate>
             <FromField form senders/>
-            <Show when=move || sheet.with(Option::is_none) fallback=|| view! { <p class="muted">"Recipients come from the CSV (one message a row; cc and bcc are not used)."</p> }>
-                <Recipients id="email-to" label="To" chips=form.to/>
-                <button type="button" class="link-button" on:click=move |_| form.show_cc.update(|s| *s = !*s)>{move || if form.show_cc.get() { "Hide Cc and Bcc" } else { "Cc and Bcc" }}</button>
+            <Show when=move || sheet.with(Option::is_none) fallback=move || view! { <p class="muted">{t.csv_recipients}</p> }>
+                <Recipients id="email-to" label=t.to chips=form.to/>
+                <button type="button" class="link-button" on:click=move |_| form.show_cc.update(|s| *s = !*s)>{move || if form.show_cc.get() { t.hide_cc } else { t.show_cc }}</button>
                 <Show when=move || form.show_cc.get()>
-                    <Recipients id="email-cc" label="Cc" chips=form.cc/>
-                    <Recipients id="email-bcc" label="Bcc" chips=form.bcc/>
+                    <Recipients id="email-cc" label=t.cc chips=form.cc/>
+                    <Recipients id="email-bcc" label=t.bcc chips=form.bcc/>
                 </Show>
             </Show>
             <div class="email-field">
-                <label for="email-subject">{move || if mode.get() == Mode::Template { "Subject (optional: the template has one)" } else { "Subject" }}</label>
+                <label for="email-subject">{move || if mode.get() == Mode::Template { t.subject_optional } else { subject }}</label>
                 <input id="email-subject" maxlength="998" prop:value=move || form.subject.get() on:input=move |ev| form.subject.set(event_target_value(&ev))/>
             </div>
             <fieldset class="email-mode">
-                <legend>"Content"</legend>
-                <label><input type="radio" name="email-mode" id="email-mode-write" prop:checked=move || mode.get() == Mode::Write on:change=move |_| mode.set(Mode::Write)/>" Write"</label>
-                <label><input type="radio" name="email-mode" id="email-mode-template" prop:checked=move || mode.get() == Mode::Template on:change=move |_| mode.set(Mode::Template)/>" Use a template"</label>
+                <legend>{t.content}</legend>
+                <label><input type="radio" name="email-mode" id="email-mode-write" prop:checked=move || mode.get() == Mode::Write on:change=move |_| mode.set(Mode::Write)/>{t.write}</label>
+                <label><input type="radio" name="email-mode" id="email-mode-template" prop:checked=move || mode.get() == Mode::Template on:change=move |_| mode.set(Mode::Template)/>{t.use_template}</label>
             </fieldset>
             <Show when=move || mode.get() == Mode::Write fallback=move || view! { <TemplateFields form templates rendered/> }>
                 <Editors form/>
@@ -122,25 +124,26 @@ pub fn Compose() -> impl IntoView {
 #[component]
 fn FromField(form: ComposeForm, senders: Answer<Vec<SenderIdentity>>) -> impl IntoView {
     let ComposeForm { identity, local, from_name, .. } = form;
+    let (all, t) = (text(), &text().compose);
     view! {
         <div class="email-field">
-            <label for="email-from">"From"</label>
+            <label for="email-from">{t.from}</label>
             <div class="email-from">
                 <select id="email-from" on:change=move |ev| identity.set(event_target_value(&ev).parse().unwrap_or(0))>
                     {move || senders.with(|s| match s {
                         Some(Ok(list)) => list.iter().enumerate().map(|(i, s)| {
-                            let shown = if s.address.starts_with('@') { format!("any address {}", s.address) } else { s.address.clone() };
+                            let shown = if s.address.starts_with('@') { fill(t.any_address, &[&s.address]) } else { s.address.clone() };
                             view! { <option value=i.to_string()>{shown}</option> }
                         }).collect_view().into_any(),
-                        _ => view! { <option value="0">"Loading…"</option> }.into_any(),
+                        _ => view! { <option value="0">{all.loading}</option> }.into_any(),
                     })}
                 </select>
                 <Show when=move || senders.with(|s| matches!(s, Some(Ok(l)) if l.get(identity.get()).is_some_and(|i| i.address.starts_with('@'))))>
-                    <label for="email-from-local" class="sr-only">"Sender's name before the @"</label>
+                    <label for="email-from-local" class="sr-only">{t.local_label}</label>
                     <input id="email-from-local" prop:value=move || local.get() on:input=move |ev| local.set(event_target_value(&ev))/>
                 </Show>
-                <label for="email-from-name" class="sr-only">"Sender's display name"</label>
-                <input id="email-from-name" placeholder="Display name (optional)" prop:value=move || from_name.get() on:input=move |ev| from_name.set(event_target_value(&ev))/>
+                <label for="email-from-name" class="sr-only">{t.display_label}</label>
+                <input id="email-from-name" placeholder=t.display_hint prop:value=move || from_name.get() on:input=move |ev| from_name.set(event_target_value(&ev))/>
             </div>
             <p class="muted" id="email-from-address">{move || from_email(senders, form)}</p>
         </div>
@@ -150,20 +153,21 @@ fn FromField(form: ComposeForm, senders: Answer<Vec<SenderIdentity>>) -> impl In
 /// The plain and HTML parts, the HTML previewed as typed.
 #[component]
 fn Editors(form: ComposeForm) -> impl IntoView {
-    let ComposeForm { text, html, .. } = form;
+    let ComposeForm { text: plain, html, .. } = form;
+    let (words, t) = (&text().templates, &text().compose);
     view! {
         <div class="email-editors">
             <div class="email-field">
-                <label for="email-text">"Plain text"</label>
-                <textarea id="email-text" rows="8" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                <label for="email-text">{words.plain_text}</label>
+                <textarea id="email-text" rows="8" prop:value=move || plain.get() on:input=move |ev| plain.set(event_target_value(&ev))></textarea>
             </div>
             <div class="email-field">
-                <label for="email-html">"HTML"</label>
+                <label for="email-html">{words.html}</label>
                 <textarea id="email-html" rows="8" prop:value=move || html.get() on:input=move |ev| html.set(event_target_value(&ev))></textarea>
             </div>
             <div class="email-field">
-                <span class="label">"HTML preview"</span>
-                <HtmlPreview html=html title="HTML preview"/>
+                <span class="label">{t.html_preview}</span>
+                <HtmlPreview html=html title=t.html_preview/>
             </div>
         </div>
     }
@@ -188,13 +192,14 @@ fn TemplateFields(
             .with_untracked(|s| mapping.with_untracked(|m| values.with_untracked(|v| preview_data(s.as_ref(), m, v))));
         rendered.load(api::preview(&auth.client(), &id, &TemplatePreview { version: None, data }));
     };
+    let t = &text().compose;
     view! {
         <div class="email-template">
-            <label for="email-template">"Template"</label>
+            <label for="email-template">{t.template}</label>
             <select id="email-template" on:change=move |ev| template_id.set(event_target_value(&ev))>
-                <option value="">"— pick a template —"</option>
-                {move || templates.with(|t| match t {
-                    Some(Ok(list)) => list.iter().map(|t| view! { <option value=t.id.clone()>{format!("{} (v{})", t.name, t.version)}</option> }).collect_view().into_any(),
+                <option value="">{t.pick}</option>
+                {move || templates.with(|list| match list {
+                    Some(Ok(list)) => list.iter().map(|s| view! { <option value=s.id.clone()>{fill(t.template_option, &[&s.name, &s.version.to_string()])}</option> }).collect_view().into_any(),
                     _ => ().into_any(),
                 })}
             </select>
@@ -212,15 +217,15 @@ fn TemplateFields(
                     }
                 }).collect_view()}
             </Show>
-            <button type="button" class="button" id="email-template-preview" on:click=preview disabled=move || template_id.with(String::is_empty)>"Preview"</button>
+            <button type="button" class="button" id="email-template-preview" on:click=preview disabled=move || template_id.with(String::is_empty)>{t.preview}</button>
             {move || rendered.with(|r| match r {
                 Some(Ok(r)) => {
                     let html = r.html.clone().unwrap_or_default();
                     view! {
                         <div class="email-rendered">
-                            <p><strong>"Subject: "</strong><span id="email-rendered-subject">{r.subject.clone()}</span></p>
-                            {r.text.clone().map(|t| view! { <pre class="email-text">{t}</pre> })}
-                            <HtmlPreview html=html title="Template preview"/>
+                            <p><strong>{text().templates.subject_said}</strong><span id="email-rendered-subject">{r.subject.clone()}</span></p>
+                            {r.text.clone().map(|plain| view! { <pre class="email-text">{plain}</pre> })}
+                            <HtmlPreview html=html title=t.template_preview/>
                         </div>
                     }.into_any()
                 }
@@ -235,23 +240,24 @@ fn TemplateFields(
 #[component]
 fn Outcome(form: ComposeForm) -> impl IntoView {
     let ComposeForm { problems, notice, busy, sheet, .. } = form;
+    let t = &text().compose;
     view! {
         {move || {
             let p = problems.get();
             (!p.is_empty()).then(|| view! {
                 <div class="email-problems" role="alert" id="email-problems">
-                    <p>"Not sent:"</p>
+                    <p>{t.not_sent}</p>
                     <ul>{p.into_iter().map(|f| view! { <li><code>{f.field}</code>" "{f.problem}</li> }).collect_view()}</ul>
                 </div>
             })
         }}
         {move || notice.get().map(|n| view! {
-            <p class="email-notice" role="status" id="email-notice">{n}" "<a href="?tab=outbox">"See the Outbox"</a></p>
+            <p class="email-notice" role="status" id="email-notice">{n}" "<a href="?tab=outbox">{t.see_outbox}</a></p>
         })}
         <button type="submit" class="button primary" id="email-send" disabled=move || busy.get()>
             {move || sheet.with(|s| match s {
-                Some(s) => format!("Send {} messages", s.rows.len()),
-                None => "Send".to_string(),
+                Some(s) => fill(t.send_n, &[&s.rows.len().to_string()]),
+                None => t.send.to_string(),
             })}
         </button>
     }

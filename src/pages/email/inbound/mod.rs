@@ -28,6 +28,8 @@ use crate::components::error_view::ApiErrorView;
 use crate::components::list_bulk::{outcome, ListBulk, ListBulkBar, PageCheck, RowCheck};
 use crate::components::selection::Selection;
 use crate::format::bytes;
+use crate::i18n::email::{en, es, text, Inbound as Words};
+use crate::i18n::{fill, pick};
 use crate::session::use_auth;
 
 /// How often the list asks again while messages are being delivered.
@@ -37,8 +39,11 @@ const REFRESH: Duration = Duration::from_secs(2);
 const SHOWN: usize = 50;
 
 /// The bulk action on selected messages (each on its own; the answer says which).
-const ACTIONS: &[BulkAction] = &[BulkAction::new("redeliver", "Redeliver", "redelivered")
-    .confirm("Redeliver the selected messages? Those still being delivered are left as they are.")];
+const fn actions(t: &'static Words) -> [BulkAction; 1] {
+    [BulkAction::new("redeliver", t.redeliver.0, t.redeliver.1).confirm(t.redeliver_question)]
+}
+const ACTIONS: &[BulkAction] = &actions(&en::TEXT.inbound);
+const ACTIONS_ES: &[BulkAction] = &actions(&es::TEXT.inbound);
 
 /// The tab's state; `Copy`, handed to each of its parts.
 #[derive(Clone, Copy)]
@@ -107,6 +112,7 @@ pub fn Inbound() -> impl IntoView {
         }
     });
 
+    let t = &text().inbound;
     view! {
         <div class="email-inbound">
             <NewRoute reload/>
@@ -115,9 +121,9 @@ pub fn Inbound() -> impl IntoView {
                 <div class="email-verify-row">
                     <h2 id="inbound-messages-title">{move || title(&domain.get())}</h2>
                     <Show when=move || !domain.get().is_empty()>
-                        <button type="button" class="link-button" id="inbound-all" on:click=move |_| page.place(String::new(), None)>"All domains"</button>
+                        <button type="button" class="link-button" id="inbound-all" on:click=move |_| page.place(String::new(), None)>{t.all_domains}</button>
                     </Show>
-                    <button type="button" class="secondary" id="inbound-refresh" on:click=move |_| tick.update(|t| *t += 1)>"Refresh"</button>
+                    <button type="button" class="secondary" id="inbound-refresh" on:click=move |_| tick.update(|n| *n += 1)>{t.refresh}</button>
                 </div>
                 {move || open.get().map(|id| view! {
                     <InboundView id=id on_change=page.changed close=Callback::new(move |()| page.place(domain.get_untracked(), None))/>
@@ -159,17 +165,18 @@ fn NewRoute(reload: RwSignal<u32>) -> impl IntoView {
             },
         );
     };
+    let t = &text().inbound;
     view! {
         <form class="email-inbound-new" on:submit=create novalidate>
             <fieldset>
-                <legend>"Receive a domain's mail"</legend>
-                <label for="inbound-domain">"Domain"</label>
-                <input id="inbound-domain" type="text" autocomplete="off" spellcheck="false" placeholder="in.bank.example"
+                <legend>{t.new_legend}</legend>
+                <label for="inbound-domain">{t.domain}</label>
+                <input id="inbound-domain" type="text" autocomplete="off" spellcheck="false" placeholder=t.domain_example
                     prop:value=move || new_domain.get() on:input=move |ev| new_domain.set(event_target_value(&ev))/>
-                <label for="inbound-url">"Post each message to"</label>
-                <input id="inbound-url" type="url" autocomplete="off" spellcheck="false" placeholder="https://hooks.bank.example/inbound"
+                <label for="inbound-url">{t.post_to}</label>
+                <input id="inbound-url" type="url" autocomplete="off" spellcheck="false" placeholder=t.url_example
                     prop:value=move || new_url.get() on:input=move |ev| new_url.set(event_target_value(&ev))/>
-                <button type="submit" class="primary" disabled=move || busy.get()>"Add route"</button>
+                <button type="submit" class="primary" disabled=move || busy.get()>{t.add_route}</button>
             </fieldset>
             <p class="field-error" role="alert">{move || problem.get()}</p>
         </form>
@@ -179,17 +186,19 @@ fn NewRoute(reload: RwSignal<u32>) -> impl IntoView {
 /// The routes, a row each (route.rs).
 #[component]
 fn Routes(page: InboundPage, routes: Answer<Vec<InboundRoute>>) -> impl IntoView {
+    let (all_words, t) = (text(), &text().inbound);
+    let c = &t.route_columns;
     move || {
         routes.with(|l| match l {
-            None => view! { <p class="muted" role="status">"Loading…"</p> }.into_any(),
+            None => view! { <p class="muted" role="status">{all_words.loading}</p> }.into_any(),
             Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
-            Some(Ok(all)) if all.is_empty() => view! { <p class="muted" id="inbound-routes-empty">"No inbound routes yet: mail to any domain is refused."</p> }.into_any(),
+            Some(Ok(all)) if all.is_empty() => view! { <p class="muted" id="inbound-routes-empty">{t.no_routes}</p> }.into_any(),
             Some(Ok(all)) => view! {
                 <table class="email-table" id="inbound-routes">
-                    <caption class="sr-only">"Inbound routes"</caption>
+                    <caption class="sr-only">{t.routes_caption}</caption>
                     <thead><tr>
-                        <th scope="col">"Domain"</th><th scope="col">"Posts to"</th><th scope="col">"MX record to publish"</th>
-                        <th scope="col">"Messages"</th><th scope="col">"Signing secret"</th>
+                        <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
+                        <th scope="col">{c[3]}</th><th scope="col">{c[4]}</th>
                     </tr></thead>
                     <tbody>
                         {all.iter().cloned().map(|r| view! { <RouteRow route=r on_change=page.changed show=Callback::new(move |d: String| page.place(d, None))/> }).collect_view()}
@@ -226,8 +235,9 @@ fn Bulk(page: InboundPage, messages: Answer<Vec<InboundMessage>>) -> impl IntoVi
         }
     });
     let tick = page.tick;
+    let actions = *pick(&ACTIONS, &ACTIONS_ES);
     view! {
-        <ListBulkBar id="inbound" noun="messages" bulk=page.bulk actions=ACTIONS total filters page_ids=ids run
+        <ListBulkBar id="inbound" noun=text().outbox.noun bulk=page.bulk actions total filters page_ids=ids run
             done=Callback::new(move |()| tick.update(|t| *t += 1))/>
     }
 }
@@ -236,27 +246,29 @@ fn Bulk(page: InboundPage, messages: Answer<Vec<InboundMessage>>) -> impl IntoVi
 #[component]
 fn Messages(page: InboundPage, messages: Answer<Vec<InboundMessage>>) -> impl IntoView {
     let (domain, tick) = (page.domain, page.tick);
+    let (all_words, t) = (text(), &text().inbound);
+    let c = &t.columns;
     move || {
         messages.with(|l| match l {
-            None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
+            None => view! { <p class="muted" aria-busy="true">{all_words.loading}</p> }.into_any(),
             Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| tick.update(|t| *t += 1))/> }.into_any(),
-            Some(Ok(all)) if all.is_empty() => view! { <p class="muted" id="inbound-empty">"No messages received yet."</p> }.into_any(),
+            Some(Ok(all)) if all.is_empty() => view! { <p class="muted" id="inbound-empty">{t.none}</p> }.into_any(),
             Some(Ok(all)) => {
                 let ids = StoredValue::new(all.iter().map(|m| m.id.clone()).collect::<Vec<_>>());
                 let bulk = page.bulk;
                 view! {
                 <table class="email-table" id="inbound-messages">
-                    <caption class="sr-only">"Messages received"</caption>
+                    <caption class="sr-only">{t.caption}</caption>
                     <thead><tr>
                         <th scope="col" class="bulk-check-cell"><PageCheck bulk page_ids=ids/></th>
-                        <th scope="col">"Received"</th><th scope="col">"Domain"</th><th scope="col">"From"</th><th scope="col">"Subject"</th>
-                        <th scope="col">"Size"</th><th scope="col">"Delivery"</th><th scope="col">"Attempts"</th><th scope="col">"Last result"</th>
-                        <th scope="col">"Bulk outcome"</th>
+                        <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th><th scope="col">{c[3]}</th>
+                        <th scope="col">{c[4]}</th><th scope="col">{c[5]}</th><th scope="col">{c[6]}</th><th scope="col">{c[7]}</th>
+                        <th scope="col">{c[8]}</th>
                     </tr></thead>
                     <tbody>
                         {all.iter().enumerate().map(|(i, m)| {
                             let id = m.id.clone();
-                            let label = format!("Select the message from {}", m.from);
+                            let label = fill(t.select, &[&m.from]);
                             view! {
                                 <tr data-id=m.id.clone()>
                                     <td class="bulk-check-cell"><RowCheck bulk index=i id=m.id.clone() page_ids=ids label/></td>

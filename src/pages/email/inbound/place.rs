@@ -3,6 +3,8 @@
 
 use moneydesk_model::email::inbound::{InboundRoute, InboundState};
 
+use crate::i18n::{email::text, fill};
+
 /// The query for the messages of `domain` (all when empty), `open` shown.
 pub fn pairs(domain: String, open: Option<String>) -> Vec<(String, String)> {
     let mut p = vec![("tab".to_string(), "inbound".to_string()), ("domain".into(), domain)];
@@ -13,8 +15,8 @@ pub fn pairs(domain: String, open: Option<String>) -> Vec<(String, String)> {
 /// The messages' heading: `Messages received for in.bank.example`.
 pub fn title(domain: &str) -> String {
     match domain {
-        "" => "Messages received".to_string(),
-        d => format!("Messages received for {d}"),
+        "" => text().inbound.title.to_string(),
+        d => fill(text().inbound.title_for, &[d]),
     }
 }
 
@@ -27,7 +29,7 @@ pub fn in_flight(state: InboundState) -> bool {
 pub fn new_route(domain: &str, url: &str) -> Result<(String, String), String> {
     let (d, u) = (domain.trim().to_string(), url.trim().to_string());
     if d.is_empty() || u.is_empty() {
-        return Err("Type the domain that receives mail (like in.bank.example) and the URL to post it to".into());
+        return Err(text().inbound.route_needed.into());
     }
     Ok((d, u))
 }
@@ -40,7 +42,7 @@ pub fn mx_record(route: &InboundRoute) -> String {
 /// The subject, or `(no subject)`.
 pub fn subject(s: &str) -> String {
     if s.is_empty() {
-        "(no subject)".to_string()
+        text().outbox.no_subject.to_string()
     } else {
         s.to_string()
     }

@@ -9,6 +9,7 @@ use super::place::mx_record;
 use crate::api::email as api;
 use crate::api::request::submit;
 use crate::api::ApiError;
+use crate::i18n::{email::text, fill};
 use crate::session::use_auth;
 
 /// One route: its URL (changeable in place), the MX record, its counts, its secret.
@@ -22,6 +23,7 @@ pub fn RouteRow(route: InboundRoute, on_change: Callback<()>, show: Callback<Str
     let busy = RwSignal::new(false);
     let said = RwSignal::new(None::<String>);
     let secret = RwSignal::new(None::<InboundSecret>);
+    let t = &text().inbound;
     let save = Callback::new(move |()| {
         let u = url.get_untracked().trim().to_string();
         submit(
@@ -40,7 +42,7 @@ pub fn RouteRow(route: InboundRoute, on_change: Callback<()>, show: Callback<Str
     });
     let secret_owner = Owner::current();
     let fetch = Callback::new(move |rotate: bool| {
-        if rotate && !window().confirm_with_message("Replace the signing secret? Posts are signed with the new one at once: update your receiver right after.").unwrap_or(false) {
+        if rotate && !window().confirm_with_message(t.rotate_question).unwrap_or(false) {
             return;
         }
         let d = domain.get_value();
@@ -56,7 +58,7 @@ pub fn RouteRow(route: InboundRoute, on_change: Callback<()>, show: Callback<Str
             },
             move |r: Result<InboundSecret, ApiError>| match r {
                 Ok(s) => {
-                    said.set(rotate.then(|| "A new secret signs every post from now on".to_string()));
+                    said.set(rotate.then(|| t.rotated.to_string()));
                     secret.set(Some(s));
                     if rotate {
                         on_change.run(());
@@ -70,41 +72,45 @@ pub fn RouteRow(route: InboundRoute, on_change: Callback<()>, show: Callback<Str
     let mx_copy = mx.clone();
     let (received, failed) = (route.received, route.failed);
     let hint = route.secret_hint.clone();
+    let copy_word = text().domains.copy;
+    let url_id = format!("inbound-url-{}", domain.get_value());
+    let url_for = fill(t.url_for, &[&domain.get_value()]);
+    let counts = fill(t.received_count, &[&received.to_string()]);
     view! {
         <tr data-domain=route.domain.clone()>
             <th scope="row"><button type="button" class="link-button inbound-show" on:click=move |_| show.run(domain.get_value())>{route.domain.clone()}</button></th>
             <td>
                 <Show when=move || editing.get() fallback=move || view! {
                     <span class="mono">{move || url.get()}</span>" "
-                    <button type="button" class="link-button inbound-edit" on:click=move |_| editing.set(true)>"Change"</button>
+                    <button type="button" class="link-button inbound-edit" on:click=move |_| editing.set(true)>{t.change}</button>
                 }>
                     <form class="email-verify-row" on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); save.run(()) } novalidate>
-                        <label class="sr-only" for=format!("inbound-url-{}", domain.get_value())>{format!("URL for {}", domain.get_value())}</label>
-                        <input type="url" id=format!("inbound-url-{}", domain.get_value()) prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))/>
-                        <button type="submit" class="primary" disabled=move || busy.get()>"Save"</button>
-                        <button type="button" class="secondary" on:click=move |_| editing.set(false)>"Cancel"</button>
+                        <label class="sr-only" for=url_id.clone()>{url_for.clone()}</label>
+                        <input type="url" id=url_id.clone() prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))/>
+                        <button type="submit" class="primary" disabled=move || busy.get()>{t.save}</button>
+                        <button type="button" class="secondary" on:click=move |_| editing.set(false)>{t.cancel}</button>
                     </form>
                 </Show>
             </td>
             <td class="mono"><span>{mx.clone()}</span>" "
-                <button type="button" class="link-button" aria-label=format!("Copy the MX record {mx}") on:click=move |_| copy(mx_copy.clone(), said)>"Copy"</button></td>
-            <td>{format!("{received} received")}{(failed > 0).then(|| view! { <div class="field-error">{format!("{failed} failed")}</div> })}</td>
+                <button type="button" class="link-button" aria-label=fill(t.copy_mx, &[&mx]) on:click=move |_| copy(mx_copy.clone(), said)>{copy_word}</button></td>
+            <td>{counts}{(failed > 0).then(|| view! { <div class="field-error">{fill(t.failed_count, &[&failed.to_string()])}</div> })}</td>
             <td>
                 {move || match secret.get() {
                     Some(s) => {
-                        let text = s.secret.clone();
+                        let value = s.secret.clone();
                         view! {
                             <span class="mono inbound-secret">{s.secret.clone()}</span>" "
-                            <button type="button" class="link-button" aria-label="Copy the secret" on:click=move |_| copy(text.clone(), said)>"Copy"</button>" "
-                            <button type="button" class="link-button" on:click=move |_| secret.set(None)>"Hide"</button>
+                            <button type="button" class="link-button" aria-label=t.copy_secret on:click=move |_| copy(value.clone(), said)>{copy_word}</button>" "
+                            <button type="button" class="link-button" on:click=move |_| secret.set(None)>{t.hide}</button>
                         }.into_any()
                     }
                     None => view! {
                         <span class="mono">{format!("…{hint}")}</span>" "
-                        <button type="button" class="link-button inbound-reveal" disabled=move || busy.get() on:click=move |_| fetch.run(false)>"Reveal"</button>
+                        <button type="button" class="link-button inbound-reveal" disabled=move || busy.get() on:click=move |_| fetch.run(false)>{t.reveal}</button>
                     }.into_any(),
                 }}
-                " "<button type="button" class="link-button inbound-rotate" disabled=move || busy.get() on:click=move |_| fetch.run(true)>"Rotate"</button>
+                " "<button type="button" class="link-button inbound-rotate" disabled=move || busy.get() on:click=move |_| fetch.run(true)>{t.rotate}</button>
                 <div role="status" class="muted">{move || said.get()}</div>
             </td>
         </tr>

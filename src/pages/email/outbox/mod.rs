@@ -18,6 +18,7 @@ use moneydesk_model::Page;
 
 use self::place::{created, subject, Place};
 use super::message::MessageView;
+use super::parts::state_class;
 use super::use_go;
 use crate::api::email as api;
 use crate::api::request::Answer;
@@ -25,17 +26,23 @@ use crate::components::data_table::{BulkAction, BulkRunner};
 use crate::components::error_view::ApiErrorView;
 use crate::components::list_bulk::{outcome, ListBulk, ListBulkBar, PageCheck, RowCheck};
 use crate::components::selection::Selection;
+use crate::format::group;
+use crate::i18n::email::{en, es, text, Outbox as Words};
+use crate::i18n::{fill, pick};
 use crate::session::use_auth;
 
 /// How often the list asks again while messages are on their way.
 const REFRESH: Duration = Duration::from_secs(2);
 
 /// The bulk actions on selected messages (each message on its own; the answer says which).
-const ACTIONS: &[BulkAction] = &[
-    BulkAction::new("resend", "Resend", "resent").confirm("Resend the selected messages? Only failed ones are resent."),
-    BulkAction::new("cancel", "Cancel sending", "cancelled")
-        .confirm("Cancel the selected messages? Only those not sent yet (queued, scheduled, deferred) are cancelled."),
-];
+const fn actions(t: &'static Words) -> [BulkAction; 2] {
+    [
+        BulkAction::new("resend", t.resend.0, t.resend.1).confirm(t.resend_question),
+        BulkAction::new("cancel", t.cancel.0, t.cancel.1).confirm(t.cancel_question),
+    ]
+}
+const ACTIONS: &[BulkAction] = &actions(&en::TEXT.outbox);
+const ACTIONS_ES: &[BulkAction] = &actions(&es::TEXT.outbox);
 
 /// The page's state; `Copy`, handed to each of its parts.
 #[derive(Clone, Copy)]
@@ -149,8 +156,9 @@ fn Bulk(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView {
     });
     let filters = Signal::derive(move || page.place.with(Place::bulk_filters));
     let tick = page.tick;
+    let actions = *pick(&ACTIONS, &ACTIONS_ES);
     view! {
-        <ListBulkBar id="email-outbox" noun="messages" bulk=page.bulk actions=ACTIONS total filters page_ids=ids run
+        <ListBulkBar id="email-outbox" noun=text().outbox.noun bulk=page.bulk actions total filters page_ids=ids run
             done=Callback::new(move |()| tick.update(|t| *t += 1))/>
     }
 }
@@ -159,6 +167,7 @@ fn Bulk(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView {
 #[component]
 fn Filters(page: Outboxes) -> impl IntoView {
     let Outboxes { place, search, from, until, .. } = page;
+    let t = &text().outbox;
     view! {
         <form class="email-filters" role="search" on:submit=move |ev| {
             ev.prevent_default();
@@ -166,7 +175,7 @@ fn Filters(page: Outboxes) -> impl IntoView {
             page.with(&|p| { p.q = q.clone(); p.created_from = f.clone(); p.created_to = t.clone(); p.page = 1; });
         }>
             <fieldset>
-                <legend>"State"</legend>
+                <legend>{t.state}</legend>
                 {MessageState::ALL.into_iter().map(|s| {
                     let (id, for_id) = (format!("email-state-{}", s.as_str()), format!("email-state-{}", s.as_str()));
                     view! {
@@ -178,16 +187,16 @@ fn Filters(page: Outboxes) -> impl IntoView {
                     }
                 }).collect_view()}
             </fieldset>
-            <label for="email-search">"Search"</label>
-            <input id="email-search" type="search" placeholder="Recipient, subject or id" prop:value=move || search.get()
+            <label for="email-search">{t.search}</label>
+            <input id="email-search" type="search" placeholder=t.search_hint prop:value=move || search.get()
                 on:input=move |ev| search.set(event_target_value(&ev))/>
-            <label for="email-created-from">"Created from"</label>
+            <label for="email-created-from">{t.created_from}</label>
             <input id="email-created-from" type="date" prop:value=move || from.get()
                 on:input=move |ev| from.set(event_target_value(&ev))/>
-            <label for="email-created-to"><span class="sr-only">"Created "</span>"to"</label>
+            <label for="email-created-to"><span class="sr-only">{t.created_to.0}</span>{t.created_to.1}</label>
             <input id="email-created-to" type="date" prop:value=move || until.get()
                 on:input=move |ev| until.set(event_target_value(&ev))/>
-            <button type="submit" class="button">"Search"</button>
+            <button type="submit" class="button">{t.search}</button>
         </form>
     }
 }
@@ -196,29 +205,32 @@ fn Filters(page: Outboxes) -> impl IntoView {
 #[component]
 fn Messages(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView {
     let tick = page.tick;
+    let (all, t) = (text(), &text().outbox);
+    let c = &t.columns;
     move || {
         list.with(|l| match l {
-            None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
+            None => view! { <p class="muted" aria-busy="true">{all.loading}</p> }.into_any(),
             Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| tick.update(|t| *t += 1))/> }.into_any(),
-            Some(Ok(shown)) if shown.content.is_empty() => view! { <p class="muted" id="email-outbox-empty">"No messages."</p> }.into_any(),
+            Some(Ok(shown)) if shown.content.is_empty() => view! { <p class="muted" id="email-outbox-empty">{t.none}</p> }.into_any(),
             Some(Ok(shown)) => {
                 let (number, total, last) = (shown.number + 1, shown.total_elements, shown.last);
                 let ids = StoredValue::new(shown.content.iter().map(|m| m.id.clone()).collect::<Vec<_>>());
                 let bulk = page.bulk;
                 view! {
                     <table class="table email-table" id="email-outbox-table">
-                        <caption class="sr-only">"Outbox"</caption>
+                        <caption class="sr-only">{t.caption}</caption>
                         <thead><tr>
                             <th scope="col" class="bulk-check-cell"><PageCheck bulk page_ids=ids/></th>
-                            <th scope="col">"Created"</th><th scope="col">"To"</th><th scope="col">"Subject"</th>
-                            <th scope="col">"State"</th><th scope="col">"Attempts"</th><th scope="col">"Last reply"</th>
-                            <th scope="col">"Bulk outcome"</th>
+                            <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
+                            <th scope="col">{c[3]}</th><th scope="col">{c[4]}</th><th scope="col">{c[5]}</th>
+                            <th scope="col">{c[6]}</th>
                         </tr></thead>
                         <tbody>
                             {shown.content.iter().enumerate().map(|(i, m)| {
                                 let id = m.id.clone();
                                 let state = m.state;
-                                let label = format!("Select the message to {}", m.to.join(", "));
+                                let label = fill(t.select, &[&m.to.join(", ")]);
+                                let badge = state_class(state);
                                 view! {
                                     <tr data-id=m.id.clone()>
                                         <td class="bulk-check-cell"><RowCheck bulk index=i id=m.id.clone() page_ids=ids label/></td>
@@ -228,7 +240,7 @@ fn Messages(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView 
                                             let id = id.clone();
                                             page.with(&|p| p.message = Some(id.clone()));
                                         }>{subject(&m.subject)}</button></td>
-                                        <td><span class=format!("badge state-{}", state.as_str())>{state.label()}</span></td>
+                                        <td><span class=badge>{state.label()}</span></td>
                                         <td>{m.attempts}</td>
                                         <td class="muted">{m.last_reply.clone().unwrap_or_default()}</td>
                                         <td>{outcome(bulk, m.id.clone())}</td>
@@ -237,10 +249,10 @@ fn Messages(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView 
                             }).collect_view()}
                         </tbody>
                     </table>
-                    <nav class="pager" aria-label="Pages">
-                        <button type="button" class="button" disabled=number <= 1 on:click=move |_| page.with(&|p| p.page -= 1)>"Previous"</button>
-                        <span>{format!("Page {number} · {total} messages")}</span>
-                        <button type="button" class="button" disabled=last on:click=move |_| page.with(&|p| p.page += 1)>"Next"</button>
+                    <nav class="pager" aria-label=t.pages>
+                        <button type="button" class="button" disabled=number <= 1 on:click=move |_| page.with(&|p| p.page -= 1)>{all.previous}</button>
+                        <span>{fill(t.page_total, &[&number.to_string(), &group(total)])}</span>
+                        <button type="button" class="button" disabled=last on:click=move |_| page.with(&|p| p.page += 1)>{all.next}</button>
                     </nav>
                 }.into_any()
             }

@@ -4,6 +4,8 @@
 use leptos_router::params::ParamsMap;
 use moneydesk_model::email::MessageState;
 
+use crate::i18n::email::text;
+
 /// Messages a page.
 const PAGE_SIZE: &str = "25";
 
@@ -105,7 +107,7 @@ pub fn created(at: &str) -> String {
 /// The subject, or `(no subject)`.
 pub fn subject(s: &str) -> String {
     if s.is_empty() {
-        "(no subject)".to_string()
+        text().outbox.no_subject.to_string()
     } else {
         s.to_string()
     }

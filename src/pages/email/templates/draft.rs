@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::api::email as api;
 use crate::api::request::Answer;
+use crate::i18n::{email::text, fill};
 use crate::session::Auth;
 
 /// How long typing must pause before the preview is asked for.
@@ -139,12 +140,13 @@ pub fn version(subject: String, text: String, html: String) -> NewTemplateVersio
 
 /// The sample data typed, or why it is not a JSON object.
 pub fn sample_data(sample: &str) -> Result<Map<String, Value>, String> {
-    serde_json::from_str::<Map<String, Value>>(sample).map_err(|e| format!("Sample data is not a JSON object: {e}"))
+    serde_json::from_str::<Map<String, Value>>(sample)
+        .map_err(|e| fill(text().templates.not_an_object, &[&e.to_string()]))
 }
 
 /// `Template “Welcome” saved as version 2.`
 pub fn saved(t: &TemplateDetail) -> String {
-    format!("Template “{}” saved as version {}.", t.name, t.latest.version)
+    fill(text().templates.saved, &[&t.name, &t.latest.version.to_string()])
 }
 
 #[cfg(test)]

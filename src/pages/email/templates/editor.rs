@@ -9,6 +9,7 @@ use super::draft::{saved, version, TemplateForm};
 use crate::api::email as api;
 use crate::api::request::{submit, Answer};
 use crate::components::toasts::{use_toasts, ToastKind};
+use crate::i18n::email::text as words;
 use crate::session::use_auth;
 
 #[component]
@@ -59,19 +60,20 @@ pub fn TemplateEditor(form: TemplateForm, rendered: Answer<RenderedTemplate>) ->
             )
         });
     };
+    let t = &words().templates;
     view! {
         <form class="email-template-editor" on:submit=save>
             <Show when=move || open.with(Option::is_none)>
-                <div class="email-field"><label for="template-name">"Name"</label>
+                <div class="email-field"><label for="template-name">{t.name}</label>
                     <input id="template-name" maxlength="128" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/></div>
             </Show>
-            <div class="email-field"><label for="template-subject">"Subject"</label>
+            <div class="email-field"><label for="template-subject">{t.subject}</label>
                 <input id="template-subject" prop:value=move || subject.get() on:input=move |ev| subject.set(event_target_value(&ev))/></div>
-            <div class="email-field"><label for="template-text">"Plain text"</label>
+            <div class="email-field"><label for="template-text">{t.plain_text}</label>
                 <textarea id="template-text" rows="6" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea></div>
-            <div class="email-field"><label for="template-html">"HTML"</label>
+            <div class="email-field"><label for="template-html">{t.html}</label>
                 <textarea id="template-html" rows="6" prop:value=move || html.get() on:input=move |ev| html.set(event_target_value(&ev))></textarea></div>
-            <div class="email-field"><label for="template-sample">"Sample data (JSON)"</label>
+            <div class="email-field"><label for="template-sample">{t.sample}</label>
                 <textarea id="template-sample" rows="4" prop:value=move || sample.get() on:input=move |ev| sample.set(event_target_value(&ev))></textarea>
                 <p class="field-error" role="alert">{move || sample_error.get()}</p></div>
             <div class="email-rendered" aria-live="polite">
@@ -79,9 +81,9 @@ pub fn TemplateEditor(form: TemplateForm, rendered: Answer<RenderedTemplate>) ->
                     Some(Ok(r)) => {
                         let html = r.html.clone().unwrap_or_default();
                         view! {
-                            <p><strong>"Subject: "</strong>{r.subject.clone()}</p>
-                            {r.text.clone().map(|t| view! { <pre class="email-text">{t}</pre> })}
-                            <HtmlPreview html=html title="Template draft preview"/>
+                            <p><strong>{t.subject_said}</strong>{r.subject.clone()}</p>
+                            {r.text.clone().map(|plain| view! { <pre class="email-text">{plain}</pre> })}
+                            <HtmlPreview html=html title=t.preview/>
                         }.into_any()
                     }
                     Some(Err(e)) => view! { <p class="field-error">{e.to_string()}</p> }.into_any(),
@@ -89,8 +91,8 @@ pub fn TemplateEditor(form: TemplateForm, rendered: Answer<RenderedTemplate>) ->
                 })}
             </div>
             <p class="field-error" role="alert">{move || save_error.get()}</p>
-            <button type="submit" class="button primary" id="template-save" disabled=move || busy.get()>"Save"</button>
-            <button type="button" class="button" on:click=move |_| editing.set(false)>"Cancel"</button>
+            <button type="submit" class="button primary" id="template-save" disabled=move || busy.get()>{t.save}</button>
+            <button type="button" class="button" on:click=move |_| editing.set(false)>{t.cancel}</button>
         </form>
     }
 }

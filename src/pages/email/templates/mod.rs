@@ -16,6 +16,7 @@ use self::editor::TemplateEditor;
 use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::{email::text, fill};
 use crate::pages::activity::tab::{WithActivity, TEMPLATE};
 use crate::session::use_auth;
 
@@ -59,21 +60,22 @@ pub fn Templates() -> impl IntoView {
 #[component]
 fn TemplateList(form: TemplateForm, list: Answer<Vec<TemplateSummary>>, admin: Memo<bool>) -> impl IntoView {
     let TemplateForm { open, editing, .. } = form;
+    let (all, t) = (text(), &text().templates);
     view! {
         <div class="email-template-list">
             <Show when=move || admin.get()>
-                <button type="button" class="button" id="email-template-new" on:click=move |_| { open.set(None); form.edit(None); }>"New template"</button>
+                <button type="button" class="button" id="email-template-new" on:click=move |_| { open.set(None); form.edit(None); }>{t.new_template}</button>
             </Show>
             {move || list.with(|l| match l {
-                None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
+                None => view! { <p class="muted" aria-busy="true">{all.loading}</p> }.into_any(),
                 Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
-                Some(Ok(ts)) if ts.is_empty() => view! { <p class="muted">"No templates yet."</p> }.into_any(),
+                Some(Ok(ts)) if ts.is_empty() => view! { <p class="muted">{t.none}</p> }.into_any(),
                 Some(Ok(ts)) => view! {
                     <ul id="email-template-list">
-                        {ts.iter().map(|t| {
-                            let id = t.id.clone();
-                            view! { <li><button type="button" class="link-button" on:click=move |_| { editing.set(false); open.set(Some(id.clone())); }>{t.name.clone()}</button>
-                                <span class="muted">{format!(" v{} · {}", t.version, t.subject)}</span></li> }
+                        {ts.iter().map(|s| {
+                            let id = s.id.clone();
+                            view! { <li><button type="button" class="link-button" on:click=move |_| { editing.set(false); open.set(Some(id.clone())); }>{s.name.clone()}</button>
+                                <span class="muted">{fill(t.listed, &[&s.version.to_string(), &s.subject])}</span></li> }
                         }).collect_view()}
                     </ul>
                 }.into_any(),
@@ -86,24 +88,26 @@ fn TemplateList(form: TemplateForm, list: Answer<Vec<TemplateSummary>>, admin: M
 #[component]
 fn OpenTemplate(form: TemplateForm, detail: Answer<TemplateDetail>, admin: Memo<bool>) -> impl IntoView {
     let open = form.open;
+    let (all, words) = (text(), &text().templates);
+    let c = &words.columns;
     move || {
         open.get().map(|_| detail.with(|d| match d {
-            None => view! { <p class="muted" aria-busy="true">"Loading…"</p> }.into_any(),
+            None => view! { <p class="muted" aria-busy="true">{all.loading}</p> }.into_any(),
             Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
             Some(Ok(t)) => {
                 let t2 = t.clone();
-                let about = format!("{} · variables: {}", t.id, t.latest.variables.join(", "));
+                let about = fill(words.about, &[&t.id, &t.latest.variables.join(", ")]);
                 let versions = t.versions.clone();
                 view! {
                     <h2>{t.name.clone()}</h2>
                     <WithActivity target_type=TEMPLATE target_id=t.id.clone()>
                         <p class="muted">{about}</p>
                         <Show when=move || admin.get()>
-                            {let t3 = t2.clone(); view! { <button type="button" class="button" id="email-template-edit" on:click=move |_| form.edit(Some(&t3))>"New version"</button> }}
+                            {let t3 = t2.clone(); view! { <button type="button" class="button" id="email-template-edit" on:click=move |_| form.edit(Some(&t3))>{words.new_version}</button> }}
                         </Show>
                         <table class="table">
-                            <caption>"Versions"</caption>
-                            <thead><tr><th scope="col">"Version"</th><th scope="col">"Subject"</th><th scope="col">"Saved"</th><th scope="col">"By"</th></tr></thead>
+                            <caption>{words.versions}</caption>
+                            <thead><tr><th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th><th scope="col">{c[3]}</th></tr></thead>
                             <tbody>{versions.into_iter().map(|v| view! {
                                 <tr><td>{v.version}</td><td>{v.subject}</td><td>{v.created_at}</td><td>{v.created_by}</td></tr>
                             }).collect_view()}</tbody>

@@ -8,6 +8,8 @@ use leptos::task::spawn_local;
 
 use super::csv;
 use super::format::count;
+use crate::i18n::fill;
+use crate::i18n::routing::text;
 use crate::session::use_auth;
 
 mod run;
@@ -17,17 +19,22 @@ pub use run::BulkState;
 use run::{cells, Outcome, Row, MAX_ROWS};
 use tally::{progress, Tally};
 
+/// The list's placeholder: numbers, the same in every language.
+const PLACEHOLDER: &str = "011000015\n021000021\n…";
+
 /// Uploads larger than this are refused before reading.
 const MAX_FILE_BYTES: f64 = 5.0 * 1024.0 * 1024.0;
 
 /// The columns' headings (also each cell's `data-label`, shown beside it on a phone).
-const HEADINGS: [&str; 6] = ["#", "Routing number", "Check", "In ACH", "In wire", "Institution"];
+fn headings() -> [&'static str; 6] {
+    text().bulk_headings
+}
 
 /// One result cell, following the row's outcome.
 fn cell(o: &ArcRwSignal<Outcome>, i: usize) -> impl IntoView {
     let (a, b) = (o.clone(), o.clone());
     view! {
-        <td data-label=HEADINGS[i + 2]>
+        <td data-label=headings()[i + 2]>
             <span class=move || a.with(|o| cells(o)[i].0)>{move || b.with(|o| cells(o)[i].1.clone())}</span>
         </td>
     }
@@ -35,10 +42,11 @@ fn cell(o: &ArcRwSignal<Outcome>, i: usize) -> impl IntoView {
 
 fn row_view(index: usize, row: Row) -> impl IntoView {
     let o = row.outcome.clone();
+    let h = headings();
     view! {
         <tr data-status=move || o.with(Outcome::status)>
-            <td class="num" data-label=HEADINGS[0]>{index + 1}</td>
-            <td data-label=HEADINGS[1]><code>{row.input.clone()}</code></td>
+            <td class="num" data-label=h[0]>{index + 1}</td>
+            <td data-label=h[1]><code>{row.input.clone()}</code></td>
             {cell(&row.outcome, 0)}
             {cell(&row.outcome, 1)}
             {cell(&row.outcome, 2)}
@@ -63,9 +71,9 @@ pub fn BulkTab(state: BulkState) -> impl IntoView {
             </p>
             <div class="routing-table-wrap">
                 <table class="routing-table" data-testid="routing-bulk-results">
-                    <caption class="routing-sr">"Bulk check results"</caption>
+                    <caption class="routing-sr">{text().results_caption}</caption>
                     <thead>
-                        <tr>{HEADINGS.map(|h| view! { <th scope="col">{h}</th> }).to_vec()}</tr>
+                        <tr>{headings().map(|h| view! { <th scope="col">{h}</th> }).to_vec()}</tr>
                     </thead>
                     <tbody>
                         {move || s.rows.get().into_iter().enumerate().map(|(i, r)| row_view(i, r)).collect_view()}
@@ -81,12 +89,13 @@ pub fn BulkTab(state: BulkState) -> impl IntoView {
 fn BulkForm(state: BulkState) -> impl IntoView {
     let auth = use_auth();
     let s = state;
+    let t = text();
 
     let on_file = move |ev: web_sys::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
         if file.size() > MAX_FILE_BYTES {
-            s.notice.set(Some(format!("{} is larger than 5 MiB; upload a smaller file.", file.name())));
+            s.notice.set(Some(fill(t.too_large, &[&file.name()])));
             return;
         }
         let name = file.name();
@@ -99,7 +108,7 @@ fn BulkForm(state: BulkState) -> impl IntoView {
                     }
                 }
                 None => {
-                    s.notice.try_set(Some(format!("Could not read {name} as text.")));
+                    s.notice.try_set(Some(fill(t.cannot_read, &[&name])));
                 }
             }
         });
@@ -118,25 +127,22 @@ fn BulkForm(state: BulkState) -> impl IntoView {
             ev.prevent_default();
             s.start(auth.client());
         }>
-            <label for="routing-bulk-input">"Routing numbers"</label>
+            <label for="routing-bulk-input">{t.routing_numbers}</label>
             <textarea
                 id="routing-bulk-input"
                 rows="6"
                 spellcheck="false"
                 aria-describedby="routing-bulk-hint"
-                placeholder="011000015\n021000021\n…"
+                placeholder=PLACEHOLDER
                 prop:value=move || s.text.get()
                 on:input=move |ev| s.text.set(event_target_value(&ev))
             ></textarea>
-            <p id="routing-bulk-hint" class="hint">
-                "One per line, or a CSV: a column headed “routing number” (or ABA) is used, else the first column. "
-                "Up to " {count(MAX_ROWS as u64)} " numbers."
-            </p>
-            <label for="routing-bulk-file">"Or upload a CSV or text file"</label>
+            <p id="routing-bulk-hint" class="hint">{fill(t.bulk_hint, &[&count(MAX_ROWS as u64)])}</p>
+            <label for="routing-bulk-file">{t.upload}</label>
             <input id="routing-bulk-file" type="file" accept=".csv,.txt,text/csv,text/plain" on:change=on_file/>
             <div class="routing-actions">
                 <button id="routing-bulk-check" type="submit" class="button primary" disabled=move || s.running.get()>
-                    "Check"
+                    {t.check}
                 </button>
                 <button
                     id="routing-bulk-cancel"
@@ -145,7 +151,7 @@ fn BulkForm(state: BulkState) -> impl IntoView {
                     hidden=move || !s.running.get()
                     on:click=move |_| s.cancel()
                 >
-                    "Cancel"
+                    {t.cancel}
                 </button>
                 <button
                     id="routing-bulk-export"
@@ -154,7 +160,7 @@ fn BulkForm(state: BulkState) -> impl IntoView {
                     hidden=move || s.rows.with(Vec::is_empty) || s.running.get()
                     on:click=export
                 >
-                    "Export CSV"
+                    {t.export_csv}
                 </button>
             </div>
         </form>

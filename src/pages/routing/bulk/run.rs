@@ -14,6 +14,8 @@ use super::super::format::{count, problem, yes_no};
 use super::super::records::text;
 use crate::api::routing::{ach, wire, Answer};
 use crate::api::{ApiError, Client};
+use crate::i18n::fill;
+use crate::i18n::routing::text as words;
 
 /// Requests in flight at once.
 const CONCURRENCY: usize = 4;
@@ -54,7 +56,7 @@ pub fn why_invalid(input: &str) -> Option<String> {
     let mut why = problem(&e);
     let padded = format!("0{input}");
     if input.len() == 8 && RoutingNumber::parse(&padded).is_ok() {
-        why.push_str(&format!(" A spreadsheet may have dropped a leading zero: {padded} is valid."));
+        why.push_str(&fill(words().leading_zero, &[&padded]));
     }
     Some(why)
 }
@@ -108,7 +110,7 @@ impl BulkState {
                 }
             }
         });
-        self.notice.set(Some("Cancelled: the remaining numbers were not checked.".into()));
+        self.notice.set(Some(words().cancelled.into()));
     }
 
     pub(super) fn start(&self, client: Client) {
@@ -117,15 +119,12 @@ impl BulkState {
         self.notice.set(None);
         if numbers.is_empty() {
             self.rows.set(Vec::new());
-            self.notice.set(Some("Paste or upload at least one routing number.".into()));
+            self.notice.set(Some(words().paste_one.into()));
             return;
         }
         if numbers.len() > MAX_ROWS {
-            self.notice.set(Some(format!(
-                "{} numbers given; the first {} are checked. Split the list to check the rest.",
-                count(numbers.len() as u64),
-                count(MAX_ROWS as u64)
-            )));
+            let (given, checked) = (count(numbers.len() as u64), count(MAX_ROWS as u64));
+            self.notice.set(Some(fill(words().too_many, &[&given, &checked])));
             numbers.truncate(MAX_ROWS);
         }
         // One lookup per distinct valid number; its rows share the answer.
@@ -193,18 +192,20 @@ impl BulkState {
     /// The results as CSV rows (header first).
     pub(super) fn export_rows(&self) -> Vec<Vec<String>> {
         let header = ["row", "routingNumber", "valid", "problem", "inAch", "inWire", "institution", "error"];
+        let w = words();
+        let [yes, no] = w.export_yes_no;
         let mut out = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
         self.rows.with_untracked(|rows| {
             for (i, r) in rows.iter().enumerate() {
                 let (valid, problem, in_ach, in_wire, name, error) = match r.outcome.get_untracked() {
-                    Outcome::Invalid(why) => ("no", why, "", "", String::new(), String::new()),
+                    Outcome::Invalid(why) => (no, why, "", "", String::new(), String::new()),
                     Outcome::Checked { ach, wire } => {
                         let name = ach.clone().or(wire.clone()).unwrap_or_default();
-                        ("yes", String::new(), yes_no(ach.is_some()), yes_no(wire.is_some()), name, String::new())
+                        (yes, String::new(), yes_no(ach.is_some()), yes_no(wire.is_some()), name, String::new())
                     }
-                    Outcome::Failed(e) => ("yes", String::new(), "", "", String::new(), e),
+                    Outcome::Failed(e) => (yes, String::new(), "", "", String::new(), e),
                     Outcome::Pending | Outcome::NotChecked => {
-                        ("yes", String::new(), "", "", String::new(), "not checked".into())
+                        (yes, String::new(), "", "", String::new(), w.export_not_checked.into())
                     }
                 };
                 out.push(vec![
@@ -240,21 +241,23 @@ async fn lookup_both(a: Answer, w: Answer) -> Result<Outcome, ApiError> {
 
 /// The four result cells of a row: (CSS class, text) for check, in ACH, in wire, institution.
 pub fn cells(o: &Outcome) -> [(&'static str, String); 4] {
+    let w = words();
     let dash = || ("muted", "—".to_string());
+    let valid = || ("routing-good", w.valid.to_string());
     match o {
-        Outcome::Invalid(why) => [("routing-bad", format!("Invalid: {why}")), dash(), dash(), dash()],
+        Outcome::Invalid(why) => [("routing-bad", fill(w.invalid, &[why])), dash(), dash(), dash()],
         Outcome::Checked { ach, wire } => [
-            ("routing-good", "Valid".into()),
+            valid(),
             ("", yes_no(ach.is_some()).into()),
             ("", yes_no(wire.is_some()).into()),
             match ach.as_ref().or(wire.as_ref()) {
                 Some(name) => ("", name.clone()),
-                None => ("muted", "Not in either directory".into()),
+                None => ("muted", w.in_neither.into()),
             },
         ],
-        Outcome::Failed(e) => [("routing-good", "Valid".into()), dash(), dash(), ("routing-bad", e.clone())],
-        Outcome::Pending => [("routing-good", "Valid".into()), dash(), dash(), ("muted", "Checking…".into())],
-        Outcome::NotChecked => [("routing-good", "Valid".into()), dash(), dash(), ("muted", "Not checked".into())],
+        Outcome::Failed(e) => [valid(), dash(), dash(), ("routing-bad", e.clone())],
+        Outcome::Pending => [valid(), dash(), dash(), ("muted", w.checking.into())],
+        Outcome::NotChecked => [valid(), dash(), dash(), ("muted", w.not_checked.into())],
     }
 }
 

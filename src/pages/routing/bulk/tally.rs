@@ -3,6 +3,8 @@
 
 use super::super::format::count;
 use super::run::Outcome;
+use crate::i18n::fill;
+use crate::i18n::routing::text;
 
 /// The rows counted by outcome. A row not checked yet counts as valid.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -33,21 +35,15 @@ impl Tally {
 
     /// `4 rows: 2 valid, 2 invalid; 1 in ACH, 1 in wire, 1 in neither.`
     pub fn text(&self) -> String {
-        format!(
-            "{} rows: {} valid, {} invalid; {} in ACH, {} in wire, {} in neither.",
-            count(self.valid + self.invalid),
-            count(self.valid),
-            count(self.invalid),
-            count(self.in_ach),
-            count(self.in_wire),
-            count(self.neither)
-        )
+        let counts = [self.valid + self.invalid, self.valid, self.invalid, self.in_ach, self.in_wire, self.neither];
+        let counts = counts.map(count);
+        fill(text().tally, &counts.each_ref().map(String::as_str))
     }
 }
 
 /// `2 of 2 distinct valid numbers looked up`.
 pub fn progress(done: usize, lookups: usize) -> String {
-    format!("{} of {} distinct valid numbers looked up", count(done as u64), count(lookups as u64))
+    fill(text().progress, &[&count(done as u64), &count(lookups as u64)])
 }
 
 #[cfg(test)]

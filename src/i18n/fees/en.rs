@@ -1,0 +1,36 @@
+//! The Fees page in English.
+
+use super::Fees;
+
+pub const TEXT: Fees = Fees {
+    heading: "Fee schedules",
+    rail: "Rail",
+    none_in_force: "No fee schedule is in force yet.",
+    transfer_type: "Transfer type",
+    amount_usd: "Amount (USD)",
+    amount_hint: "e.g. 1,250.00",
+    payer_id: "Payer ID (optional)",
+    payer_hint: "e.g. acme-payroll",
+    payer_note: "A payer may have its fees waived or its own schedule.",
+    schedule_caption: "{} schedule{}",
+    of_payer: " of payer {}",
+    waived_for: " (waived for payer {})",
+    schedule_columns: ["Fee type", "Amounts", "Fee"],
+    quoting_now: "Quoting…",
+    rate_limited: "Too many quotes at once. Quoting again in {} s.",
+    fees_for: "Fees for {}",
+    quote_columns: ["Fee type", "Fee", "Total to pay", "Tier"],
+    payee: "payee",
+    payee_bank: "the payee's bank",
+    payer: "payer",
+    waived_note: "Fees waived for {} {}{}.",
+    payer_schedule_note: "Priced by {} {}'s own fee schedule.",
+    two_decimals: "At most two decimals (cents).",
+    fifteen_digits: "At most 15 digits before the decimal point.",
+    digits_only: "Only digits and one decimal point: the amount is in US dollars.",
+    quoting: "Quoting {}",
+    type_an_amount: "Type an amount in US dollars to quote its fees.",
+    above_zero: "Enter an amount above zero.",
+    chart_caption: "Fee against amount (log scale), per fee type. Move over or tab to a tier edge to read it.",
+    edge_from: "From {}: {}",
+};

@@ -1,0 +1,36 @@
+//! The Fees page in Spanish.
+
+use super::Fees;
+
+pub const TEXT: Fees = Fees {
+    heading: "Tarifas de comisiones",
+    rail: "Red",
+    none_in_force: "Todavía no hay una tarifa de comisiones vigente.",
+    transfer_type: "Tipo de transferencia",
+    amount_usd: "Importe (USD)",
+    amount_hint: "p. ej. 1,250.00",
+    payer_id: "ID del pagador (opcional)",
+    payer_hint: "p. ej. acme-payroll",
+    payer_note: "Un pagador puede tener sus comisiones exoneradas o una tarifa propia.",
+    schedule_caption: "Tarifa de {}{}",
+    of_payer: " del pagador {}",
+    waived_for: " (exonerado para el pagador {})",
+    schedule_columns: ["Tipo de comisión", "Importes", "Comisión"],
+    quoting_now: "Cotizando…",
+    rate_limited: "Demasiadas cotizaciones a la vez. Se cotizará de nuevo en {} s.",
+    fees_for: "Comisiones para {}",
+    quote_columns: ["Tipo de comisión", "Comisión", "Total a pagar", "Tramo"],
+    payee: "el beneficiario",
+    payee_bank: "el banco del beneficiario",
+    payer: "el pagador",
+    waived_note: "Comisiones exoneradas para {} {}{}.",
+    payer_schedule_note: "Cotizado con la tarifa propia de {} {}.",
+    two_decimals: "Como máximo dos decimales (centavos).",
+    fifteen_digits: "Como máximo 15 dígitos antes del punto decimal.",
+    digits_only: "Solo dígitos y un punto decimal: el importe es en dólares estadounidenses.",
+    quoting: "Cotizando {}",
+    type_an_amount: "Escribe un importe en dólares estadounidenses para cotizar sus comisiones.",
+    above_zero: "Ingresa un importe mayor que cero.",
+    chart_caption: "Comisión según el importe (escala logarítmica), por tipo de comisión. Pasa el puntero o tabula hasta el límite de un tramo para leerlo.",
+    edge_from: "Desde {}: {}",
+};
