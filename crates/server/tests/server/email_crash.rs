@@ -47,17 +47,7 @@ async fn a_kill_mid_queue_loses_nothing_and_sends_nothing_twice_after_the_restar
     let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
 
     let mut server = start(dir.path(), &sink.url()).await;
-    let personalizations: Vec<_> =
-        (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
-    let body = json!({"from": {"email": "ops@moneydesk.test"}, "subject": "Notice", "content": [{"type": "text/plain", "value": "Hello"}], "personalizations": personalizations});
-    let r = reqwest::Client::new()
-        .post(format!("{}{}", server.base, paths::EMAIL_SEND))
-        .bearer_auth(&token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 202);
+    send_to_300(&server.base, &token).await;
 
     let before = sink.wait_for(60, 30).await.len();
     // Not the instant a message was written (that is the relay's 250, the one window the
@@ -134,17 +124,7 @@ async fn a_kill_of_one_of_two_instances_loses_nothing_and_the_other_finishes_the
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
-    let personalizations: Vec<_> =
-        (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
-    let body = json!({"from": {"email": "ops@moneydesk.test"}, "subject": "Notice", "content": [{"type": "text/plain", "value": "Hello"}], "personalizations": personalizations});
-    let r = reqwest::Client::new()
-        .post(format!("{}{}", a.base, paths::EMAIL_SEND))
-        .bearer_auth(&token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 202);
+    send_to_300(&a.base, &token).await;
 
     let before = sink.wait_for(60, 30).await.len();
     tokio::time::sleep(Duration::from_millis(7)).await;
@@ -179,4 +159,19 @@ async fn a_kill_of_one_of_two_instances_loses_nothing_and_the_other_finishes_the
     let mut child = b.child;
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// One send to 300 recipients through the server at `base`, accepted (202).
+async fn send_to_300(base: &str, token: &str) {
+    let personalizations: Vec<_> =
+        (0..300).map(|i| json!({"to": [{"email": format!("r{i}@client.example")}]})).collect();
+    let body = json!({"from": {"email": "ops@moneydesk.test"}, "subject": "Notice", "content": [{"type": "text/plain", "value": "Hello"}], "personalizations": personalizations});
+    let r = reqwest::Client::new()
+        .post(format!("{base}{}", paths::EMAIL_SEND))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
 }

@@ -197,7 +197,8 @@ async fn both_fee_paths_refuse_missing_invalid_and_unscoped_tokens_in_the_fee_bo
     }
 }
 
-async fn post_schedule(server: &Server, token: &str, media: &str, body: String) -> (u16, Value) {
+/// Posts a fee schedule version as `media` (also used by `fees_payers`: one test binary).
+pub(crate) async fn post_schedule(server: &Server, token: &str, media: &str, body: String) -> (u16, Value) {
     let r = server
         .client
         .post(server.url(paths::FEE_SCHEDULE_VERSIONS))

@@ -4,6 +4,7 @@
 //! schedule gets it, any other payer the version's own tiers; the memo prices nothing.
 
 use crate::common;
+use crate::fees::post_schedule;
 
 use std::time::Duration;
 
@@ -149,19 +150,6 @@ async fn waivers_and_a_payer_schedule_loaded_by_the_cli_price_the_request_fields
     let unknown = json!({"payeeId": "p-77", "payeeBankId": "011000015", "payerId": "somebody-else",
         "transferType": "EFT", "amount": "5000.00", "memo": "A memo is never priced"});
     assert_eq!(get_json(&server, &token, paths::FEES_ACH, unknown).await, (200, bare));
-}
-
-async fn post_schedule(server: &Server, token: &str, media: &str, body: String) -> (u16, Value) {
-    let r = server
-        .client
-        .post(server.url(paths::FEE_SCHEDULE_VERSIONS))
-        .bearer_auth(token)
-        .header("content-type", media)
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    (r.status().as_u16(), json(r).await)
 }
 
 async fn the_versions_endpoint_loads_and_shows_them_and_refuses_bad_ones_at_their_place(backend: Backend) {
