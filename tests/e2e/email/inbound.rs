@@ -59,20 +59,7 @@ async fn smtp_deliver(addr: std::net::SocketAddr, from: &str, to: &str, message:
 /// in the list with its deliveries — a 503 then, on the retry, a 200 — and redelivered.
 #[tokio::test]
 async fn an_inbound_message_is_received_by_smtp_and_its_deliveries_are_shown() {
-    let (url, hits) = receiver().await;
-    let h = Harness::start_with(|c| {
-        c.email.worker = true;
-        c.email.inbound.smtp = Some("127.0.0.1:0".parse().unwrap());
-        c.email.inbound.retry_base = std::time::Duration::from_millis(300);
-    })
-    .await;
-    let token = h.token(&[Scope::EmailSend]).await;
-    h.sign_in(&token).await;
-    h.goto("/email?tab=inbound").await;
-    h.wait_for("#inbound-routes-empty").await;
-    h.type_into("#inbound-domain", "in.bank.example").await;
-    h.type_into("#inbound-url", &url).await;
-    h.click(".email-inbound-new button[type=submit]").await;
+    let (h, hits) = with_a_route().await;
     h.wait_for_text("#inbound-routes tr[data-domain='in.bank.example']", "in.bank.example MX 10 mx.moneydesk.test")
         .await;
     h.click("#inbound-routes .inbound-reveal").await;
@@ -100,21 +87,7 @@ async fn an_inbound_message_is_received_by_smtp_and_its_deliveries_are_shown() {
 /// one bulk request.
 #[tokio::test]
 async fn inbound_messages_are_redelivered_in_bulk() {
-    let (url, hits) = receiver().await;
-    let h = Harness::start_with(|c| {
-        c.email.worker = true;
-        c.email.inbound.smtp = Some("127.0.0.1:0".parse().unwrap());
-        c.email.inbound.retry_base = std::time::Duration::from_millis(300);
-    })
-    .await;
-    let token = h.token(&[Scope::EmailSend]).await;
-    h.sign_in(&token).await;
-    h.goto("/email?tab=inbound").await;
-    h.wait_for("#inbound-routes-empty").await;
-    h.type_into("#inbound-domain", "in.bank.example").await;
-    h.type_into("#inbound-url", &url).await;
-    h.click(".email-inbound-new button[type=submit]").await;
-    h.wait_for("#inbound-routes tr[data-domain='in.bank.example']").await;
+    let (h, hits) = with_a_route().await;
     let smtp = h.server().inbound_smtp_addr().expect("the listener runs");
     for subject in ["First", "Second"] {
         let message =
@@ -138,4 +111,25 @@ async fn inbound_messages_are_redelivered_in_bulk() {
     }
     assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), delivered + 2, "each posted once more");
     h.finish().await;
+}
+
+/// A signed-in Inbound tab (a server with its SMTP listener and quick retries) after adding a
+/// route for in.bank.example to the test receiver ([`receiver`]); its count of deliveries.
+async fn with_a_route() -> (Harness, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    let (url, hits) = receiver().await;
+    let h = Harness::start_with(|c| {
+        c.email.worker = true;
+        c.email.inbound.smtp = Some("127.0.0.1:0".parse().unwrap());
+        c.email.inbound.retry_base = std::time::Duration::from_millis(300);
+    })
+    .await;
+    let token = h.token(&[Scope::EmailSend]).await;
+    h.sign_in(&token).await;
+    h.goto("/email?tab=inbound").await;
+    h.wait_for("#inbound-routes-empty").await;
+    h.type_into("#inbound-domain", "in.bank.example").await;
+    h.type_into("#inbound-url", &url).await;
+    h.click(".email-inbound-new button[type=submit]").await;
+    h.wait_for("#inbound-routes tr[data-domain='in.bank.example']").await;
+    (h, hits)
 }
