@@ -60,8 +60,6 @@ mod ledger_holds;
 mod ledger_instances;
 mod ledger_properties;
 mod ledger_reconciliation;
-mod metrics;
-mod metrics_takeover;
 mod overview;
 mod permissions;
 mod queue;

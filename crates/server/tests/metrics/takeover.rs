@@ -1,7 +1,7 @@
 //! `moneydesk_claims_taken_over_total{kind}` at the metrics address: claims left by a holder
 //! that died (a claim row whose lease has run out, as a `kill -9` leaves it; see
 //! `email_crash.rs`) are taken over by the running workers, and each is counted under its kind.
-//! (One test in this binary: the recorder is the process's.)
+//! Each count is what this test's own work added (see `main.rs`).
 
 use crate::common;
 
@@ -35,6 +35,7 @@ async fn wait(s: &Server, token: &str, path: &str, done: impl Fn(&Value) -> bool
 
 #[tokio::test]
 async fn claims_left_by_a_dead_holder_are_taken_over_and_counted_by_kind() {
+    let _alone = crate::alone().await;
     let s = Server::start_with(|c| {
         c.metrics_addr = Some("127.0.0.1:0".parse().unwrap());
         c.email.worker = true;
@@ -42,6 +43,8 @@ async fn claims_left_by_a_dead_holder_are_taken_over_and_counted_by_kind() {
         c.email.inbound.retry_base = Duration::from_secs(3600);
     })
     .await;
+    let metrics = s.running.metrics_addr().expect("metrics are served");
+    let before = crate::scrape(metrics).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let state = &s.running.state;
     let gone = || Utc::now() - chrono::Duration::seconds(1);
@@ -121,9 +124,9 @@ async fn claims_left_by_a_dead_holder_are_taken_over_and_counted_by_kind() {
     let later = Utc::now() + chrono::Duration::hours(2);
     assert_eq!(schedule::claim(db, "test-job", "alive", later, hour).await.unwrap(), Claim::Due);
 
-    let at = format!("http://{}/metrics", s.running.metrics_addr().expect("metrics are served"));
-    let text = reqwest::get(&at).await.unwrap().text().await.unwrap();
+    let after = crate::scrape(metrics).await;
     for kind in ["outbox", "inbound", "job"] {
-        assert!(text.contains(&format!("moneydesk_claims_taken_over_total{{kind=\"{kind}\"}} 1\n")), "{kind}:\n{text}");
+        let series = format!("moneydesk_claims_taken_over_total{{kind=\"{kind}\"}}");
+        assert_eq!(crate::moved(&before, &after, &series), 1.0, "{kind}:\n{after}");
     }
 }
