@@ -190,24 +190,7 @@ pub fn ListBulkBar(
             }
         })
         .collect_view();
-    let prompt = move || {
-        match step.get() {
-        Step::Idle => None,
-        Step::Confirm(a) => Some(
-            view! {
-                <div class="bulk-confirm" role="group" aria-labelledby=format!("{id}-bulk-question")>
-                    <p id=format!("{id}-bulk-question")>{a.confirm.unwrap_or_default()} " " {move || count_text()}</p>
-                    <button type="button" class="button primary" data-bulk="yes" on:click=move |_| send(a)>
-                        {format!("Yes, {}", a.label.to_lowercase())}
-                    </button>
-                    <button type="button" class="button" data-bulk="no" on:click=move |_| step.set(Step::Idle)>"No"</button>
-                </div>
-            }
-            .into_any(),
-        ),
-        Step::Running(a) => Some(view! { <p class="bulk-running" role="status">{format!("{}: working…", a.label)}</p> }.into_any()),
-    }
-    };
+    let prompt = move || question(id, step, count_text, send);
     view! {
         <div class="bulk-bar" id=format!("{id}-bulk-bar") data-testid="bulk-bar" role="region" aria-label=format!("Selected {noun}")
             hidden=move || empty() && step.get() == Step::Idle && failed.with(Option::is_none)>
@@ -227,5 +210,30 @@ pub fn ListBulkBar(
             <p class="bulk-error" role="alert" hidden=move || failed.with(Option::is_none)>{move || failed.get()}</p>
         </div>
         <BulkSummary id ran=bulk.ran/>
+    }
+}
+
+/// What the bar asks before an action with a question, or says while one runs.
+fn question(
+    id: &'static str,
+    step: RwSignal<Step>,
+    count_text: impl Fn() -> String + Copy + Send + Sync + 'static,
+    send: impl Fn(BulkAction) + Copy + Send + Sync + 'static,
+) -> Option<AnyView> {
+    match step.get() {
+        Step::Idle => None,
+        Step::Confirm(a) => Some(
+            view! {
+                <div class="bulk-confirm" role="group" aria-labelledby=format!("{id}-bulk-question")>
+                    <p id=format!("{id}-bulk-question")>{a.confirm.unwrap_or_default()} " " {move || count_text()}</p>
+                    <button type="button" class="button primary" data-bulk="yes" on:click=move |_| send(a)>
+                        {format!("Yes, {}", a.label.to_lowercase())}
+                    </button>
+                    <button type="button" class="button" data-bulk="no" on:click=move |_| step.set(Step::Idle)>"No"</button>
+                </div>
+            }
+            .into_any(),
+        ),
+        Step::Running(a) => Some(view! { <p class="bulk-running" role="status">{format!("{}: working…", a.label)}</p> }.into_any()),
     }
 }

@@ -84,23 +84,76 @@ fn ImageField(
     }
 }
 
+/// The form's own values and those a scan reads and fills.
+#[derive(Clone, Copy)]
+struct CheckForm {
+    payee_account: RwSignal<String>,
+    payee_user: RwSignal<String>,
+    check_date: RwSignal<String>,
+    memo: RwSignal<String>,
+    targets: ScanTargets,
+}
+
+impl CheckForm {
+    fn blank() -> Self {
+        let blank = || RwSignal::new(String::new());
+        let targets = ScanTargets {
+            amount: blank(),
+            routing: blank(),
+            account: blank(),
+            check_number: blank(),
+            front: RwSignal::new(None),
+            back: RwSignal::new(None),
+            sleeve: blank(),
+            scan: RwSignal::new(None),
+        };
+        CheckForm { payee_account: blank(), payee_user: blank(), check_date: blank(), memo: blank(), targets }
+    }
+
+    /// The request, read untracked. A fee is sent only by a token that may set fees (the
+    /// field shows only to one).
+    fn fields(&self, more: &Particulars, may_set_fee: bool) -> CheckDepositFields {
+        let ScanTargets { amount, routing, account, check_number, front, back, sleeve, scan } = self.targets;
+        // A scan's images were stored by the scan: the deposit names it instead of sending them.
+        let scanned = scan.with_untracked(|s| s.as_ref().map(|s| s.scan_id.clone()));
+        let images = |side: RwSignal<Option<(String, String)>>| {
+            if scanned.is_some() {
+                None
+            } else {
+                side.get_untracked().map(|(_, b)| b)
+            }
+        };
+        CheckDepositFields {
+            amount: text(amount).map(|a| a.replace([',', '$'], "")),
+            bank_account_number: text(account),
+            bank_routing_number: text(routing),
+            check_number: text(check_number),
+            check_date: text(self.check_date),
+            check_front_image: images(front),
+            check_back_image: images(back),
+            payer_id: text(sleeve),
+            scan_id: scanned,
+            memo: text(self.memo),
+            payee_account_id: text(self.payee_account),
+            payee_user_id: text(self.payee_user),
+            bank_name: text(more.bank_name),
+            schedule_date: text(more.schedule_date),
+            payer_type: text(more.payer_type),
+            payment_type: text(more.payment_type),
+            source: text(more.source),
+            fee: text(more.fee).filter(|_| may_set_fee).map(|f| f.replace([',', '$'], "")),
+            ..Default::default()
+        }
+    }
+}
+
 #[component]
 pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
     let auth = use_auth();
     let toasts = use_toasts();
-    let payee_account = RwSignal::new(String::new());
-    let payee_user = RwSignal::new(String::new());
-    let amount = RwSignal::new(String::new());
-    let check_number = RwSignal::new(String::new());
-    let routing = RwSignal::new(String::new());
-    let account = RwSignal::new(String::new());
-    let check_date = RwSignal::new(String::new());
-    let memo = RwSignal::new(String::new());
-    let front = RwSignal::new(None::<(String, String)>);
-    let back = RwSignal::new(None::<(String, String)>);
-    let sleeve = RwSignal::new(String::new());
-    let scan = RwSignal::new(None);
-    let targets = ScanTargets { amount, routing, account, check_number, front, back, sleeve, scan };
+    let form = CheckForm::blank();
+    let CheckForm { payee_account, payee_user, check_date, memo, targets } = form;
+    let ScanTargets { amount, routing, account, check_number, front, back, .. } = targets;
     let key = StoredValue::new(new_key());
     let busy = RwSignal::new(false);
     let failed = RwSignal::new(None::<ApiError>);
@@ -122,40 +175,7 @@ pub fn NewDeposit(on_done: Callback<bool>) -> impl IntoView {
         if busy.get_untracked() {
             return;
         }
-        // A scan's images were stored by the scan: the deposit names it instead of sending them.
-        let scanned = scan
-            .with_untracked(|s: &Option<moneydesk_model::deposits::CheckScan>| s.as_ref().map(|s| s.scan_id.clone()));
-        let images = |side: RwSignal<Option<(String, String)>>| {
-            if scanned.is_some() {
-                None
-            } else {
-                side.get_untracked().map(|(_, b)| b)
-            }
-        };
-        let fields = CheckDepositFields {
-            amount: text(amount).map(|a| a.replace([',', '$'], "")),
-            bank_account_number: text(account),
-            bank_routing_number: text(routing),
-            check_number: text(check_number),
-            check_date: text(check_date),
-            check_front_image: images(front),
-            check_back_image: images(back),
-            payer_id: text(sleeve),
-            scan_id: scanned,
-            memo: text(memo),
-            payee_account_id: text(payee_account),
-            payee_user_id: text(payee_user),
-            bank_name: text(more.bank_name),
-            schedule_date: text(more.schedule_date),
-            payer_type: text(more.payer_type),
-            payment_type: text(more.payment_type),
-            source: text(more.source),
-            // Sent only by a token that may set fees (the field shows only to one).
-            fee: text(more.fee)
-                .filter(|_| auth.can(moneydesk_model::Scope::FeesOverride))
-                .map(|f| f.replace([',', '$'], "")),
-            ..Default::default()
-        };
+        let fields = form.fields(&more, auth.can(moneydesk_model::Scope::FeesOverride));
         failed.set(None);
         complaints.0.set(Vec::new());
         let k = key.get_value();

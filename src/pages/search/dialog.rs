@@ -35,80 +35,15 @@ enum Status {
 #[component]
 pub fn SearchDialog() -> impl IntoView {
     let SearchOpen(open) = expect_context::<SearchOpen>();
-    let auth = use_auth();
     let navigate = use_navigate();
     let asked = RwSignal::new(None::<String>);
     let shown = RwSignal::new(Shown::default());
     let status = RwSignal::new(Status::Idle);
     let input = NodeRef::<leptos::html::Input>::new();
 
-    // Whoever had focus (the header's button) gets it back when the panel closes.
-    let previous = SendWrapper::new(document().active_element());
-    on_cleanup(move || {
-        if let Some(el) = previous.take().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-            let _ = el.focus();
-        }
-    });
-    // After the next frame: the panel arrives with its chunk, and an element not yet in the
-    // document takes no focus (Ctrl+K's panel missed it in the e2e run that way).
-    Effect::new(move |_| {
-        if let Some(i) = input.get() {
-            request_animation_frame(move || _ = i.focus());
-        }
-    });
-
-    // The text is asked for once typing pauses.
-    let pending = StoredValue::new(None::<TimeoutHandle>);
-    let on_input = move |ev: web_sys::Event| {
-        let text = event_target_value(&ev);
-        if let Some(h) = pending.get_value() {
-            h.clear();
-        }
-        let later = move || asked.set(askable(&text));
-        pending.set_value(set_timeout_with_handle(later, Duration::from_millis(DEBOUNCE_MS as u64)).ok());
-    };
-    on_cleanup(move || {
-        if let Some(h) = pending.try_get_value().flatten() {
-            h.clear();
-        }
-    });
-
-    // The request starts inside this effect's owner: the client aborts it when the effect
-    // runs again (newer text); the generation drops an answer that still arrives late.
-    let generation = StoredValue::new(0u64);
-    Effect::new(move |_| {
-        let Some(q) = asked.get() else {
-            shown.set(Shown::default());
-            status.set(Status::Idle);
-            return;
-        };
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        status.set(Status::Searching);
-        let request = auth.client().get_data::<SearchResult>(paths::SEARCH, &[("q", &q)]);
-        spawn_local(async move {
-            let answer = request.await;
-            if generation.try_get_value() != Some(mine) || matches!(answer, Err(ApiError::Aborted)) {
-                return;
-            }
-            match answer {
-                Ok(result) => {
-                    let s = Shown::from_result(result);
-                    let said = match s.len() {
-                        0 => fill(text().nothing, &[&q]),
-                        1 => text().one.to_string(),
-                        n => fill(text().many, &[&n.to_string()]),
-                    };
-                    shown.try_set(s);
-                    status.try_set(Status::Done(said));
-                }
-                Err(e) => {
-                    shown.try_set(Shown::default());
-                    status.try_set(Status::Failed(e.to_string()));
-                }
-            }
-        });
-    });
+    take_focus(input);
+    let on_input = debounced(asked);
+    search_as_asked(asked, shown, status);
 
     let close = move || open.set(false);
     let go = move |i: usize| {
@@ -183,6 +118,83 @@ pub fn SearchDialog() -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// Focus moves into the panel's text box, and back to whoever had it (the header's button)
+/// when the panel closes.
+fn take_focus(input: NodeRef<leptos::html::Input>) {
+    let previous = SendWrapper::new(document().active_element());
+    on_cleanup(move || {
+        if let Some(el) = previous.take().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    });
+    // After the next frame: the panel arrives with its chunk, and an element not yet in the
+    // document takes no focus (Ctrl+K's panel missed it in the e2e run that way).
+    Effect::new(move |_| {
+        if let Some(i) = input.get() {
+            request_animation_frame(move || _ = i.focus());
+        }
+    });
+}
+
+/// The input handler: the text is asked for once typing pauses.
+fn debounced(asked: RwSignal<Option<String>>) -> impl Fn(web_sys::Event) + Clone + 'static {
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    on_cleanup(move || {
+        if let Some(h) = pending.try_get_value().flatten() {
+            h.clear();
+        }
+    });
+    move |ev: web_sys::Event| {
+        let text = event_target_value(&ev);
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        let later = move || asked.set(askable(&text));
+        pending.set_value(set_timeout_with_handle(later, Duration::from_millis(DEBOUNCE_MS as u64)).ok());
+    }
+}
+
+/// Asks for each asked text; shows its answer unless a newer text was asked meanwhile.
+fn search_as_asked(asked: RwSignal<Option<String>>, shown: RwSignal<Shown>, status: RwSignal<Status>) {
+    let auth = use_auth();
+    // The request starts inside this effect's owner: the client aborts it when the effect
+    // runs again (newer text); the generation drops an answer that still arrives late.
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let Some(q) = asked.get() else {
+            shown.set(Shown::default());
+            status.set(Status::Idle);
+            return;
+        };
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        status.set(Status::Searching);
+        let request = auth.client().get_data::<SearchResult>(paths::SEARCH, &[("q", &q)]);
+        spawn_local(async move {
+            let answer = request.await;
+            if generation.try_get_value() != Some(mine) || matches!(answer, Err(ApiError::Aborted)) {
+                return;
+            }
+            match answer {
+                Ok(result) => {
+                    let s = Shown::from_result(result);
+                    let said = match s.len() {
+                        0 => fill(text().nothing, &[&q]),
+                        1 => text().one.to_string(),
+                        n => fill(text().many, &[&n.to_string()]),
+                    };
+                    shown.try_set(s);
+                    status.try_set(Status::Done(said));
+                }
+                Err(e) => {
+                    shown.try_set(Shown::default());
+                    status.try_set(Status::Failed(e.to_string()));
+                }
+            }
+        });
+    });
 }
 
 /// The groups and their hits; `go(i)` opens hit `i`.
