@@ -47,6 +47,7 @@ pub fn Drawer(
     let heading_id = format!("{id}-title");
     let labelled_by = heading_id.clone();
     let body_labelled_by = heading_id.clone();
+    let t = crate::i18n::components::text();
 
     view! {
         <div class="drawer-backdrop" on:click=move |_| on_close.run(())></div>
@@ -63,8 +64,8 @@ pub fn Drawer(
                 <button
                     type="button"
                     class="icon-button drawer-close"
-                    aria-label="Close"
-                    title="Close (Esc)"
+                    aria-label=t.close
+                    title=t.close_esc
                     node_ref=close_button
                     on:click=move |_| on_close.run(())
                 >

@@ -8,6 +8,8 @@ use moneydesk_model::{FieldError, Scope};
 
 use crate::api::ApiError;
 use crate::config::AppConfig;
+use crate::i18n::components::start;
+use crate::i18n::shell::shell;
 use crate::session::Auth;
 
 struct Panel {
@@ -24,7 +26,7 @@ struct Panel {
 }
 
 fn panel(p: Panel) -> impl IntoView {
-    let title = p.title;
+    let (title, retry_text) = (p.title, start().errors.retry);
     let home = p.home.then(|| use_context::<AppConfig>().map(|c| c.href("/")).unwrap_or_else(|| "/".into()));
     view! {
         <section class=p.class data-testid=p.testid role=p.alert.then_some("alert")>
@@ -35,35 +37,34 @@ fn panel(p: Panel) -> impl IntoView {
                     {p.fields.into_iter().map(|f| view! { <li><code>{f.field}</code> ": " {f.problem}</li> }).collect_view()}
                 </ul>
             })}
-            {home.map(|href| view! { <p><a href=href>"Go to the dashboard"</a></p> })}
+            {home.map(|href| view! { <p><a href=href>{shell().to_dashboard}</a></p> })}
             {p.retry.map(|retry| view! {
-                <button id="retry" type="button" class="button primary" on:click=move |_| retry.run(())>"Retry"</button>
+                <button id="retry" type="button" class="button primary" on:click=move |_| retry.run(())>{retry_text}</button>
             })}
         </section>
     }
 }
 
 fn denied(scope: Option<Scope>, message: Option<String>, page: bool) -> Panel {
+    let t = &start().errors;
     let held = use_context::<Auth>().and_then(|a| a.session.get_untracked()).map(|s| {
         let scopes: Vec<&str> = s.scopes.iter().map(|s| s.as_str()).collect();
-        let scopes = if scopes.is_empty() { "no scopes".to_string() } else { scopes.join(", ") };
-        format!("Your token “{}” has: {scopes}.", s.name)
+        let scopes = if scopes.is_empty() { t.no_scopes.to_string() } else { scopes.join(", ") };
+        (t.token_has)(&s.name, &scopes)
     });
     let need = match scope {
-        Some(s) => {
-            format!("This page needs the {} scope (or admin). Ask an administrator for a token with it.", s.as_str())
-        }
-        None => "The server refused this request for your token.".to_string(),
+        Some(s) => (t.needs_scope)(s.as_str()),
+        None => t.refused.to_string(),
     };
     let mut paragraphs = vec![need];
     paragraphs.extend(held);
-    paragraphs.extend(message.map(|m| format!("Server said: {m}")));
+    paragraphs.extend(message.map(|m| (t.server_said)(&m)));
     Panel {
         class: "panel access-denied",
         testid: Some("access-denied"),
         alert: false,
         page,
-        title: "Access denied",
+        title: t.access_denied,
         paragraphs,
         fields: Vec::new(),
         home: true,
@@ -85,18 +86,19 @@ pub fn AccessDenied(
 }
 
 fn error_panel(error: ApiError, retry: Option<Callback<()>>, page: bool) -> Panel {
+    let t = &start().errors;
     let (class, testid, title) = match &error {
         ApiError::Forbidden { message } => return denied(None, Some(message.clone()), page),
-        ApiError::Network { .. } => ("panel network-error", Some("network-error"), "Cannot reach the server"),
-        e if e.is_auth() => ("panel error-panel", None, "Signed out"),
-        ApiError::NotFound { .. } => ("panel error-panel", None, "Not found"),
-        ApiError::NotImplemented { .. } => ("panel error-panel", None, "Not available yet"),
-        ApiError::Validation { .. } => ("panel error-panel", None, "Check the input"),
-        _ => ("panel error-panel", None, "Something went wrong"),
+        ApiError::Network { .. } => ("panel network-error", Some("network-error"), t.unreachable),
+        e if e.is_auth() => ("panel error-panel", None, t.signed_out),
+        ApiError::NotFound { .. } => ("panel error-panel", None, t.not_found),
+        ApiError::NotImplemented { .. } => ("panel error-panel", None, t.not_available),
+        ApiError::Validation { .. } => ("panel error-panel", None, t.check_input),
+        _ => ("panel error-panel", None, t.went_wrong),
     };
     let (message, fields) = match error {
         ApiError::Validation { message, fields } => (message, fields),
-        e if e.is_auth() => (format!("{e} Taking you to the sign-in page…"), Vec::new()),
+        e if e.is_auth() => (format!("{e} {}", shell().to_sign_in), Vec::new()),
         e => (e.to_string(), Vec::new()),
     };
     Panel { class, testid, alert: true, page, title, paragraphs: vec![message], fields, home: false, retry }

@@ -14,6 +14,8 @@ use super::data_table::BulkSummary;
 use super::selection::Selection;
 use crate::api::ApiError;
 use crate::format::group;
+use crate::i18n::components::text;
+use crate::i18n::fill;
 
 /// A list's bulk state: what is selected, and the last run's answer.
 #[derive(Clone, Copy)]
@@ -71,7 +73,7 @@ pub fn PageCheck(bulk: ListBulk, page_ids: StoredValue<Vec<String>>) -> impl Int
     let sel = bulk.selection;
     let state = move || page_ids.with_value(|ids| sel.with(|s| s.page_state(ids)));
     view! {
-        <input type="checkbox" class="bulk-check" aria-label="Select every row of this page"
+        <input type="checkbox" class="bulk-check" aria-label=text().bulk.select_every_row
             prop:checked=move || state().0 prop:indeterminate=move || state().1
             on:change=move |ev| {
                 let on = event_target_checked(&ev);
@@ -120,13 +122,13 @@ pub fn ListBulkBar(
     let failed = RwSignal::new(None::<String>);
     // Kept while an answer never came: a retry of the same request sends the same key.
     let key = StoredValue::new(None::<(String, String)>);
+    let t = &text().bulk;
     let count_text = move || {
-        let t = total.get();
-        let n = t.map(|t| format!(" {}", group(t))).unwrap_or_default();
+        let n = total.get().map(|n| format!(" {}", group(n))).unwrap_or_default();
         sel.with(|s| match (s.all_matching, filters.with(Vec::is_empty)) {
-            (true, true) => format!("All{n} {noun} are selected."),
-            (true, false) => format!("All{n} {noun} matching the filter are selected."),
-            _ => format!("{} {noun} selected.", group(s.ids.len() as u64)),
+            (true, true) => fill(t.all_selected, &[&n, noun]),
+            (true, false) => fill(t.all_matching, &[&n, noun]),
+            _ => fill(t.some, &[&group(s.ids.len() as u64), noun]),
         })
     };
     // A count not known (a list read by cursor) still offers all matching, without a number.
@@ -192,20 +194,20 @@ pub fn ListBulkBar(
         .collect_view();
     let prompt = move || question(id, step, count_text, send);
     view! {
-        <div class="bulk-bar" id=format!("{id}-bulk-bar") data-testid="bulk-bar" role="region" aria-label=format!("Selected {noun}")
+        <div class="bulk-bar" id=format!("{id}-bulk-bar") data-testid="bulk-bar" role="region" aria-label=fill(t.selected_noun, &[noun])
             hidden=move || empty() && step.get() == Step::Idle && failed.with(Option::is_none)>
             <p class="bulk-count" aria-live="polite">{count_text}</p>
             <button type="button" class="button" data-bulk="all" hidden=move || !offer_all()
                 on:click=move |_| sel.update(Selection::select_all_matching)>
                 {move || match total.get() {
-                    Some(t) => format!("Select all {} matching", group(t)),
-                    None => "Select all matching".to_string(),
+                    Some(n) => fill(t.select_all_n, &[&group(n)]),
+                    None => t.select_all.to_string(),
                 }}
             </button>
             <button type="button" class="button" data-bulk="clear" disabled=running on:click=move |_| sel.update(Selection::clear)>
-                "Clear selection"
+                {t.clear_selection}
             </button>
-            <div class="bulk-actions" role="group" aria-label="Actions on the selected">{buttons}</div>
+            <div class="bulk-actions" role="group" aria-label=t.actions_label>{buttons}</div>
             {prompt}
             <p class="bulk-error" role="alert" hidden=move || failed.with(Option::is_none)>{move || failed.get()}</p>
         </div>
@@ -220,6 +222,7 @@ fn question(
     count_text: impl Fn() -> String + Copy + Send + Sync + 'static,
     send: impl Fn(BulkAction) + Copy + Send + Sync + 'static,
 ) -> Option<AnyView> {
+    let t = &text().bulk;
     match step.get() {
         Step::Idle => None,
         Step::Confirm(a) => Some(
@@ -227,13 +230,17 @@ fn question(
                 <div class="bulk-confirm" role="group" aria-labelledby=format!("{id}-bulk-question")>
                     <p id=format!("{id}-bulk-question")>{a.confirm.unwrap_or_default()} " " {move || count_text()}</p>
                     <button type="button" class="button primary" data-bulk="yes" on:click=move |_| send(a)>
-                        {format!("Yes, {}", a.label.to_lowercase())}
+                        {fill(t.yes_do, &[&a.label.to_lowercase()])}
                     </button>
-                    <button type="button" class="button" data-bulk="no" on:click=move |_| step.set(Step::Idle)>"No"</button>
+                    <button type="button" class="button" data-bulk="no" on:click=move |_| step.set(Step::Idle)>
+                        {text().table.no}
+                    </button>
                 </div>
             }
             .into_any(),
         ),
-        Step::Running(a) => Some(view! { <p class="bulk-running" role="status">{format!("{}: working…", a.label)}</p> }.into_any()),
+        Step::Running(a) => {
+            Some(view! { <p class="bulk-running" role="status">{fill(t.working, &[a.label])}</p> }.into_any())
+        }
     }
 }

@@ -11,6 +11,8 @@ use moneydesk_model::views::{view_link, SavedView, ViewName};
 use crate::api;
 use crate::components::data_table::state::{columns_pair, encode};
 use crate::components::data_table::Ctx;
+use crate::i18n::components::text;
+use crate::i18n::fill;
 use crate::session::Auth;
 
 /// Mounts the menu at the end of `parent` (the toolbar's actions), owned by the table: it goes
@@ -50,6 +52,7 @@ fn SavedViews(table: &'static str, query: Signal<String>) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let menu = NodeRef::<leptos::html::Details>::new();
     let name_id = format!("{table}-view-name");
+    let t = &text().views;
 
     let load = move || {
         if views.with_untracked(Option::is_some) {
@@ -60,7 +63,7 @@ fn SavedViews(table: &'static str, query: Signal<String>) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match list.await {
                 Ok(found) => drop(views.try_set(Some(found))),
-                Err(e) => drop(said.try_set(format!("The saved views could not be loaded: {e}"))),
+                Err(e) => drop(said.try_set(fill(t.not_loaded, &[&e.to_string()]))),
             }
         });
     };
@@ -69,13 +72,13 @@ fn SavedViews(table: &'static str, query: Signal<String>) -> impl IntoView {
         let given = name.get_untracked();
         let wanted = match given.parse::<ViewName>() {
             Ok(n) => n,
-            Err(e) => return said.set(format!("Give the view a name: {e}.")),
+            Err(e) => return said.set(fill(t.name_needed, &[&e.to_string()])),
         };
         let request = api::views::save(&auth.client(), table, wanted.as_str(), &query.get_untracked());
         leptos::task::spawn_local(async move {
             match request.await {
                 Ok(saved) => {
-                    let text = format!("Saved the view “{}”.", saved.name);
+                    let text = fill(t.saved, &[&saved.name]);
                     views.try_update(|v| {
                         let list = v.get_or_insert_with(Vec::new);
                         list.retain(|old| old.name != saved.name);
@@ -85,7 +88,7 @@ fn SavedViews(table: &'static str, query: Signal<String>) -> impl IntoView {
                     name.try_set(String::new());
                     said.try_set(text);
                 }
-                Err(e) => drop(said.try_set(format!("The view was not saved: {e}"))),
+                Err(e) => drop(said.try_set(fill(t.not_saved, &[&e.to_string()]))),
             }
         });
     };
@@ -95,9 +98,9 @@ fn SavedViews(table: &'static str, query: Signal<String>) -> impl IntoView {
             match request.await {
                 Ok(_) => {
                     views.try_update(|v| v.iter_mut().for_each(|l| l.retain(|old| old.name != gone)));
-                    said.try_set(format!("Deleted the view “{gone}”."));
+                    said.try_set(fill(t.deleted, &[&gone]));
                 }
-                Err(e) => drop(said.try_set(format!("The view was not deleted: {e}"))),
+                Err(e) => drop(said.try_set(fill(t.not_deleted, &[&e.to_string()]))),
             }
         });
     };
@@ -108,8 +111,8 @@ fn SavedViews(table: &'static str, query: Signal<String>) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let done = wasm_bindgen_futures::JsFuture::from(promise).await;
             said.try_set(match done {
-                Ok(_) => format!("Copied the link to “{name}”."),
-                Err(_) => "The browser did not allow copying: open the view and copy the address.".into(),
+                Ok(_) => fill(t.copied, &[&name]),
+                Err(_) => t.copy_refused.into(),
             });
         });
     };
@@ -121,34 +124,32 @@ fn SavedViews(table: &'static str, query: Signal<String>) -> impl IntoView {
 
     let row = move |v: SavedView| {
         let (href, label, gone, key) = (link(&v.query), v.name.clone(), v.name.clone(), v.name.clone());
-        let (copy_label, delete_label) = (format!("Copy link to {label}"), format!("Delete {label}"));
+        let (copy_label, delete_label) = (fill(t.copy_link_to, &[&label]), fill(t.delete_named, &[&label]));
         view! {
             <li class="saved-view">
                 <a href=href class="saved-view-open" data-view=key on:click=move |_| close()>{label}</a>
-                <button type="button" class="button" aria-label=copy_label on:click=move |_| copy(&v)>"Copy link"</button>
+                <button type="button" class="button" aria-label=copy_label on:click=move |_| copy(&v)>{t.copy_link}</button>
                 <button type="button" class="button" aria-label=delete_label
-                    on:click=move |_| remove(gone.clone())>"Delete"</button>
+                    on:click=move |_| remove(gone.clone())>{t.delete}</button>
             </li>
         }
     };
     let list = move || match views.get() {
         None => ().into_any(),
-        Some(l) if l.is_empty() => {
-            view! { <p class="saved-views-none">"No saved views of this table yet."</p> }.into_any()
-        }
+        Some(l) if l.is_empty() => view! { <p class="saved-views-none">{t.none}</p> }.into_any(),
         Some(l) => view! { <ul class="saved-views-list">{l.into_iter().map(row).collect_view()}</ul> }.into_any(),
     };
     view! {
         <details class="column-chooser saved-views" data-testid="saved-views" node_ref=menu on:toggle=move |_| load()>
-            <summary class="button">"Views"</summary>
+            <summary class="button">{t.views}</summary>
             <fieldset>
-                <legend class="sr-only">"Saved views"</legend>
+                <legend class="sr-only">{t.saved_views}</legend>
                 {list}
                 <form class="saved-views-save" on:submit=save>
-                    <label for=name_id.clone()>"Save this view as"</label>
-                    <input type="text" id=name_id maxlength="80" autocomplete="off" placeholder="Name"
+                    <label for=name_id.clone()>{t.save_as}</label>
+                    <input type="text" id=name_id maxlength="80" autocomplete="off" placeholder=t.name
                         prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-                    <button type="submit" class="button">"Save"</button>
+                    <button type="submit" class="button">{t.save}</button>
                 </form>
                 <p class="saved-views-said" role="status" aria-live="polite">{move || said.get()}</p>
             </fieldset>

@@ -70,6 +70,7 @@ pub fn use_toasts() -> Toasts {
 #[component]
 pub fn ToastHost() -> impl IntoView {
     let toasts = use_toasts();
+    let dismiss = crate::i18n::components::start().dismiss;
     let list = move || {
         toasts
             .list
@@ -80,7 +81,7 @@ pub fn ToastHost() -> impl IntoView {
                 view! {
                     <div class=t.kind.class() role="status">
                         <span class="toast-message">{t.message}</span>
-                        <button type="button" class="toast-close" aria-label="Dismiss" on:click=move |_| toasts.dismiss(id)>
+                        <button type="button" class="toast-close" aria-label=dismiss on:click=move |_| toasts.dismiss(id)>
                             "×"
                         </button>
                     </div>

@@ -5,7 +5,9 @@
 //! Where the words load: an area's catalogues are used only by its page, so the release build
 //! puts them in that page's chunk (wasm-split moves the data only one chunk uses with it). The
 //! shell's English is in the start bundle; its Spanish is a chunk of its own
-//! ([`shell::load_spanish`]), fetched when Spanish is chosen, before the portal shows it.
+//! ([`shell::load_spanish`]), fetched when Spanish is chosen, before the portal shows it. The
+//! shared components' words ([`components`]) are placed as the shell's: their Spanish is in
+//! the same chunk.
 //!
 //! A language is chosen by remembering it on this device and reloading the portal ([`choose`]),
 //! which starts in the remembered language ([`start_in_stored`], before the portal mounts):
@@ -19,6 +21,7 @@ pub mod accounts;
 pub mod activity;
 pub mod activity_tab;
 pub mod cash_letters;
+pub mod components;
 pub mod dashboard;
 pub mod deposits;
 pub mod email;

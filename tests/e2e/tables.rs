@@ -222,3 +222,41 @@ async fn the_keyboard_moves_selects_and_opens_rows_and_never_takes_keys_from_a_f
     h.wait_gone("dialog.shortcuts-dialog[open]").await;
     h.finish().await;
 }
+
+/// A table's own words in Spanish (issue 45): the pager, the totals, the bulk bar, its question
+/// and the drawer come from the components' catalogue, loaded with the shell's Spanish.
+#[tokio::test]
+async fn a_table_its_bulk_bar_and_its_drawer_speak_spanish_with_the_portal() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::Admin]).await;
+    h.sign_in(&token).await;
+    cash_deposits(&h, &token, 3).await;
+    h.goto("/deposits").await;
+    settled(&h).await;
+    h.select("select#language", "es").await;
+    h.wait_for_text("main h1", "Depósitos de cheques").await;
+    settled(&h).await;
+
+    h.wait_for_text("label[for=deposits-size]", "Filas por página").await;
+    h.wait_for_text("[data-page=next]", "Siguiente").await;
+    h.wait_for_text("[data-action=export]", "Exportar CSV").await;
+    h.wait_for_text(".table-total", "depósitos").await;
+    assert!(h.text(".table-total").await.contains(" de "), "“1–10 de N depósitos”");
+
+    // The bulk bar: the count, the action's question and its answer buttons.
+    h.click("tr[data-row='0'] input[data-select]").await;
+    h.wait_for_text(".bulk-count", "depósitos en la selección").await;
+    h.wait_for_text("[data-bulk=clear]", "Quitar la selección").await;
+    h.click("[data-bulk-action=confirm]").await;
+    h.wait_for_text("[data-bulk=yes]", "Sí, confirmar").await;
+    h.wait_for_text(".bulk-confirm p", "Se aplica a 1 ").await;
+    h.click("[data-bulk=no]").await;
+    h.click("[data-bulk=clear]").await;
+
+    // A row's drawer: its close button is named in Spanish.
+    h.click("tr[data-row='0'] td:not(.select)").await;
+    let close = h.wait_for(".drawer-close").await;
+    assert_eq!(close.attr("aria-label").await.unwrap().as_deref(), Some("Cerrar"));
+
+    h.finish().await;
+}

@@ -13,6 +13,8 @@ use super::action::{Action, ATTR};
 use super::column::{Column, FilterKind};
 use super::ctx::Ctx;
 use super::state::PAGE_SIZES;
+use crate::i18n::components::text;
+use crate::i18n::fill;
 
 /// `<tag attr=value ...>text</tag>`.
 pub fn el(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: &str) -> Element {
@@ -36,11 +38,11 @@ pub fn with(parent: Element, children: &[&Element]) -> Element {
 
 /// The toolbar (filters, columns, export) and the live region, into `top`.
 pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
-    let id = ctx.id;
+    let (id, t) = (ctx.id, &text().table);
     let form = el(
         doc,
         "form",
-        &[("class", "table-filters"), ("role", "search"), ("aria-label", &format!("Filter {}", ctx.noun))],
+        &[("class", "table-filters"), ("role", "search"), ("aria-label", &fill(t.filter_noun, &[ctx.noun]))],
         "",
     );
     if ctx.filters.is_empty() {
@@ -51,7 +53,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
         let control = match f.kind {
             FilterKind::Select(options) => {
                 let select = el(doc, "select", &[("id", &fid), ("data-filter", f.param)], "");
-                let _ = select.append_child(&el(doc, "option", &[("value", "")], "Any"));
+                let _ = select.append_child(&el(doc, "option", &[("value", "")], t.any));
                 for (value, label) in options {
                     let _ = select.append_child(&el(doc, "option", &[("value", value)], label));
                 }
@@ -77,7 +79,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
                     ("id", &fid),
                     ("data-filter", f.param),
                     (DATE, ""),
-                    ("placeholder", "yyyy-mm-dd"),
+                    ("placeholder", t.date_hint),
                     ("autocomplete", "off"),
                 ],
                 "",
@@ -94,12 +96,12 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
         doc,
         "button",
         &[("type", "button"), ("class", "button clear-filters"), (ATTR, Action::Clear.as_str())],
-        "Clear",
+        t.clear,
     );
     let _ = form.append_child(&clear);
 
     let fieldset =
-        with(el(doc, "fieldset", &[], ""), &[&el(doc, "legend", &[("class", "sr-only")], "Columns to show")]);
+        with(el(doc, "fieldset", &[], ""), &[&el(doc, "legend", &[("class", "sr-only")], t.columns_to_show)]);
     for c in ctx.columns {
         let check = el(doc, "input", &[("type", "checkbox"), ("value", c.key), ("data-column", c.key)], "");
         let label = with(el(doc, "label", &[("class", "check")], ""), &[&check]);
@@ -108,7 +110,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
     }
     let chooser = with(
         el(doc, "details", &[("class", "column-chooser")], ""),
-        &[&el(doc, "summary", &[("class", "button")], "Columns"), &fieldset],
+        &[&el(doc, "summary", &[("class", "button")], t.columns), &fieldset],
     );
 
     let progress_id = format!("{id}-export-progress");
@@ -122,7 +124,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
             (ATTR, Action::Export.as_str()),
             ("disabled", ""),
         ],
-        "Export CSV",
+        t.export_csv,
     );
     let progress = with(
         el(doc, "div", &[("class", "export-progress"), ("hidden", "")], ""),
@@ -138,7 +140,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
                     ("id", &format!("{id}-export-cancel")),
                     (ATTR, Action::Cancel.as_str()),
                 ],
-                "Cancel",
+                t.cancel,
             ),
         ],
     );
@@ -194,12 +196,7 @@ pub fn main(doc: &Document, main: &Element, ctx: Ctx, caption: &str, idle: &str)
         ),
         &[&el(doc, "p", &[], ""), &el(doc, "button", &[("type", "button"), ("class", "button")], "")],
     );
-    let hint = el(
-        doc,
-        "p",
-        &[("class", "sr-only"), ("id", &hint_id)],
-        "Use the arrow keys to move between rows and Enter to see every field of a row.",
-    );
+    let hint = el(doc, "p", &[("class", "sr-only"), ("id", &hint_id)], text().table.keys_hint);
     let table = with(
         el(
             doc,
@@ -235,7 +232,7 @@ pub fn main(doc: &Document, main: &Element, ctx: Ctx, caption: &str, idle: &str)
 }
 
 fn pager(doc: &Document, ctx: Ctx) -> Element {
-    let id = ctx.id;
+    let (id, t) = (ctx.id, &text().table);
     let (size_id, jump_id) = (format!("{id}-size"), format!("{id}-jump"));
     let select = el(doc, "select", &[("id", &size_id), (ATTR, Action::Size.as_str())], "");
     for s in PAGE_SIZES {
@@ -253,29 +250,29 @@ fn pager(doc: &Document, ctx: Ctx) -> Element {
     let jump = with(
         el(doc, "form", &[("class", "jump"), (ATTR, Action::Jump.as_str())], ""),
         &[
-            &el(doc, "label", &[("for", &jump_id)], "Page"),
+            &el(doc, "label", &[("for", &jump_id)], t.page),
             &el(doc, "input", &[("type", "number"), ("id", &jump_id), ("min", "1"), ("inputmode", "numeric")], ""),
             &el(doc, "span", &[("class", "of")], ""),
-            &el(doc, "button", &[("type", "submit"), ("class", "button")], "Go"),
+            &el(doc, "button", &[("type", "submit"), ("class", "button")], t.go),
         ],
     );
     let buttons = with(
         el(doc, "span", &[("class", "pager-buttons")], ""),
         &[
-            &button("first", "First page", "«"),
-            &button("prev", "Previous page", "‹ Prev"),
+            &button("first", t.first_page, "«"),
+            &button("prev", t.previous_page, t.prev),
             &jump,
-            &button("next", "Next page", "Next ›"),
-            &button("last", "Last page", "»"),
+            &button("next", t.next_page, t.next),
+            &button("last", t.last_page, "»"),
         ],
     );
     with(
-        el(doc, "nav", &[("class", "pager"), ("aria-label", &format!("Pages of {}", ctx.noun))], ""),
+        el(doc, "nav", &[("class", "pager"), ("aria-label", &fill(t.pages_of, &[ctx.noun]))], ""),
         &[
             &el(doc, "span", &[("class", "table-total")], ""),
             &with(
                 el(doc, "span", &[("class", "page-size")], ""),
-                &[&el(doc, "label", &[("for", &size_id)], "Rows per page"), &select],
+                &[&el(doc, "label", &[("for", &size_id)], t.rows_per_page), &select],
             ),
             &buttons,
         ],
@@ -285,9 +282,9 @@ fn pager(doc: &Document, ctx: Ctx) -> Element {
 /// The header row for the visible columns; sortable ones get a button (`data-sort`). A bulk
 /// table's header starts with the page's box and, after a run, ends with "Outcome".
 pub fn header(doc: &Document, tr: &Element, columns: &[&'static Column], ctx: Ctx) {
-    let cells = doc.create_document_fragment();
+    let (cells, t) = (doc.create_document_fragment(), &text().table);
     if ctx.selectable() {
-        let label = format!("Select all {} on this page", ctx.noun);
+        let label = fill(t.select_page, &[ctx.noun]);
         let check = el(doc, "input", &[("type", "checkbox"), ("data-select-page", ""), ("aria-label", &label)], "");
         let _ = cells.append_child(&with(el(doc, "th", &[("scope", "col"), ("class", "select")], ""), &[&check]));
     }
@@ -308,7 +305,7 @@ pub fn header(doc: &Document, tr: &Element, columns: &[&'static Column], ctx: Ct
         let _ = cells.append_child(&th);
     }
     if ctx.selectable() && ctx.ran.with_untracked(Option::is_some) {
-        let _ = cells.append_child(&el(doc, "th", &[("scope", "col"), ("class", "bulk-outcome-cell")], "Outcome"));
+        let _ = cells.append_child(&el(doc, "th", &[("scope", "col"), ("class", "bulk-outcome-cell")], t.outcome));
     }
     tr.replace_children_with_node_1(&cells);
 }

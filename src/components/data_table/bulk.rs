@@ -32,6 +32,8 @@ use moneydesk_model::bulk::{BulkItem, BulkOutcome, BulkResult, BulkSelect};
 
 use crate::api::ApiError;
 use crate::format::group;
+use crate::i18n::components::text;
+use crate::i18n::fill;
 
 /// One action the bulk bar offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,11 +119,11 @@ impl Ran {
 
     /// "130 confirmed, 7 refused": both counts always, so a partial success reads as one.
     pub fn summary(&self) -> String {
-        let r = &self.result;
+        let (r, t) = (&self.result, &text().bulk);
         if r.matched == 0 {
-            return "Nothing matched: no record was changed.".to_string();
+            return t.nothing_matched.to_string();
         }
-        format!("{} {}, {} refused.", group(r.done), self.action.done, group(r.refused))
+        fill(t.summary, &[&group(r.done), self.action.done, &group(r.refused)])
     }
 
     pub fn refused(&self) -> impl Iterator<Item = &BulkItem> {
@@ -131,14 +133,15 @@ impl Ran {
 
 /// A row's badge: "Done", or "Refused: " and why.
 pub fn badge(item: &BulkItem) -> (&'static str, String) {
+    let t = &text().bulk;
     match item.outcome {
-        BulkOutcome::Done => ("bulk-outcome badge badge-done", "Done".to_string()),
+        BulkOutcome::Done => ("bulk-outcome badge badge-done", t.done.to_string()),
         BulkOutcome::Refused => {
             let why = [&item.problem, &item.reason]
                 .into_iter()
                 .find_map(|w| w.as_deref().filter(|w| !w.is_empty()))
-                .unwrap_or("no reason given");
-            ("bulk-outcome badge badge-refused", format!("Refused: {why}"))
+                .unwrap_or(t.no_reason);
+            ("bulk-outcome badge badge-refused", fill(t.refused, &[why]))
         }
     }
 }

@@ -15,6 +15,8 @@ use crate::api::ApiError;
 use crate::components::selection::Selection;
 use crate::components::toasts::ToastKind;
 use crate::format::group;
+use crate::i18n::components::text;
+use crate::i18n::fill;
 
 /// Where the bar is between a click on an action and its answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +111,7 @@ fn send(ctx: Ctx, bar: Bar, a: BulkAction) {
             }
             Ok(None) => {
                 if let Some(t) = ctx.toasts {
-                    t.show(ToastKind::Success, format!("{}: done.", a.label));
+                    t.show(ToastKind::Success, fill(text().bulk.done_toast, &[a.label]));
                 }
             }
             Err(e) => {
@@ -136,7 +138,7 @@ fn next(ctx: Ctx, bar: Bar, a: BulkAction, reasoned: bool) {
 
 #[component]
 fn Controls(ctx: Ctx) -> impl IntoView {
-    let Ctx { id, noun, .. } = ctx;
+    let (Ctx { id, noun, .. }, t) = (ctx, &text().bulk);
     let bar = Bar {
         step: RwSignal::new(Step::Idle),
         reason: RwSignal::new(String::new()),
@@ -146,11 +148,11 @@ fn Controls(ctx: Ctx) -> impl IntoView {
     let empty = move || ctx.selection.with(Selection::is_empty);
     let running = move || matches!(bar.step.get(), Step::Running(_));
     let count_text = move || {
-        let t = total(ctx);
+        let n = total(ctx);
         ctx.selection.with(|s| match (s.all_matching, ctx.view.with(|v| v.filters.is_empty())) {
-            (true, true) => format!("All {} {noun} are selected.", group(t)),
-            (true, false) => format!("All {} {noun} matching the filter are selected.", group(t)),
-            _ => format!("{} of {} {noun} selected.", group(s.count(t)), group(t)),
+            (true, true) => fill(t.all_selected, &[&format!(" {}", group(n)), noun]),
+            (true, false) => fill(t.all_matching, &[&format!(" {}", group(n)), noun]),
+            _ => fill(t.some_of, &[&group(s.count(n)), &group(n), noun]),
         })
     };
     let offer_all = move || {
@@ -173,18 +175,18 @@ fn Controls(ctx: Ctx) -> impl IntoView {
         .collect_view();
 
     view! {
-        <div class="bulk-bar" data-testid="bulk-bar" role="region" aria-label=format!("Selected {noun}")
+        <div class="bulk-bar" data-testid="bulk-bar" role="region" aria-label=fill(t.selected_noun, &[noun])
             hidden=move || empty() && bar.step.get() == Step::Idle && bar.failed.with(Option::is_none)>
             <p class="bulk-count" aria-live="polite">{count_text}</p>
             <button type="button" class="button" data-bulk="all" hidden=move || !offer_all()
                 on:click=move |_| ctx.selection.update(Selection::select_all_matching)>
-                {move || format!("Select all {} matching", group(total(ctx)))}
+                {move || fill(t.select_all_n, &[&group(total(ctx))])}
             </button>
             <button type="button" class="button" data-bulk="clear" disabled=running
                 on:click=move |_| ctx.selection.update(Selection::clear)>
-                "Clear selection"
+                {t.clear_selection}
             </button>
-            <div class="bulk-actions" role="group" aria-label="Actions on the selected">{actions}</div>
+            <div class="bulk-actions" role="group" aria-label=t.actions_label>{actions}</div>
             <Prompt ctx bar/>
             <p class="bulk-error" id=format!("{id}-bulk-error") role="alert" tabindex="-1"
                 hidden=move || bar.failed.with(Option::is_none)>
@@ -197,7 +199,7 @@ fn Controls(ctx: Ctx) -> impl IntoView {
 /// Between the action's button and its answer: the reason asked, the question, the wait.
 #[component]
 fn Prompt(ctx: Ctx, bar: Bar) -> impl IntoView {
-    let Ctx { id, noun, .. } = ctx;
+    let (Ctx { id, noun, .. }, t) = (ctx, &text().bulk);
     let back = move |_| {
         bar.step.set(Step::Idle);
         bar.failed.set(None);
@@ -206,14 +208,14 @@ fn Prompt(ctx: Ctx, bar: Bar) -> impl IntoView {
         ev.prevent_default();
         let Step::Reason(a) = bar.step.get_untracked() else { return };
         if bar.reason.with_untracked(|r| r.trim().is_empty()) {
-            bar.failed.set(Some("Give a reason: it is sent with every record.".into()));
+            bar.failed.set(Some(t.reason_needed.into()));
         } else {
             next(ctx, bar, a, true);
         }
     };
     let applies = move || {
         let n = ctx.selection.with(|s| s.count(total(ctx)));
-        format!("It applies to {} {noun}.", group(n))
+        fill(t.applies, &[&group(n), noun])
     };
     move || match bar.step.get() {
         Step::Idle => None,
@@ -221,12 +223,12 @@ fn Prompt(ctx: Ctx, bar: Bar) -> impl IntoView {
             view! {
                 <form class="bulk-reason" on:submit=reasoned>
                     <label for=format!("{id}-bulk-reason")>
-                        {format!("Reason to {} the selected {noun}", a.label.to_lowercase())}
+                        {fill(t.reason_to, &[&a.label.to_lowercase(), noun])}
                     </label>
                     <input type="text" id=format!("{id}-bulk-reason") required autocomplete="off"
                         prop:value=move || bar.reason.get() on:input=move |ev| bar.reason.set(event_target_value(&ev))/>
                     <button type="submit" class="button primary" data-bulk="reasoned">{a.label}</button>
-                    <button type="button" class="button" data-bulk="back" on:click=back>"Back"</button>
+                    <button type="button" class="button" data-bulk="back" on:click=back>{t.back}</button>
                 </form>
             }
             .into_any(),
@@ -236,17 +238,17 @@ fn Prompt(ctx: Ctx, bar: Bar) -> impl IntoView {
                 <div class="bulk-confirm" role="group" aria-labelledby=format!("{id}-bulk-question")>
                     <p id=format!("{id}-bulk-question")>{a.confirm.unwrap_or_default()} " " {applies}</p>
                     <button type="button" class="button primary" data-bulk="yes" on:click=move |_| send(ctx, bar, a)>
-                        {format!("Yes, {}", a.label.to_lowercase())}
+                        {fill(t.yes_do, &[&a.label.to_lowercase()])}
                     </button>
                     <button type="button" class="button" id=format!("{id}-bulk-no") data-bulk="no" on:click=back>
-                        "No"
+                        {text().table.no}
                     </button>
                 </div>
             }
             .into_any(),
         ),
         Step::Running(a) => {
-            Some(view! { <p class="bulk-running" role="status">{format!("{}: working…", a.label)}</p> }.into_any())
+            Some(view! { <p class="bulk-running" role="status">{fill(t.working, &[a.label])}</p> }.into_any())
         }
     }
 }
@@ -258,6 +260,7 @@ fn Prompt(ctx: Ctx, bar: Bar) -> impl IntoView {
 pub(crate) fn BulkSummary(id: &'static str, ran: RwSignal<Option<Arc<Ran>>>) -> impl IntoView {
     const LISTED: usize = 200;
     let open = RwSignal::new(false);
+    let (t, dismiss) = (&text().bulk, text().dismiss);
     move || {
         let shown = ran.get()?;
         open.set(false);
@@ -279,12 +282,12 @@ pub(crate) fn BulkSummary(id: &'static str, ran: RwSignal<Option<Arc<Ran>>>) -> 
                 <button type="button" class="button" data-bulk="show-refused" hidden=refused == 0
                     aria-expanded=move || open.get().to_string() aria-controls=list_id.clone()
                     on:click=move |_| open.update(|o| *o = !*o)>
-                    {move || if open.get() { "Hide refused" } else { "Show refused" }}
+                    {move || if open.get() { t.hide_refused } else { t.show_refused }}
                 </button>
-                <button type="button" class="button" data-bulk="dismiss" on:click=move |_| ran.set(None)>"Dismiss"</button>
+                <button type="button" class="button" data-bulk="dismiss" on:click=move |_| ran.set(None)>{dismiss}</button>
                 <ul class="bulk-refused" id=list_id hidden=move || !open.get()>
                     {items}
-                    {(more > 0).then(|| view! { <li>{format!("… and {} more", group(more as u64))}</li> })}
+                    {(more > 0).then(|| view! { <li>{fill(t.and_more, &[&group(more as u64)])}</li> })}
                 </ul>
             </div>
         })

@@ -129,7 +129,10 @@ pub fn display(format: Format, v: &Value) -> Option<String> {
         Format::DateTime => format_date_time(&raw),
         Format::Date => format_date(&raw),
         Format::Label(labels) => labels.iter().find(|(k, _)| *k == raw).map(|(_, l)| l.to_string()),
-        Format::Bool => v.as_bool().map(|b| if b { "Yes" } else { "No" }.to_string()),
+        Format::Bool => v.as_bool().map(|b| {
+            let t = &crate::i18n::components::text().table;
+            if b { t.yes } else { t.no }.to_string()
+        }),
         Format::Badge => Some(raw.replace('_', " ")),
         _ => None,
     };

@@ -8,6 +8,7 @@ use web_sys::{Document, Element};
 use super::bulk::{badge, Ran};
 use super::column::{badge_class, display, raw_text, Column, Format};
 use crate::components::selection::Selection;
+use crate::i18n::components::text;
 
 /// What a table with bulk actions adds to each row: a box first (ticked when selected) and,
 /// after a run, a last cell with the row's outcome.
@@ -45,7 +46,7 @@ fn fill_value(doc: &Document, target: &Element, format: Format, v: &Value) {
     match display(format, v) {
         None => {
             let nil = span(doc, "nil", "—");
-            nil.set_attribute("title", "not given").ok();
+            nil.set_attribute("title", text().table.not_given).ok();
             append(target, &nil);
         }
         Some(text) if format == Format::Badge => append(target, &span(doc, &badge_class(&raw_text(v)), &text)),
@@ -85,6 +86,7 @@ pub fn rows_html(
     marks: Option<&Marks>,
 ) -> String {
     let mut out = String::with_capacity(records.len() * (columns.len() + Marks::extra(marks)) * 48);
+    let t = &text().table;
     for (i, record) in (first..).zip(records) {
         let id = raw_text(&record[row_key]);
         out.push_str("<tr data-row=\"");
@@ -99,8 +101,8 @@ pub fn rows_html(
         }
         out.push_str(if i == tab_stop { "\" tabindex=\"0\">" } else { "\" tabindex=\"-1\">" });
         if marks.is_some() {
-            out.push_str("<td class=\"select\"><input type=\"checkbox\" data-select aria-label=\"Select ");
-            escape_into(&mut out, &id);
+            out.push_str("<td class=\"select\"><input type=\"checkbox\" data-select aria-label=\"");
+            escape_into(&mut out, &crate::i18n::fill(t.select_row, &[&id]));
             out.push_str(if ticked { "\" checked></td>" } else { "\"></td>" });
         }
         for c in columns {
@@ -115,7 +117,11 @@ pub fn rows_html(
                 out.push('"');
             }
             match display(c.format, v) {
-                None => out.push_str("><span class=\"nil\" title=\"not given\">—</span>"),
+                None => {
+                    out.push_str("><span class=\"nil\" title=\"");
+                    out.push_str(t.not_given);
+                    out.push_str("\">—</span>");
+                }
                 Some(text) => {
                     if c.format == Format::DateTime {
                         out.push_str(" title=\"");

@@ -15,6 +15,8 @@ use super::state::TableState;
 use super::sync::{group, value};
 use super::windowing;
 use crate::components::toasts::ToastKind;
+use crate::i18n::components::text;
+use crate::i18n::fill;
 
 fn target(ev: &web_sys::Event) -> Option<Element> {
     ev.target()?.dyn_into().ok()
@@ -268,17 +270,18 @@ fn start_export(ctx: Ctx) {
         if ctx.progress.try_set(None).is_some() {
             return; // the table went away meanwhile
         }
+        let t = &text().table;
         let (kind, message) = match outcome {
             Outcome::Done(chunks, n) => match crate::components::download::save(
                 &chunks,
                 &crate::components::download::dated_name(id, "csv"),
                 crate::components::download::CSV,
             ) {
-                Ok(()) => (ToastKind::Success, format!("Exported {} {noun} to CSV.", group(n))),
-                Err(e) => (ToastKind::Error, format!("Could not save the CSV file: {e:?}")),
+                Ok(()) => (ToastKind::Success, fill(t.exported, &[&group(n), noun])),
+                Err(e) => (ToastKind::Error, fill(t.not_saved, &[&format!("{e:?}")])),
             },
-            Outcome::Cancelled => (ToastKind::Info, "CSV export cancelled.".to_string()),
-            Outcome::Failed(e) => (ToastKind::Error, format!("CSV export failed: {e}")),
+            Outcome::Cancelled => (ToastKind::Info, t.export_cancelled.to_string()),
+            Outcome::Failed(e) => (ToastKind::Error, fill(t.export_failed, &[&e.to_string()])),
         };
         if let Some(t) = ctx.toasts {
             t.show(kind, message);

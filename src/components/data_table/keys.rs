@@ -10,17 +10,7 @@ use web_sys::{Element, HtmlElement, KeyboardEvent};
 
 use super::ctx::Ctx;
 use super::{events, windowing};
-
-/// The shortcuts as the `?` list shows them.
-pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("/", "Search: go to the first filter"),
-    ("j", "Next row"),
-    ("k", "Previous row"),
-    ("x", "Select or unselect the row"),
-    ("Enter", "Open the row"),
-    ("?", "Show these shortcuts"),
-    ("Esc", "Close"),
-];
+use crate::i18n::components::text;
 
 /// Whether keys typed at `el` are text (a shortcut would steal them).
 fn typing(el: &Element) -> bool {
@@ -133,14 +123,20 @@ pub(super) fn Shortcuts(ctx: Ctx, open: RwSignal<bool>) -> impl IntoView {
                 .map(|f| f.call0(&d));
         }
     };
-    let rows =
-        SHORTCUTS.iter().map(|(k, what)| view! { <div><dt><kbd>{*k}</kbd></dt><dd>{*what}</dd></div> }).collect_view();
+    // The keys and what each does, as the `?` list shows them.
+    let t = text();
+    let rows = t
+        .table
+        .shortcuts
+        .iter()
+        .map(|(k, what)| view! { <div><dt><kbd>{*k}</kbd></dt><dd>{*what}</dd></div> })
+        .collect_view();
     view! {
         <dialog class="shortcuts-dialog" node_ref=dialog aria-labelledby=labelled_by
             on:close=move |_| open.set(false)>
-            <h2 id=title>"Keyboard shortcuts"</h2>
+            <h2 id=title>{t.table.shortcuts_title}</h2>
             <dl class="shortcuts">{rows}</dl>
-            <button type="button" class="button" data-testid="shortcuts-close" on:click=move |_| close()>"Close"</button>
+            <button type="button" class="button" data-testid="shortcuts-close" on:click=move |_| close()>{t.close}</button>
         </dialog>
     }
 }

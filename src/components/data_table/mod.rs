@@ -126,9 +126,10 @@ pub fn DataTable(
     /// The field whose value heads the detail drawer.
     #[prop(optional)]
     title_key: Option<&'static str>,
-    /// What the records are, plural ("accounts"), for the totals and messages.
-    #[prop(default = "records")]
-    noun: &'static str,
+    /// What the records are, plural ("accounts"), for the totals and messages; "records" (in
+    /// the portal's language) when not given.
+    #[prop(optional)]
+    noun: Option<&'static str>,
     /// More of a record under its fields in the drawer (a deposit's history and moves).
     #[prop(optional)]
     detail: Option<fn(Value) -> AnyView>,
@@ -145,35 +146,13 @@ pub fn DataTable(
     bulk: Option<&'static [BulkAction]>,
     #[prop(optional)] bulk_run: Option<BulkRunner>,
 ) -> impl IntoView {
-    let location = use_location();
-    let navigate = use_navigate();
-    let config = use_context::<AppConfig>().unwrap_or_default();
-    let owned: Vec<&'static str> =
-        ["page", "size", "sort"].into_iter().chain(filters.iter().map(|f| f.param)).collect();
+    let (view, go, search) = url_state(columns, filters);
+    let (chosen, stored, visible) = column_choice(search, id, columns);
 
-    let view = Memo::new(move |_| {
-        location.search.with(|s| {
-            let pairs = decode(s);
-            TableState::from_params(
-                |k| pairs.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone()),
-                columns,
-                filters,
-            )
-        })
-    });
-    let (chosen, stored, visible) = column_choice(location.search, id, columns);
-    type Go = Arc<dyn Fn(TableState, Option<Vec<&'static str>>, bool) + Send + Sync>;
-    let go: Go = Arc::new(move |next: TableState, cols: Option<Vec<&'static str>>, replace: bool| {
-        let path = location.pathname.get_untracked();
-        let path = config.relative(&path);
-        let query = merge_query(&decode(&location.search.get_untracked()), &owned, &next, cols.as_deref());
-        let url = if query.is_empty() { path.to_string() } else { format!("{path}?{query}") };
-        navigate(&url, NavigateOptions { replace, scroll: false, ..Default::default() });
-    });
-
+    let words = &crate::i18n::components::text().table;
     let ctx = Ctx {
         id,
-        noun,
+        noun: noun.unwrap_or(words.records),
         columns,
         filters,
         view,
@@ -209,7 +188,7 @@ pub fn DataTable(
 
     load::fetch(ctx, fetcher, reload, retry, idle);
     let (top, main) = (NodeRef::<leptos::html::Div>::new(), NodeRef::<leptos::html::Div>::new());
-    let idle_message = idle_message.unwrap_or_else(|| "Enter something to search for.".into());
+    let idle_message = idle_message.unwrap_or_else(|| words.idle.into());
     load::render(ctx, top, main, caption, idle_message, idle);
 
     view! {
@@ -235,3 +214,33 @@ pub fn DataTable(
 
 #[cfg(test)]
 mod tests;
+
+type Go = Arc<dyn Fn(TableState, Option<Vec<&'static str>>, bool) + Send + Sync>;
+
+/// The table's state as the URL holds it; `go` navigates to another (the page's own query
+/// parameters kept, `cols` when the column choice changes, `replace` for typing); the query.
+fn url_state(columns: &'static [Column], filters: &'static [FilterDef]) -> (Memo<TableState>, Go, Memo<String>) {
+    let location = use_location();
+    let navigate = use_navigate();
+    let config = use_context::<AppConfig>().unwrap_or_default();
+    let owned: Vec<&'static str> =
+        ["page", "size", "sort"].into_iter().chain(filters.iter().map(|f| f.param)).collect();
+    let view = Memo::new(move |_| {
+        location.search.with(|s| {
+            let pairs = decode(s);
+            TableState::from_params(
+                |k| pairs.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone()),
+                columns,
+                filters,
+            )
+        })
+    });
+    let go: Go = Arc::new(move |next: TableState, cols: Option<Vec<&'static str>>, replace: bool| {
+        let path = location.pathname.get_untracked();
+        let path = config.relative(&path);
+        let query = merge_query(&decode(&location.search.get_untracked()), &owned, &next, cols.as_deref());
+        let url = if query.is_empty() { path.to_string() } else { format!("{path}?{query}") };
+        navigate(&url, NavigateOptions { replace, scroll: false, ..Default::default() });
+    });
+    (view, go, location.search)
+}

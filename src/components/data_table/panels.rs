@@ -8,6 +8,7 @@ use super::ctx::Ctx;
 use super::{column, dom, events, windowing};
 use crate::components::drawer::Drawer;
 use crate::components::error_view::ApiErrorView;
+use crate::i18n::components::text;
 
 /// Why the page could not be fetched, with Retry (bumps `retry`) and, when filtered, Clear.
 #[component]
@@ -20,7 +21,7 @@ pub(super) fn TableError(ctx: Ctx, retry: RwSignal<u32>) -> impl IntoView {
             <div class="table-state table-error" data-testid="table-error">
                 <ApiErrorView error retry/>
                 <button type="button" class="button" data-action=Action::Clear.as_str() hidden=!filtered>
-                    "Clear filters"
+                    {text().table.clear_filters}
                 </button>
             </div>
         })

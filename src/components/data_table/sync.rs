@@ -10,6 +10,8 @@ use super::build;
 use super::ctx::Ctx;
 use super::state::{TableState, PAGE_SIZES};
 use crate::components::selection::Selection;
+use crate::i18n::components::text;
+use crate::i18n::fill;
 use moneydesk_model::collections::SortDir;
 
 /// The two containers the controls live in.
@@ -46,7 +48,7 @@ fn disable(el: Option<Element>, disabled: bool) {
     }
 }
 
-fn text(el: Option<Element>, text: &str) {
+fn set_text(el: Option<Element>, text: &str) {
     if let Some(el) = el {
         if el.text_content().as_deref() != Some(text) {
             el.set_text_content(Some(text));
@@ -94,29 +96,31 @@ pub fn view(d: &Dom, ctx: Ctx, v: &TableState) {
 
 /// `aria-sort`, the arrow and the title of each sortable header; the caption says the sort.
 pub fn sort(d: &Dom, ctx: Ctx, v: &TableState) {
+    let t = &text().table;
     for button in d.all("th button[data-sort]") {
         let field = button.get_attribute("data-sort").unwrap_or_default();
         let label = ctx.columns.iter().find(|c| c.sort == Some(field.as_str())).map_or("", |c| c.label);
         let state = v.sort.as_ref().filter(|(f, _)| *f == field).map(|(_, d)| *d);
         let (aria, icon, title) = match state {
-            Some(SortDir::Asc) => ("ascending", "▲", format!("Sorted by {label} ascending; click for descending")),
-            Some(SortDir::Desc) => ("descending", "▼", format!("Sorted by {label} descending; click to unsort")),
-            None => ("none", "↕", format!("Sort by {label}")),
+            Some(SortDir::Asc) => ("ascending", "▲", t.sorted_asc),
+            Some(SortDir::Desc) => ("descending", "▼", t.sorted_desc),
+            None => ("none", "↕", t.sort_by),
         };
+        let title = fill(title, &[label]);
         if let Some(th) = button.parent_element() {
             let _ = th.set_attribute("aria-sort", aria);
         }
         let _ = button.set_attribute("title", &title);
-        text(button.query_selector(".sort-icon").ok().flatten(), icon);
+        set_text(button.query_selector(".sort-icon").ok().flatten(), icon);
     }
     if let Some(caption) = d.find("caption") {
         let base = caption.get_attribute("data-caption").unwrap_or_default();
         let sorted = v.sort.as_ref().and_then(|(field, dir)| {
             let col = ctx.columns.iter().find(|c| c.sort == Some(field.as_str()))?;
-            let dir = if *dir == SortDir::Asc { "ascending" } else { "descending" };
-            Some(format!("{base}, sorted by {} {dir}", col.label))
+            let dir = if *dir == SortDir::Asc { t.ascending } else { t.descending };
+            Some(fill(t.sorted_caption, &[&base, col.label, dir]))
         });
-        text(Some(caption), &sorted.unwrap_or(base));
+        set_text(Some(caption), &sorted.unwrap_or(base));
     }
 }
 
@@ -142,14 +146,15 @@ pub fn columns(d: &Dom, ctx: Ctx) {
 
 /// "11–20 of 2,400 accounts".
 pub fn range_text(ctx: Ctx) -> Option<String> {
+    let t = &text().table;
     ctx.shown.with(|s| {
         let p = &s.as_ref()?.page;
         Some(if p.content.is_empty() {
-            format!("0 of {} {}", group(p.total_elements), ctx.noun)
+            fill(t.range_none, &[&group(p.total_elements), ctx.noun])
         } else {
             let from = p.pageable.offset + 1;
             let to = p.pageable.offset + p.content.len() as u64;
-            format!("{}–{} of {} {}", group(from), group(to), group(p.total_elements), ctx.noun)
+            fill(t.range, &[&group(from), &group(to), &group(p.total_elements), ctx.noun])
         })
     })
 }
@@ -157,6 +162,7 @@ pub fn range_text(ctx: Ctx) -> Option<String> {
 /// Loading, totals, the pager's buttons, which state shows (idle, empty, table), the live
 /// region's sentence and whether there is anything to export.
 pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
+    let t = &text().table;
     let loading = ctx.loading.get();
     let failed = ctx.error.with(Option::is_some);
     let page = ctx.view.with(|v| v.page);
@@ -176,24 +182,20 @@ pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
     if empty {
         let past_end = totals.filter(|(t, _)| *t > 0).map(|(_, n)| n);
         let (message, button, action) = match past_end {
-            Some(last) => (
-                format!("Page {page} is past the end: there are {last} pages."),
-                "Go to the last page",
-                Action::LastPage,
-            ),
-            None if filtered => (format!("No {} match these filters.", ctx.noun), "Clear filters", Action::Clear),
-            None => (format!("There are no {} yet.", ctx.noun), "", Action::Clear),
+            Some(last) => (fill(t.past_end, &[&page.to_string(), &last.to_string()]), t.to_last_page, Action::LastPage),
+            None if filtered => (fill(t.no_match, &[ctx.noun]), t.clear_filters, Action::Clear),
+            None => (fill(t.none_yet, &[ctx.noun]), "", Action::Clear),
         };
-        text(d.find("[data-testid=table-empty] p"), &message);
+        set_text(d.find("[data-testid=table-empty] p"), &message);
         if let Some(b) = d.find("[data-testid=table-empty] button") {
-            text(Some(b.clone()), button);
+            set_text(Some(b.clone()), button);
             let _ = b.set_attribute(ATTR, action.as_str());
             hide(Some(b), button.is_empty());
         }
     }
 
     let range = range_text(ctx);
-    text(d.find(".table-total"), range.as_deref().unwrap_or_default());
+    set_text(d.find(".table-total"), range.as_deref().unwrap_or_default());
     let at_first = page <= 1;
     let at_last = pages.is_none_or(|n| page >= n);
     disable(d.find("[data-page=first]"), at_first);
@@ -203,20 +205,20 @@ pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
     if let Some(input) = d.find(&format!("{} input", Action::Jump.selector())) {
         let _ = input.set_attribute("max", &pages.unwrap_or(1).to_string());
     }
-    text(d.find(".jump .of"), &pages.map(|n| format!("of {}", group(n))).unwrap_or_default());
+    set_text(d.find(".jump .of"), &pages.map(|n| fill(t.of_pages, &[&group(n)])).unwrap_or_default());
     disable(d.find(Action::Export.selector()), totals.is_none_or(|(t, _)| t == 0));
 
     let sentence = if loading {
-        format!("Loading {}…", ctx.noun)
+        fill(t.loading, &[ctx.noun])
     } else if let Some(e) = ctx.error.with(|e| e.as_ref().map(|e| e.to_string())) {
         e
     } else {
         match (pages, &range) {
-            (Some(n), Some(range)) => format!("Page {page} of {n}: {range}."),
+            (Some(n), Some(range)) => fill(t.page_status, &[&page.to_string(), &n.to_string(), range]),
             _ => String::new(),
         }
     };
-    text(d.find("[data-part=status]"), &sentence);
+    set_text(d.find("[data-part=status]"), &sentence);
 }
 
 /// The export control: the button, or the progress bar with Cancel.
@@ -225,7 +227,8 @@ pub fn export(d: &Dom, ctx: Ctx) {
     hide(d.find(Action::Export.selector()), progress.is_some());
     hide(d.find(".export-progress"), progress.is_none());
     if let Some(p) = progress {
-        text(d.find(".export-progress label"), &format!("Exporting {} of {}", group(p.done), group(p.total)));
+        let said = fill(text().table.exporting, &[&group(p.done), &group(p.total)]);
+        set_text(d.find(".export-progress label"), &said);
         if let Some(bar) = d.find(".export-progress progress") {
             let _ = bar.set_attribute("max", &p.total.max(1).to_string());
             let _ = bar.set_attribute("value", &p.done.to_string());

@@ -16,6 +16,7 @@ use crate::api::ApiError;
 use crate::test_util::{container, find, text_containing, wait_until};
 
 mod bulk;
+mod spanish;
 mod windowing;
 
 const STATUSES: &[(&str, &str)] = &[("Active", "Active"), ("Closed", "Closed")];

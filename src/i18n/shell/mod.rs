@@ -67,10 +67,12 @@ pub fn shell() -> &'static Shell {
     }
 }
 
-/// Fetches the Spanish shell (its own chunk in the release build; at hand in other builds).
+/// Fetches the Spanish shell and the shared components' Spanish (one chunk in the release
+/// build; at hand in other builds).
 pub async fn load_spanish() -> Result<(), NotLoaded> {
     if SPANISH.with(Cell::get).is_none() {
-        let text = spanish_chunk::shell_es().await?;
+        let (text, start, components) = spanish_chunk::shell_es().await?;
+        super::components::set_spanish(start, components);
         SPANISH.with(|s| s.set(Some(text)));
     }
     Ok(())
@@ -89,15 +91,19 @@ impl From<leptos::wasm_split::SplitLoaderError> for NotLoaded {
 
 mod spanish_chunk {
     use super::{NotLoaded as LoadError, Shell};
+    use crate::i18n::components::{self, Components, Start};
+
+    /// The shell's words and the shared components' (both parts).
+    type Spanish = (&'static Shell, &'static Start, &'static Components);
 
     #[cfg(moneydesk_split)]
     #[leptos::wasm_split::wasm_split(i18n_es_shell, wasm_split_path = ::leptos::wasm_split, fallible)]
-    pub fn shell_es() -> Result<&'static Shell, LoadError> {
-        Ok(&super::es::TEXT)
+    pub fn shell_es() -> Result<Spanish, LoadError> {
+        Ok((&super::es::TEXT, &components::es::START, &components::es::TEXT))
     }
 
     #[cfg(not(moneydesk_split))]
-    pub async fn shell_es() -> Result<&'static Shell, LoadError> {
-        Ok(&super::es::TEXT)
+    pub async fn shell_es() -> Result<Spanish, LoadError> {
+        Ok((&super::es::TEXT, &components::es::START, &components::es::TEXT))
     }
 }

@@ -240,7 +240,7 @@ async fn the_shortcuts_move_select_and_open_rows_but_never_while_typing() {
     press("?");
     wait_until("the shortcuts dialog opens", || dialog.has_attribute("open")).await;
     let text = dialog.text_content().unwrap();
-    for (k, what) in crate::components::data_table::keys::SHORTCUTS {
+    for (k, what) in crate::i18n::components::text().table.shortcuts {
         assert!(text.contains(k) && text.contains(what), "{k}: {what} in {text}");
     }
     find(&root, "[data-testid=shortcuts-close]").await.click();
