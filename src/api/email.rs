@@ -1,7 +1,7 @@
 //! The email group: send, the outbox (list, one message, its raw MIME and attachments), the
 //! sender identities, stored templates with their previews, address verification, sending
 //! domains, and inbound mail (routes, their secrets, the messages received and redelivery);
-//! bulk actions on outbox and inbound messages.
+//! bulk actions on outbox and inbound messages; suppression lists and scheduled batches.
 
 use std::future::Future;
 
@@ -10,6 +10,7 @@ use moneydesk_model::email::domains::{NewSendingDomain, SendingDomain};
 use moneydesk_model::email::inbound::{
     InboundDetail, InboundMessage, InboundRoute, InboundRouteUpdate, InboundSecret, NewInboundRoute,
 };
+use moneydesk_model::email::suppressions::{NewSuppressions, ScheduledBatch, Suppression};
 use moneydesk_model::email::validation::{
     BulkValidationRequest, BulkValidationResult, ValidationRequest, ValidationResult,
 };
@@ -257,4 +258,62 @@ pub fn bulk_outbox(client: &Client, call: BulkCall) -> impl Future<Output = Resu
 pub fn bulk_inbound(client: &Client, call: BulkCall) -> impl Future<Output = Result<BulkResult, ApiError>> + 'static {
     let client = client.clone().with_header("Idempotency-Key", call.key.clone());
     post(&client, paths::EMAIL_INBOUND_MESSAGES_BULK.to_string(), &bulk_body(&call))
+}
+
+fn suppressions_path(domain: &str) -> String {
+    paths::fill(paths::EMAIL_SUPPRESSIONS, "domain", domain)
+}
+
+/// One page of a sender domain's suppression list; `filters` are `reason` (repeated),
+/// `prefix`, `page`, `size`.
+pub fn suppressions(
+    client: &Client,
+    domain: &str,
+    filters: &[(String, String)],
+) -> impl Future<Output = Result<Page<Suppression>, ApiError>> + 'static {
+    let refs: Vec<(&str, &str)> = filters.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    client.get_data(&suppressions_path(domain), &refs)
+}
+
+/// Adds manual entries to a domain's list: each entry as the list holds it.
+pub fn add_suppressions(
+    client: &Client,
+    domain: &str,
+    new: &NewSuppressions,
+) -> impl Future<Output = Result<Vec<Suppression>, ApiError>> + 'static {
+    post(client, suppressions_path(domain), new)
+}
+
+/// DELETE one entry (204; `admin`).
+pub fn remove_suppression(
+    client: &Client,
+    domain: &str,
+    id: &str,
+) -> impl Future<Output = Result<(), ApiError>> + 'static {
+    let path = paths::fill(&paths::fill(paths::EMAIL_SUPPRESSION, "domain", domain), "suppressionId", id);
+    let sent = client.send::<serde::de::IgnoredAny>(Method::DELETE, &path, &[], None);
+    async move { sent.await.map(|_| ()) }
+}
+
+/// POST `…/batches/{batchId}/pause|resume|cancel`: the batch as it now is.
+pub fn change_batch(
+    client: &Client,
+    batch: &str,
+    change: BatchChange,
+) -> impl Future<Output = Result<ScheduledBatch, ApiError>> + 'static {
+    let template = match change {
+        BatchChange::Pause => paths::EMAIL_BATCH_PAUSE,
+        BatchChange::Resume => paths::EMAIL_BATCH_RESUME,
+        BatchChange::Cancel => paths::EMAIL_BATCH_CANCEL,
+    };
+    let path = paths::fill(template, "batchId", batch);
+    post(client, path, &serde_json::json!({}))
+}
+
+/// What a scheduled batch's buttons ask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchChange {
+    Pause,
+    Resume,
+    Cancel,
 }

@@ -1,11 +1,12 @@
 //! The vault group: a folder's contents and record, folders created, moved, zipped and deleted,
 //! files uploaded (XMLHttpRequest, for progress and cancel), downloaded, moved and deleted,
-//! their versions, a user's usage, and bulk actions (move, delete, zip) on a selection. `user` is the vault's owner (the path's `{userId}`).
+//! their versions (an older one restored), a user's usage, bulk actions (move, delete, zip)
+//! on a selection, and the trash (list, restore, delete for good, empty). `user` is the vault's owner (the path's `{userId}`).
 
 use std::future::Future;
 
 use gloo_net::http::Method;
-use moneydesk_model::vault::{FileRecord, FolderRecord, VaultEntry, VaultUsage};
+use moneydesk_model::vault::{FileRecord, FolderRecord, TrashItem, VaultEntry, VaultUsage};
 use moneydesk_model::{paths, Envelope, Page};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -113,6 +114,52 @@ pub fn versions(
 
 pub fn usage(client: &Client, user: &str) -> impl Future<Output = Result<VaultUsage, ApiError>> + 'static {
     client.get_data(&at(paths::VAULT_USAGE, user), &[])
+}
+
+fn trash_item(template: &str, user: &str, id: u64) -> String {
+    paths::fill(&at(template, user), "trashId", &id.to_string())
+}
+
+/// One page of the user's trash, newest first.
+pub fn trash(
+    client: &Client,
+    user: &str,
+    page: u32,
+) -> impl Future<Output = Result<Page<TrashItem>, ApiError>> + 'static {
+    let page = page.to_string();
+    client.get_data(&at(paths::VAULT_TRASH, user), &[("page", &page), ("size", "50")])
+}
+
+/// Puts a trashed item back where it was, or at `to`.
+pub fn restore(
+    client: &Client,
+    user: &str,
+    id: u64,
+    to: Option<&str>,
+) -> impl Future<Output = Result<VaultEntry, ApiError>> + 'static {
+    let query = to.map(|p| vec![("path", p.to_string())]).unwrap_or_default();
+    call(client, Method::POST, trash_item(paths::VAULT_TRASH_RESTORE, user, id), query)
+}
+
+/// Removes one trashed item for good.
+pub fn purge(client: &Client, user: &str, id: u64) -> impl Future<Output = Result<TrashItem, ApiError>> + 'static {
+    call(client, Method::DELETE, trash_item(paths::VAULT_TRASH_ITEM, user, id), Vec::new())
+}
+
+/// Empties the trash.
+pub fn empty_trash(client: &Client, user: &str) -> impl Future<Output = Result<Vec<TrashItem>, ApiError>> + 'static {
+    call(client, Method::DELETE, at(paths::VAULT_TRASH, user), Vec::new())
+}
+
+/// Makes `version` of the file the newest (a new version with its bytes).
+pub fn restore_version(
+    client: &Client,
+    user: &str,
+    path: &str,
+    version: u32,
+) -> impl Future<Output = Result<VaultEntry, ApiError>> + 'static {
+    let query = vec![("path", path.to_string()), ("version", version.to_string())];
+    call(client, Method::POST, at(paths::VAULT_FILE_VERSION_RESTORE, user), query)
 }
 
 /// The answer's bytes as a Blob (see `client::blob`).

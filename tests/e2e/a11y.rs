@@ -32,6 +32,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/email?tab=verify&address=support@gmial.com", "#verification .badge.verdict-risky"),
     ("/email?tab=domains", "#domains-empty"),
     ("/email?tab=inbound", "#inbound-routes-empty"),
+    ("/email?tab=suppressions", "#suppressions-empty"),
     ("/webhooks", "#webhook-endpoints-empty"),
     ("/tokens", "#links-table"),
     ("/no-such-page", "[data-testid=not-found]"),

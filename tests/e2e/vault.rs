@@ -130,7 +130,7 @@ async fn folders_are_made_files_uploaded_with_versions_a_folder_moved_zipped_and
     // Delete Clients: the confirmation counts the folder, its file and both versions.
     h.wait_gone(".drawer").await;
     h.click("#vault-delete").await;
-    h.wait_for_text("#vault-delete-counts", "1 folder, 2 files and 3 versions (46 bytes) will be deleted permanently")
+    h.wait_for_text("#vault-delete-counts", "1 folder, 2 files and 3 versions (46 bytes) will be moved to the trash")
         .await;
     h.snapshot("delete").await;
     h.click("#vault-delete-confirm").await;

@@ -22,6 +22,14 @@ pub const VAULT_FILE: &str = "/api/v1/cores/document-vault/records/{userId}/file
 pub const VAULT_FILE_MOVE: &str = "/api/v1/cores/document-vault/records/{userId}/file/move";
 pub const VAULT_FILE_VERSIONS: &str = "/api/v1/cores/document-vault/records/{userId}/file/versions";
 pub const VAULT_USAGE: &str = "/api/v1/cores/document-vault/records/{userId}/usage";
+/// Extensions (issue 46, "nothing lost by a slip"): the owner's trash (GET a page, DELETE
+/// empties it), one trashed item (DELETE: gone for good), its restore (POST); a file's older
+/// version restored as the newest (POST), and two versions compared (GET).
+pub const VAULT_TRASH: &str = "/api/v1/cores/document-vault/records/{userId}/trash";
+pub const VAULT_TRASH_ITEM: &str = "/api/v1/cores/document-vault/records/{userId}/trash/{trashId}";
+pub const VAULT_TRASH_RESTORE: &str = "/api/v1/cores/document-vault/records/{userId}/trash/{trashId}/restore";
+pub const VAULT_FILE_VERSION_RESTORE: &str = "/api/v1/cores/document-vault/records/{userId}/file/versions/restore";
+pub const VAULT_FILE_VERSIONS_COMPARE: &str = "/api/v1/cores/document-vault/records/{userId}/file/versions/compare";
 
 pub const EMAIL_SEND: &str = "/api/v1/cores/utility/message/email";
 pub const EMAIL_VALIDATION: &str = "/api/v1/cores/utility/message/email/validation";
@@ -50,6 +58,17 @@ pub const EMAIL_DOMAINS: &str = "/api/v1/cores/utility/message/email/domains";
 pub const EMAIL_DOMAIN: &str = "/api/v1/cores/utility/message/email/domains/{domain}";
 pub const EMAIL_DOMAIN_VERIFY: &str = "/api/v1/cores/utility/message/email/domains/{domain}/verify";
 pub const EMAIL_DOMAIN_ACTIVATE: &str = "/api/v1/cores/utility/message/email/domains/{domain}/activate";
+/// Extensions (issue 46): a sender domain's suppression list (list and add with `email:send`,
+/// remove with `admin`), the unsubscribe link (no token: the link's own token is the
+/// authority), scheduled batches (`email:send`).
+pub const EMAIL_SUPPRESSIONS: &str = "/api/v1/cores/utility/message/email/suppressions/{domain}";
+pub const EMAIL_SUPPRESSION: &str = "/api/v1/cores/utility/message/email/suppressions/{domain}/{suppressionId}";
+pub const EMAIL_UNSUBSCRIBE: &str = "/api/v1/cores/utility/message/email/unsubscribe/{token}";
+pub const EMAIL_BATCHES: &str = "/api/v1/cores/utility/message/email/batches";
+pub const EMAIL_BATCH: &str = "/api/v1/cores/utility/message/email/batches/{batchId}";
+pub const EMAIL_BATCH_PAUSE: &str = "/api/v1/cores/utility/message/email/batches/{batchId}/pause";
+pub const EMAIL_BATCH_RESUME: &str = "/api/v1/cores/utility/message/email/batches/{batchId}/resume";
+pub const EMAIL_BATCH_CANCEL: &str = "/api/v1/cores/utility/message/email/batches/{batchId}/cancel";
 /// Extensions: inbound mail (description section 6). Routes per domain (list, create, change
 /// the URL, reveal and rotate the secret with `email:send`; delete with `admin`); the messages
 /// received (GET list and detail; POST raw MIME, `message/rfc822`; redeliver), `email:send`.

@@ -169,6 +169,12 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         state.config.vault_sweep_grace,
         blob_root,
     );
+    crate::vault::trash::spawn_purge(
+        state.blobs.clone(),
+        state.stores.vault.clone(),
+        state.config.vault_trash_retention,
+        state.config.vault_sweep_grace,
+    );
     crate::ledger::jobs::spawn(state.stores.ledger.clone(), state.books.clone());
     crate::deposits::returns::folder::spawn(&state);
     state.stores.accounts.spawn_value_sync(std::time::Duration::from_secs(60));

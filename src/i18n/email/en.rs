@@ -1,11 +1,11 @@
 //! The Email page in English.
 
-use super::{Compose, Domains, Email, Inbound, Message, Outbox, Templates, Verify};
+use super::{Compose, Domains, Email, Inbound, Message, Outbox, Schedule, Suppressions, Templates, Verify};
 
 pub const TEXT: Email = Email {
     heading: "Email",
     tabs_label: "Email",
-    tabs: ["Compose", "Outbox", "Templates", "Verify", "Domains", "Inbound"],
+    tabs: ["Compose", "Outbox", "Templates", "Verify", "Domains", "Inbound", "Suppressions"],
     outcomes: ["Pass", "Warning", "Fail", "Unknown", "Skipped"],
     loading: "Loading…",
     previous: "Previous",
@@ -33,6 +33,8 @@ pub const TEXT: Email = Email {
     },
     message: Message {
         label: "Message",
+        suppressed: "Suppressed",
+        bypassed: "sent anyway",
         download_failed: "Download failed: {}",
         mailbox: "development mailbox",
         relay: "SMTP relay",
@@ -228,5 +230,36 @@ pub const TEXT: Email = Email {
         to_said: "To: ",
         first_n: "The first {} of {} messages, as they will be sent",
         only_these: "Only these rows are previewed; the send checks every row and sends none if one is refused.",
+    },
+    suppressions: Suppressions {
+        domain: "Sender domain",
+        show: "Show",
+        reason: "Reason",
+        prefix: "Address starts with",
+        prefix_hint: "ann@",
+        none: "No address is suppressed for this domain.",
+        caption: "Suppressed addresses",
+        columns: ["Address", "Reason", "Category", "Source", "Added", "Remove"],
+        every_send: "every send",
+        remove: "Remove {}",
+        removed: "{} removed: mail from this domain reaches it again.",
+        add_legend: "Suppress addresses",
+        addresses: "Addresses (one a line, or separated by commas)",
+        addresses_hint: "ann@client.example",
+        category: "Only for the category (optional)",
+        category_hint: "newsletter",
+        add: "Suppress",
+        added: "{} suppressed.",
+        type_addresses: "Type at least one address.",
+        page_total: "Page {} · {} addresses",
+    },
+    schedule: Schedule {
+        column: "Schedule",
+        paused: "paused",
+        batch: "Batch {}",
+        pause: "Pause",
+        resume: "Resume",
+        cancel: "Cancel batch",
+        cancel_question: "Cancel every message of this batch not sent yet? They will never be sent.",
     },
 };

@@ -1,11 +1,11 @@
 //! The Email page in Spanish.
 
-use super::{Compose, Domains, Email, Inbound, Message, Outbox, Templates, Verify};
+use super::{Compose, Domains, Email, Inbound, Message, Outbox, Schedule, Suppressions, Templates, Verify};
 
 pub const TEXT: Email = Email {
     heading: "Correo",
     tabs_label: "Correo",
-    tabs: ["Redactar", "Bandeja de salida", "Plantillas", "Verificar", "Dominios", "Entrantes"],
+    tabs: ["Redactar", "Bandeja de salida", "Plantillas", "Verificar", "Dominios", "Entrantes", "Supresiones"],
     outcomes: ["Aprobado", "Advertencia", "Falló", "Desconocido", "Omitido"],
     loading: "Cargando…",
     previous: "Anterior",
@@ -32,6 +32,8 @@ pub const TEXT: Email = Email {
     },
     message: Message {
         label: "Mensaje",
+        suppressed: "Suprimidos",
+        bypassed: "enviado de todos modos",
         download_failed: "La descarga falló: {}",
         mailbox: "buzón de desarrollo",
         relay: "relé SMTP",
@@ -235,5 +237,36 @@ pub const TEXT: Email = Email {
         to_said: "Para: ",
         first_n: "Los primeros {} de {} mensajes, tal como se enviarán",
         only_these: "Solo se previsualizan estas filas; el envío revisa cada fila y no envía ninguna si se rechaza una.",
+    },
+    suppressions: Suppressions {
+        domain: "Dominio remitente",
+        show: "Mostrar",
+        reason: "Motivo",
+        prefix: "La dirección empieza por",
+        prefix_hint: "ana@",
+        none: "Ninguna dirección está suprimida para este dominio.",
+        caption: "Direcciones suprimidas",
+        columns: ["Dirección", "Motivo", "Categoría", "Origen", "Añadida", "Quitar"],
+        every_send: "todo envío",
+        remove: "Quitar {}",
+        removed: "{} quitada: el correo de este dominio vuelve a llegarle.",
+        add_legend: "Suprimir direcciones",
+        addresses: "Direcciones (una por línea, o separadas por comas)",
+        addresses_hint: "ana@cliente.example",
+        category: "Solo para la categoría (opcional)",
+        category_hint: "boletín",
+        add: "Suprimir",
+        added: "{} suprimidas.",
+        type_addresses: "Escriba al menos una dirección.",
+        page_total: "Página {} · {} direcciones",
+    },
+    schedule: Schedule {
+        column: "Programación",
+        paused: "en pausa",
+        batch: "Lote {}",
+        pause: "Pausar",
+        resume: "Reanudar",
+        cancel: "Cancelar el lote",
+        cancel_question: "¿Cancelar todos los mensajes de este lote aún no enviados? No se enviarán nunca.",
     },
 };

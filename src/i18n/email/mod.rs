@@ -10,8 +10,8 @@ use super::pick;
 pub struct Email {
     pub heading: &'static str,
     pub tabs_label: &'static str,
-    /// Compose, outbox, templates, verify, domains, inbound.
-    pub tabs: [&'static str; 6],
+    /// Compose, outbox, templates, verify, domains, inbound, suppressions.
+    pub tabs: [&'static str; 7],
     /// A check's outcomes: pass, warn, fail, unknown, skipped.
     pub outcomes: [&'static str; 5],
     pub loading: &'static str,
@@ -25,6 +25,49 @@ pub struct Email {
     pub templates: Templates,
     pub inbound: Inbound,
     pub compose: Compose,
+    pub suppressions: Suppressions,
+    pub schedule: Schedule,
+}
+
+/// The Suppressions tab: a sender domain's list, filtered, added to and removed from.
+pub struct Suppressions {
+    pub domain: &'static str,
+    pub show: &'static str,
+    pub reason: &'static str,
+    pub prefix: &'static str,
+    pub prefix_hint: &'static str,
+    pub none: &'static str,
+    pub caption: &'static str,
+    /// Address, reason, category, source, added, (remove).
+    pub columns: [&'static str; 6],
+    pub every_send: &'static str,
+    /// The address.
+    pub remove: &'static str,
+    /// The address.
+    pub removed: &'static str,
+    pub add_legend: &'static str,
+    pub addresses: &'static str,
+    pub addresses_hint: &'static str,
+    pub category: &'static str,
+    pub category_hint: &'static str,
+    pub add: &'static str,
+    /// The count.
+    pub added: &'static str,
+    pub type_addresses: &'static str,
+    /// The page's number, the count of entries.
+    pub page_total: &'static str,
+}
+
+/// The Outbox's schedule column and a scheduled batch's buttons.
+pub struct Schedule {
+    pub column: &'static str,
+    pub paused: &'static str,
+    /// The batch id.
+    pub batch: &'static str,
+    pub pause: &'static str,
+    pub resume: &'static str,
+    pub cancel: &'static str,
+    pub cancel_question: &'static str,
 }
 
 /// The Compose tab: the form, its recipients, attachments, bulk CSV and bulk preview.
@@ -274,6 +317,10 @@ pub struct Outbox {
 /// One message.
 pub struct Message {
     pub label: &'static str,
+    /// The recipients the sender domain's suppression list named.
+    pub suppressed: &'static str,
+    /// One of them sent to anyway (transactional mail).
+    pub bypassed: &'static str,
     pub download_failed: &'static str,
     pub mailbox: &'static str,
     pub relay: &'static str,

@@ -82,7 +82,7 @@ pub struct Vault {
     pub count_failed: &'static str,
     /// Folders, files, versions, size.
     pub will_delete: &'static str,
-    pub delete_permanently: &'static str,
+    pub move_to_trash: &'static str,
     /// The archive's suggested names: the folder's selection, the user's documents.
     pub selection_name: &'static str,
     pub documents_name: &'static str,
@@ -101,6 +101,37 @@ pub struct Vault {
     pub download_version: &'static str,
     pub name: &'static str,
     pub rename: &'static str,
+    pub restore_version: &'static str,
+    /// The version (the button's label).
+    pub restore_version_n: &'static str,
+    /// The version restored, the new version's number.
+    pub version_restored: &'static str,
+    // The trash (trash.rs).
+    pub trash: &'static str,
+    pub back_to_vault: &'static str,
+    pub trash_hint: &'static str,
+    pub trash_empty: &'static str,
+    /// Name, where it was, size, deleted, by, purged on.
+    pub trash_columns: [&'static str; 6],
+    pub restore: &'static str,
+    /// The item's name.
+    pub restore_title: &'static str,
+    pub restore_to: &'static str,
+    pub restore_to_hint: &'static str,
+    /// The item's name, where it now is.
+    pub restored: &'static str,
+    pub delete_forever: &'static str,
+    /// The item's name.
+    pub delete_forever_title: &'static str,
+    pub delete_forever_body: &'static str,
+    pub deleted_forever: &'static str,
+    pub empty_trash: &'static str,
+    pub empty_trash_title: &'static str,
+    /// The count of items.
+    pub empty_trash_body: &'static str,
+    pub emptied: &'static str,
+    /// An item's action buttons' labels: the action, the item's name.
+    pub item_action: &'static str,
     // Uploads (uploads.rs).
     pub unavailable: &'static str,
     pub uploads: &'static str,

@@ -71,6 +71,9 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
                             <tbody>
                                 {m.headers.iter().map(|h| view! { <tr><th scope="row">{h.name.clone()}</th><td>{h.value.clone()}</td></tr> }).collect_view()}
                                 {(!m.bcc.is_empty()).then(|| view! { <tr><th scope="row">{t.bcc}</th><td>{m.bcc.join(", ")}</td></tr> })}
+                                {(!m.message.suppressed.is_empty()).then(|| view! {
+                                    <tr id="email-message-suppressed"><th scope="row">{t.suppressed}</th><td>{suppressed(&m.message.suppressed)}</td></tr>
+                                })}
                             </tbody>
                         </table>
                         <h3>{t.attempts}</h3>
@@ -102,4 +105,21 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
             })}
         </section>
     }
+}
+
+/// The recipients the suppression list named: `addr (field, reason[, category])`, and
+/// whether they were sent to anyway.
+fn suppressed(list: &[moneydesk_model::email::suppressions::SuppressedRecipient]) -> String {
+    let t = &text().message;
+    list.iter()
+        .map(|s| {
+            let mut why = vec![s.field.clone(), s.reason.label().to_string()];
+            why.extend(s.category.clone());
+            if s.bypassed {
+                why.push(t.bypassed.to_string());
+            }
+            format!("{} ({})", s.email, why.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }

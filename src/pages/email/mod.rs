@@ -5,7 +5,8 @@
 //! (verify.rs: one address with every check explained, or a list in bulk) and Domains
 //! (domains.rs: sending domains, their records and verification) and Inbound (inbound/:
 //! routes with their URL and secret, the messages received; inbound_message.rs: one with its
-//! deliveries). What several tabs show alike is parts.rs, so the tabs never import each other.
+//! deliveries) and Suppressions (suppressions.rs: a sender domain's suppression list).
+//! What several tabs show alike is parts.rs, so the tabs never import each other.
 //! The tab, the Outbox's filters and page, the message open, the verified address and the
 //! inbound domain and message live in the URL.
 
@@ -20,6 +21,7 @@ mod message;
 mod outbox;
 mod parts;
 mod recipients;
+mod suppressions;
 mod templates;
 mod verify;
 mod verify_list;
@@ -39,10 +41,12 @@ pub enum Tab {
     Verify,
     Domains,
     Inbound,
+    Suppressions,
 }
 
 impl Tab {
-    const ALL: [Tab; 6] = [Tab::Compose, Tab::Outbox, Tab::Templates, Tab::Verify, Tab::Domains, Tab::Inbound];
+    const ALL: [Tab; 7] =
+        [Tab::Compose, Tab::Outbox, Tab::Templates, Tab::Verify, Tab::Domains, Tab::Inbound, Tab::Suppressions];
 
     fn slug(self) -> &'static str {
         match self {
@@ -52,6 +56,7 @@ impl Tab {
             Tab::Verify => "verify",
             Tab::Domains => "domains",
             Tab::Inbound => "inbound",
+            Tab::Suppressions => "suppressions",
         }
     }
 
@@ -73,6 +78,7 @@ impl Tab {
             Tab::Verify => tabs[3],
             Tab::Domains => tabs[4],
             Tab::Inbound => tabs[5],
+            Tab::Suppressions => tabs[6],
         }
     }
 }
@@ -126,6 +132,7 @@ pub fn EmailPage() -> impl IntoView {
                     Tab::Verify => view! { <verify::Verify/> }.into_any(),
                     Tab::Domains => view! { <domains::Domains/> }.into_any(),
                     Tab::Inbound => view! { <inbound::Inbound/> }.into_any(),
+                    Tab::Suppressions => view! { <suppressions::Suppressions/> }.into_any(),
                 }}
             </div>
         </section>

@@ -267,7 +267,7 @@ fn DeleteDialog(picked: Picked, close: Callback<()>) -> impl IntoView {
             <div class="drawer-actions">
                 <button type="button" class="button danger" id="vault-delete-confirm"
                     disabled=move || busy.get() || !tally.with(|t| matches!(t, Some(Ok(_))))
-                    on:click=move |_| confirm()>{t.delete_permanently}</button>
+                    on:click=move |_| confirm()>{t.move_to_trash}</button>
                 <button type="button" class="button" on:click=move |_| close.run(())>{t.cancel}</button>
             </div>
         </Drawer>

@@ -4,6 +4,7 @@
 //! to move (a folder picker), download as zip or delete (a confirmation that counts what goes),
 //! each one bulk request whose per-entry outcome the rows show, and a file's versions with
 //! downloads and a preview (file.rs).
+//! The trash (trash.rs, `trash=1`) lists what was deleted, to restore or delete for good.
 //! The user (an admin may pick any), the folder, the sort and the page live in the URL; a
 //! link's `file=` marks that file once its folder shows (landing.rs).
 
@@ -14,6 +15,7 @@ mod landing;
 mod listing;
 mod paths;
 mod place;
+mod trash;
 mod tree;
 mod uploads;
 
@@ -151,17 +153,14 @@ pub fn VaultPage() -> impl IntoView {
 
     // Moves to another place of the vault (the URL keeps it; Back returns).
     let go = StoredValue::new(move |p: Place| {
-        let pairs = p.query(admin.get_untracked(), &own.get_untracked());
-        let search: Vec<String> =
-            pairs.iter().map(|(k, v)| format!("{k}={}", String::from(js_sys::encode_uri_component(v)))).collect();
-        let search = search.join("&");
+        let search = search_of(&p, admin.get_untracked(), &own.get_untracked());
         let path = config.relative(&location.pathname.get_untracked()).to_string();
         let to = if search.is_empty() { path } else { format!("{path}?{search}") };
         navigate(&to, NavigateOptions { scroll: false, ..Default::default() });
     });
     let open = Callback::new(move |path: String| {
         let p = place.get_untracked();
-        go.with_value(|g| g(Place { path, page: 1, ..p }));
+        go.with_value(|g| g(Place { path, page: 1, trash: false, ..p }));
     });
     let resort = Callback::new(move |sort: String| {
         let p = place.get_untracked();
@@ -171,32 +170,21 @@ pub fn VaultPage() -> impl IntoView {
         let p = place.get_untracked();
         go.with_value(|g| g(Place { page, ..p }));
     });
-
-    let listing = Answer::<Page<VaultEntry>>::new();
-    let usage = Answer::<VaultUsage>::new();
-    Effect::new(move |_| {
-        let p = place.get();
-        changed.track();
-        if p.user.is_empty() {
-            return;
-        }
-        listing.load(api::vault::contents(&auth.client(), &p.user, &p.path, p.page, &p.sort));
-        usage.load(api::vault::usage(&auth.client(), &p.user));
+    // The trash and back (the URL keeps it: `trash=1`).
+    let trash_shown = Memo::new(move |_| place.with(|p| p.trash));
+    let show_trash = Callback::new(move |on: bool| {
+        let p = place.get_untracked();
+        go.with_value(|g| g(Place { trash: on, page: 1, ..p }));
     });
-    // What the selection's actions see of the listing.
-    Effect::new(move |_| {
-        listing.with(|l| {
-            let (entries, total) = match l {
-                Some(Ok(page)) => (page.content.clone(), Some(page.total_elements)),
-                _ => (Vec::new(), None),
-            };
-            vault.entries.set(entries);
-            vault.total.set(total);
-        })
-    });
+    // `try_`: leaving the page changes the location before the page is gone, and this link
+    // is read again then, its memos already disposed (a panic, seen in the e2e shell test).
+    let trash_href = move || {
+        let p = Place { trash: true, page: 1, ..place.try_get()? };
+        Some(format!("{}?{}", location.pathname.try_get()?, search_of(&p, admin.try_get()?, &own.try_get()?)))
+    };
 
+    let (listing, usage) = load_place(vault);
     let gone = landing::follow(vault, listing, turn);
-    let naming = RwSignal::new(false);
     let dragging = RwSignal::new(false);
     let t = text();
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -221,32 +209,99 @@ pub fn VaultPage() -> impl IntoView {
             on:drop=on_drop
         >
             <div class="page-head">
-                <h1>{t.heading}</h1>
+                <h1>{move || if trash_shown.get() { t.trash } else { t.heading }}</h1>
                 <UsageLine usage/>
+                <Show when=move || !trash_shown.get()>
+                    <a class="button" id="vault-trash-link" href=trash_href
+                        on:click=move |ev| { ev.prevent_default(); show_trash.run(true); }>{t.trash}</a>
+                </Show>
             </div>
             <Show when=move || admin.get()>
                 <UserPicker go/>
             </Show>
-            <Crumbs open/>
-            <landing::Gone said=gone/>
-            <Toolbar queue naming/>
-            <NewFolderForm naming/>
-            <p class="muted vault-hint">
-                {move || if vault.writer.get() { t.hint_writer } else { t.hint_reader }}
-            </p>
-            <uploads::UploadPanel queue/>
-            <div class="vault-body">
-                <tree::FolderTree open/>
-                <div class="vault-main">
-                    {move || listing.with(|l| match l {
-                        None => view! { <p class="muted" aria-busy="true">{t.loading}</p> }.into_any(),
-                        Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| vault.reload())/> }.into_any(),
-                        Some(Ok(page)) => view! { <listing::Listing page=page.clone() open resort turn/> }.into_any(),
-                    })}
-                </div>
-            </div>
+            <Show when=move || trash_shown.get()>
+                <trash::TrashView back=Callback::new(move |()| show_trash.run(false))/>
+            </Show>
+            <Show when=move || !trash_shown.get()>
+                <Folder listing gone queue open resort turn/>
+            </Show>
             <dialogs::Dialogs/>
         </section>
+    }
+}
+
+/// The place's listing (not in the trash) and the user's usage, loaded again on any change;
+/// the listing's entries and total kept where the selection's actions see them.
+fn load_place(vault: Vault) -> (Answer<Page<VaultEntry>>, Answer<VaultUsage>) {
+    let auth = use_auth();
+    let (place, changed) = (vault.place, vault.changed);
+    let listing = Answer::<Page<VaultEntry>>::new();
+    let usage = Answer::<VaultUsage>::new();
+    Effect::new(move |_| {
+        let p = place.get();
+        changed.track();
+        if p.user.is_empty() {
+            return;
+        }
+        usage.load(api::vault::usage(&auth.client(), &p.user));
+        if p.trash {
+            return;
+        }
+        listing.load(api::vault::contents(&auth.client(), &p.user, &p.path, p.page, &p.sort));
+    });
+    Effect::new(move |_| {
+        listing.with(|l| {
+            let (entries, total) = match l {
+                Some(Ok(page)) => (page.content.clone(), Some(page.total_elements)),
+                _ => (Vec::new(), None),
+            };
+            vault.entries.set(entries);
+            vault.total.set(total);
+        })
+    });
+    (listing, usage)
+}
+
+/// The query of a place's URL, its values encoded.
+fn search_of(p: &Place, admin: bool, own: &str) -> String {
+    let pairs = p.query(admin, own);
+    let search: Vec<String> =
+        pairs.iter().map(|(k, v)| format!("{k}={}", String::from(js_sys::encode_uri_component(v)))).collect();
+    search.join("&")
+}
+
+/// A folder of the vault: its crumbs, toolbar, uploads, tree and listing.
+#[component]
+fn Folder(
+    listing: Answer<Page<VaultEntry>>,
+    gone: RwSignal<Option<String>>,
+    queue: uploads::Queue,
+    open: Callback<String>,
+    resort: Callback<String>,
+    turn: Callback<u32>,
+) -> impl IntoView {
+    let vault = expect_context::<Vault>();
+    let naming = RwSignal::new(false);
+    let t = text();
+    view! {
+        <Crumbs open/>
+        <landing::Gone said=gone/>
+        <Toolbar queue naming/>
+        <NewFolderForm naming/>
+        <p class="muted vault-hint">
+            {move || if vault.writer.get() { t.hint_writer } else { t.hint_reader }}
+        </p>
+        <uploads::UploadPanel queue/>
+        <div class="vault-body">
+            <tree::FolderTree open/>
+            <div class="vault-main">
+                {move || listing.with(|l| match l {
+                    None => view! { <p class="muted" aria-busy="true">{t.loading}</p> }.into_any(),
+                    Some(Err(e)) => view! { <ApiErrorView error=e.clone() retry=Callback::new(move |()| vault.reload())/> }.into_any(),
+                    Some(Ok(page)) => view! { <listing::Listing page=page.clone() open resort turn/> }.into_any(),
+                })}
+            </div>
+        </div>
     }
 }
 

@@ -1,4 +1,4 @@
-//! The page's place (whose vault, which folder, in what order, which page) as the URL holds
+//! The page's place (whose vault, which folder, in what order, which page, or its trash) as the URL holds
 //! it, and the usage line: pure functions of the query and the records.
 
 use moneydesk_model::vault::VaultUsage;
@@ -17,6 +17,8 @@ pub struct Place {
     pub path: String,
     pub sort: String,
     pub page: u32,
+    /// The trash shown instead of a folder (`trash=1`).
+    pub trash: bool,
 }
 
 impl Place {
@@ -28,12 +30,13 @@ impl Place {
             path: get("path").unwrap_or_default().trim_matches('/').to_string(),
             sort: get("sort").filter(|s| !s.is_empty()).unwrap_or_else(|| DEFAULT_SORT.to_string()),
             page: get("page").and_then(|p| p.parse().ok()).filter(|p| *p >= 1).unwrap_or(1),
+            trash: get("trash").is_some_and(|t| t == "1"),
         }
     }
 
     /// The root of `user`'s vault, in the default order.
     pub fn vault_of(user: String) -> Place {
-        Place { user, path: String::new(), sort: DEFAULT_SORT.into(), page: 1 }
+        Place { user, path: String::new(), sort: DEFAULT_SORT.into(), page: 1, trash: false }
     }
 
     /// The query naming this place, what is the default left out.
@@ -50,6 +53,9 @@ impl Place {
         }
         if self.page > 1 {
             pairs.push(("page".into(), self.page.to_string()));
+        }
+        if self.trash {
+            pairs.push(("trash".into(), "1".into()));
         }
         pairs
     }
@@ -85,7 +91,10 @@ mod tests {
     fn only_an_admin_reaches_another_users_vault() {
         let asked = [("user", "u2"), ("path", "/a/b/"), ("sort", "size,desc"), ("page", "3")];
         let admin = Place::from_query(query(&asked), true, "u1");
-        assert_eq!(admin, Place { user: "u2".into(), path: "a/b".into(), sort: "size,desc".into(), page: 3 });
+        assert_eq!(
+            admin,
+            Place { user: "u2".into(), path: "a/b".into(), sort: "size,desc".into(), page: 3, trash: false }
+        );
         assert_eq!(Place::from_query(query(&asked), false, "u1").user, "u1");
         assert_eq!(Place::from_query(query(&[("page", "0")]), true, "u1"), Place::vault_of("u1".into()));
     }
@@ -93,10 +102,13 @@ mod tests {
     #[wasm_bindgen_test]
     fn the_query_leaves_the_defaults_out() {
         assert!(Place::vault_of("u1".into()).query(true, "u1").is_empty());
-        let p = Place { user: "u2".into(), path: "a".into(), sort: "size,desc".into(), page: 2 };
+        let p = Place { user: "u2".into(), path: "a".into(), sort: "size,desc".into(), page: 2, trash: false };
         let pairs = p.query(true, "u1");
         let keys: Vec<&str> = pairs.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["user", "path", "sort", "page"]);
+        let trash = Place { trash: true, ..Place::vault_of("u1".into()) };
+        assert_eq!(trash.query(true, "u1"), [("trash".to_string(), "1".to_string())]);
+        assert_eq!(Place::from_query(query(&[("trash", "1")]), false, "u1"), trash);
         assert_eq!(p.query(false, "u1")[0].0, "path", "no user unless an admin");
         let back = Place::from_query(
             query(&[("user", "u2"), ("path", "a"), ("sort", "size,desc"), ("page", "2")]),

@@ -87,6 +87,13 @@ pub struct OutboxMessage {
     /// The relay's last reply (`250 2.0.0 Ok: queued as …`, `550 5.1.1 …`), or the connection
     /// error for a relay that could not be reached.
     pub last_reply: Option<String>,
+    /// Recipients the sender domain's suppression list dropped (not sent to), or that were
+    /// sent to anyway (`bypassed`, transactional mail). Every other recipient is sent to.
+    #[serde(default)]
+    pub suppressed: Vec<super::suppressions::SuppressedRecipient>,
+    /// Its batch is paused: held past its `sendAt` until the batch is resumed.
+    #[serde(default)]
+    pub paused: bool,
 }
 
 /// One delivery attempt, or a resend of the failed message: then `outcome` is `queued`,

@@ -7,6 +7,7 @@ pub mod domains;
 pub mod inbound;
 pub mod messages;
 pub mod send;
+pub mod suppressions;
 pub use send::{MAX_PERSONALIZATIONS, MAX_RECIPIENTS, MAX_TOTAL_BYTES};
 pub mod templates;
 pub mod validation;

@@ -5,7 +5,9 @@
 mod params;
 mod path;
 mod records;
+mod trash;
 
 pub use params::{Entry, Folder, Owner, VaultParams, VaultTarget, ENTRY_PATTERN, FOLDER_PATTERN, USER_ID_PATTERN};
 pub use path::{is_within, VaultPath, VaultPathError, MAX_PATH_BYTES, MAX_SEGMENT_BYTES};
 pub use records::*;
+pub use trash::{TrashItem, VersionComparison};

@@ -16,6 +16,9 @@
 //!   message still `sending` after it belonged to a process that died and is taken over.
 //! - `MONEYDESK_EMAIL_LIST_UNSUBSCRIBE`: the `List-Unsubscribe` header's value
 //!   (`<mailto:unsubscribe@bank.example>`), added to every message when set.
+//! - `MONEYDESK_EMAIL_UNSUBSCRIBE_URL` (an `https://` origin, the server as recipients reach
+//!   it) and `MONEYDESK_EMAIL_UNSUBSCRIBE_SECRET` (at least 32 characters; the HMAC key of the
+//!   links): both set, bulk sends (with a category) carry one-click unsubscribe links (RFC 8058).
 //! - Address verification's `MONEYDESK_DNS_SERVER`, `MONEYDESK_DNS_TIMEOUT`,
 //!   `MONEYDESK_EMAIL_DOMAIN_CACHE`, `MONEYDESK_EMAIL_DISPOSABLE_DOMAINS` and
 //!   `MONEYDESK_EMAIL_ROLE_ADDRESSES`: see `verify::VerifyConfig`.
@@ -45,6 +48,9 @@ pub struct EmailConfig {
     pub max_attempts: u32,
     pub claim: Duration,
     pub list_unsubscribe: Option<String>,
+    /// The unsubscribe links' origin and HMAC key (`email::suppressions::unsubscribe`).
+    pub unsubscribe_url: Option<String>,
+    pub unsubscribe_secret: Option<String>,
     /// Whether this process runs the delivery worker (tests that look at queued messages
     /// turn it off; `MONEYDESK_EMAIL_WORKER=off`).
     pub worker: bool,
@@ -74,6 +80,8 @@ impl Default for EmailConfig {
             max_attempts: 8,
             claim: Duration::from_secs(300),
             list_unsubscribe: None,
+            unsubscribe_url: None,
+            unsubscribe_secret: None,
             worker: true,
             verify: Default::default(),
             service_domain: "moneydesk.test".into(),
@@ -124,6 +132,18 @@ impl EmailConfig {
             if v.contains(['\r', '\n']) {
                 bail!("MONEYDESK_EMAIL_LIST_UNSUBSCRIBE must be one line");
             }
+        }
+        c.unsubscribe_url = var("MONEYDESK_EMAIL_UNSUBSCRIBE_URL").map(|u| u.trim().trim_end_matches('/').to_string());
+        c.unsubscribe_secret = var("MONEYDESK_EMAIL_UNSUBSCRIBE_SECRET");
+        match (&c.unsubscribe_url, &c.unsubscribe_secret) {
+            (Some(u), _) if !u.starts_with("https://") || u.contains(['\r', '\n', '>', ',', ' ']) => {
+                bail!("MONEYDESK_EMAIL_UNSUBSCRIBE_URL must be an https:// origin (like https://mail.bank.example)")
+            }
+            (Some(_), None) => bail!("MONEYDESK_EMAIL_UNSUBSCRIBE_URL needs MONEYDESK_EMAIL_UNSUBSCRIBE_SECRET"),
+            (_, Some(s)) if s.trim().len() < 32 => {
+                bail!("MONEYDESK_EMAIL_UNSUBSCRIBE_SECRET must be at least 32 characters")
+            }
+            _ => {}
         }
         if let Some(v) = var("MONEYDESK_EMAIL_WORKER") {
             c.worker = !matches!(v.trim(), "off" | "0" | "false" | "no");

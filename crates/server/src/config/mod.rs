@@ -31,6 +31,7 @@ pub const DEFAULT_LOG: &str = "info,sqlx=warn,tower_http=info";
 pub const DEFAULT_TOKEN_CACHE_TTL: Duration = Duration::from_secs(2);
 pub const DEFAULT_VAULT_UPLOAD_LIMIT: u64 = 1024 * 1024 * 1024;
 pub const DEFAULT_VAULT_SWEEP_GRACE: Duration = Duration::from_secs(600);
+pub const DEFAULT_VAULT_TRASH_RETENTION: Duration = Duration::from_secs(30 * 24 * 3600);
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -89,6 +90,9 @@ pub struct Config {
     /// removes it (`MONEYDESK_VAULT_SWEEP_GRACE`, default 10m): an upload under way in this
     /// or another instance is younger.
     pub vault_sweep_grace: Duration,
+    /// How long a deleted vault file or folder stays in its owner's trash before the purge
+    /// removes it for good (`MONEYDESK_VAULT_TRASH_RETENTION`, default 30 days: `720h`).
+    pub vault_trash_retention: Duration,
     /// The relay, senders, retries and the rest of the email group's settings
     /// (`MONEYDESK_SMTP_URL`, `MONEYDESK_EMAIL_*`; see `config::email`).
     pub email: email::EmailConfig,
@@ -135,6 +139,7 @@ struct FileConfig {
     token_cache_ttl: Option<toml::Value>,
     vault_upload_limit: Option<toml::Value>,
     vault_sweep_grace: Option<toml::Value>,
+    vault_trash_retention: Option<toml::Value>,
 }
 
 impl Config {
@@ -232,6 +237,8 @@ impl Config {
             _ => duration(&var, "MONEYDESK_VAULT_SWEEP_GRACE", file.vault_sweep_grace)?
                 .unwrap_or(DEFAULT_VAULT_SWEEP_GRACE),
         };
+        let vault_trash_retention = duration(&var, "MONEYDESK_VAULT_TRASH_RETENTION", file.vault_trash_retention)?
+            .unwrap_or(DEFAULT_VAULT_TRASH_RETENTION);
         let email = email::EmailConfig::from_env(&|name: &str| var(name).or_else(|| email_file.get(name)))
             .with_context(|| match email_file.keys() {
                 keys if keys.is_empty() => "email settings".to_string(),
@@ -263,6 +270,7 @@ impl Config {
             blobs,
             vault_upload_limit,
             vault_sweep_grace,
+            vault_trash_retention,
             idempotency_hours,
             addr,
             database_url,
@@ -309,6 +317,7 @@ impl Config {
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,
             vault_sweep_grace: DEFAULT_VAULT_SWEEP_GRACE,
+            vault_trash_retention: DEFAULT_VAULT_TRASH_RETENTION,
             email: email::EmailConfig { worker: false, ..Default::default() },
             blobs: Default::default(),
             metrics_addr: None,

@@ -13,6 +13,7 @@
 //! - `validation/`: address verification; `dns.rs`: where a domain's mail goes.
 //! - `domains/`: custom sending domains, their DKIM keys and signatures.
 //! - `inbound/`: inbound routes, the SMTP listener, parsing, the webhook worker.
+//! - `suppressions/`: suppression lists per sender domain, the one-click unsubscribe links.
 
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -36,6 +37,7 @@ pub mod dns;
 pub mod domains;
 pub mod inbound;
 pub mod outbox;
+pub mod suppressions;
 pub mod templates;
 pub mod validation;
 
@@ -47,4 +49,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(inbound::router())
         .merge(outbox::router())
         .merge(templates::router())
+        .merge(suppressions::router())
 }

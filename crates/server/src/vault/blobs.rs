@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 
 use super::store::VaultStore;
+use super::VaultState;
 use crate::storage::blobs::{Blobs, VAULT_INCOMING as INCOMING};
 
 const CONTENTS: &str = "vault/sha256";
@@ -204,4 +205,18 @@ pub async fn count(blobs: &Blobs) -> anyhow::Result<(usize, usize)> {
     let incoming = blobs.list(Some(&BlobPath::from(INCOMING))).count().await;
     let contents = blobs.list(Some(&BlobPath::from(CONTENTS))).count().await;
     Ok((incoming, contents))
+}
+
+/// Removes the blobs a delete left unreferenced, after its commit (the hourly sweep catches
+/// what this misses: a crash, or a blob younger than the grace period).
+pub(crate) fn sweep_later(state: &VaultState, shas: Vec<String>) {
+    if shas.is_empty() {
+        return;
+    }
+    let (blobs, store, grace) = (state.blobs().clone(), state.vault().clone(), state.config().vault_sweep_grace);
+    tokio::spawn(async move {
+        if let Err(e) = sweep_these(&blobs, &store, &shas, grace).await {
+            tracing::warn!(error = %e, "removing deleted vault contents failed; the sweeper will retry");
+        }
+    });
 }

@@ -14,8 +14,9 @@ use moneydesk_model::vault::{archive_name, VaultPath, VaultSortField};
 use moneydesk_model::{paths, Envelope};
 use serde::{Deserialize, Serialize};
 
+use super::blobs::sweep_later;
 use super::store::ArchiveFile;
-use super::{archive, files::sweep_later, owner, VaultState};
+use super::{archive, owner, VaultState};
 use crate::auth::Caller;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::bulk::{self, Chosen};
@@ -27,7 +28,8 @@ use crate::http::extract::Json;
 pub enum VaultBulkAction {
     /// Into the folder `to`, keeping its name (a folder with all it holds).
     Move,
-    /// Permanently, with every version (a folder with all it holds).
+    /// To the trash (`permanent: true`: for good), with every version (a folder with all it
+    /// holds).
     Delete,
 }
 
@@ -37,6 +39,9 @@ pub struct VaultBulkParams {
     /// `move`: the folder the entries go into (it must exist; `/` is the root).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
+    /// `delete`: `true` removes for good, skipping the trash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permanent: Option<bool>,
 }
 
 /// What to download: the selection, and the archive's file name.
@@ -68,7 +73,8 @@ impl utoipa::PartialSchema for VaultBulkRequest {
             "description": "The folder the entries go into (`/` or empty: the root)"}});
         bulk::schema(serde_json::json!({"oneOf": [
             bulk::action_schema(&["move"], to, select_schema()),
-            bulk::action_schema(&["delete"], serde_json::json!({}), select_schema()),
+            bulk::action_schema(&["delete"], serde_json::json!({"permanent": {"type": "boolean",
+                "description": "`true`: removed for good at once, skipping the trash (default: moved to the trash)"}}), select_schema()),
         ]}))
     }
 }
@@ -101,7 +107,7 @@ impl utoipa::ToSchema for VaultDownloadBody {
     request_body = VaultBulkRequest,
     security(("bearer" = ["vault:write"])),
     extensions(("x-extension" = json!(true))),
-    description = "Moves (`to`: a folder that exists) or deletes the selected files and folders: `select.ids` are their paths, or `select.filter` is `{\"path\": folder}` (the folder's listing: everything directly in it; `page`, `size`, `sort` ignored), applied when the request runs. Each entry is taken alone, in its own transaction with its own audit record, as the single file or folder action does; a folder goes with everything in it. Refused per entry: `not_found` (no such path, or no folder `to`), `conflict` (the name is taken in `to`, or a folder would move into itself), `validation` (the root, or a path not allowed). The answer is 200 even when some or all are refused. More than 10,000 entries: 422 `too_many`, nothing done.",
+    description = "Moves (`to`: a folder that exists) or deletes the selected files and folders (a delete moves them to the owner's trash, as the single deletes do; `permanent: true` removes them for good): `select.ids` are their paths, or `select.filter` is `{\"path\": folder}` (the folder's listing: everything directly in it; `page`, `size`, `sort` ignored), applied when the request runs. Each entry is taken alone, in its own transaction with its own audit record, as the single file or folder action does; a folder goes with everything in it. Refused per entry: `not_found` (no such path, or no folder `to`), `conflict` (the name is taken in `to`, or a folder would move into itself), `validation` (the root, or a path not allowed). The answer is 200 even when some or all are refused. More than 10,000 entries: 422 `too_many`, nothing done.",
     responses((status = 200, description = "Each entry's outcome", body = Envelope<BulkResult>),
         (status = 400, description = "The request is malformed: both or neither of ids and filter, an unknown filter parameter or action, a move without `to`; the message names it", body = ErrorEnvelopeDoc),
         (status = 403, description = "Another user's vault without admin", body = ErrorEnvelopeDoc),
@@ -114,6 +120,10 @@ pub(super) async fn bulk_action(
     Json(req): Json<BulkRequest<VaultBulkAction, VaultBulkParams>>,
 ) -> Result<Json<Envelope<BulkResult>>, Error> {
     let user = owner(&caller, &user_id)?;
+    if req.action == VaultBulkAction::Move && req.params.permanent.is_some() {
+        return Err(Error::field("permanent", "only a delete takes it"));
+    }
+    let permanent = req.params.permanent.unwrap_or(false);
     let to = match (req.action, &req.params.to) {
         (VaultBulkAction::Move, Some(to)) => Some(super::path_param("to", to)?),
         (VaultBulkAction::Move, None) => return Err(Error::field("to", "is required: the folder to move into")),
@@ -127,13 +137,15 @@ pub(super) async fn bulk_action(
         Some(to) if state.vault().folder(&user, to).await?.is_none() => Some(format!("No folder {to}")),
         _ => None,
     };
+    let who = (caller.token_name().to_string(), state.config().vault_trash_retention, permanent);
     let items = bulk::each(ids, |id| {
-        let (state, user, to, missing_to) = (state.clone(), user.clone(), to.clone(), missing_to.clone());
+        let (state, user, to, missing_to, who) =
+            (state.clone(), user.clone(), to.clone(), missing_to.clone(), who.clone());
         async move {
             if let Some(problem) = missing_to {
                 return BulkItem::refused(&id, "not_found", problem);
             }
-            match one(&state, &user, &id, to.as_ref()).await {
+            match one(&state, &user, &id, to.as_ref(), &who).await {
                 Ok(()) => BulkItem::done(&id),
                 Err(e) => bulk::refused(&id, e),
             }
@@ -144,8 +156,16 @@ pub(super) async fn bulk_action(
     Ok(Json(Envelope::ok(BulkResult::new(action, items))))
 }
 
-/// Moves (`to`) or deletes one entry, a folder or a file.
-async fn one(state: &VaultState, user: &str, id: &str, to: Option<&VaultPath>) -> Result<(), Error> {
+/// Moves (`to`) or deletes one entry, a folder or a file (`who`: the deleter's name, the
+/// trash's retention, and whether the delete skips the trash).
+async fn one(
+    state: &VaultState,
+    user: &str,
+    id: &str,
+    to: Option<&VaultPath>,
+    who: &(String, std::time::Duration, bool),
+) -> Result<(), Error> {
+    let trash = super::store::Deleter { by: &who.0, retention: who.1 };
     let path = super::path_param("path", id)?;
     if path.is_root() {
         return Err(Error::field("path", "the vault root cannot be moved or deleted; select what it holds"));
@@ -158,6 +178,12 @@ async fn one(state: &VaultState, user: &str, id: &str, to: Option<&VaultPath>) -
                 true => state.vault().move_folder(user, &path, &dest).await.map(|_| ())?,
                 false => state.vault().move_file(user, &path, &dest).await.map(|_| ())?,
             }
+        }
+        (None, true) if !who.2 => {
+            state.vault().trash_folders(user, std::slice::from_ref(&path), &trash).await?;
+        }
+        (None, false) if !who.2 => {
+            state.vault().trash_file(user, &path, &trash).await?;
         }
         (None, true) => {
             let (_, shas) = state.vault().delete_folders(user, std::slice::from_ref(&path)).await?;

@@ -23,20 +23,6 @@ use crate::http::openapi::PageParams;
 use crate::storage::time::now_text;
 use crate::vault::VaultState;
 
-/// Removes the blobs a delete left unreferenced, after its commit (the hourly sweep catches
-/// what this misses: a crash, or a blob younger than the grace period).
-pub(crate) fn sweep_later(state: &VaultState, shas: Vec<String>) {
-    if shas.is_empty() {
-        return;
-    }
-    let (blobs, store, grace) = (state.blobs().clone(), state.vault().clone(), state.config().vault_sweep_grace);
-    tokio::spawn(async move {
-        if let Err(e) = blobs::sweep_these(&blobs, &store, &shas, grace).await {
-            tracing::warn!(error = %e, "removing deleted vault contents failed; the sweeper will retry");
-        }
-    });
-}
-
 #[utoipa::path(get, path = paths::VAULT_FOLDER_CONTENTS, tag = "vault",
     params(VaultParams<Folder>,
         PageParams,
@@ -144,14 +130,14 @@ pub(super) async fn upload(
         };
         if let Some(e) = extra {
             let _ = blobs::settle(&state.blobs(), &stored).await;
-            sweep_later(&state, vec![stored.sha256.clone()]);
+            super::blobs::sweep_later(&state, vec![stored.sha256.clone()]);
             return Err(e);
         }
         let entry = match state.vault().add_version(&user, &folder, &name, &version).await {
             Ok(entry) => entry,
             Err(e) => {
                 let _ = blobs::settle(&state.blobs(), &stored).await;
-                sweep_later(&state, vec![stored.sha256.clone()]);
+                super::blobs::sweep_later(&state, vec![stored.sha256.clone()]);
                 return Err(e.into());
             }
         };
@@ -309,9 +295,11 @@ fn byte_range(header: &str, size: u64) -> Result<Option<std::ops::Range<u64>>, (
 }
 
 #[utoipa::path(operation_id = "delete_file", delete, path = paths::VAULT_FILE, tag = "vault",
-    params(VaultParams<Entry>),
+    params(VaultParams<Entry>,
+        ("permanent" = Option<bool>, Query, description = "`true`: remove permanently at once, skipping the trash (default `false`: move to the trash)")),
     security(("bearer" = ["vault:write"])),
     extensions(("x-extension" = json!(true))),
+    description = "Deletes the file with every version. By default it moves to the owner's trash (a slip must not lose a record): restorable until the purge (`MONEYDESK_VAULT_TRASH_RETENTION`, 30 days by default), its name free again at once. `permanent=true` removes it at once; its contents go from storage when nothing references them.",
     responses((status = 200, description = "The file as it was, with every version (all deleted)", body = Envelope<FileRecord>),
         (status = 404, description = "No such file", body = ErrorEnvelopeDoc)))]
 pub(super) async fn delete(
@@ -321,9 +309,14 @@ pub(super) async fn delete(
     RawQuery(q): RawQuery,
 ) -> Result<Json<Envelope<FileRecord>>, Error> {
     let user = owner(&caller, &user_id)?;
-    let path = path_param("path", required(&pairs(&q), "path")?)?;
+    let q = pairs(&q);
+    let path = path_param("path", required(&q, "path")?)?;
+    if !super::trash::permanent(&q)? {
+        let record = state.vault().trash_file(&user, &path, &super::trash::deleter(&state, &caller)).await?;
+        return Ok(Json(Envelope::ok(record)));
+    }
     let (record, shas) = state.vault().delete_file(&user, &path).await?;
-    sweep_later(&state, shas);
+    super::blobs::sweep_later(&state, shas);
     Ok(Json(Envelope::ok(record)))
 }
 

@@ -21,6 +21,8 @@ pub mod blobs;
 mod bulk;
 mod files;
 pub mod store;
+pub mod trash;
+mod versions;
 
 use store::VaultError;
 
@@ -51,6 +53,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(files::usage))
         .routes(routes!(bulk::bulk_action))
         .routes(routes!(bulk::bulk_download))
+        .routes(routes!(trash::list, trash::empty))
+        .routes(routes!(trash::delete))
+        .routes(routes!(trash::restore))
+        .routes(routes!(versions::restore))
+        .routes(routes!(versions::compare))
 }
 
 impl From<VaultError> for Error {
@@ -218,9 +225,10 @@ fn folder_list(q: &[(String, String)]) -> Result<Vec<VaultPath>, Error> {
 
 #[utoipa::path(delete, path = paths::VAULT_FOLDERS_DELETE, tag = "vault",
     params(("paths" = Vec<String>, Query, description = "Folders to delete; repeat the parameter", explode = true, min_items = 1),
-        ("userId" = String, Query, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001")),
+        ("userId" = String, Query, description = "The vault's owner (a token reaches its own user's; `admin` any)", pattern = "^[A-Za-z0-9._@-]{1,128}$", example = "usr_0001"),
+        ("permanent" = Option<bool>, Query, description = "`true`: remove permanently at once, skipping the trash (default `false`: move to the trash)")),
     security(("bearer" = ["vault:write"])),
-    description = "Deletes the folders with all their files and all versions, permanently, in one transaction (all or nothing: a missing folder deletes none). Deleting the root empties the vault. The answer lists each folder as it was (its counts are what went). Contents no longer referenced are removed from storage after the commit.",
+    description = "Deletes the folders with all their files and all versions, in one transaction (all or nothing: a missing folder deletes none). Deleting the root empties the vault. The answer lists each folder as it was (its counts are what went).\n\n**Default: moved to the owner's trash** (extension, issue 46): a slip must not lose a record, so by default the folders leave the vault (listings, downloads, zips; their paths are free again) but stay restorable from the trash (`…/trash`) until the purge removes them, `MONEYDESK_VAULT_TRASH_RETENTION` (30 days by default) later; deleting the root moves each top-level folder and file to the trash on its own. The description's meaning, \"permanently removes\", is kept by `permanent=true`, by emptying the trash (or deleting an item from it) and by the purge: then contents no longer referenced by any version, file or trashed item are removed from storage after the commit.",
     responses((status = 200, description = "What was deleted", body = Envelope<Vec<FolderRecord>>),
         (status = 400, description = "A path is not allowed, or none was given", body = ErrorEnvelopeDoc),
         (status = 404, description = "A folder does not exist (nothing was deleted)", body = ErrorEnvelopeDoc)))]
@@ -232,7 +240,11 @@ async fn delete_folders(
     let q = pairs(&q);
     let user = owner(&caller, required(&q, "userId")?)?;
     let paths = folder_list(&q)?;
+    if !trash::permanent(&q)? {
+        let gone = state.vault().trash_folders(&user, &paths, &trash::deleter(&state, &caller)).await?;
+        return Ok(Json(Envelope::ok(gone)));
+    }
     let (gone, shas) = state.vault().delete_folders(&user, &paths).await?;
-    files::sweep_later(&state, shas);
+    blobs::sweep_later(&state, shas);
     Ok(Json(Envelope::ok(gone)))
 }

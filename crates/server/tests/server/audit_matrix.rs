@@ -83,6 +83,7 @@ async fn every_write_operation_appends_exactly_one_record(backend: Backend) {
         .chain(tokens::recipes())
         .chain(views::recipes())
         .chain(bulk_email_vault::recipes())
+        .chain(audit_matrix_support::vault_trash::recipes())
         .collect();
     let reads = others::reads();
     let mut failures = Vec::new();

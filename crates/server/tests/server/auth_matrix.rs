@@ -14,7 +14,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
 /// Operations anyone may call (the document itself is served outside it).
-const PUBLIC: &[&str] = &[paths::OPENAPI, "/api/health", paths::SIGN_IN_LINK_EXCHANGE];
+/// The unsubscribe link carries its own credential (an HMAC token), as a sign-in link does.
+const PUBLIC: &[&str] = &[paths::OPENAPI, "/api/health", paths::SIGN_IN_LINK_EXCHANGE, paths::EMAIL_UNSUBSCRIBE];
 
 struct Operation {
     method: Method,

@@ -5,9 +5,11 @@
 //! keystroke. While a shown message is still on its way (queued, scheduled, sending, deferred)
 //! the page asks again every few seconds. A row opens the message (message.rs). Messages
 //! are selected (a click, a shift-click range, the page, or all matching the filter) to be
-//! resent or cancelled in one request; each row shows its outcome, a summary counts them.
+//! resent or cancelled in one request; each row shows its outcome, a summary counts them. A
+//! scheduled message shows its send time and its batch's pause, resume and cancel (schedule.rs).
 
 mod place;
+mod schedule;
 
 use std::time::Duration;
 
@@ -83,7 +85,8 @@ pub fn Outbox() -> impl IntoView {
     });
     // Asks again while anything shown may still change.
     Effect::new(move |_| {
-        let moving = list.with(|l| matches!(l, Some(Ok(p)) if p.content.iter().any(|m| !m.state.is_final())));
+        let moving =
+            list.with(|l| matches!(l, Some(Ok(p)) if p.content.iter().any(|m| !m.state.is_final() && !m.paused)));
         if moving {
             set_timeout(
                 move || {
@@ -223,7 +226,7 @@ fn Messages(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView 
                             <th scope="col" class="bulk-check-cell"><PageCheck bulk page_ids=ids/></th>
                             <th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th>
                             <th scope="col">{c[3]}</th><th scope="col">{c[4]}</th><th scope="col">{c[5]}</th>
-                            <th scope="col">{c[6]}</th>
+                            <th scope="col">{text().schedule.column}</th><th scope="col">{c[6]}</th>
                         </tr></thead>
                         <tbody>
                             {shown.content.iter().enumerate().map(|(i, m)| {
@@ -243,6 +246,7 @@ fn Messages(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView 
                                         <td><span class=badge>{state.label()}</span></td>
                                         <td>{m.attempts}</td>
                                         <td class="muted">{m.last_reply.clone().unwrap_or_default()}</td>
+                                        <td><schedule::ScheduleCell message=m.clone() tick/></td>
                                         <td>{outcome(bulk, m.id.clone())}</td>
                                     </tr>
                                 }

@@ -192,10 +192,25 @@ impl SendRequest {
             p.add("attachments", format!("the request's subjects, contents and attachments come to {total} bytes; at most {MAX_TOTAL_BYTES} (30 MiB) are allowed"));
         }
 
+        if let Some(b) = self.batch_id.as_deref().filter(|b| !crate::email::suppressions::batch_id_ok(b)) {
+            p.add("batch_id", format!("{b:?} is not a batch id (`batch_…` from POST …/email/batches)"));
+        }
+        let batch_id = self.batch_id.clone();
+        let bypass_list_management =
+            self.mail_settings.as_ref().and_then(|m| m.bypass_list_management.as_ref()).is_some_and(|b| b.enable);
         match (p.0.is_empty(), from) {
-            (true, Some(from)) => {
-                Ok(SendPlan { from, reply_to, text, html, template_id, attachments, categories, personalizations })
-            }
+            (true, Some(from)) => Ok(SendPlan {
+                from,
+                reply_to,
+                text,
+                html,
+                template_id,
+                attachments,
+                categories,
+                personalizations,
+                batch_id,
+                bypass_list_management,
+            }),
             _ => Err(p.0),
         }
     }

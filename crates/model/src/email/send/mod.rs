@@ -61,6 +61,12 @@ pub struct SendRequest {
     pub send_at: Option<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub categories: Vec<String>,
+    /// The batch (`batch_…` from POST …/email/batches) the messages join, so a scheduled send
+    /// can be paused or cancelled with others; absent: the request's own (`req_…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mail_settings: Option<super::suppressions::MailSettings>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -165,6 +171,10 @@ pub struct SendPlan {
     pub attachments: Vec<CheckedAttachment>,
     pub categories: Vec<String>,
     pub personalizations: Vec<CheckedPersonalization>,
+    /// A batch named by the request (checked in form only: the server knows which exist).
+    pub batch_id: Option<String>,
+    /// `mail_settings.bypass_list_management.enable`.
+    pub bypass_list_management: bool,
 }
 
 /// Standard base64, padded or not; line breaks (as MIME wraps it) are skipped.

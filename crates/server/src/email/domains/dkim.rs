@@ -12,8 +12,9 @@ use mail_auth::dkim::{DkimSigner, Done as Ready};
 use moneydesk_model::email::domains::DKIM_SELECTORS;
 use rustls_pki_types::{PrivateKeyDer, PrivatePkcs1KeyDer};
 
-/// The headers signed (RFC 6376 §5.4.1's list, as far as the outbox writes them).
-const SIGNED_HEADERS: [&str; 10] = [
+/// The headers signed (RFC 6376 §5.4.1's list, as far as the outbox writes them; RFC 8058
+/// §3.1 asks for both List-Unsubscribe headers).
+const SIGNED_HEADERS: [&str; 11] = [
     "From",
     "Reply-To",
     "Subject",
@@ -24,6 +25,7 @@ const SIGNED_HEADERS: [&str; 10] = [
     "MIME-Version",
     "Content-Type",
     "List-Unsubscribe",
+    "List-Unsubscribe-Post",
 ];
 
 /// A domain's key pairs, DER bytes as stored (base64 in the table).

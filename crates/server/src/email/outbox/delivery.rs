@@ -126,8 +126,8 @@ async fn attempt(state: &AppState, relay: Option<&Relay>, lane: &mut Option<Lane
     // Whether the sender's domain is an active sending domain: a failure to read it is
     // temporary (the message is deferred), never a reason to send unsigned or to give up.
     let signers = state.domains.signers_for(domain).await;
-    let built = match (&signers, mime::build_with_blobs(&state.blobs, &m.message, c.list_unsubscribe.as_deref()).await)
-    {
+    let unsubscribe = crate::email::suppressions::unsubscribe::header_value(c, &m.message);
+    let built = match (&signers, mime::build_with_blobs(&state.blobs, &m.message, unsubscribe.as_deref()).await) {
         (Err(_), _) => None,
         (_, Err(e)) => Some(Err(e)),
         (Ok(None), Ok((raw, message))) => Some(Ok((raw, message.envelope().clone()))),

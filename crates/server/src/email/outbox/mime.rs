@@ -31,6 +31,24 @@ impl Header for ListUnsubscribe {
     }
 }
 
+/// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), with a one-click link.
+#[derive(Clone)]
+struct ListUnsubscribePost;
+
+impl Header for ListUnsubscribePost {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe-Post")
+    }
+
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribePost)
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".into())
+    }
+}
+
 fn mailbox(m: &StoredMailbox) -> Result<Mailbox, Error> {
     let address = m.email.parse().map_err(|e| Error::internal(format_args!("stored address {:?}: {e}", m.email)))?;
     Ok(Mailbox::new(m.name.clone(), address))
@@ -59,6 +77,9 @@ pub fn build(m: &StoredMessage, contents: &[Vec<u8>], list_unsubscribe: Option<&
     }
     if let Some(l) = list_unsubscribe {
         b = b.header(ListUnsubscribe(l.to_string()));
+        if crate::email::suppressions::unsubscribe::one_click(l) {
+            b = b.header(ListUnsubscribePost);
+        }
     }
 
     let content_type = |t: &str| {

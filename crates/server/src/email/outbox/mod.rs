@@ -9,6 +9,7 @@
 //! one queue `storage::queue`), `recorder.rs` (its group commit), `mime.rs` (a stored message's
 //! MIME), `relay.rs` (the SMTP connections).
 
+pub mod batches;
 pub mod bulk;
 pub mod delivery;
 pub mod mime;
@@ -42,6 +43,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(bulk::bulk))
         .routes(routes!(attachment))
         .routes(routes!(senders))
+        .routes(routes!(batches::create))
+        .routes(routes!(batches::detail))
+        .routes(routes!(batches::pause))
+        .routes(routes!(batches::resume))
+        .routes(routes!(batches::cancel))
 }
 
 #[utoipa::path(get, path = paths::EMAIL_MESSAGES, tag = "email",
@@ -136,6 +142,9 @@ pub fn headers(m: &StoredMessage, list_unsubscribe: Option<&str>) -> Vec<Message
     h.push(MessageHeader::new("Message-ID", format!("<{}>", m.message_id)));
     if let Some(l) = list_unsubscribe {
         h.push(MessageHeader::new("List-Unsubscribe", l));
+        if crate::email::suppressions::unsubscribe::one_click(l) {
+            h.push(MessageHeader::new("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
+        }
     }
     h
 }
@@ -152,10 +161,10 @@ async fn message(
     _caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<Envelope<MessageDetail>>, Error> {
-    let unsubscribe = state.config().email.list_unsubscribe.clone();
+    let config = state.config();
     let detail = state
         .email()
-        .detail(&id, |m| headers(m, unsubscribe.as_deref()))
+        .detail(&id, |m| headers(m, crate::email::suppressions::unsubscribe::header_value(&config.email, m).as_deref()))
         .await?
         .ok_or_else(|| Error::not_found(format!("No message {id}")))?;
     Ok(Json(Envelope::ok(detail)))
@@ -174,9 +183,8 @@ async fn raw(State(state): State<EmailState>, _caller: Caller, Path(id): Path<St
         None => {
             let row = state.email().row(&id).await?.ok_or_else(|| Error::not_found(format!("No message {id}")))?;
             let stored = row.stored();
-            let (message, _) =
-                mime::build_with_blobs(&state.blobs(), &stored, state.config().email.list_unsubscribe.as_deref())
-                    .await?;
+            let unsubscribe = crate::email::suppressions::unsubscribe::header_value(&state.config().email, &stored);
+            let (message, _) = mime::build_with_blobs(&state.blobs(), &stored, unsubscribe.as_deref()).await?;
             message
         }
     };

@@ -7,11 +7,13 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
+use moneydesk_model::email::suppressions::{BatchState, SendAccepted, SendSuppression};
 use moneydesk_model::email::{CheckedMailbox, Delivery, MessageState, SendRequest};
-use moneydesk_model::{paths, Envelope, FieldError};
+use moneydesk_model::{paths, FieldError};
 use sha2::{Digest, Sha256};
 
 use super::store::outbox::NewMessage;
+use super::store::PAUSED;
 use super::store::{attachment_path, time_text, StoredAttachment, StoredMailbox, StoredMessage, StoredRecipients};
 use crate::auth::Caller;
 use crate::email::EmailState;
@@ -21,15 +23,15 @@ use crate::http::extract::Json;
 #[utoipa::path(post, path = paths::EMAIL_SEND, tag = "email",
     request_body(content = SendRequest, description = "The v3 mail-send shape (CONTRACT.md point 13). Each personalization becomes one message with its own recipients, subject and template data. `send_at` is Unix seconds, at most 72 hours ahead. Attachments are base64; `disposition` `inline` needs a `content_id` the HTML refers to as `cid:`. With `template_id` the template's latest version makes subject (unless one is given), text and HTML, and `content` must be absent."),
     security(("bearer" = ["email:send"])),
-    description = "Queues the messages in the outbox (written before the answer: nothing accepted is lost) and answers 202 with their ids, in personalization order. A worker delivers them to the configured SMTP relay, with retries for temporary failures, or, with no relay configured, to the development mailbox. Limits: 1 to 1000 personalizations, 1000 recipients in all, an address at most once in the request, 30 MiB of subjects, contents and decoded attachments, at most 100 attachments and 10 categories. A CR or LF in any header value (subject, names, filenames, categories) is refused. The sender must be one of the identities of GET …/email/senders.",
-    responses((status = 202, description = "Accepted; `data` holds the message ids (`code` 202)", body = Envelope<Vec<String>>),
+    description = "Queues the messages in the outbox (written before the answer: nothing accepted is lost) and answers 202 with their ids, in personalization order. A worker delivers them to the configured SMTP relay, with retries for temporary failures, or, with no relay configured, to the development mailbox. Limits: 1 to 1000 personalizations, 1000 recipients in all, an address at most once in the request, 30 MiB of subjects, contents and decoded attachments, at most 100 attachments and 10 categories. A CR or LF in any header value (subject, names, filenames, categories) is refused. The sender must be one of the identities of GET …/email/senders. Recipients on the sender domain's suppression list are dropped, each named in the answer's `suppressed` and on its message; a message left with nobody is `failed` at once, never sent. `mail_settings.bypass_list_management.enable` (transactional mail) sends to them anyway, each marked `bypassed`. A send with a category is bulk: it carries one-click unsubscribe headers (RFC 8058) when the server is configured for them. `batch_id` joins a batch made with POST …/email/batches, which may be paused or cancelled before `send_at`.",
+    responses((status = 202, description = "Accepted; `data` holds the message ids (`code` 202), `suppressed` the recipients the suppression lists dropped", body = SendAccepted),
         (status = 400, description = "A rule is broken; `errors` names each field (`personalizations[3].to[0].email`)", body = ErrorEnvelopeDoc),
         (status = 413, description = "The body is over the limit", body = ErrorEnvelopeDoc)))]
 pub async fn send_email(
     State(state): State<EmailState>,
     caller: Caller,
     Json(request): Json<SendRequest>,
-) -> Result<(StatusCode, Json<Envelope<Vec<String>>>), Error> {
+) -> Result<(StatusCode, Json<SendAccepted>), Error> {
     let now = Utc::now();
     let plan = request.check(now.timestamp()).map_err(Error::fields)?;
     // A configured identity, or any address of an active sending domain.
@@ -98,7 +100,16 @@ pub async fn send_email(
         });
     }
 
-    let batch_id = format!("req_{}", uuid::Uuid::new_v4().simple());
+    let paused = match &plan.batch_id {
+        None => false,
+        Some(b) => match state.email().batch_state(b).await? {
+            None => return Err(Error::field("batch_id", format!("no batch {b}: make one with POST …/email/batches"))),
+            Some(BatchState::Cancelled) => return Err(Error::field("batch_id", format!("batch {b} is cancelled"))),
+            Some(s) => s == BatchState::Paused,
+        },
+    };
+    let screened = crate::email::suppressions::screen::screen(&state.email(), &plan).await?;
+    let batch_id = plan.batch_id.clone().unwrap_or_else(|| format!("req_{}", uuid::Uuid::new_v4().simple()));
     let delivery = if state.config().email.smtp_url.is_some() { Delivery::Relay } else { Delivery::Mailbox };
     let domain = plan.from.email.domain().to_string();
     let created_at = time_text(now);
@@ -106,8 +117,9 @@ pub async fn send_email(
         .personalizations
         .iter()
         .zip(parts)
+        .zip(&screened)
         .enumerate()
-        .map(|(i, (p, (subject, text, html)))| {
+        .map(|(i, ((p, (subject, text, html)), kept))| {
             let send_at = p.send_at.and_then(|t| DateTime::<Utc>::from_timestamp(t, 0)).map(time_text);
             NewMessage {
                 message: StoredMessage {
@@ -119,9 +131,10 @@ pub async fn send_email(
                     from: stored(&plan.from),
                     reply_to: plan.reply_to.as_ref().map(stored),
                     recipients: StoredRecipients {
-                        to: p.to.iter().map(stored).collect(),
-                        cc: p.cc.iter().map(stored).collect(),
-                        bcc: p.bcc.iter().map(stored).collect(),
+                        to: kept.to.iter().map(stored).collect(),
+                        cc: kept.cc.iter().map(stored).collect(),
+                        bcc: kept.bcc.iter().map(stored).collect(),
+                        suppressed: kept.suppressed.clone(),
                     },
                     subject,
                     text,
@@ -135,15 +148,32 @@ pub async fn send_email(
                 delivery,
                 created_by: caller.user_id().to_string(),
                 created_at: created_at.clone(),
-                next_attempt_at: send_at.clone().unwrap_or_else(|| created_at.clone()),
+                next_attempt_at: match paused {
+                    true => PAUSED.to_string(),
+                    false => send_at.clone().unwrap_or_else(|| created_at.clone()),
+                },
                 send_at,
             }
         })
         .collect();
-    state.email().insert(&messages).await?;
+    let unsendable: Vec<String> =
+        messages.iter().zip(&screened).filter(|(_, s)| s.nobody()).map(|(m, _)| m.message.id.clone()).collect();
+    let why = format!("not sent: every recipient is on the suppression list of {domain}");
+    state.email().accept(&messages, &unsendable, &why).await?;
     state.email().wake();
-    let ids = messages.into_iter().map(|m| m.message.id).collect();
-    Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, ids))))
+    let suppressed = messages
+        .iter()
+        .flat_map(|m| {
+            m.message.recipients.suppressed.iter().map(|r| SendSuppression {
+                message_id: m.message.id.clone(),
+                index: m.message.index,
+                recipient: r.clone(),
+            })
+        })
+        .collect();
+    let data = messages.into_iter().map(|m| m.message.id).collect();
+    let answer = SendAccepted { code: 202, error_message: None, error: None, data, suppressed };
+    Ok((StatusCode::ACCEPTED, Json(answer)))
 }
 
 fn stored(m: &CheckedMailbox) -> StoredMailbox {

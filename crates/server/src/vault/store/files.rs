@@ -14,6 +14,18 @@ impl VaultStore {
     /// Records a new version of `folder/name` (the blob is stored already). The folder must
     /// exist; a folder of that name is a conflict.
     pub async fn add_version(&self, user: &str, folder: &VaultPath, name: &str, v: &VersionRow) -> Result<VaultEntry> {
+        self.add_version_as(user, folder, name, v, EventType::VaultFileUploaded).await
+    }
+
+    /// [`VaultStore::add_version`], told as `event` (an upload, or an older version restored).
+    pub(super) async fn add_version_as(
+        &self,
+        user: &str,
+        folder: &VaultPath,
+        name: &str,
+        v: &VersionRow,
+        event: EventType,
+    ) -> Result<VaultEntry> {
         let path = folder.join(name).map_err(|e| VaultError::Invalid(format!("file name: {e}")))?;
         let mut tx = self.db.begin().await?;
         let claim = Sql::new(tx.dialect(), "UPDATE vault_folders SET name = name WHERE user_id = ? AND path = ?")
@@ -72,7 +84,7 @@ impl VaultStore {
         trail::target("vault_file", &id);
         trail::change("version", (version > 1).then_some(version - 1), Some(version));
         trail::change("sha256", None::<&str>, Some(v.sha256.as_str()));
-        events::append(&mut tx, EventType::VaultFileUploaded, "vault_file", id, &entry).await?;
+        events::append(&mut tx, event, "vault_file", id, &entry).await?;
         tx.commit().await?;
         Ok(entry)
     }

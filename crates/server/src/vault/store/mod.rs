@@ -6,6 +6,10 @@
 mod files;
 mod list;
 mod record;
+mod restore;
+mod trash;
+
+pub use trash::Deleter;
 
 use moneydesk_model::events::EventType;
 use moneydesk_model::vault::{FileVersion, FolderRecord, VaultPath};

@@ -18,6 +18,7 @@ pub mod bulk_email_vault;
 pub mod money;
 pub mod others;
 pub mod tokens;
+pub mod vault_trash;
 pub mod views;
 
 use std::future::Future;
@@ -36,6 +37,9 @@ use crate::common::dns::DnsServer;
 use crate::common::smtp::SmtpSink;
 use crate::common::{Backend, Server};
 use crate::email_inbound_support::Receiver;
+
+/// The key of the desk's unsubscribe links (the unsubscribe recipe signs its own).
+pub const UNSUBSCRIBE_SECRET: &str = "the audit matrix's unsubscribe secret, 32+ characters";
 
 pub struct Desk {
     pub server: Server,
@@ -83,6 +87,7 @@ pub async fn desk(backend: Backend) -> Desk {
         c.email.worker = true;
         c.email.smtp_url = Some(relay);
         c.email.max_attempts = 1;
+        c.email.unsubscribe_secret = Some(UNSUBSCRIBE_SECRET.into());
         c.email.verify.dns_server = Some(dns_addr);
         c.email.verify.dns_timeout = Duration::from_millis(500);
         c.webhooks.worker = true;

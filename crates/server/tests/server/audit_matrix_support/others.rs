@@ -25,6 +25,13 @@ pub fn recipes() -> Vec<(Method, &'static str, Recipe)> {
         (Method::POST, paths::EMAIL_DOMAIN_VERIFY, recipe!(verify_domain)),
         (Method::POST, paths::EMAIL_DOMAIN_ACTIVATE, recipe!(activate_domain)),
         (Method::DELETE, paths::EMAIL_DOMAIN, recipe!(delete_domain)),
+        (Method::POST, paths::EMAIL_SUPPRESSIONS, recipe!(add_suppressions)),
+        (Method::DELETE, paths::EMAIL_SUPPRESSION, recipe!(remove_suppression)),
+        (Method::POST, paths::EMAIL_UNSUBSCRIBE, recipe!(unsubscribe)),
+        (Method::POST, paths::EMAIL_BATCHES, recipe!(create_batch)),
+        (Method::POST, paths::EMAIL_BATCH_PAUSE, recipe!(pause_batch)),
+        (Method::POST, paths::EMAIL_BATCH_RESUME, recipe!(resume_batch)),
+        (Method::POST, paths::EMAIL_BATCH_CANCEL, recipe!(cancel_batch)),
         (Method::POST, paths::EMAIL_INBOUND_ROUTES, recipe!(create_route)),
         (Method::PUT, paths::EMAIL_INBOUND_ROUTE, recipe!(update_route)),
         (Method::DELETE, paths::EMAIL_INBOUND_ROUTE, recipe!(delete_route)),
@@ -302,4 +309,60 @@ async fn preview(d: &Desk) -> Answer {
 async fn draft_preview(d: &Desk) -> Answer {
     let body = json!({"subject": "Hi {{name}}", "text": "Hello {{name}}", "data": {"name": "Ada"}});
     d.write(Method::POST, paths::EMAIL_TEMPLATE_DRAFT_PREVIEW, Body::Json(body)).await
+}
+
+// Suppression lists, unsubscribe and batches (issue 46).
+
+async fn add_suppressions(d: &Desk) -> Answer {
+    let body = json!({"entries": [{"email": format!("s{}@client.example", d.unique())}]});
+    d.write(Method::POST, &paths::EMAIL_SUPPRESSIONS.replace("{domain}", "moneydesk.test"), Body::Json(body)).await
+}
+
+async fn remove_suppression(d: &Desk) -> Answer {
+    let path = paths::EMAIL_SUPPRESSIONS.replace("{domain}", "moneydesk.test");
+    let body = json!({"entries": [{"email": format!("r{}@client.example", d.unique())}]});
+    let added = d.setup(Method::POST, &path, Body::Json(body), 201).await;
+    let id = added["data"][0]["id"].as_str().unwrap();
+    d.write(
+        Method::DELETE,
+        &paths::EMAIL_SUPPRESSION.replace("{domain}", "moneydesk.test").replace("{suppressionId}", id),
+        Body::None,
+    )
+    .await
+}
+
+async fn unsubscribe(d: &Desk) -> Answer {
+    let mut m = message(&format!("u{}@client.example", d.unique()));
+    m["categories"] = json!(["news"]);
+    let sent = d.setup(Method::POST, paths::EMAIL_SEND, Body::Json(m), 202).await;
+    let token = moneydesk_server::email::suppressions::unsubscribe::token(
+        super::UNSUBSCRIBE_SECRET,
+        sent["data"][0].as_str().unwrap(),
+    );
+    d.write(Method::POST, &paths::EMAIL_UNSUBSCRIBE.replace("{token}", &token), Body::None).await
+}
+
+async fn batch(d: &Desk) -> String {
+    let made = d.setup(Method::POST, paths::EMAIL_BATCHES, Body::None, 201).await;
+    made["data"]["batchId"].as_str().unwrap().to_string()
+}
+
+async fn create_batch(d: &Desk) -> Answer {
+    d.write(Method::POST, paths::EMAIL_BATCHES, Body::None).await
+}
+
+async fn pause_batch(d: &Desk) -> Answer {
+    let id = batch(d).await;
+    d.write(Method::POST, &paths::EMAIL_BATCH_PAUSE.replace("{batchId}", &id), Body::None).await
+}
+
+async fn resume_batch(d: &Desk) -> Answer {
+    let id = batch(d).await;
+    d.setup(Method::POST, &paths::EMAIL_BATCH_PAUSE.replace("{batchId}", &id), Body::None, 200).await;
+    d.write(Method::POST, &paths::EMAIL_BATCH_RESUME.replace("{batchId}", &id), Body::None).await
+}
+
+async fn cancel_batch(d: &Desk) -> Answer {
+    let id = batch(d).await;
+    d.write(Method::POST, &paths::EMAIL_BATCH_CANCEL.replace("{batchId}", &id), Body::None).await
 }

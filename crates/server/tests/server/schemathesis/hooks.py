@@ -170,6 +170,8 @@ def _fix_send(body):
     # documented type; a value of another type is a negative case and stays.
     _pop_if(body, "template_id", lambda v: v is None or isinstance(v, str))
     _pop_if(body, "send_at", _unix_seconds)
+    # A batch must have been made (POST …/batches) before a send names it.
+    _pop_if(body, "batch_id", lambda v: v is None or isinstance(v, str))
     _pop_if(body, "categories", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v))
     _pop_if(body, "attachments", lambda v: isinstance(v, list) and all(
         isinstance(a, dict) and isinstance(a.get("content"), str) and isinstance(a.get("filename"), str)
@@ -305,6 +307,12 @@ def _fix_body(path, body):
                 body["eventId"] = "evt_000000000000000000000000"
                 body.pop("from", None)
                 body.pop("to", None)
+    if "/email/suppressions/" in path and isinstance(body, dict) and isinstance(body.get("entries"), list):
+        # Suppression entries: addresses the server parses, categories without control characters.
+        for e in body["entries"]:
+            _fix_mailbox(e)
+            if isinstance(e, dict) and isinstance(e.get("category"), str):
+                e["category"] = "news"
     if path.endswith("/message/email/domains") and isinstance(body, dict) and isinstance(body.get("domain"), str):
         # A domain name's rules (labels, hyphens, IDNA) are the data's, not the document's
         # shapes: a fresh one each time (a domain is registered once).
@@ -369,7 +377,7 @@ def map_headers(ctx, headers):
 def map_path_parameters(ctx, path_parameters):
     # A sending domain in the path: a domain name (its rules are the data's); one not
     # registered, so the answer is the documented 404.
-    if ctx.operation is not None and ("/message/email/domains/" in ctx.operation.path or "/email/inbound/routes/" in ctx.operation.path) and isinstance(path_parameters, dict):
+    if ctx.operation is not None and ("/message/email/domains/" in ctx.operation.path or "/email/inbound/routes/" in ctx.operation.path or "/email/suppressions/" in ctx.operation.path) and isinstance(path_parameters, dict):
         if isinstance(path_parameters.get("domain"), str):
             path_parameters["domain"] = f"unregistered-{uuid.uuid4().hex[:12]}.example"
     # A token's id: never the run's own admin token (revoking it would refuse every later

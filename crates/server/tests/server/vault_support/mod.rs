@@ -91,9 +91,10 @@ impl Vault {
         self.send(reqwest::Method::GET, &path, &self.alice).await
     }
 
+    /// Deletes the folders for good (`permanent=true`: a delete's default is the trash).
     pub async fn delete(&self, user: &str, folders: &[&str], token: &str) -> (u16, Value) {
         let list: String = folders.iter().map(|p| format!("paths={}&", q(p))).collect();
-        let path = format!("{}?{list}userId={}", paths::VAULT_FOLDERS_DELETE, q(user));
+        let path = format!("{}?{list}permanent=true&userId={}", paths::VAULT_FOLDERS_DELETE, q(user));
         self.send(reqwest::Method::DELETE, &path, token).await
     }
 

@@ -2,6 +2,12 @@
 //! (`outbox`: accept, list, read), its delivery (`delivery`: claim, attempts, outcomes, the
 //! development mailbox). Templates keep their own store (`super::templates::store`).
 
+/// The `next_attempt_at` of a paused message (`batches.rs`): after any time a claim compares
+/// it with. Here, not in `batches.rs`, because the outbox's records read it too.
+pub const PAUSED: &str = "9999-12-31T23:59:59.999Z";
+
+pub mod accept;
+pub mod batches;
 pub mod bulk;
 pub mod delivery;
 pub mod outbox;
@@ -58,6 +64,11 @@ pub struct StoredRecipients {
     pub cc: Vec<StoredMailbox>,
     #[serde(default)]
     pub bcc: Vec<StoredMailbox>,
+    /// The recipients the sender domain's suppression list dropped at acceptance (or, marked
+    /// `bypassed`, kept: they are in `to`/`cc`/`bcc` too). Kept with the recipients so the
+    /// outbox shows each recipient's fate without a column of its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suppressed: Vec<moneydesk_model::email::suppressions::SuppressedRecipient>,
 }
 
 /// One element of `attachments` (JSON); the bytes are the blob `email/sha256/<sha256>`.

@@ -123,6 +123,7 @@ impl MessageRow {
     pub fn record(&self) -> OutboxMessage {
         let recipients: StoredRecipients = serde_json::from_str(&self.recipients).unwrap_or_default();
         let state = self.state();
+        let paused = self.next_attempt_at == super::PAUSED;
         OutboxMessage {
             id: self.id.clone(),
             batch_id: self.batch_id.clone(),
@@ -140,10 +141,12 @@ impl MessageRow {
             attempts: self.attempts as u32,
             created_at: self.created_at.clone(),
             send_at: self.send_at.clone(),
-            next_attempt_at: matches!(state, MessageState::Deferred | MessageState::Scheduled)
+            next_attempt_at: (matches!(state, MessageState::Deferred | MessageState::Scheduled) && !paused)
                 .then(|| self.next_attempt_at.clone()),
             sent_at: self.sent_at.clone(),
             last_reply: self.last_reply.clone(),
+            suppressed: recipients.suppressed,
+            paused,
         }
     }
 }
