@@ -333,7 +333,7 @@ async fn token(config: Config, cmd: TokenCommand) -> anyhow::Result<()> {
             for t in revoked {
                 println!("Revoked token {} ({})", t.id, t.name);
             }
-            // Running servers trust a token they checked for a moment (storage::TokenCache).
+            // Running servers trust a token they checked for a moment (tokens::TokenCache).
             let ttl = config.token_cache_ttl;
             let within = if ttl.as_millis().is_multiple_of(1000) {
                 format!("{} s", ttl.as_secs())

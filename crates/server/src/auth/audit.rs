@@ -15,7 +15,7 @@ use axum::response::Response;
 use super::Caller;
 use crate::http::finish::X_REQUEST_ID;
 use crate::storage::trail::{self, Recording};
-use crate::storage::TokenStore;
+use crate::tokens::TokenStore;
 
 /// Whether a request with this method is a write, recorded on the trail.
 pub(super) fn audited(method: &Method) -> bool {

@@ -17,7 +17,7 @@ use tower::{Layer, Service, ServiceExt};
 
 use super::{authenticate, authenticate_now, Caller};
 use crate::error::Error;
-use crate::storage::TokenStore;
+use crate::tokens::TokenStore;
 
 /// What an operation asks of the caller.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,8 +17,8 @@ use moneydesk_model::auth::Session;
 use moneydesk_model::Scope;
 
 use crate::error::Error;
-use crate::storage::{TokenRecord, TokenStore};
 use crate::tokens;
+use crate::tokens::{TokenRecord, TokenStore};
 
 /// The authenticated caller of an `/api` request: its token's record, shared with the token
 /// cache (so handing it to a handler copies nothing).

@@ -18,12 +18,10 @@ pub mod queue;
 pub mod settings;
 pub mod sql;
 pub mod time;
-pub mod tokens;
 pub mod trail;
 
 pub use settings::SettingStore;
 pub use sql::{Dialect, Sql, Tx};
-pub use tokens::{NewToken, TokenCache, TokenRecord, TokenStore};
 
 /// The connection pool of either backend (cheap to clone: the pools are shared handles).
 #[derive(Clone, Debug)]

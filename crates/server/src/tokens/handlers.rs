@@ -7,11 +7,11 @@ use chrono::Duration;
 use moneydesk_model::tokens::{CreatedToken, NewToken, TokenInfo};
 use moneydesk_model::{paths, Envelope, Scope};
 
+use super::store::TokenRecord;
 use super::TokensState;
 use crate::auth::Caller;
 use crate::error::{Error, ErrorEnvelopeDoc};
 use crate::http::extract::{Json, Path};
-use crate::storage::TokenRecord;
 
 pub(super) fn info(t: &TokenRecord) -> TokenInfo {
     TokenInfo {

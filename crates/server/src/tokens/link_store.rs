@@ -6,7 +6,8 @@ use moneydesk_model::tokens::{SignInLink, LINK_EXPIRED, LINK_MINUTES, LINK_REVOK
 use moneydesk_model::Scope;
 use sqlx::FromRow;
 
-use crate::storage::{trail, Database, NewToken, TokenStore};
+use super::store::{NewToken, TokenStore};
+use crate::storage::{trail, Database};
 
 /// Sign-in link secrets: `mdl_` and 32 random bytes, like tokens (`mdk_`) but never a bearer.
 pub const SECRET_PREFIX: &str = "mdl_";

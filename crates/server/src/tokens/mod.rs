@@ -1,7 +1,8 @@
-//! Tokens (extension): `text.rs` what a token's text is (made, shaped, hashed); `handlers.rs`
-//! an admin lists, creates and revokes tokens, any token lists and revokes its own user's;
-//! `links.rs` sign-in links: an admin makes one for a user, the portal exchanges its secret
-//! (without a token) for a session token; `link_store.rs` their table.
+//! Tokens (extension): `text.rs` what a token's text is (made, shaped, hashed); `store.rs`
+//! the `tokens` table (hashes only); `handlers.rs` an admin lists, creates and revokes
+//! tokens, any token lists and revokes its own user's; `links.rs` sign-in links: an admin
+//! makes one for a user, the portal exchanges its secret (without a token) for a session
+//! token; `link_store.rs` their table.
 
 use std::sync::Arc;
 
@@ -13,14 +14,16 @@ use crate::AppState;
 mod handlers;
 pub mod link_store;
 mod links;
+mod store;
 mod text;
 
+pub use store::{NewToken, TokenCache, TokenRecord, TokenStore};
 pub use text::*;
 
 crate::group_state! {
     /// What the tokens handlers reach: the tokens, the links and the exchange's rate limiter.
     pub struct TokensState {
-        tokens: crate::storage::TokenStore = stores.tokens,
+        tokens: store::TokenStore = stores.tokens,
         links: link_store::LinkStore = stores.sign_in_links,
         exchanges: Arc<RateLimiter> = sign_in_limiter,
     }

@@ -1,4 +1,5 @@
-//! The `tokens` table. Holds SHA-256 hashes only; see `crate::tokens`.
+//! The `tokens` table. Holds SHA-256 hashes only; see `text.rs`. (Here, not in `storage/`,
+//! which imports no group: the token's text and digest are this group's.)
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
@@ -9,9 +10,9 @@ use moneydesk_model::events::EventType;
 use moneydesk_model::Scope;
 use sqlx::FromRow;
 
-use super::time::now_text;
-use super::{events, trail, Database, Sql, Tx};
-use crate::tokens::{self, Digest};
+use super::text::{self as tokens, Digest};
+use crate::storage::time::now_text;
+use crate::storage::{events, trail, Database, Sql, Tx};
 
 /// A token as stored (without its hash).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
