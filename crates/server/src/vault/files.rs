@@ -196,11 +196,7 @@ pub(super) async fn download(
         ),
         None => None,
     };
-    let inline = match q.iter().find(|(k, _)| k == "inline").map(|(_, v)| v.as_str()) {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(_) => return Err(Error::field("inline", "must be true or false")),
-    };
+    let inline = super::flag(&q, "inline")?;
     let (_, _, rows) =
         state.vault().file(&user, &path).await?.ok_or_else(|| Error::not_found(format!("No file {path}")))?;
     let v = match wanted {

@@ -79,6 +79,15 @@ pub(crate) fn pairs(q: &Option<String>) -> Vec<(String, String)> {
     crate::http::extract::query_pairs(q.as_deref())
 }
 
+/// An optional `true`/`false` switch (`inline`, `permanent`): absent is `false`.
+pub(crate) fn flag(pairs: &[(String, String)], name: &str) -> Result<bool, Error> {
+    match pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()) {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(_) => Err(Error::field(name, "must be true or false")),
+    }
+}
+
 /// The one value of a required parameter.
 pub(crate) fn required<'a>(pairs: &'a [(String, String)], name: &str) -> Result<&'a str, Error> {
     let mut found = pairs.iter().filter(|(k, _)| k == name);

@@ -26,11 +26,7 @@ pub(crate) fn deleter<'a>(state: &VaultState, caller: &'a Caller) -> Deleter<'a>
 
 /// The optional `permanent` switch of the deletes: `true` skips the trash.
 pub(crate) fn permanent(q: &[(String, String)]) -> Result<bool, Error> {
-    match q.iter().find(|(k, _)| k == "permanent").map(|(_, v)| v.as_str()) {
-        None | Some("false") => Ok(false),
-        Some("true") => Ok(true),
-        Some(_) => Err(Error::field("permanent", "must be true or false")),
-    }
+    super::flag(q, "permanent")
 }
 
 fn trash_id(raw: &str) -> Result<i64, Error> {
