@@ -1,4 +1,6 @@
-//! MICR reading benchmark (`scripts/bench-micr`): for every real check front and cropped line of
+//! MICR reading benchmark (`scripts/bench-micr`): first issue 47's measure on the 398 labelled
+//! crops of `micr-lines/` (`micr_support::lines`: the summary `bench/results/micr.md` keeps;
+//! `MICR_LINES_ONLY=1` stops after it); then for every real check front and cropped line of
 //! `shared/data/checks`, the expected line, the line read, character accuracy, whether the
 //! routing, account and check number are exact, and the time to read natively (median of 5);
 //! then synthetic lines, and a 12-megapixel JPEG photo of a check on a table, at an angle, taken
@@ -12,6 +14,7 @@ mod micr_support;
 
 use std::time::{Duration, Instant};
 
+use micr_support::lines::{corrected, micr_line, micr_lines, Score, CORRECTIONS};
 use micr_support::photo::{corner_error, photograph, Shot};
 use micr_support::{accuracy, crops, distance, draw, gray, outlines, random_line, Look, Rng, FRONTS};
 use moneydesk_checkimage::find::{find_check, straighten};
@@ -102,7 +105,12 @@ fn main() {
         println!("micr benchmark: run it with `cargo bench` (scripts/bench-micr)");
         return;
     }
-    println!("== Check fronts (shared/data/checks/full)");
+    lines();
+    // `MICR_LINES_ONLY=1`: the measure on `micr-lines/` alone (a quicker loop while tuning).
+    if std::env::var_os("MICR_LINES_ONLY").is_some() {
+        return;
+    }
+    println!("\n== Check fronts (shared/data/checks/full)");
     let mut t = Totals { chars: 0, errors: 0, time: Duration::ZERO, n: 0 };
     for f in &FRONTS {
         let g = gray(&format!("full/{}", f.file));
@@ -162,6 +170,44 @@ fn main() {
         t.time.as_secs_f64() * 1e3 / t.n as f64
     );
     twelve_megapixels();
+}
+
+/// Issue 47's measure on the 398 labelled crops of `micr-lines/`: each line read 3 times (the
+/// median time kept), the lines not read exactly listed, then the summary in Markdown (as
+/// `bench/results/micr.md` keeps it).
+fn lines() {
+    println!("== Labelled MICR lines (shared/data/checks/micr-lines)");
+    let (mut score, mut fixed) = (Score::default(), Score::default());
+    let mut times = Vec::new();
+    for (name, expected) in micr_lines() {
+        let g = micr_line(&name);
+        let (line, time) = timed(3, || micr::read(&g));
+        times.push(time);
+        score.add(&name, &expected, line.as_ref().ok());
+        fixed.add(&name, corrected(&name, &expected), line.as_ref().ok());
+    }
+    for (name, expected, read) in &score.not_exact {
+        println!("  {name}\n    expected {expected}\n    read     {read}");
+    }
+    for s in &score.routing_silently_wrong {
+        println!("  ROUTING SILENTLY WRONG {s}");
+    }
+    let mean = times.iter().sum::<Duration>().as_secs_f64() * 1e3 / times.len() as f64;
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize].as_secs_f64() * 1e3;
+    println!(
+        "\n{} lines: time a line {mean:.2} ms on average, median {:.2} ms, 90th percentile {:.2} ms, longest {:.2} ms\n",
+        times.len(),
+        at(0.5),
+        at(0.9),
+        at(1.0)
+    );
+    println!("{}", score.markdown());
+    println!(
+        "With the {} wrong labels corrected (micr_support::lines::CORRECTIONS):\n\n{}",
+        CORRECTIONS.len(),
+        fixed.markdown()
+    );
 }
 
 /// A 4,000 × 3,000 JPEG photo: check 07 on a grainy, unevenly lit table, turned 12°, tilted

@@ -4,6 +4,7 @@
 
 mod micr_support;
 
+use micr_support::lines::{micr_line, micr_lines, Score};
 use micr_support::{accuracy, crops, draw, gray, outlines, random_line, Look, Rng, FRONTS};
 use moneydesk_checkimage::micr::{read, MicrError, Symbol};
 
@@ -75,10 +76,9 @@ fn every_routing_number_on_the_crops_is_read_exactly_and_passes_aba() {
     }
 }
 
-/// Measured: 98.95 % (189 of 191 characters, since the character pitch is measured along the
-/// line rather than once for it: both errors are on one crop, an eroded print stretched 1.4
-/// times across, where a 3 reads as 1 and a 6 as 4). The target is 98 %.
-const CROP_ACCURACY: f64 = 0.985;
+/// Measured: 99.48 % (190 of 191 characters: the final 6 of one crop's on-us field read as `*`,
+/// flagged). The target was 98 %.
+const CROP_ACCURACY: f64 = 0.99;
 
 #[test]
 fn characters_on_the_crops_are_read_at_least_98_percent_right() {
@@ -95,8 +95,31 @@ fn characters_on_the_crops_are_read_at_least_98_percent_right() {
     assert!(acc >= CROP_ACCURACY, "{acc}");
 }
 
-/// Lines drawn: fewer in a debug build (the suite's default), more in release.
-const SYNTHETIC_LINES: usize = if cfg!(debug_assertions) { 24 } else { 120 };
+/// Measured on the 398 labelled crops of `micr-lines/` (bench/results/micr.md, labels as they
+/// are): 98.02 % of characters right, 326 lines exact, 89 of 95 routing numbers exact, none
+/// silently wrong. Held a little under.
+const LINES_CHARACTERS: f64 = 0.978;
+const LINES_EXACT: usize = 322;
+const LINES_ROUTING_EXACT: usize = 88;
+
+#[test]
+fn the_398_labelled_micr_lines_read_as_measured_and_no_routing_number_is_silently_wrong() {
+    let mut score = Score::default();
+    for (name, expected) in micr_lines() {
+        let line = read(&micr_line(&name)).ok();
+        score.add(&name, &expected, line.as_ref());
+    }
+    eprintln!("{}", score.markdown());
+    // A wrong routing number that passes ABA, unflagged: the worst error a deposit can carry.
+    assert_eq!(score.routing_silently_wrong, Vec::<String>::new());
+    assert!(score.char_rate() >= LINES_CHARACTERS, "characters {}", score.char_rate());
+    assert!(score.exact_lines >= LINES_EXACT, "lines exact {}", score.exact_lines);
+    assert!(score.routing_exact >= LINES_ROUTING_EXACT, "routing exact {}", score.routing_exact);
+}
+
+/// Lines drawn: all of them in every build (the reader and these tests are optimised in the
+/// debug profile: root Cargo.toml).
+const SYNTHETIC_LINES: usize = 120;
 /// Measured: 100 % over 200 lines (the benchmark) and over these.
 const SYNTHETIC_ACCURACY: f64 = 0.995;
 

@@ -28,6 +28,8 @@ pub struct Item {
     pub symbol: Symbol,
     pub confidence: f32,
     pub best_guess: Option<Symbol>,
+    /// The best other glyph at that place (the second reading), if any.
+    pub second: Option<Symbol>,
     /// The correlation of the glyph chosen, and of the best other glyph at that place.
     pub score: f32,
     pub runner_up: f32,
@@ -250,13 +252,21 @@ fn character(sc: &[Vec<f32>], k: usize, a: usize, b: usize) -> Item {
             }
         }
     }
-    let _ = second;
     let conf = confidence(score, runner_up);
     let symbol = ts[k].symbol;
     if score < S_READ || conf < C_READ {
-        Item { symbol: Symbol::Unreadable, confidence: conf, best_guess: Some(symbol), score, runner_up, u0: a, u1: b }
+        Item {
+            symbol: Symbol::Unreadable,
+            confidence: conf,
+            best_guess: Some(symbol),
+            second,
+            score,
+            runner_up,
+            u0: a,
+            u1: b,
+        }
     } else {
-        Item { symbol, confidence: conf, best_guess: None, score, runner_up, u0: a, u1: b }
+        Item { symbol, confidence: conf, best_guess: None, second, score, runner_up, u0: a, u1: b }
     }
 }
 
@@ -297,6 +307,7 @@ fn unexplained(s: &Strip, sc: &[Vec<f32>], a: usize, b: usize) -> Option<Item> {
         symbol: Symbol::Unreadable,
         confidence: 0.0,
         best_guess: best.1,
+        second: None,
         score: best.0,
         runner_up: 0.0,
         u0: a,

@@ -14,7 +14,11 @@
 //!    normalized correlation of its drawing ([`glyphs`], the product's own) with the picture
 //!    ([`classify`], [`templates`]): touching characters and the broken parts of a symbol are read as E-13B's
 //!    fixed shapes, not as blobs;
-//! 4. parses the fields ([`fields`]): routing number with its ABA check digit, on-us (account,
+//! 4. looks again at the characters left in doubt: on the strip with its ink thickened
+//!    ([`refine`]), against templates of the line's own sure characters ([`adapt`]), and by the
+//!    fields' syntax ([`syntax`]: the ABA check digit between the two best readings of one
+//!    unsure routing digit; a dash where only a symbol can stand);
+//! 5. parses the fields ([`fields`]): routing number with its ABA check digit, on-us (account,
 //!    check number), auxiliary on-us, amount, EPC.
 //!
 //! Deterministic, no threads, nothing downloaded: the same in the browser's worker as on the
@@ -32,11 +36,14 @@
 //! assert_eq!(Symbol::from_char('⑈'), Some(Symbol::OnUs));
 //! ```
 
+pub mod adapt;
 pub mod classify;
 pub mod fields;
 pub mod glyphs;
 pub mod locate;
+pub mod refine;
 pub mod strip;
+pub mod syntax;
 pub mod templates;
 
 use image::GrayImage;
@@ -208,7 +215,7 @@ pub fn read(gray: &GrayImage) -> Result<MicrLine, MicrError> {
     }
     let (work, factor) = locate::working_image(gray);
     let candidates = locate::candidates(&work);
-    let mut best: Option<(f32, MicrLine)> = None;
+    let mut best: Option<(f32, strip::Strip, Vec<classify::Item>, &locate::Candidate)> = None;
     for cand in candidates.iter().take(locate::MAX_READ) {
         let Some(s) = strip::extract(&work, cand) else { continue };
         let read = classify::read_strip(&s);
@@ -216,16 +223,20 @@ pub fn read(gray: &GrayImage) -> Result<MicrLine, MicrError> {
         if score <= 0.0 {
             continue;
         }
-        if best.as_ref().is_none_or(|(b, _)| score > *b) {
-            let line = assemble(&s, &read, cand, factor, (w, h));
-            best = Some((score, line));
+        let sure = score >= SURE;
+        if best.as_ref().is_none_or(|b| score > b.0) {
+            best = Some((score, s, read, cand));
         }
         // A dozen confident E-13B characters on one line: no other line of a check reads so.
-        if score >= SURE {
+        if sure {
             break;
         }
     }
-    best.map(|(_, l)| l).ok_or(MicrError::NoBand)
+    let (_, s, read, cand) = best.ok_or(MicrError::NoBand)?;
+    let read = refine::refine(&s, read);
+    let read = adapt::adapt(&s, read);
+    let read = syntax::settle_dashes(syntax::settle_routing(read));
+    Ok(assemble(&s, &read, cand, factor, (w, h)))
 }
 
 fn assemble(

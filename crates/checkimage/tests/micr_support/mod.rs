@@ -3,6 +3,7 @@
 //! outlines in `fonts/e13b-ofl-svgs` (test material; the reader's own glyphs are in the crate).
 #![allow(dead_code)]
 
+pub mod lines;
 pub mod photo;
 pub mod svg;
 mod synth;
@@ -123,7 +124,13 @@ pub const FRONTS: [Front; 8] = [
 
 /// The crops of `crops/`: (name, expected line with the Unicode symbols).
 pub fn crops() -> Vec<(String, String)> {
-    let mut names: Vec<String> = std::fs::read_dir(shared("crops"))
+    labelled("crops")
+}
+
+/// The labelled crops of `shared/data/checks/<dir>`: (name, expected line with the Unicode
+/// symbols), by name.
+pub fn labelled(dir: &str) -> Vec<(String, String)> {
+    let mut names: Vec<String> = std::fs::read_dir(shared(dir))
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter_map(|n| n.strip_suffix(".gt.txt").map(str::to_string))
@@ -132,7 +139,7 @@ pub fn crops() -> Vec<(String, String)> {
     names
         .into_iter()
         .map(|n| {
-            let gt = std::fs::read_to_string(shared(&format!("crops/{n}.gt.txt"))).unwrap();
+            let gt = std::fs::read_to_string(shared(&format!("{dir}/{n}.gt.txt"))).unwrap();
             // DoubangoTelecom's letters: A transit, B amount, C on-us, D dash.
             let line = gt.trim().chars().map(|c| match c {
                 'A' => '⑆',
