@@ -317,3 +317,39 @@ pub enum BatchChange {
     Resume,
     Cancel,
 }
+
+/// The deliverability figures over a window (`from`, `to`: `YYYY-MM-DD`; empty: the server's
+/// default, the last 30 days).
+pub fn deliverability(
+    client: &Client,
+    from: &str,
+    to: &str,
+) -> impl Future<Output = Result<moneydesk_model::email::bounces::Deliverability, ApiError>> + 'static {
+    let mut q: Vec<(&str, &str)> = Vec::new();
+    if !from.is_empty() {
+        q.push(("from", from));
+    }
+    if !to.is_empty() {
+        q.push(("to", to));
+    }
+    client.get_data(paths::EMAIL_DELIVERABILITY, &q)
+}
+
+/// Bounces and complaints, newest first; `filters` are `domain`, `kind` (repeated),
+/// `messageId`, `limit`.
+pub fn bounces(
+    client: &Client,
+    filters: &[(String, String)],
+) -> impl Future<Output = Result<Vec<moneydesk_model::email::bounces::Bounce>, ApiError>> + 'static {
+    let refs: Vec<(&str, &str)> = filters.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    client.get_data(paths::EMAIL_BOUNCES, &refs)
+}
+
+/// The bounce reports received, newest first (`state`: `unparseable` for those to read).
+pub fn bounce_reports(
+    client: &Client,
+    state: Option<moneydesk_model::email::bounces::BounceReportState>,
+) -> impl Future<Output = Result<Vec<moneydesk_model::email::bounces::BounceReport>, ApiError>> + 'static {
+    let q: Vec<(&str, &str)> = state.iter().map(|s| ("state", s.as_str())).collect();
+    client.get_data(paths::EMAIL_BOUNCE_REPORTS, &q)
+}

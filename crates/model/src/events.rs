@@ -27,6 +27,7 @@ vocabulary!(
         EmailDelivered = "email.delivered",
         EmailDeferred = "email.deferred",
         EmailBounced = "email.bounced",
+        EmailComplained = "email.complained",
         EmailFailed = "email.failed",
         EmailInboundReceived = "email.inbound.received",
         EmailSuppressionAdded = "email.suppression.added",

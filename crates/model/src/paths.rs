@@ -69,6 +69,11 @@ pub const EMAIL_BATCH: &str = "/api/v1/cores/utility/message/email/batches/{batc
 pub const EMAIL_BATCH_PAUSE: &str = "/api/v1/cores/utility/message/email/batches/{batchId}/pause";
 pub const EMAIL_BATCH_RESUME: &str = "/api/v1/cores/utility/message/email/batches/{batchId}/resume";
 pub const EMAIL_BATCH_CANCEL: &str = "/api/v1/cores/utility/message/email/batches/{batchId}/cancel";
+/// Extensions (issue 46): bounce and complaint reports (POST a raw DSN or ARF report with
+/// `admin`; GET the bounces with `email:send`), and the deliverability figures (`email:send`).
+pub const EMAIL_BOUNCES: &str = "/api/v1/cores/utility/message/email/bounces";
+pub const EMAIL_BOUNCE_REPORTS: &str = "/api/v1/cores/utility/message/email/bounces/reports";
+pub const EMAIL_DELIVERABILITY: &str = "/api/v1/cores/utility/message/email/deliverability";
 /// Extensions: inbound mail (description section 6). Routes per domain (list, create, change
 /// the URL, reveal and rotate the secret with `email:send`; delete with `admin`); the messages
 /// received (GET list and detail; POST raw MIME, `message/rfc822`; redeliver), `email:send`.

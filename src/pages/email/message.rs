@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 use moneydesk_model::email::{MessageDetail, MessageState};
 
+use super::bounce_table::BounceTable;
 use super::parts::{state_class, HtmlPreview};
 use crate::api::email as api;
 use crate::api::request::Answer;
@@ -76,6 +77,10 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
                                 })}
                             </tbody>
                         </table>
+                        {(!m.bounces.is_empty()).then(|| view! {
+                            <h3>{all.deliverability.message_bounces}</h3>
+                            <BounceTable bounces=m.bounces.clone() id="email-message-bounces"/>
+                        })}
                         <h3>{t.attempts}</h3>
                         <table class="table email-attempts">
                             <thead><tr><th scope="col">"#"</th><th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th></tr></thead>

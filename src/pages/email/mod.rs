@@ -5,15 +5,19 @@
 //! (verify.rs: one address with every check explained, or a list in bulk) and Domains
 //! (domains.rs: sending domains, their records and verification) and Inbound (inbound/:
 //! routes with their URL and secret, the messages received; inbound_message.rs: one with its
-//! deliveries) and Suppressions (suppressions.rs: a sender domain's suppression list).
+//! deliveries) and Suppressions (suppressions.rs: a sender domain's suppression list) and
+//! Deliverability (deliverability.rs: figures per sending domain, the latest bounces and
+//! complaints; bounce_table.rs shows them, and a message's own).
 //! What several tabs show alike is parts.rs, so the tabs never import each other.
 //! The tab, the Outbox's filters and page, the message open, the verified address and the
 //! inbound domain and message live in the URL.
 
 mod attachments;
+mod bounce_table;
 mod bulk;
 mod bulk_preview;
 mod compose;
+mod deliverability;
 mod domains;
 mod inbound;
 mod inbound_message;
@@ -42,11 +46,20 @@ pub enum Tab {
     Domains,
     Inbound,
     Suppressions,
+    Deliverability,
 }
 
 impl Tab {
-    const ALL: [Tab; 7] =
-        [Tab::Compose, Tab::Outbox, Tab::Templates, Tab::Verify, Tab::Domains, Tab::Inbound, Tab::Suppressions];
+    const ALL: [Tab; 8] = [
+        Tab::Compose,
+        Tab::Outbox,
+        Tab::Templates,
+        Tab::Verify,
+        Tab::Domains,
+        Tab::Inbound,
+        Tab::Suppressions,
+        Tab::Deliverability,
+    ];
 
     fn slug(self) -> &'static str {
         match self {
@@ -57,6 +70,7 @@ impl Tab {
             Tab::Domains => "domains",
             Tab::Inbound => "inbound",
             Tab::Suppressions => "suppressions",
+            Tab::Deliverability => "deliverability",
         }
     }
 
@@ -79,6 +93,7 @@ impl Tab {
             Tab::Domains => tabs[4],
             Tab::Inbound => tabs[5],
             Tab::Suppressions => tabs[6],
+            Tab::Deliverability => tabs[7],
         }
     }
 }
@@ -133,6 +148,7 @@ pub fn EmailPage() -> impl IntoView {
                     Tab::Domains => view! { <domains::Domains/> }.into_any(),
                     Tab::Inbound => view! { <inbound::Inbound/> }.into_any(),
                     Tab::Suppressions => view! { <suppressions::Suppressions/> }.into_any(),
+                    Tab::Deliverability => view! { <deliverability::Deliverability/> }.into_any(),
                 }}
             </div>
         </section>

@@ -156,6 +156,9 @@ pub struct MessageDetail {
     pub html: Option<String>,
     pub attachments: Vec<AttachmentInfo>,
     pub attempt_log: Vec<Attempt>,
+    /// The bounces and complaints that came back for it, oldest first, per recipient.
+    #[serde(default)]
+    pub bounces: Vec<super::bounces::Bounce>,
 }
 
 /// One header of a message as people read it. An object rather than a `[name, value]` pair:

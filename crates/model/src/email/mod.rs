@@ -3,6 +3,7 @@
 //! records and their states, and stored templates.
 
 pub mod address;
+pub mod bounces;
 pub mod domains;
 pub mod inbound;
 pub mod messages;

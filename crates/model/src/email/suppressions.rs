@@ -39,10 +39,15 @@ pub struct Suppression {
     pub reason: SuppressionReason,
     /// The category unsubscribed from; none: every send from the domain.
     pub category: Option<String>,
-    /// Where the entry came from: `manual:<user>`, `unsubscribe:<message id>`, `bounce:<message id>`.
+    /// Where the entry came from: `manual:<user>`, `unsubscribe:<message id>`, `bounce:<message id>`,
+    /// `complaint:<message id>` (`bounce:report:<report id>` when no message was matched).
     pub source: String,
     /// The user who added it (none for an unsubscribe link or a bounce).
     pub created_by: Option<String>,
+    /// For a bounce or a complaint: the remote server's words (`550 5.1.1 No such user`), or
+    /// the complaint's feedback type.
+    #[serde(default)]
+    pub detail: Option<String>,
     /// ISO 8601 UTC.
     pub created_at: String,
 }

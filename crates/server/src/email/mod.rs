@@ -14,6 +14,8 @@
 //! - `domains/`: custom sending domains, their DKIM keys and signatures.
 //! - `inbound/`: inbound routes, the SMTP listener, parsing, the webhook worker.
 //! - `suppressions/`: suppression lists per sender domain, the one-click unsubscribe links.
+//! - `bounces/`: bounce and complaint reports (RFC 3464, RFC 5965) at the return-path
+//!   addresses or posted, what they suppress, the deliverability figures.
 
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -33,6 +35,7 @@ crate::group_state! {
     }
 }
 
+pub mod bounces;
 pub mod dns;
 pub mod domains;
 pub mod inbound;
@@ -50,4 +53,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(outbox::router())
         .merge(templates::router())
         .merge(suppressions::router())
+        .merge(bounces::router())
 }

@@ -233,6 +233,7 @@ async fn an_outcome_the_database_refuses_costs_the_others_in_its_commit_nothing(
         reply: reply.into(),
         next: None,
         mailbox: None,
+        recipients: None,
     };
     // Handed over together, before the committer runs (the test's runtime has one thread):
     // one group.

@@ -1,6 +1,7 @@
 //! The inbound SMTP listener (RFC 5321, ESMTP with SIZE, 8BITMIME, SMTPUTF8 and PIPELINING),
 //! off unless `MONEYDESK_INBOUND_SMTP` names an address. It refuses at SMTP time what it will
-//! not take — a recipient at a domain without a route (550 5.1.1), a message larger than
+//! not take — a recipient at a domain without a route (550 5.1.1; a sending domain's return
+//! path `mdbounce.<domain>` takes bounce reports without one, `email::bounces`), a message larger than
 //! `MONEYDESK_INBOUND_MAX_SIZE` (552 5.3.4, announced in `SIZE` and checked against MAIL's
 //! `SIZE=` and while reading DATA) — and answers 250 to DATA only once the message is stored
 //! (`super::receive`), so a crash before it leaves the sender to retry: nothing is lost.
@@ -92,6 +93,8 @@ struct Session<'a> {
     helo: Option<String>,
     mail_from: Option<String>,
     rcpt_to: Vec<String>,
+    /// Recipients at a return-path host (`mdbounce.<sending domain>`): bounce reports.
+    bounce_to: Vec<String>,
 }
 
 /// What reading a DATA section came to.
@@ -102,12 +105,13 @@ enum Data {
 
 impl<'a> Session<'a> {
     fn new(state: &'a AppState, peer: SocketAddr) -> Self {
-        Session { state, peer, helo: None, mail_from: None, rcpt_to: Vec::new() }
+        Session { state, peer, helo: None, mail_from: None, rcpt_to: Vec::new(), bounce_to: Vec::new() }
     }
 
     fn reset(&mut self) {
         self.mail_from = None;
         self.rcpt_to.clear();
+        self.bounce_to.clear();
     }
 
     async fn run(mut self, read: impl AsyncRead + Unpin, mut write: impl AsyncWrite + Unpin) -> std::io::Result<()> {
@@ -166,7 +170,9 @@ impl<'a> Session<'a> {
                     reply(&mut write, &r).await?;
                 }
                 "DATA" if self.mail_from.is_none() => reply(&mut write, "503 5.5.1 MAIL first").await?,
-                "DATA" if self.rcpt_to.is_empty() => reply(&mut write, "554 5.5.1 No valid recipients").await?,
+                "DATA" if self.rcpt_to.is_empty() && self.bounce_to.is_empty() => {
+                    reply(&mut write, "554 5.5.1 No valid recipients").await?
+                }
                 "DATA" => {
                     reply(&mut write, "354 End data with <CR><LF>.<CR><LF>").await?;
                     let data = match tokio::time::timeout(COMMAND_WAIT * 2, read_data(&mut read, max)).await {
@@ -231,8 +237,20 @@ impl<'a> Session<'a> {
         let Some(domain) = super::domain_of(&address) else {
             return format!("501 5.1.3 <{address}> is not an address");
         };
-        if self.rcpt_to.len() >= MAX_RECIPIENTS {
+        if self.rcpt_to.len() + self.bounce_to.len() >= MAX_RECIPIENTS {
             return format!("452 4.5.3 Too many recipients: at most {MAX_RECIPIENTS} a message");
+        }
+        // A sending domain's return path takes bounces and complaints, route or not.
+        match crate::email::bounces::is_bounce_host(&axum::extract::FromRef::from_ref(self.state), &domain).await {
+            Ok(true) => {
+                self.bounce_to.push(address);
+                return "250 2.1.5 OK".into();
+            }
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(error = %e.message, "inbound SMTP: looking a sending domain up");
+                return "451 4.3.0 Temporary failure, try again later".into();
+            }
         }
         match self.state.inbound.store.routed(std::slice::from_ref(&domain)).await {
             Ok(r) if r.is_empty() => format!("550 5.1.1 <{address}>: no mail is taken for {domain} here"),
@@ -259,9 +277,30 @@ impl<'a> Session<'a> {
         );
         let mut message = trace.into_bytes();
         message.extend_from_slice(&raw);
-        let envelope = Envelope { from: self.mail_from.clone().unwrap_or_default(), to: self.rcpt_to.clone() };
-        match super::receive(&axum::extract::FromRef::from_ref(self.state), message, Some(envelope), "smtp").await {
-            Ok(ids) => format!("250 2.0.0 OK: queued as {}", ids.join(" ")),
+        let emails: crate::email::EmailState = axum::extract::FromRef::from_ref(self.state);
+        let mail_from = self.mail_from.clone().unwrap_or_default();
+        // Bounces first, each kept as a report (an unparseable one too): on record as the
+        // server's job, there being no token.
+        let mut kept = Vec::new();
+        for to in self.bounce_to.clone() {
+            let report = crate::email::bounces::receive(&emails, message.clone(), Some(to), mail_from.clone(), "smtp");
+            match crate::storage::trail::job("email_bounce_report", report).await {
+                Ok(r) => kept.push(r.id),
+                Err(e) if e.status.is_client_error() => {
+                    return format!("554 5.6.0 {}", e.message.replace(['\r', '\n'], " "))
+                }
+                Err(e) => {
+                    tracing::error!(error = %e.message, "inbound SMTP: storing a bounce report");
+                    return "451 4.3.0 The message could not be stored, try again later".into();
+                }
+            }
+        }
+        if self.rcpt_to.is_empty() {
+            return format!("250 2.0.0 OK: kept as {}", kept.join(" "));
+        }
+        let envelope = Envelope { from: mail_from, to: self.rcpt_to.clone() };
+        match super::receive(&emails, message, Some(envelope), "smtp").await {
+            Ok(ids) => format!("250 2.0.0 OK: queued as {}", kept.into_iter().chain(ids).collect::<Vec<_>>().join(" ")),
             Err(e) if e.status.is_client_error() => format!("554 5.6.0 {}", e.message.replace(['\r', '\n'], " ")),
             Err(e) => {
                 tracing::error!(error = %e.message, "inbound SMTP: storing a message");

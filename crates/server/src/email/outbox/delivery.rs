@@ -99,7 +99,13 @@ impl Queue for Outbox {
         until: DateTime<Utc>,
         limit: usize,
     ) -> anyhow::Result<Vec<Claimed>> {
-        Ok(self.state.stores.email.claim(worker, now, until, limit).await?)
+        let mut claimed = self.state.stores.email.claim(worker, now, until, limit).await?;
+        // The lists again (an address may have bounced since acceptance). A failure to read
+        // them leaves the acceptance's screening standing: the claim is not lost for it.
+        if let Err(e) = crate::email::suppressions::screen::rescreen(&self.state.stores.email, &mut claimed).await {
+            tracing::warn!(error = %e.message, "email delivery: reading the suppression lists");
+        }
+        Ok(claimed)
     }
 
     async fn attempt(&self, lane: &mut Option<Lane>, m: &Claimed) -> Outcome {
@@ -123,6 +129,20 @@ impl Queue for Outbox {
 async fn attempt(state: &AppState, relay: Option<&Relay>, lane: &mut Option<Lane>, m: &Claimed) -> Outcome {
     let c = &state.config.email;
     let domain = from_domain(&m.message.from.email);
+    let r = &m.message.recipients;
+    if m.recipients.is_some() && r.to.is_empty() && r.cc.is_empty() && r.bcc.is_empty() {
+        return Outcome {
+            id: m.message.id.clone(),
+            attempt: m.attempt,
+            state: MessageState::Failed,
+            reply: format!(
+                "not sent: every recipient was put on the suppression list of {domain} after the message was accepted"
+            ),
+            next: None,
+            mailbox: None,
+            recipients: m.recipients.clone(),
+        };
+    }
     // Whether the sender's domain is an active sending domain: a failure to read it is
     // temporary (the message is deferred), never a reason to send unsigned or to give up.
     let signers = state.domains.signers_for(domain).await;
@@ -150,6 +170,7 @@ async fn attempt(state: &AppState, relay: Option<&Relay>, lane: &mut Option<Lane
         reply,
         next: None,
         mailbox: None,
+        recipients: m.recipients.clone(),
     };
     // A temporary failure: deferred, or failed after the last allowed attempt.
     let retry = |reply: String| {

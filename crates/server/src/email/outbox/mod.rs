@@ -203,15 +203,18 @@ async fn raw(State(state): State<EmailState>, _caller: Caller, Path(id): Path<St
     params(("messageId" = String, Path, description = "The message (`msg_…`)", pattern = "^msg_[a-z0-9]{1,60}$")),
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
-    description = "Puts a `failed` message back in the queue, due now: `queued`, with its earlier attempts kept and a new round of attempts ahead, the same Message-ID and bytes (it never reached anyone). The attempt log shows the resend (outcome `queued`, `resentBy`). Any other state is a 409 naming it: only a failed message is resent.",
+    description = "Puts a `failed` message back in the queue, due now: `queued`, with its earlier attempts kept and a new round of attempts ahead, the same Message-ID and bytes (it never reached anyone). The attempt log shows the resend (outcome `queued`, `resentBy`). Any other state is a 409 naming it: only a failed message is resent. A message whose every recipient is on its sender domain's suppression list (since it failed, or at acceptance) is a 409 too, naming each address and why: it would reach nobody (remove the entries first, `admin`). Recipients suppressed meanwhile are dropped at delivery and recorded in `suppressed`.",
     responses((status = 202, description = "Queued again", body = Envelope<OutboxMessage>),
         (status = 404, description = "No such message", body = ErrorEnvelopeDoc),
-        (status = 409, description = "The message is not failed", body = ErrorEnvelopeDoc)))]
+        (status = 409, description = "The message is not failed, or every recipient is suppressed", body = ErrorEnvelopeDoc)))]
 async fn resend(
     State(state): State<EmailState>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<Envelope<OutboxMessage>>), Error> {
+    if let Some(why) = nobody_to_resend_to(&state, &id).await? {
+        return Err(Error::conflict(why));
+    }
     match state.email().resend(&id, caller.token_name(), caller.user_id(), chrono::Utc::now()).await? {
         None => Err(Error::not_found(format!("No message {id}"))),
         Some(Err(current)) => {
@@ -219,6 +222,39 @@ async fn resend(
         }
         Some(Ok(row)) => Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, row.record())))),
     }
+}
+
+/// Why a failed message would reach nobody if resent: every recipient it has is on its sender
+/// domain's suppression list now (or none is left: the list dropped them all before).
+async fn nobody_to_resend_to(state: &EmailState, id: &str) -> Result<Option<String>, Error> {
+    let Some(row) = state.email().row(id).await? else { return Ok(None) };
+    if row.state() != MessageState::Failed {
+        return Ok(None);
+    }
+    let m = row.stored();
+    let domain = m.from.email.rsplit_once('@').map(|(_, d)| d.to_ascii_lowercase()).unwrap_or_default();
+    let r = &m.recipients;
+    let mut addresses: Vec<String> =
+        r.to.iter().chain(&r.cc).chain(&r.bcc).map(|x| x.email.to_ascii_lowercase()).collect();
+    if addresses.is_empty() {
+        return Ok(Some(format!(
+            "Message {id} cannot be resent: every recipient is on the suppression list of {domain}"
+        )));
+    }
+    if r.bypass_list_management {
+        return Ok(None);
+    }
+    addresses.sort();
+    addresses.dedup();
+    let listed = state.email().suppressed(&domain, &addresses, &m.categories).await?;
+    let reasons: Vec<String> = listed.iter().map(|l| format!("{} ({})", l.address, l.reason)).collect();
+    let all = addresses.iter().all(|a| listed.iter().any(|l| &l.address == a));
+    Ok(all.then(|| {
+        format!(
+            "Message {id} cannot be resent: every recipient is on the suppression list of {domain}: {}",
+            reasons.join(", ")
+        )
+    }))
 }
 
 #[utoipa::path(get, path = paths::EMAIL_MESSAGE_ATTACHMENT, tag = "email",

@@ -108,7 +108,7 @@ async fn add(
         } else if entries.iter().any(|x| x.address == address && x.category == category) {
             problems.push(FieldError::new(format!("entries[{i}].email"), format!("{address} is given more than once")));
         } else {
-            entries.push(Entry { address, reason: SuppressionReason::Manual, category });
+            entries.push(Entry { address, reason: SuppressionReason::Manual, category, detail: None });
         }
     }
     if !problems.is_empty() {

@@ -7,6 +7,7 @@ use moneydesk_model::email::suppressions::SuppressedRecipient;
 use moneydesk_model::email::{CheckedMailbox, SendPlan};
 
 use super::store::Match;
+use crate::email::outbox::store::delivery::Claimed;
 use crate::email::outbox::store::EmailStore;
 use crate::error::Error;
 
@@ -69,4 +70,73 @@ pub async fn screen(store: &EmailStore, plan: &SendPlan) -> Result<Vec<Screened>
             s
         })
         .collect())
+}
+
+/// At delivery (a scheduled, deferred or resent message): drops from each claimed message the
+/// recipients its sender domain's list names now — added since acceptance, by a bounce, a
+/// complaint, an unsubscribe — and records them on it (`suppressed`), so a message is never
+/// sent to an address suppressed after it was accepted. One lookup per sender domain of the
+/// claim. Messages sent with `bypass_list_management` are left as they are.
+pub async fn rescreen(store: &EmailStore, claimed: &mut [Claimed]) -> Result<(), Error> {
+    let mut domains: Vec<String> = claimed
+        .iter()
+        .filter(|c| !c.message.recipients.bypass_list_management)
+        .map(|c| domain_of(&c.message.from.email))
+        .collect();
+    domains.sort();
+    domains.dedup();
+    for domain in domains {
+        let mine =
+            |c: &Claimed| !c.message.recipients.bypass_list_management && domain_of(&c.message.from.email) == domain;
+        let mut addresses: Vec<String> = Vec::new();
+        let mut categories: Vec<String> = Vec::new();
+        for c in claimed.iter().filter(|c| mine(c)) {
+            let r = &c.message.recipients;
+            addresses.extend(r.to.iter().chain(&r.cc).chain(&r.bcc).map(|m| m.email.to_ascii_lowercase()));
+            categories.extend(c.message.categories.iter().cloned());
+        }
+        addresses.sort();
+        addresses.dedup();
+        categories.sort();
+        categories.dedup();
+        let listed = store.suppressed(&domain, &addresses, &categories).await?;
+        if listed.is_empty() {
+            continue;
+        }
+        for c in claimed.iter_mut().filter(|c| mine(c)) {
+            let categories = c.message.categories.clone();
+            let applies = |address: &str| {
+                listed.iter().find(|l| {
+                    l.address == address.to_ascii_lowercase()
+                        && l.category.as_ref().is_none_or(|cat| categories.contains(cat))
+                })
+            };
+            let r = &mut c.message.recipients;
+            let mut dropped = Vec::new();
+            for (field, list) in [("to", &mut r.to), ("cc", &mut r.cc), ("bcc", &mut r.bcc)] {
+                list.retain(|m| match applies(&m.email) {
+                    Some(l) => {
+                        dropped.push(SuppressedRecipient {
+                            email: m.email.clone(),
+                            field: field.into(),
+                            reason: l.reason,
+                            category: l.category.clone(),
+                            bypassed: false,
+                        });
+                        false
+                    }
+                    None => true,
+                });
+            }
+            if !dropped.is_empty() {
+                r.suppressed.extend(dropped);
+                c.recipients = Some(serde_json::to_string(r).map_err(Error::internal)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn domain_of(address: &str) -> String {
+    address.rsplit_once('@').map(|(_, d)| d.to_ascii_lowercase()).unwrap_or_default()
 }

@@ -10,7 +10,7 @@ use moneydesk_model::{Page, PageRequest, Sort};
 
 use crate::email::outbox::store::{time_text, EmailError, EmailStore};
 use crate::storage::events::{self, NewEvent};
-use crate::storage::{trail, Sql};
+use crate::storage::{trail, Sql, Tx};
 
 /// One entry to add: the address (lowercase), why, and the category ('' for every send).
 #[derive(Debug, Clone)]
@@ -18,6 +18,8 @@ pub struct Entry {
     pub address: String,
     pub reason: SuppressionReason,
     pub category: String,
+    /// A bounce's or complaint's words (the diagnostic, the feedback type).
+    pub detail: Option<String>,
 }
 
 /// The list's filter: any of these reasons (none: all), addresses starting with `prefix`.
@@ -45,10 +47,11 @@ struct Row {
     source: String,
     created_by: Option<String>,
     created_at: String,
+    detail: Option<String>,
 }
 
-const COLUMNS: &str = "id, domain, address, reason, category, source, created_by, created_at";
-/// Rows a statement (8 values each), far below either backend's placeholder limit; also the
+const COLUMNS: &str = "id, domain, address, reason, category, source, created_by, created_at, detail";
+/// Rows a statement (9 values each), far below either backend's placeholder limit; also the
 /// addresses one lookup names.
 const CHUNK: usize = 200;
 
@@ -63,6 +66,7 @@ impl Row {
             source: self.source,
             created_by: self.created_by,
             created_at: self.created_at,
+            detail: self.detail,
         }
     }
 }
@@ -98,6 +102,22 @@ impl EmailStore {
         now: DateTime<Utc>,
     ) -> Result<Vec<Suppression>, EmailError> {
         let mut tx = self.db.begin().await?;
+        let answer = self.suppress_in(&mut tx, domain, entries, source, by, now).await?;
+        tx.commit().await?;
+        Ok(answer)
+    }
+
+    /// [`EmailStore::suppress`] in the caller's transaction (a bounce adds its entries with
+    /// its report): the entries as the list holds them, the new ones on record and events.
+    pub(crate) async fn suppress_in(
+        &self,
+        tx: &mut Tx,
+        domain: &str,
+        entries: &[Entry],
+        source: &str,
+        by: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Suppression>, EmailError> {
         let created_at = time_text(now);
         let mut new_ids = Vec::with_capacity(entries.len());
         for chunk in entries.chunks(CHUNK) {
@@ -116,6 +136,7 @@ impl EmailStore {
                     source.into(),
                     by.map(str::to_string).into(),
                     created_at.clone().into(),
+                    e.detail.clone().into(),
                 ]);
                 new_ids.push(id);
             }
@@ -155,8 +176,7 @@ impl EmailStore {
             .iter()
             .map(|s| NewEvent::new(EventType::EmailSuppressionAdded, "email_suppression", &s.id, s))
             .collect();
-        events::append_many(&mut tx, &added).await?;
-        tx.commit().await?;
+        events::append_many(tx, &added).await?;
         Ok(answer)
     }
 

@@ -86,6 +86,7 @@ async fn target(state: &EmailState, token: &str) -> Result<Option<Target>, Error
         address: to.email.to_ascii_lowercase(),
         reason: SuppressionReason::Unsubscribe,
         category: m.categories.first().cloned().unwrap_or_default(),
+        detail: None,
     };
     Ok(Some(Target { domain, message: id, entry }))
 }

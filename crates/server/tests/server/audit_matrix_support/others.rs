@@ -32,6 +32,7 @@ pub fn recipes() -> Vec<(Method, &'static str, Recipe)> {
         (Method::POST, paths::EMAIL_BATCH_PAUSE, recipe!(pause_batch)),
         (Method::POST, paths::EMAIL_BATCH_RESUME, recipe!(resume_batch)),
         (Method::POST, paths::EMAIL_BATCH_CANCEL, recipe!(cancel_batch)),
+        (Method::POST, paths::EMAIL_BOUNCE_REPORTS, recipe!(post_bounce_report)),
         (Method::POST, paths::EMAIL_INBOUND_ROUTES, recipe!(create_route)),
         (Method::PUT, paths::EMAIL_INBOUND_ROUTE, recipe!(update_route)),
         (Method::DELETE, paths::EMAIL_INBOUND_ROUTE, recipe!(delete_route)),
@@ -329,6 +330,12 @@ async fn remove_suppression(d: &Desk) -> Answer {
         Body::None,
     )
     .await
+}
+
+/// A report that is none (an out-of-office reply): kept, `unparseable`, on record all the same.
+async fn post_bounce_report(d: &Desk) -> Answer {
+    let raw = b"From: reader@client.example\r\nSubject: Out of office\r\n\r\nAway.\r\n".to_vec();
+    d.write(Method::POST, paths::EMAIL_BOUNCE_REPORTS, Body::Raw("message/rfc822", raw)).await
 }
 
 async fn unsubscribe(d: &Desk) -> Answer {

@@ -66,6 +66,9 @@ pub struct Claimed {
     /// limit and the retry schedule count.
     pub tries: u32,
     pub delivery: String,
+    /// The recipients (JSON) when the suppression lists dropped some at delivery
+    /// (`suppressions::screen::rescreen`); the attempt's outcome writes them.
+    pub recipients: Option<String>,
 }
 
 /// What an attempt came to, to be recorded ([`EmailStore::record`]).
@@ -82,6 +85,9 @@ pub struct Outcome {
     pub next: Option<DateTime<Utc>>,
     /// The MIME kept in the development mailbox (no relay configured).
     pub mailbox: Option<String>,
+    /// The recipients (`recipients` JSON) when the attempt changed them: addresses suppressed
+    /// since acceptance, dropped at delivery (`outbox::delivery`).
+    pub recipients: Option<String>,
 }
 
 impl EmailStore {
@@ -105,6 +111,7 @@ impl EmailStore {
                 attempt: r.attempts as u32,
                 tries: (r.attempts - r.resent_after) as u32,
                 delivery: r.delivery.clone(),
+                recipients: None,
             })
             .collect())
     }
@@ -266,7 +273,7 @@ impl Outcomes for EmailStore {
 fn messages_update(q: &mut Sql, outcomes: &[Outcome], now: &str, worker: &str) {
     q.push(
         "UPDATE email_messages AS m SET state = v.column2, last_reply = v.column3, sent_at = v.column4, \
-         next_attempt_at = COALESCE(v.column5, m.next_attempt_at), ",
+         next_attempt_at = COALESCE(v.column5, m.next_attempt_at), recipients = COALESCE(v.column6, m.recipients), ",
     );
     q.push(UNCLAIMED).push(" FROM (VALUES ");
     for (i, o) in outcomes.iter().enumerate() {
@@ -280,6 +287,7 @@ fn messages_update(q: &mut Sql, outcomes: &[Outcome], now: &str, worker: &str) {
             o.reply.as_str().into(),
             sent_at.into(),
             o.next.map(time_text).into(),
+            o.recipients.clone().into(),
         ]);
     }
     q.push(") AS v WHERE m.id = v.column1");

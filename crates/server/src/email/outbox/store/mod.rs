@@ -69,6 +69,10 @@ pub struct StoredRecipients {
     /// outbox shows each recipient's fate without a column of its own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub suppressed: Vec<moneydesk_model::email::suppressions::SuppressedRecipient>,
+    /// The send asked `mail_settings.bypass_list_management` (transactional mail): the lists
+    /// are not read again at delivery either.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bypass_list_management: bool,
 }
 
 /// One element of `attachments` (JSON); the bytes are the blob `email/sha256/<sha256>`.

@@ -220,6 +220,7 @@ impl EmailStore {
         let attempts: Vec<AttemptRow> = tx.exec().rows(&q).await?;
         let q = self.db.sql("SELECT after_attempt, resent_at, resent_by, resent_by_user FROM email_resends WHERE message_id = ? ORDER BY after_attempt").arg(id);
         let resends: Vec<ResendRow> = tx.exec().rows(&q).await?;
+        let bounces = self.message_bounces(&mut tx, id).await?;
         tx.commit_unrecorded().await?;
         let mut attempt_log: Vec<Attempt> = attempts
             .into_iter()
@@ -255,6 +256,7 @@ impl EmailStore {
             html: stored.html.clone(),
             attachments: stored.attachments.iter().enumerate().map(|(i, a)| info(i, a)).collect(),
             attempt_log,
+            bounces,
         }))
     }
 
