@@ -59,6 +59,22 @@ pub struct QueueTable {
     pub attempts: AttemptTable,
 }
 
+/// How many of a group's rows (a receiver's: a webhook endpoint's deliveries) may be in flight
+/// at once, across every worker: so that one receiver that stalls holds a few lanes, not all.
+#[derive(Debug, Clone, Copy)]
+pub struct Cap {
+    /// The column naming a row's group.
+    pub column: &'static str,
+    /// The most, as an SQL expression of the group's key written `{key}`; NULL: no cap.
+    pub most: &'static str,
+}
+
+impl Cap {
+    fn most_of(&self, key: &str) -> String {
+        format!("({})", self.most.replace("{key}", key))
+    }
+}
+
 /// The attempts table of a queue: one row an attempt, opened by the claim.
 #[derive(Debug, Clone, Copy)]
 pub struct AttemptTable {
@@ -107,9 +123,23 @@ impl QueueTable {
         until: DateTime<Utc>,
         limit: usize,
     ) -> sqlx::Result<Claimed<T>> {
+        self.claim_within(db, worker, now, until, limit, None).await
+    }
+
+    /// [`Self::claim`], taking no more of a group's rows than its [`Cap`] allows in flight.
+    pub async fn claim_within<T: Claimable>(
+        &self,
+        db: &Database,
+        worker: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+        limit: usize,
+        cap: Option<&Cap>,
+    ) -> sqlx::Result<Claimed<T>> {
         let now_text = millis(now);
         let mut tx = db.begin().await?;
-        let rows: Vec<T> = tx.exec().rows(&self.claim_sql(db.dialect(), worker, &now_text, until, limit)).await?;
+        let sql = self.claim_sql(db.dialect(), worker, &now_text, until, limit, cap);
+        let rows: Vec<T> = tx.exec().rows(&sql).await?;
         // A row taken over from a dead holder has that holder's attempt still in flight,
         // numbered one below the new one. Only a row tried before can be one.
         let retried: Vec<&str> = rows.iter().filter(|r| r.attempt() > 1).map(|r| r.id()).collect();
@@ -139,36 +169,77 @@ impl QueueTable {
     /// row and sorted them on every claim (7.3 ms a claim of 32 from 10,000 queued, against
     /// 2.4 ms this way). On PostgreSQL a branch may lock a few rows the last LIMIT leaves
     /// out; they are free again when the claim's transaction ends, a moment later.
-    fn claim_sql(&self, dialect: Dialect, worker: &str, now: &str, until: DateTime<Utc>, limit: usize) -> Sql {
+    ///
+    /// With a [`Cap`], each branch leaves out the groups already at their most (so a full
+    /// group's backlog cannot fill the branches' LIMIT and hide the others' rows), and the
+    /// window numbering a group's rows in this claim after those in flight takes no more than
+    /// its most. The window stands outside the locking subqueries: PostgreSQL refuses
+    /// `FOR UPDATE` beside a window function in one SELECT, not below it.
+    fn claim_sql(
+        &self,
+        dialect: Dialect,
+        worker: &str,
+        now: &str,
+        until: DateTime<Utc>,
+        limit: usize,
+        cap: Option<&Cap>,
+    ) -> Sql {
         let lock = match dialect {
             Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
             Dialect::Sqlite => "",
         };
-        let (table, id, state) = (self.table, self.id, self.state);
+        let (table, id, state, in_flight) = (self.table, self.id, self.state, self.in_flight);
+        let group = cap.map(|c| format!(", {}", c.column)).unwrap_or_default();
+        let not_full = match cap {
+            Some(c) => format!(
+                " AND {col} NOT IN (SELECT f.{col} FROM {table} f WHERE f.{state} = '{in_flight}' AND f.claim_until >= ? \
+                 GROUP BY f.{col} HAVING COUNT(*) >= {most})",
+                col = c.column,
+                most = c.most_of(&format!("f.{}", c.column)),
+            ),
+            None => String::new(),
+        };
         let branch = |name: String, due: String| {
             format!(
-                "SELECT {id}, next_attempt_at FROM (SELECT {id}, next_attempt_at FROM {table} WHERE {due} \
-                 ORDER BY next_attempt_at LIMIT ?{lock}) AS {name}"
+                "SELECT {id}, next_attempt_at{group} FROM (SELECT {id}, next_attempt_at{group} FROM {table} \
+                 WHERE {due}{not_full} ORDER BY next_attempt_at LIMIT ?{lock}) AS {name}"
             )
         };
         let mut branches: Vec<String> = (self.due.iter().enumerate())
             .map(|(i, s)| branch(format!("due_{i}"), format!("{state} = '{s}' AND next_attempt_at <= ?")))
             .collect();
-        branches.push(branch("abandoned".into(), format!("{state} = '{}' AND claim_until < ?", self.in_flight)));
+        branches.push(branch("abandoned".into(), format!("{state} = '{in_flight}' AND claim_until < ?")));
+        let union = branches.join(" UNION ALL ");
+        let chosen = match cap {
+            None => format!("SELECT {id} FROM ({union}) AS due ORDER BY next_attempt_at LIMIT ?"),
+            Some(c) => format!(
+                "SELECT {id} FROM (SELECT {id}, next_attempt_at, {most} AS most, \
+                 ROW_NUMBER() OVER (PARTITION BY {col} ORDER BY next_attempt_at) + (SELECT COUNT(*) FROM {table} f \
+                 WHERE f.{col} = due.{col} AND f.{state} = '{in_flight}' AND f.claim_until >= ?) AS nth \
+                 FROM ({union}) AS due) AS ranked WHERE most IS NULL OR nth <= most ORDER BY next_attempt_at LIMIT ?",
+                col = c.column,
+                most = c.most_of(&format!("due.{}", c.column)),
+            ),
+        };
         let mut q = Sql::new(
             dialect,
             &format!(
-                "UPDATE {table} SET {state} = '{}', claimed_by = ?, claim_until = ?, attempts = attempts + 1 \
-                 WHERE {id} IN (SELECT {id} FROM ({}) AS due ORDER BY next_attempt_at LIMIT ?) RETURNING {}",
-                self.in_flight,
-                branches.join(" UNION ALL "),
+                "UPDATE {table} SET {state} = '{in_flight}', claimed_by = ?, claim_until = ?, attempts = attempts + 1 \
+                 WHERE {id} IN ({chosen}) RETURNING {}",
                 self.returning
             ),
         )
         .arg(worker)
         .arg(millis(until));
+        if cap.is_some() {
+            q = q.arg(now); // the window's count of those in flight
+        }
         for _ in 0..branches.len() {
-            q = q.arg(now).arg(limit as i64);
+            q = q.arg(now);
+            if cap.is_some() {
+                q = q.arg(now); // the branch's full groups
+            }
+            q = q.arg(limit as i64);
         }
         q.arg(limit as i64)
     }

@@ -11,7 +11,7 @@
 use chrono::{DateTime, Utc};
 
 use super::WebhookStore;
-use crate::storage::queue::{AttemptTable, Claimable, Outcomes, QueueTable, UNCLAIMED};
+use crate::storage::queue::{AttemptTable, Cap, Claimable, Outcomes, QueueTable, UNCLAIMED};
 use crate::storage::sql::{Arg, Conn};
 use crate::storage::time::millis;
 use crate::webhooks::alert::Disabled;
@@ -41,6 +41,17 @@ const DELIVERIES: QueueTable = QueueTable {
         taken_over: crate::email::outbox::store::delivery::TAKEN_OVER,
         extra: &["endpoint_id", "url"],
     },
+};
+
+/// A failing endpoint (its last attempt failed: `failing_since` is set) has at most two
+/// deliveries in flight, across every instance; a healthy one has no cap. A receiver that
+/// stalls until the timeout fails its attempts, so after its first failure it holds at most two
+/// of the worker's lanes and the other endpoints' deliveries go on through the rest, where
+/// before it could hold every lane for a timeout each (issue 43). A slow receiver that still
+/// answers 2xx is not capped: its deliveries succeed, and a cap would only slow them.
+const ENDPOINT: Cap = Cap {
+    column: "endpoint_id",
+    most: "SELECT CASE WHEN w.failing_since IS NOT NULL THEN 2 END FROM webhook_endpoints w WHERE w.id = {key}",
 };
 
 /// A delivery as a claim answers it.
@@ -110,7 +121,7 @@ impl WebhookStore {
         until: DateTime<Utc>,
         limit: usize,
     ) -> sqlx::Result<Vec<Claimed>> {
-        let claimed = DELIVERIES.claim::<Claimed>(&self.db, worker, now, until, limit).await?;
+        let claimed = DELIVERIES.claim_within::<Claimed>(&self.db, worker, now, until, limit, Some(&ENDPOINT)).await?;
         crate::metrics::taken_over("webhooks", claimed.taken_over);
         Ok(claimed.rows)
     }
