@@ -40,10 +40,6 @@ pub enum ApiError {
         message: String,
         retry_after: Option<u32>,
     },
-    /// 501: the group's issue has not landed on this server yet.
-    NotImplemented {
-        message: String,
-    },
     /// 5xx.
     Server {
         status: u16,
@@ -89,7 +85,6 @@ impl ApiError {
             ApiError::Conflict { .. } => 409,
             ApiError::PayloadTooLarge { .. } => 413,
             ApiError::TooManyRequests { .. } => 429,
-            ApiError::NotImplemented { .. } => 501,
             ApiError::Server { status, .. }
             | ApiError::Other { status, .. }
             | ApiError::NotJson { status }
@@ -118,7 +113,6 @@ impl fmt::Display for ApiError {
             ApiError::Conflict { message } => write!(f, "Conflict: {message}"),
             ApiError::PayloadTooLarge { message } => write!(f, "Too large: {message}"),
             ApiError::TooManyRequests { message, .. } => write!(f, "Too many requests: {message}"),
-            ApiError::NotImplemented { message } => write!(f, "Not available on this server yet: {message}"),
             ApiError::Server { status, message, request_id } => {
                 write!(f, "The server failed (HTTP {status}): {message}")?;
                 if let Some(id) = request_id {
@@ -203,7 +197,6 @@ fn from_code(code: u16, status: u16, message: String, fields: Vec<FieldError>, r
         (409, _) => ApiError::Conflict { message },
         (413, _) => ApiError::PayloadTooLarge { message },
         (429, _) => ApiError::TooManyRequests { message, retry_after: None },
-        (501, _) => ApiError::NotImplemented { message },
         (c, _) if c >= 500 => ApiError::Server { status: c, message, request_id },
         (c, _) => ApiError::Other { status: c, message },
     }
@@ -309,11 +302,12 @@ mod tests {
             ApiError::Server { status: 500, message: "internal error".into(), request_id: Some("abc-123".into()) }
         );
         assert!(e.to_string().contains("abc-123"));
+        // No operation answers 501: one would be a server error like any other 5xx.
         let e = decode_error(
             501,
-            r#"{"code":501,"errorMessage":"deposits land later","error":"deposits land later","reason":"not_implemented","data":null}"#,
+            r#"{"code":501,"errorMessage":"not here","error":"not here","reason":"not_implemented","data":null}"#,
         );
-        assert!(matches!(e, ApiError::NotImplemented { .. }));
+        assert_eq!(e, ApiError::Server { status: 501, message: "not here".into(), request_id: None });
     }
 
     #[wasm_bindgen_test]

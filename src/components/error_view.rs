@@ -92,7 +92,6 @@ fn error_panel(error: ApiError, retry: Option<Callback<()>>, page: bool) -> Pane
         ApiError::Network { .. } => ("panel network-error", Some("network-error"), t.unreachable),
         e if e.is_auth() => ("panel error-panel", None, t.signed_out),
         ApiError::NotFound { .. } => ("panel error-panel", None, t.not_found),
-        ApiError::NotImplemented { .. } => ("panel error-panel", None, t.not_available),
         ApiError::Validation { .. } => ("panel error-panel", None, t.check_input),
         _ => ("panel error-panel", None, t.went_wrong),
     };

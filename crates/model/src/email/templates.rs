@@ -55,7 +55,15 @@ pub struct TemplateDetail {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewTemplate {
-    /// 1 to 128 characters, unique (case-insensitive).
+    /// 1 to 128 characters, unique (case-insensitive), not only blanks, no control characters.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 128,
+            pattern = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+        )
+    )]
     pub name: String,
     #[serde(flatten)]
     pub version: NewTemplateVersion,
@@ -66,6 +74,11 @@ pub struct NewTemplate {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewTemplateVersion {
+    /// Not only blanks; no line break or other control character (it becomes a header).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(min_length = 1, pattern = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$")
+    )]
     pub subject: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,

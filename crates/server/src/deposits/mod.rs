@@ -178,7 +178,7 @@ async fn deposit_daily_totals(
 
 #[utoipa::path(post, path = paths::DEPOSITS_CHECK, tag = "deposits",
     params(OverrideParams,
-        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours.")),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours. 1 to 255 visible ASCII characters (blanks around it are trimmed).", min_length = 1, max_length = 255, pattern = r"^[ \t]*[!-~]([ -~]*[!-~])?[ \t]*$")),
     request_body(content = CheckDepositFields, description = "The check deposit: the field table's names, with the example's scheduledDate, payeeId and payeeBankId accepted as aliases. Images are base64 JPEG, PNG or TIFF (a data:image/...;base64, prefix is accepted), at most 10 MiB and 12,000 pixels a side.",
         // A deposit the demo server accepts as it stands (the payee is the demo data's first
         // account), so that "try it" and the suite's fuzzer start from a request that works.
@@ -247,7 +247,7 @@ async fn scan_check(
 /// `effectiveDate`. The check deposit's `Idempotency-Key`, state machine and duplicate rule (the
 /// same vendor account, amount and effective date twice is a 409 naming the first) apply.
 #[utoipa::path(post, path = paths::DEPOSITS_ELECTRONIC, tag = "deposits",
-    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours.")),
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours. 1 to 255 visible ASCII characters (blanks around it are trimmed).", min_length = 1, max_length = 255, pattern = r"^[ \t]*[!-~]([ -~]*[!-~])?[ \t]*$")),
     request_body(content = ElectronicDepositFields, description = "The pull: the vendor's routing and account numbers, account type, name, amount, effective date; the sleeve account"),
     security(("bearer" = ["deposits:write"])),
     extensions(("x-extension" = json!(true))),
@@ -272,7 +272,7 @@ async fn create_electronic_deposit(
 /// Records a cash deposit into the managed sleeve account `payeeAccountId` (serviceType `Cash`
 /// in the list), with the check deposit's `Idempotency-Key` and state machine.
 #[utoipa::path(post, path = paths::DEPOSITS_CASH, tag = "deposits",
-    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours.")),
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body answer the same deposit (200); the same key with another body is a 422. Kept 24 hours. 1 to 255 visible ASCII characters (blanks around it are trimmed).", min_length = 1, max_length = 255, pattern = r"^[ \t]*[!-~]([ -~]*[!-~])?[ \t]*$")),
     request_body(content = CashDepositFields, description = "The amount, the sleeve account, the day it applies"),
     security(("bearer" = ["deposits:write"])),
     extensions(("x-extension" = json!(true))),

@@ -196,7 +196,7 @@ pub(super) async fn ledger_accounts(
     request_body(content = AdjustmentRequest, example = json!({
         "debit": "bank:fee_income", "credit": "bank:adjustments", "amount": 10.00, "reason": "Fee refunded by the branch"
     })),
-    params(("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters: a retry with the same key and body answers the first adjustment; the same key with another body is refused (409)")),
+    params(("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters: a retry with the same key and body answers the first adjustment; the same key with another body is refused (409)", min_length = 1, max_length = 255, pattern = r"^[ \t]*[!-~]([ -~]*[!-~])?[ \t]*$")),
     security(("bearer" = ["admin"])),
     extensions(("x-extension" = json!(true))),
     description = "A manual adjustment: the amount debited from one ledger account and credited to another, with the reason as its memo. Refused (409 `insufficient_available`) if it would take a sleeve account's available balance below zero.",

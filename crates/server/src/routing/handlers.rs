@@ -65,7 +65,13 @@ fn bare(json: Bytes) -> Response {
 #[allow(dead_code)]
 struct RoutingNumberParam {
     /// Nine digits whose ABA checksum (weights 3, 7, 1) holds; `000000000` is invalid.
-    #[param(rename = "routingNumber", example = "011000015", pattern = "^[0-9]{9}$", min_length = 9, max_length = 9)]
+    #[param(
+        rename = "routingNumber",
+        example = "011000015",
+        pattern = "^(?!000000000)[0-9]{9}$",
+        min_length = 9,
+        max_length = 9
+    )]
     routing_number: String,
 }
 

@@ -1,21 +1,19 @@
-//! Deny by default, proven for every operation of the served OpenAPI document (issue 20):
-//! no list of endpoints is kept here, so every group that lands is covered as it lands. For
-//! each operation: no token → 401 in the operation's error body (the fee body on the fee
-//! paths), a malformed, expired or revoked token → 401 with code 600, a valid token without
-//! the operation's scope → 403, its scope → neither 401 nor 403. An operation without a
-//! bearer requirement fails unless it is on the short public list below.
+//! Deny by default, proven for every operation (issue 20), against the scopes written by hand
+//! in [`scopes`](crate::scopes) (issue 48): the served document must state exactly that table's
+//! operations with exactly its scopes (an operation missing from either side fails, named), and
+//! the guard must enforce the table's scope, not only the document's. For each operation: no
+//! token → 401 in the operation's error body (the fee body on the fee paths), a malformed,
+//! expired or revoked token → 401 with code 600, a valid token without the operation's scope →
+//! 403, its scope → neither 401, 403 nor a 5xx.
 
 use crate::common;
+use crate::scopes::{self, Access};
 
 use chrono::Duration;
 use common::{json, Server};
 use moneydesk_model::{paths, Scope};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
-
-/// Operations anyone may call (the document itself is served outside it).
-/// The unsubscribe link carries its own credential (an HMAC token), as a sign-in link does.
-const PUBLIC: &[&str] = &[paths::OPENAPI, "/api/health", paths::SIGN_IN_LINK_EXCHANGE, paths::EMAIL_UNSUBSCRIBE];
 
 struct Operation {
     method: Method,
@@ -43,25 +41,72 @@ fn plausible(param: &Value) -> String {
     }
 }
 
+/// What the document states an operation requires: public when no requirement names the
+/// bearer scheme, else the bearer's scopes (none: any token).
+fn documented(op: &Value) -> Result<Access, String> {
+    let bearer = op["security"].as_array().and_then(|s| s.iter().find_map(|r| r.get("bearer")));
+    let Some(bearer) = bearer else { return Ok(Access::Public) };
+    let mut scopes = Vec::new();
+    for s in bearer.as_array().ok_or("the bearer requirement is not a list")? {
+        scopes.push(s.as_str().unwrap_or_default().parse::<Scope>().map_err(|e| e.to_string())?);
+    }
+    scopes.sort();
+    Ok(if scopes.is_empty() { Access::AnyToken } else { Access::Scopes(Vec::leak(scopes)) })
+}
+
+fn sorted(access: Access) -> Access {
+    match access {
+        Access::Scopes(s) => {
+            let mut s = s.to_vec();
+            s.sort();
+            Access::Scopes(Vec::leak(s))
+        }
+        other => other,
+    }
+}
+
+/// Every disagreement between the served document and the table, one line each: an
+/// operation the table lacks, one the document lacks, one whose access differs.
+fn disagreements(doc: &Value) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut seen = Vec::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("path item") {
+            let method = method.to_ascii_uppercase();
+            let stated = documented(op).map(sorted);
+            match scopes::access(&method, path) {
+                None => found.push(format!(
+                    "{method} {path}: served, but has no row in the scopes table (it states {stated:?})"
+                )),
+                Some(row) if Ok(sorted(row)) != stated => {
+                    found.push(format!("{method} {path}: the table says {row:?}, the document states {stated:?}"))
+                }
+                Some(_) => {}
+            }
+            seen.push((method, path.clone()));
+        }
+    }
+    for (method, path, row) in scopes::OPERATIONS {
+        if !seen.iter().any(|(m, p)| m == method && p == path) {
+            found.push(format!("{method} {path}: in the scopes table ({row:?}), not in the served document"));
+        }
+    }
+    found
+}
+
+/// The guarded operations of the document, each with the scopes the table gives it.
 fn operations(doc: &Value) -> Vec<Operation> {
     let mut ops = Vec::new();
     for (path, item) in doc["paths"].as_object().expect("paths") {
         for (method, op) in item.as_object().expect("path item") {
+            let what = format!("{} {path}", method.to_ascii_uppercase());
+            let scopes =
+                match scopes::access(method, path).unwrap_or_else(|| panic!("{what} has no row in the scopes table")) {
+                    Access::Public => continue,
+                    Access::AnyToken => Vec::new(),
+                    Access::Scopes(s) => s.to_vec(),
+                };
             let method: Method = method.to_ascii_uppercase().parse().expect("an HTTP method");
-            let what = format!("{method} {path}");
-            let security = op["security"].as_array();
-            if PUBLIC.contains(&path.as_str()) {
-                continue;
-            }
-            let bearer = security
-                .and_then(|s| s.iter().find_map(|r| r.get("bearer")))
-                .unwrap_or_else(|| panic!("{what} has no bearer security requirement and is not on the public list"));
-            let scopes = bearer
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|s| s.as_str().unwrap().parse::<Scope>().unwrap_or_else(|e| panic!("{what}: {e}")))
-                .collect();
             let mut url = path.clone();
             let mut query = Vec::new();
             for param in op["parameters"].as_array().into_iter().flatten() {
@@ -121,11 +166,23 @@ async fn assert_401(op: &Operation, resp: reqwest::Response, code: u16, what: &s
 }
 
 #[tokio::test]
+async fn the_document_states_every_operation_as_the_scopes_table_does() {
+    let s = Server::start().await;
+    let doc = json(s.get(paths::OPENAPI).await).await;
+    let found = disagreements(&doc);
+    assert!(found.is_empty(), "the served document and tests/server/scopes.rs disagree:\n{}", found.join("\n"));
+    s.running.stop().await;
+}
+
+#[tokio::test]
 async fn every_documented_operation_denies_by_default() {
     let s = Server::start().await;
     let doc = json(s.get(paths::OPENAPI).await).await;
+    let found = disagreements(&doc);
+    assert!(found.is_empty(), "the served document and tests/server/scopes.rs disagree:\n{}", found.join("\n"));
     let ops = operations(&doc);
-    assert!(ops.len() >= 19, "the document lists every operation: {}", ops.len());
+    let guarded = scopes::OPERATIONS.iter().filter(|(_, _, a)| *a != Access::Public).count();
+    assert_eq!(ops.len(), guarded, "every guarded operation of the table is called");
 
     let expired =
         s.running.state.stores.tokens.create("expired", &[Scope::Admin], Some(Duration::days(-1))).await.unwrap().token;
@@ -152,30 +209,41 @@ async fn every_documented_operation_denies_by_default() {
         }
         let held = if op.scopes.is_empty() { vec![Scope::FeesRead] } else { op.scopes.clone() };
         let with = s.token(&held).await;
-        let status = call(&s, op, Some(&format!("Bearer {with}"))).await.status();
+        let resp = call(&s, op, Some(&format!("Bearer {with}"))).await;
+        let status = resp.status();
         assert!(
-            status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN,
-            "{} {} with {held:?}: {status}",
+            status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN && !status.is_server_error(),
+            "{} {} with {held:?}: {status} {}",
             op.method,
-            op.path
+            op.path,
+            resp.text().await.unwrap_or_default()
         );
     }
     s.running.stop().await;
 }
 
+/// The public operations answer without a token, and are exactly the table's public rows.
 #[tokio::test]
 async fn the_public_list_is_short_and_the_document_itself_is_public() {
     let s = Server::start().await;
     assert_eq!(s.get(paths::OPENAPI).await.status(), StatusCode::OK);
     let doc = json(s.get(paths::OPENAPI).await).await;
-    let public: Vec<String> = doc["paths"]
+    let mut public: Vec<String> = doc["paths"]
         .as_object()
         .unwrap()
         .iter()
         .flat_map(|(path, item)| item.as_object().unwrap().iter().map(move |(m, op)| (path, m, op)))
-        .filter(|(_, _, op)| op["security"].as_array().is_none_or(|s| s.is_empty()))
-        .map(|(path, m, _)| format!("{m} {path}"))
+        .filter(|(_, _, op)| documented(op) == Ok(Access::Public))
+        .map(|(path, m, _)| format!("{} {path}", m.to_ascii_uppercase()))
         .collect();
-    assert!(public.iter().all(|p| PUBLIC.iter().any(|allowed| p.ends_with(allowed))), "public operations: {public:?}");
+    public.sort();
+    let mut table: Vec<String> = scopes::OPERATIONS
+        .iter()
+        .filter(|(_, _, a)| *a == Access::Public)
+        .map(|(m, p, _)| format!("{m} {p}"))
+        .collect();
+    table.sort();
+    assert_eq!(public, table, "public operations");
+    assert!(table.len() <= 3, "the public list stays short: {table:?}");
     s.running.stop().await;
 }

@@ -53,13 +53,16 @@ pub struct SendRequest {
     /// A stored template (`tmpl_…`); its latest version renders each personalization's subject,
     /// text and HTML from its `dynamic_template_data`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[A-Za-z0-9_-]{1,64}$"))]
     pub template_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_to: Option<Mailbox>,
     /// Unix seconds; at most 72 hours ahead. A time already past sends now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send_at: Option<i64>,
+    /// At most 10, each given once: 1 to 255 characters, not only blanks, no control characters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = categories_schema))]
     pub categories: Vec<String>,
     /// The batch (`batch_…` from POST …/email/batches) the messages join, so a scheduled send
     /// can be paused or cancelled with others; absent: the request's own (`req_…`).
@@ -69,9 +72,25 @@ pub struct SendRequest {
     pub mail_settings: Option<super::suppressions::MailSettings>,
 }
 
+/// What a category holds (`check.rs` refuses anything else): a text with a visible character
+/// and no control character (Unicode's Cc), at most 255 characters.
+pub const CATEGORY_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$";
+
+#[cfg(feature = "openapi")]
+fn categories_schema() -> utoipa::openapi::schema::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    let item = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .max_length(Some(255))
+        .pattern(Some(CATEGORY_PATTERN));
+    ArrayBuilder::new().items(item).max_items(Some(MAX_CATEGORIES)).unique_items(true).build()
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Mailbox {
+    #[cfg_attr(feature = "openapi", schema(min_length = 1))]
     pub email: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,

@@ -36,6 +36,8 @@ pub fn document(op: &mut Operation, shape: Shape) {
         .schema_type(Type::String)
         .min_length(Some(1))
         .max_length(Some(IDEMPOTENCY_KEY_MAX))
+        // Visible ASCII, not only blanks (blanks around it are trimmed): `extract::idempotency_key`.
+        .pattern(Some(r"^[ \t]*[!-~]([ -~]*[!-~])?[ \t]*$"))
         .examples([serde_json::json!("6f1c2a34-9b7e-4d1e-8a63-0c5e2f9d4b17")]);
     params.push(
         ParameterBuilder::new()

@@ -34,7 +34,7 @@ def _fix_query(query):
     if isinstance(number, str) and len(number) == 9 and number.isascii() and number.isdigit():
         query["routingNumber"] = _aba_checked(number)
     # A time window's end must not come before its start (both ISO 8601, comparable as text).
-    for a, b in (("createTimeFrom", "createTimeTo"), ("createdFrom", "createdTo")):
+    for a, b in (("createTimeFrom", "createTimeTo"), ("createdFrom", "createdTo"), ("from", "to")):
         start, end = query.get(a), query.get(b)
         if isinstance(start, str) and isinstance(end, str) and end < start:
             query[a], query[b] = end, start
@@ -52,6 +52,13 @@ def map_query(ctx, query):
         query.pop("before", None)
         for k in ("from", "to"):
             query.pop(k, None)
+    if path.endswith("/email/bounces") and query and isinstance(query.get("domain"), str) and query["domain"].strip():
+        # Bounces of one sending domain: a domain name (its rules are the data's).
+        query["domain"] = f"unregistered-{uuid.uuid4().hex[:8]}.example"
+    if path.endswith("/email/deliverability") and query and isinstance(query.get("from"), str) and "to" not in query:
+        # A window's `to` defaults to today, so a `from` after today alone is after it (a 400):
+        # the window ends on the day it starts.
+        query["to"] = query["from"]
     if path.endswith("/services/events") and query and isinstance(query.get("type"), str):
         # Event types are the server's list (a word outside it is a 400 naming it).
         query["type"] = "deposit.created,deposit.settled"
@@ -133,7 +140,8 @@ def _fix_mailbox(m):
     """A mailbox of the right shape gets an address the server allows and a plain name;
     one of the wrong shape (a negative case) is left as it is."""
     if isinstance(m, dict):
-        if isinstance(m.get("email"), str):
+        # An empty address breaks the document's minLength: a negative case, kept.
+        if isinstance(m.get("email"), str) and m["email"]:
             m["email"] = f"r-{uuid.uuid4().hex[:12]}@client.example"
         if isinstance(m.get("name"), str):
             m["name"] = "Client"
@@ -156,7 +164,7 @@ def _fix_send(body):
     base64 that decodes, a known template, content or a template): fixed where a value has
     its documented type, so a schema-valid body is one the server must accept and a
     schema-violating one stays a negative case."""
-    if isinstance(body.get("from"), dict) and isinstance(body["from"].get("email"), str):
+    if isinstance(body.get("from"), dict) and isinstance(body["from"].get("email"), str) and body["from"]["email"]:
         body["from"]["email"] = "ops@moneydesk.test"
         body["from"].pop("name", None)
     if isinstance(body.get("reply_to"), dict):
@@ -165,14 +173,19 @@ def _fix_send(body):
         # Unknown keys in a mailbox are ignored; a null name is no name.
         if isinstance(body.get(key), dict) and body[key].get("name") is None:
             body[key].pop("name", None)
-    # Optional fields whose data the server judges (a known template, a time within 72 hours,
-    # base64 that decodes, categories without control characters) go when they are of their
-    # documented type; a value of another type is a negative case and stays.
-    _pop_if(body, "template_id", lambda v: v is None or isinstance(v, str))
+    # Optional fields whose data the server judges (a template that exists, a time within 72
+    # hours, base64 that decodes) go when they are of their documented type; a value of another
+    # type is a negative case and stays. (A template id's shape is the document's pattern.)
+    _pop_if(body, "template_id", lambda v: v is None or (isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", v)))
     _pop_if(body, "send_at", _unix_seconds)
     # A batch must have been made (POST …/batches) before a send names it.
     _pop_if(body, "batch_id", lambda v: v is None or isinstance(v, str))
-    _pop_if(body, "categories", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v))
+    # Categories are fuzzed as the document states them (count, uniqueness, characters); its
+    # maxLength counts characters, the server's limit is 255 bytes of UTF-8, which a schema
+    # cannot state: a longer one goes.
+    if isinstance(body.get("categories"), list):
+        body["categories"] = [c for c in body["categories"] if not isinstance(c, str) or len(c) > 255
+                              or len(c.encode("utf-8", "surrogatepass")) <= 255]
     _pop_if(body, "attachments", lambda v: isinstance(v, list) and all(
         isinstance(a, dict) and isinstance(a.get("content"), str) and isinstance(a.get("filename"), str)
         and all(a.get(k) is None or isinstance(a.get(k), str) for k in ("type", "disposition", "content_id"))
@@ -266,12 +279,14 @@ def _fix_body(path, body):
     shaped = isinstance(body, dict) and isinstance(body.get("subject"), str) and (
         isinstance(body.get("name"), str) or not path.endswith("/templates"))
     if "/message/email/templates" in path and shaped and not path.endswith("}/preview"):
-        # A template must compile and have a part (rules of the text); names are unique.
-        body["subject"] = "Fuzzed {{name}}" if path.endswith("/templates") else "Fuzzed"
-        body["text"] = "Hello"
-        # An `html` of another type is what makes a negative case negative: kept.
-        if body.get("html") is None or isinstance(body.get("html"), str):
-            body.pop("html", None)
+        # A part must compile as handlebars (a rule of the text: braces go, the rest is
+        # fuzzed), and text or html must be given (across fields); names are unique (data).
+        for part in ("subject", "text", "html"):
+            if isinstance(body.get(part), str):
+                body[part] = body[part].replace("{", "(").replace("}", ")")
+        if not any(isinstance(body.get(k), str) and body[k].strip() for k in ("text", "html")):
+            if body.get("text") is None or isinstance(body.get("text"), str):
+                body["text"] = "Hello"
         if path.endswith("/templates"):
             body["name"] = f"fuzzed-{uuid.uuid4().hex[:12]}"
     if path.endswith("/email/inbound/routes") and isinstance(body, dict) and isinstance(body.get("domain"), str):
@@ -286,6 +301,10 @@ def _fix_body(path, body):
         types = body.get("eventTypes")
         if isinstance(types, list) and all(isinstance(t, str) for t in types):
             body["eventTypes"] = ["*"] if types else []
+    if path.endswith("}/preview") and isinstance(body, dict) and isinstance(body.get("version"), float):
+        # JSON has one number type; serde's u32 refuses `1.0` (the document's integer).
+        if body["version"].is_integer() and body["version"] >= 0:
+            body["version"] = int(body["version"])
     if path.endswith("/endpoints/{id}/secret") and isinstance(body, dict):
         # JSON has one number type; serde's u32 refuses `41.0` (the document's integer).
         hours = body.get("overlapHours")
@@ -391,6 +410,10 @@ def map_path_parameters(ctx, path_parameters):
 def rfc822_serializer(ctx, value):
     """A raw inbound message: a header section (the rules of RFC 5322 are the data's), the
     generated value as its subject, to a domain with no route (the documented 404)."""
+    if ctx.case.operation.path.endswith("/email/bounces/reports") and not isinstance(value, (str, bytes)):
+        # A report that is not text breaks the schema: sent as no message at all (a 400), not
+        # wrapped into a message the server keeps as it keeps every report.
+        return b""
     subject = str(value).replace("\r", " ").replace("\n", " ")[:200]
     return (f"From: fuzz@corp.example\r\nTo: ops@unrouted-{uuid.uuid4().hex[:8]}.example\r\n"
             f"Subject: {subject}\r\n\r\nbody\r\n").encode("utf-8", "surrogatepass")
