@@ -107,7 +107,8 @@ enum Step {
 #[component]
 pub fn ListBulkBar(
     id: &'static str,
-    noun: &'static str,
+    /// The records' noun, (one, many).
+    nouns: (&'static str, &'static str),
     bulk: ListBulk,
     actions: &'static [BulkAction],
     #[prop(into)] total: Signal<Option<u64>>,
@@ -123,12 +124,15 @@ pub fn ListBulkBar(
     // Kept while an answer never came: a retry of the same request sends the same key.
     let key = StoredValue::new(None::<(String, String)>);
     let t = &text().bulk;
+    let of = move |n: u64| if n == 1 { nouns.0 } else { nouns.1 };
+    let noun = nouns.1;
     let count_text = move || {
-        let n = total.get().map(|n| format!(" {}", group(n))).unwrap_or_default();
+        let all = total.get();
+        let n = all.map(|n| format!(" {}", group(n))).unwrap_or_default();
         sel.with(|s| match (s.all_matching, filters.with(Vec::is_empty)) {
-            (true, true) => fill(t.all_selected, &[&n, noun]),
-            (true, false) => fill(t.all_matching, &[&n, noun]),
-            _ => fill(t.some, &[&group(s.ids.len() as u64), noun]),
+            (true, true) => fill(t.all_selected, &[&n, all.map_or(noun, of)]),
+            (true, false) => fill(t.all_matching, &[&n, all.map_or(noun, of)]),
+            _ => fill(t.some, &[&group(s.ids.len() as u64), of(s.ids.len() as u64)]),
         })
     };
     // A count not known (a list read by cursor) still offers all matching, without a number.

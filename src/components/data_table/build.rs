@@ -42,7 +42,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
     let form = el(
         doc,
         "form",
-        &[("class", "table-filters"), ("role", "search"), ("aria-label", &fill(t.filter_noun, &[ctx.noun]))],
+        &[("class", "table-filters"), ("role", "search"), ("aria-label", &fill(t.filter_noun, &[ctx.noun()]))],
         "",
     );
     if ctx.filters.is_empty() {
@@ -239,13 +239,13 @@ fn pager(doc: &Document, ctx: Ctx) -> Element {
         let s = s.to_string();
         let _ = select.append_child(&el(doc, "option", &[("value", &s)], &s));
     }
-    let button = |page: &str, label: &str, text: &str| {
-        el(
-            doc,
-            "button",
-            &[("type", "button"), ("class", "button"), ("data-page", page), ("aria-label", label), ("title", label)],
-            text,
-        )
+    // A button with words ("‹ Prev") is named by them: an aria-label that does not contain the
+    // visible words ("Previous page") fails axe-core 4.11+'s label-content-name-mismatch, and
+    // a voice user says what they see. The « and » buttons have no words, so a label.
+    let button = |page: &str, label: &str, text: &str, worded: bool| {
+        let named: &[(&str, &str)] = if worded { &[] } else { &[("aria-label", label)] };
+        let attrs = [&[("type", "button"), ("class", "button"), ("data-page", page), ("title", label)], named].concat();
+        el(doc, "button", &attrs, text)
     };
     let jump = with(
         el(doc, "form", &[("class", "jump"), (ATTR, Action::Jump.as_str())], ""),
@@ -259,15 +259,15 @@ fn pager(doc: &Document, ctx: Ctx) -> Element {
     let buttons = with(
         el(doc, "span", &[("class", "pager-buttons")], ""),
         &[
-            &button("first", t.first_page, "«"),
-            &button("prev", t.previous_page, t.prev),
+            &button("first", t.first_page, "«", false),
+            &button("prev", t.previous_page, t.prev, true),
             &jump,
-            &button("next", t.next_page, t.next),
-            &button("last", t.last_page, "»"),
+            &button("next", t.next_page, t.next, true),
+            &button("last", t.last_page, "»", false),
         ],
     );
     with(
-        el(doc, "nav", &[("class", "pager"), ("aria-label", &fill(t.pages_of, &[ctx.noun]))], ""),
+        el(doc, "nav", &[("class", "pager"), ("aria-label", &fill(t.pages_of, &[ctx.noun()]))], ""),
         &[
             &el(doc, "span", &[("class", "table-total")], ""),
             &with(
@@ -284,7 +284,7 @@ fn pager(doc: &Document, ctx: Ctx) -> Element {
 pub fn header(doc: &Document, tr: &Element, columns: &[&'static Column], ctx: Ctx) {
     let (cells, t) = (doc.create_document_fragment(), &text().table);
     if ctx.selectable() {
-        let label = fill(t.select_page, &[ctx.noun]);
+        let label = fill(t.select_page, &[ctx.noun()]);
         let check = el(doc, "input", &[("type", "checkbox"), ("data-select-page", ""), ("aria-label", &label)], "");
         let _ = cells.append_child(&with(el(doc, "th", &[("scope", "col"), ("class", "select")], ""), &[&check]));
     }

@@ -138,7 +138,7 @@ fn next(ctx: Ctx, bar: Bar, a: BulkAction, reasoned: bool) {
 
 #[component]
 fn Controls(ctx: Ctx) -> impl IntoView {
-    let (Ctx { id, noun, .. }, t) = (ctx, &text().bulk);
+    let (Ctx { id, .. }, t, noun) = (ctx, &text().bulk, ctx.noun());
     let bar = Bar {
         step: RwSignal::new(Step::Idle),
         reason: RwSignal::new(String::new()),
@@ -150,9 +150,9 @@ fn Controls(ctx: Ctx) -> impl IntoView {
     let count_text = move || {
         let n = total(ctx);
         ctx.selection.with(|s| match (s.all_matching, ctx.view.with(|v| v.filters.is_empty())) {
-            (true, true) => fill(t.all_selected, &[&format!(" {}", group(n)), noun]),
-            (true, false) => fill(t.all_matching, &[&format!(" {}", group(n)), noun]),
-            _ => fill(t.some_of, &[&group(s.count(n)), &group(n), noun]),
+            (true, true) => fill(t.all_selected, &[&format!(" {}", group(n)), ctx.noun_of(n)]),
+            (true, false) => fill(t.all_matching, &[&format!(" {}", group(n)), ctx.noun_of(n)]),
+            _ => fill(t.some_of, &[&group(s.count(n)), &group(n), ctx.noun_of(n)]),
         })
     };
     let offer_all = move || {
@@ -199,7 +199,7 @@ fn Controls(ctx: Ctx) -> impl IntoView {
 /// Between the action's button and its answer: the reason asked, the question, the wait.
 #[component]
 fn Prompt(ctx: Ctx, bar: Bar) -> impl IntoView {
-    let (Ctx { id, noun, .. }, t) = (ctx, &text().bulk);
+    let (Ctx { id, .. }, t, noun) = (ctx, &text().bulk, ctx.noun());
     let back = move |_| {
         bar.step.set(Step::Idle);
         bar.failed.set(None);
@@ -215,7 +215,7 @@ fn Prompt(ctx: Ctx, bar: Bar) -> impl IntoView {
     };
     let applies = move || {
         let n = ctx.selection.with(|s| s.count(total(ctx)));
-        fill(t.applies, &[&group(n), noun])
+        fill(t.applies, &[&group(n), ctx.noun_of(n)])
     };
     move || match bar.step.get() {
         Step::Idle => None,

@@ -27,7 +27,8 @@ pub(crate) struct Loaded {
 #[derive(Clone, Copy)]
 pub(crate) struct Ctx {
     pub id: &'static str,
-    pub noun: &'static str,
+    /// The records' noun, (one, many): [`Ctx::noun`] for a list, [`Ctx::noun_of`] for a count.
+    pub nouns: (&'static str, &'static str),
     pub columns: &'static [Column],
     pub filters: &'static [FilterDef],
     pub view: Memo<TableState>,
@@ -67,6 +68,21 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
+    /// The records' noun for many of them ("Filter deposits", "No deposits match").
+    pub fn noun(self) -> &'static str {
+        self.nouns.1
+    }
+
+    /// The noun for a count of `n`: "1 deposit", "2 deposits" (one and many are the two forms
+    /// English and Spanish have).
+    pub fn noun_of(self, n: u64) -> &'static str {
+        if n == 1 {
+            self.nouns.0
+        } else {
+            self.nouns.1
+        }
+    }
+
     /// Shows `next` (through the URL): `replace` for in-between states (typing), else a new
     /// history entry so Back returns to the previous view.
     pub fn go(&self, next: TableState, replace: bool) {

@@ -259,7 +259,7 @@ fn start_export(ctx: Ctx) {
     ctx.progress.set(Some(Progress { done: 0, total }));
     let fetcher = ctx.fetcher.get_value();
     let view = ctx.view.get_untracked();
-    let (id, noun) = (ctx.id, ctx.noun);
+    let id = ctx.id;
     // Focus follows the control: Cancel while running, the Export button after.
     focus_later(id, "-export-cancel");
     leptos::task::spawn_local(async move {
@@ -277,7 +277,7 @@ fn start_export(ctx: Ctx) {
                 &crate::components::download::dated_name(id, "csv"),
                 crate::components::download::CSV,
             ) {
-                Ok(()) => (ToastKind::Success, fill(t.exported, &[&group(n), noun])),
+                Ok(()) => (ToastKind::Success, fill(t.exported, &[&group(n), ctx.noun_of(n)])),
                 Err(e) => (ToastKind::Error, fill(t.not_saved, &[&format!("{e:?}")])),
             },
             Outcome::Cancelled => (ToastKind::Info, t.export_cancelled.to_string()),

@@ -19,7 +19,7 @@
 //! ];
 //! let fetcher = Fetcher::new(move |q| Box::pin(api::accounts::page(&auth.client(), q)));
 //! view! { <DataTable id="accounts" caption="Accounts" columns=COLUMNS filters=FILTERS
-//!     fetcher noun="accounts" title_key="accountName"/> }
+//!     fetcher noun=("account", "accounts") title_key="accountName"/> }
 //! ```
 //!
 //! `Fetcher::get(path)` does the same for a path answered as `Envelope<Page<_>>`. Each filter's
@@ -126,10 +126,11 @@ pub fn DataTable(
     /// The field whose value heads the detail drawer.
     #[prop(optional)]
     title_key: Option<&'static str>,
-    /// What the records are, plural ("accounts"), for the totals and messages; "records" (in
-    /// the portal's language) when not given.
+    /// What the records are, (one, many) (`("account", "accounts")`), for the totals and
+    /// messages ("1 account", "2 accounts"); "record"/"records" (in the portal's language) when
+    /// not given.
     #[prop(optional)]
-    noun: Option<&'static str>,
+    noun: Option<(&'static str, &'static str)>,
     /// More of a record under its fields in the drawer (a deposit's history and moves).
     #[prop(optional)]
     detail: Option<fn(Value) -> AnyView>,
@@ -152,7 +153,7 @@ pub fn DataTable(
     let words = &crate::i18n::components::text().table;
     let ctx = Ctx {
         id,
-        noun: noun.unwrap_or(words.records),
+        nouns: noun.unwrap_or(words.records),
         columns,
         filters,
         view,

@@ -35,7 +35,7 @@ pub(super) fn RecordDrawer(
     title_key: Option<&'static str>,
     detail: Option<fn(Value) -> AnyView>,
 ) -> impl IntoView {
-    let Ctx { id, noun, columns, row_key, .. } = ctx;
+    let Ctx { id, nouns, columns, row_key, .. } = ctx;
     move || {
         let i = ctx.open.get()?;
         let record = ctx.shown.with(|s| s.as_ref().and_then(|l| l.page.content.get(i).cloned()))?;
@@ -43,7 +43,7 @@ pub(super) fn RecordDrawer(
             .and_then(|k| record.get(k))
             .map(column::raw_text)
             .filter(|t| !t.is_empty())
-            .unwrap_or_else(|| format!("{} {}", noun, column::raw_text(&record[row_key])));
+            .unwrap_or_else(|| format!("{} {}", nouns.0, column::raw_text(&record[row_key])));
         let fields = NodeRef::<leptos::html::Dl>::new();
         let more = detail.map(|d| d(record.clone()));
         Effect::new(move |_| {

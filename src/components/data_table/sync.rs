@@ -150,11 +150,11 @@ pub fn range_text(ctx: Ctx) -> Option<String> {
     ctx.shown.with(|s| {
         let p = &s.as_ref()?.page;
         Some(if p.content.is_empty() {
-            fill(t.range_none, &[&group(p.total_elements), ctx.noun])
+            fill(t.range_none, &[&group(p.total_elements), ctx.noun_of(p.total_elements)])
         } else {
             let from = p.pageable.offset + 1;
             let to = p.pageable.offset + p.content.len() as u64;
-            fill(t.range, &[&group(from), &group(to), &group(p.total_elements), ctx.noun])
+            fill(t.range, &[&group(from), &group(to), &group(p.total_elements), ctx.noun_of(p.total_elements)])
         })
     })
 }
@@ -183,8 +183,8 @@ pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
         let past_end = totals.filter(|(t, _)| *t > 0).map(|(_, n)| n);
         let (message, button, action) = match past_end {
             Some(last) => (fill(t.past_end, &[&page.to_string(), &last.to_string()]), t.to_last_page, Action::LastPage),
-            None if filtered => (fill(t.no_match, &[ctx.noun]), t.clear_filters, Action::Clear),
-            None => (fill(t.none_yet, &[ctx.noun]), "", Action::Clear),
+            None if filtered => (fill(t.no_match, &[ctx.noun()]), t.clear_filters, Action::Clear),
+            None => (fill(t.none_yet, &[ctx.noun()]), "", Action::Clear),
         };
         set_text(d.find("[data-testid=table-empty] p"), &message);
         if let Some(b) = d.find("[data-testid=table-empty] button") {
@@ -209,7 +209,7 @@ pub fn status(d: &Dom, ctx: Ctx, idle: bool) {
     disable(d.find(Action::Export.selector()), totals.is_none_or(|(t, _)| t == 0));
 
     let sentence = if loading {
-        fill(t.loading, &[ctx.noun])
+        fill(t.loading, &[ctx.noun()])
     } else if let Some(e) = ctx.error.with(|e| e.as_ref().map(|e| e.to_string())) {
         e
     } else {

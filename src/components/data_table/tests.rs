@@ -100,7 +100,7 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
     let handle = owner.with(|| leptos::mount::mount_to(root.clone(), move || {
         view! {
             <Router>
-                <DataTable id="things" caption="Things" noun="things" columns=COLS filters=FILTERS fetcher title_key="name"/>
+                <DataTable id="things" caption="Things" noun=("thing", "things") columns=COLS filters=FILTERS fetcher title_key="name"/>
             </Router>
         }
     }));
@@ -176,6 +176,11 @@ async fn the_table_pages_sorts_filters_and_opens_rows() {
     choose(&root, "#things-filter-status", "Active").await;
     wait_until("the status filter is in the URL", || search().contains("status=Active")).await;
     let name: web_sys::HtmlInputElement = find(&root, "#things-filter-name").await.unchecked_into();
+    // One match: the count takes the noun's singular.
+    name.set_value("Item 07");
+    fire(&name, "change");
+    text_containing(&root, ".table-total", "1–1 of 1").await;
+    assert_eq!(find(&root, ".table-total").await.text_content().unwrap(), "1–1 of 1 thing");
     name.set_value("nothing like this");
     fire(&name, "change");
     text_containing(&root, "[data-testid=table-empty]", "No things match these filters").await;

@@ -6,7 +6,7 @@ pub const TEXT: Accounts = Accounts {
     heading: "Accounts",
     intro: "Every unified account. Sort by a column's header, filter above the table, and select a row to see all of its fields.",
     caption: "Accounts",
-    noun: "accounts",
+    noun: ("account", "accounts"),
     columns: [
         "Account id", "Name", "Account number", "Type", "Status", "Posted balance", "Available balance",
         "Below zero", "Created", "Business entity", "Email", "Sub-routing number", "Sub-routing name",

@@ -6,7 +6,7 @@ pub const TEXT: Accounts = Accounts {
     heading: "Cuentas",
     intro: "Todas las cuentas unificadas. Ordena por el encabezado de una columna, filtra encima de la tabla y selecciona una fila para ver todos sus campos.",
     caption: "Cuentas",
-    noun: "cuentas",
+    noun: ("cuenta", "cuentas"),
     columns: [
         "Id de cuenta", "Nombre", "Número de cuenta", "Tipo", "Estado", "Saldo contable", "Saldo disponible",
         "Bajo cero", "Creada", "Entidad comercial", "Correo", "Número de subruta", "Nombre de subruta",

@@ -9,7 +9,8 @@ pub struct Accounts {
     pub heading: &'static str,
     pub intro: &'static str,
     pub caption: &'static str,
-    pub noun: &'static str,
+    /// The records' noun, (one, many).
+    pub noun: (&'static str, &'static str),
     /// Column labels, in the table's order (`src/pages/accounts.rs`).
     pub columns: [&'static str; 26],
     pub name_hint: &'static str,

@@ -5,7 +5,7 @@ use super::Activity;
 pub const TEXT: Activity = Activity {
     heading: "Activity",
     intro: "Every change made through the API, newest first: who made it, when, from where, and what it changed. Select a record to see its changes, before and after.",
-    noun: "records",
+    noun: ("record", "records"),
     columns: [
         "Time", "Who", "Operation", "Target", "Outcome", "Request id", "Record", "Method", "Route", "Client address",
         "User agent",

@@ -5,7 +5,7 @@ use super::Activity;
 pub const TEXT: Activity = Activity {
     heading: "Actividad",
     intro: "Cada cambio hecho a través de la API, del más reciente al más antiguo: quién lo hizo, cuándo, desde dónde y qué cambió. Selecciona un registro para ver sus cambios, antes y después.",
-    noun: "registros",
+    noun: ("registro", "registros"),
     columns: [
         "Hora", "Quién", "Operación", "Objeto", "Resultado", "Id de solicitud", "Registro", "Método", "Ruta",
         "Dirección del cliente", "Agente de usuario",

@@ -11,7 +11,8 @@ use super::pick;
 pub struct Activity {
     pub heading: &'static str,
     pub intro: &'static str,
-    pub noun: &'static str,
+    /// The records' noun, (one, many).
+    pub noun: (&'static str, &'static str),
     /// Column labels, in the table's order (`src/pages/activity/mod.rs`).
     pub columns: [&'static str; 11],
     pub from: &'static str,

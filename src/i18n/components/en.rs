@@ -17,7 +17,6 @@ pub const START: Start = Start {
         unreachable: "Cannot reach the server",
         signed_out: "Signed out",
         not_found: "Not found",
-        not_available: "Not available yet",
         check_input: "Check the input",
         went_wrong: "Something went wrong",
         retry: "Retry",
@@ -29,7 +28,7 @@ pub const TEXT: Components = Components {
     close_esc: "Close (Esc)",
     dismiss: "Dismiss",
     table: Table {
-        records: "records",
+        records: ("record", "records"),
         filter_noun: "Filter {}",
         any: "Any",
         date_hint: "yyyy-mm-dd",

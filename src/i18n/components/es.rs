@@ -19,7 +19,6 @@ pub const START: Start = Start {
         unreachable: "No se puede conectar con el servidor",
         signed_out: "Sesión cerrada",
         not_found: "No encontrado",
-        not_available: "Aún no disponible",
         check_input: "Hay datos que revisar",
         went_wrong: "Algo salió mal",
         retry: "Reintentar",
@@ -31,7 +30,7 @@ pub const TEXT: Components = Components {
     close_esc: "Cerrar (Esc)",
     dismiss: "Descartar",
     table: Table {
-        records: "registros",
+        records: ("registro", "registros"),
         filter_noun: "Filtrar {}",
         any: "Cualquiera",
         date_hint: "aaaa-mm-dd",

@@ -18,7 +18,7 @@ use super::{lang, Lang};
 /// The data table's controls and states (`components/data_table/`).
 pub struct Table {
     /// The records' noun when a table names none.
-    pub records: &'static str,
+    pub records: (&'static str, &'static str),
     /// The filters' form, given the noun.
     pub filter_noun: &'static str,
     pub any: &'static str,
@@ -141,7 +141,6 @@ pub struct Errors {
     pub unreachable: &'static str,
     pub signed_out: &'static str,
     pub not_found: &'static str,
-    pub not_available: &'static str,
     pub check_input: &'static str,
     pub went_wrong: &'static str,
     pub retry: &'static str,

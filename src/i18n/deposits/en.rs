@@ -10,7 +10,7 @@ pub const TEXT: Deposits = Deposits {
     new_pull: "New electronic deposit",
     new_check: "New check deposit",
     caption: "Check deposits",
-    noun: "deposits",
+    noun: ("deposit", "deposits"),
     columns: [
         "Deposit", "Created", "Kind", "Payee", "Amount", "Fee", "Status", "Check", "Bank", "Routing number",
         "Payee account", "Payee account id", "Scheduled", "Check date", "Completed", "Memo", "Payment type",
@@ -77,6 +77,7 @@ pub const TEXT: Deposits = Deposits {
         reading: "Reading the check…",
         read: "Read the check",
         check_it: ", check it",
+        unsure: "Not read for sure: check this character against the check",
         scan_label: "What the scan read",
         micr_line: "MICR line: ",
         bank_label: "Bank",

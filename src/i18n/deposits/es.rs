@@ -10,7 +10,7 @@ pub const TEXT: Deposits = Deposits {
     new_pull: "Nuevo depósito electrónico",
     new_check: "Nuevo depósito de cheque",
     caption: "Depósitos de cheques",
-    noun: "depósitos",
+    noun: ("depósito", "depósitos"),
     columns: [
         "Depósito", "Creado", "Tipo", "Beneficiario", "Monto", "Comisión", "Estado", "Cheque", "Banco",
         "Número de ruta", "Cuenta del beneficiario", "Id de cuenta del beneficiario", "Programado",
@@ -77,6 +77,7 @@ pub const TEXT: Deposits = Deposits {
         reading: "Leyendo el cheque…",
         read: "Leer el cheque",
         check_it: ", revísalo",
+        unsure: "No se leyó con certeza: revisa este carácter en el cheque",
         scan_label: "Lo que leyó el escaneo",
         micr_line: "Línea MICR: ",
         bank_label: "Banco",

@@ -15,7 +15,8 @@ pub struct Deposits {
     pub new_pull: &'static str,
     pub new_check: &'static str,
     pub caption: &'static str,
-    pub noun: &'static str,
+    /// The records' noun, (one, many).
+    pub noun: (&'static str, &'static str),
     /// Column labels, in the table's order (`src/pages/deposits/mod.rs`).
     pub columns: [&'static str; 21],
     pub created_from: &'static str,
@@ -176,6 +177,8 @@ pub struct Form {
     pub reading: &'static str,
     pub read: &'static str,
     pub check_it: &'static str,
+    /// The title of a character the MICR reader was not sure of (`*`, marked).
+    pub unsure: &'static str,
     pub scan_label: &'static str,
     pub micr_line: &'static str,
     pub bank_label: &'static str,

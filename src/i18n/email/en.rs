@@ -1,11 +1,13 @@
 //! The Email page in English.
 
-use super::{Compose, Domains, Email, Inbound, Message, Outbox, Schedule, Suppressions, Templates, Verify};
+use super::{
+    Compose, Deliverability, Domains, Email, Inbound, Message, Outbox, Schedule, Suppressions, Templates, Verify,
+};
 
 pub const TEXT: Email = Email {
     heading: "Email",
     tabs_label: "Email",
-    tabs: ["Compose", "Outbox", "Templates", "Verify", "Domains", "Inbound", "Suppressions"],
+    tabs: ["Compose", "Outbox", "Templates", "Verify", "Domains", "Inbound", "Suppressions", "Deliverability"],
     outcomes: ["Pass", "Warning", "Fail", "Unknown", "Skipped"],
     loading: "Loading…",
     previous: "Previous",
@@ -17,7 +19,7 @@ pub const TEXT: Email = Email {
         cancel: ("Cancel sending", "cancelled"),
         cancel_question:
             "Cancel the selected messages? Only those not sent yet (queued, scheduled, deferred) are cancelled.",
-        noun: "messages",
+        noun: ("message", "messages"),
         state: "State",
         search: "Search",
         search_hint: "Recipient, subject or id",
@@ -252,6 +254,33 @@ pub const TEXT: Email = Email {
         added: "{} suppressed.",
         type_addresses: "Type at least one address.",
         page_total: "Page {} · {} addresses",
+    },
+    deliverability: Deliverability {
+        from: "From",
+        to: "To",
+        show: "Show",
+        domains_caption: "Deliverability per sending domain",
+        columns: [
+            "Domain",
+            "Accepted",
+            "Delivered",
+            "Hard bounces",
+            "Soft bounces",
+            "Complaints",
+            "Bounce rate",
+            "Complaint rate",
+            "Over the limits",
+        ],
+        no_domains: "Nothing was sent in this window.",
+        latest: "Latest bounces and complaints",
+        bounces_caption: "Bounces and complaints, newest first",
+        bounce_columns: ["Received", "Address", "Kind", "Status", "Diagnostic", "Suppressed", "Message"],
+        no_bounces: "No bounce or complaint in this window.",
+        yes: "yes",
+        no: "no",
+        unparseable: "{} reports could not be read; they are kept.",
+        open: "Open {}",
+        message_bounces: "Bounces and complaints",
     },
     schedule: Schedule {
         column: "Schedule",

@@ -1,11 +1,13 @@
 //! The Email page in Spanish.
 
-use super::{Compose, Domains, Email, Inbound, Message, Outbox, Schedule, Suppressions, Templates, Verify};
+use super::{
+    Compose, Deliverability, Domains, Email, Inbound, Message, Outbox, Schedule, Suppressions, Templates, Verify,
+};
 
 pub const TEXT: Email = Email {
     heading: "Correo",
     tabs_label: "Correo",
-    tabs: ["Redactar", "Bandeja de salida", "Plantillas", "Verificar", "Dominios", "Entrantes", "Supresiones"],
+    tabs: ["Redactar", "Bandeja de salida", "Plantillas", "Verificar", "Dominios", "Entrantes", "Supresiones", "Entregabilidad"],
     outcomes: ["Aprobado", "Advertencia", "Falló", "Desconocido", "Omitido"],
     loading: "Cargando…",
     previous: "Anterior",
@@ -16,7 +18,7 @@ pub const TEXT: Email = Email {
         resend_question: "¿Reenviar los mensajes seleccionados? Solo se reenvían los fallidos.",
         cancel: ("Cancelar envío", "cancelados"),
         cancel_question: "¿Cancelar los mensajes seleccionados? Solo se cancelan los que aún no se enviaron (en cola, programados, diferidos).",
-        noun: "mensajes",
+        noun: ("mensaje", "mensajes"),
         state: "Estado",
         search: "Buscar",
         search_hint: "Destinatario, asunto o id",
@@ -259,6 +261,33 @@ pub const TEXT: Email = Email {
         added: "{} suprimidas.",
         type_addresses: "Escriba al menos una dirección.",
         page_total: "Página {} · {} direcciones",
+    },
+    deliverability: Deliverability {
+        from: "Desde",
+        to: "Hasta",
+        show: "Mostrar",
+        domains_caption: "Entregabilidad por dominio de envío",
+        columns: [
+            "Dominio",
+            "Aceptados",
+            "Entregados",
+            "Rebotes definitivos",
+            "Rebotes temporales",
+            "Quejas",
+            "Tasa de rebote",
+            "Tasa de quejas",
+            "Sobre los límites",
+        ],
+        no_domains: "No se envió nada en este periodo.",
+        latest: "Últimos rebotes y quejas",
+        bounces_caption: "Rebotes y quejas, los más recientes primero",
+        bounce_columns: ["Recibido", "Dirección", "Tipo", "Estado", "Diagnóstico", "Suprimida", "Mensaje"],
+        no_bounces: "Ningún rebote ni queja en este periodo.",
+        yes: "sí",
+        no: "no",
+        unparseable: "{} informes no se pudieron leer; se conservan.",
+        open: "Abrir {}",
+        message_bounces: "Rebotes y quejas",
     },
     schedule: Schedule {
         column: "Programación",

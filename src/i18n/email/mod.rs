@@ -10,8 +10,8 @@ use super::pick;
 pub struct Email {
     pub heading: &'static str,
     pub tabs_label: &'static str,
-    /// Compose, outbox, templates, verify, domains, inbound, suppressions.
-    pub tabs: [&'static str; 7],
+    /// Compose, outbox, templates, verify, domains, inbound, suppressions, deliverability.
+    pub tabs: [&'static str; 8],
     /// A check's outcomes: pass, warn, fail, unknown, skipped.
     pub outcomes: [&'static str; 5],
     pub loading: &'static str,
@@ -27,6 +27,33 @@ pub struct Email {
     pub compose: Compose,
     pub suppressions: Suppressions,
     pub schedule: Schedule,
+    pub deliverability: Deliverability,
+}
+
+/// The Deliverability tab: each sending domain's figures over a window, the latest bounces
+/// and complaints (and a message's own, on the message).
+pub struct Deliverability {
+    pub from: &'static str,
+    pub to: &'static str,
+    pub show: &'static str,
+    pub domains_caption: &'static str,
+    /// Domain, accepted, delivered, hard bounces, soft bounces, complaints, bounce rate,
+    /// complaint rate, flags.
+    pub columns: [&'static str; 9],
+    pub no_domains: &'static str,
+    pub latest: &'static str,
+    pub bounces_caption: &'static str,
+    /// Received, address, kind, status, diagnostic, suppressed, message.
+    pub bounce_columns: [&'static str; 7],
+    pub no_bounces: &'static str,
+    pub yes: &'static str,
+    pub no: &'static str,
+    /// The count.
+    pub unparseable: &'static str,
+    /// The message's id.
+    pub open: &'static str,
+    /// The message view's heading over its bounces.
+    pub message_bounces: &'static str,
 }
 
 /// The Suppressions tab: a sender domain's list, filtered, added to and removed from.
@@ -295,7 +322,8 @@ pub struct Outbox {
     pub resend_question: &'static str,
     pub cancel: (&'static str, &'static str),
     pub cancel_question: &'static str,
-    pub noun: &'static str,
+    /// The messages' noun, (one, many).
+    pub noun: (&'static str, &'static str),
     pub state: &'static str,
     pub search: &'static str,
     pub search_hint: &'static str,

@@ -6,7 +6,7 @@ pub const TEXT: Permissions = Permissions {
     heading: "Permisos",
     intro: "Qué usuarios de la empresa tienen qué permiso, quién lo concedió y cuándo.",
     caption: "Permisos de los usuarios de la empresa",
-    noun: "permisos",
+    noun: ("permiso", "permisos"),
     columns: [
         "Id",
         "Usuario",

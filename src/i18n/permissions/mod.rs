@@ -9,7 +9,8 @@ pub struct Permissions {
     pub heading: &'static str,
     pub intro: &'static str,
     pub caption: &'static str,
-    pub noun: &'static str,
+    /// The records' noun, (one, many).
+    pub noun: (&'static str, &'static str),
     /// Column labels, in the table's order.
     pub columns: [&'static str; 9],
     pub user_filter_hint: &'static str,

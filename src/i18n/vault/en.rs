@@ -34,7 +34,7 @@ pub const TEXT: Vault = Vault {
     sorts: ["Name", "Size", "Modified"],
     empty_writer: "This folder is empty. Create a folder, or drop files here to upload them.",
     empty: "This folder is empty.",
-    noun: "entries",
+    noun: ("entry", "entries"),
     contents_label: "Folder contents",
     versions: "Versions",
     bulk_outcome: "Bulk outcome",

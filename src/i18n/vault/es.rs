@@ -34,7 +34,7 @@ pub const TEXT: Vault = Vault {
     sorts: ["Nombre", "Tamaño", "Modificado"],
     empty_writer: "Esta carpeta está vacía. Crea una carpeta o suelta archivos aquí para subirlos.",
     empty: "Esta carpeta está vacía.",
-    noun: "entradas",
+    noun: ("entrada", "entradas"),
     contents_label: "Contenido de la carpeta",
     versions: "Versiones",
     bulk_outcome: "Resultado de la acción masiva",

@@ -47,7 +47,8 @@ pub struct Vault {
     pub empty_writer: &'static str,
     pub empty: &'static str,
     /// The bulk bar's noun for what is selected.
-    pub noun: &'static str,
+    /// The records' noun, (one, many).
+    pub noun: (&'static str, &'static str),
     pub contents_label: &'static str,
     pub versions: &'static str,
     pub bulk_outcome: &'static str,

@@ -60,7 +60,7 @@ pub fn Listing(
                 {move || if vault.writer.get() { t.empty_writer } else { t.empty }}
             </p>
         </Show>
-        <ListBulkBar id="vault" noun=t.noun bulk actions=&[] total=Signal::derive(move || Some(total_entries))
+        <ListBulkBar id="vault" nouns=t.noun bulk actions=&[] total=Signal::derive(move || Some(total_entries))
             filters=Signal::derive(move || vec![("path".to_string(), vault.place.with(|p| p.path.clone()))])
             page_ids=Signal::derive(move || ids.get_value())/>
         <div class="table-scroll vault-table-wrap" tabindex="0" role="region" aria-label=t.contents_label>

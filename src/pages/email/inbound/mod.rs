@@ -237,7 +237,7 @@ fn Bulk(page: InboundPage, messages: Answer<Vec<InboundMessage>>) -> impl IntoVi
     let tick = page.tick;
     let actions = *pick(&ACTIONS, &ACTIONS_ES);
     view! {
-        <ListBulkBar id="inbound" noun=text().outbox.noun bulk=page.bulk actions total filters page_ids=ids run
+        <ListBulkBar id="inbound" nouns=text().outbox.noun bulk=page.bulk actions total filters page_ids=ids run
             done=Callback::new(move |()| tick.update(|t| *t += 1))/>
     }
 }

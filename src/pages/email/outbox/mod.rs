@@ -161,7 +161,7 @@ fn Bulk(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView {
     let tick = page.tick;
     let actions = *pick(&ACTIONS, &ACTIONS_ES);
     view! {
-        <ListBulkBar id="email-outbox" noun=text().outbox.noun bulk=page.bulk actions total filters page_ids=ids run
+        <ListBulkBar id="email-outbox" nouns=text().outbox.noun bulk=page.bulk actions total filters page_ids=ids run
             done=Callback::new(move |()| tick.update(|t| *t += 1))/>
     }
 }
