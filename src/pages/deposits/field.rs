@@ -106,8 +106,41 @@ pub(super) fn Field(
                 on:input=move |ev| value.set(event_target_value(&ev))
             />
             {move || problem.get().map(|p| view! { <p class="field-error" id=error_id.clone()>{p}</p> })}
-            {move || note.and_then(|n| n.get()).map(|t| view! { <p class="field-note" id=note_id.clone() aria-live="polite">{t}</p> })}
+            {move || note.and_then(|n| n.get()).map(|t| view! { <p class="field-note" id=note_id.clone() aria-live="polite">{marked(&t)}</p> })}
             {(!hint.is_empty()).then(|| view! { <p class="hint" id=hint_id.clone()>{hint}</p> })}
         </div>
+    }
+}
+
+/// A MICR read with the characters the reader was not sure of (`*`) marked, so the operator's
+/// eye goes straight to them (issue 47): in the fields' notes, the line, the scan's answer.
+pub(super) fn marked(read: &str) -> impl IntoView {
+    let unsure = crate::i18n::deposits::text().form.unsure;
+    read.split('*')
+        .enumerate()
+        .map(|(i, part)| {
+            let mark = (i > 0).then(|| view! { <mark class="micr-unsure" title=unsure>"*"</mark> });
+            view! { {mark}{part.to_string()} }
+        })
+        .collect_view()
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn the_characters_not_read_for_sure_are_marked_and_the_others_kept() {
+        let doc = leptos::prelude::document();
+        let root = doc.create_element("div").unwrap();
+        doc.body().unwrap().append_child(&root).unwrap();
+        let handle = leptos::mount::mount_to(root.clone().unchecked_into(), || super::marked("0*12*"));
+        assert_eq!(root.text_content().unwrap(), "0*12*");
+        let marks = root.query_selector_all("mark.micr-unsure").unwrap();
+        assert_eq!(marks.length(), 2, "each * marked");
+        assert!(root.query_selector("mark").unwrap().unwrap().get_attribute("title").unwrap().contains("check"));
+        drop(handle);
+        root.remove();
     }
 }

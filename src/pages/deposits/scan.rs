@@ -124,7 +124,7 @@ pub(super) fn ScanResult(scan: CheckScan) -> impl IntoView {
             view! {
                 <div class="micr-field" class:uncertain=uncertain>
                     <dt>{label}</dt>
-                    <dd><span class="mono">{f.value.clone()}</span>" "
+                    <dd><span class="mono">{super::field::marked(&f.value)}</span>" "
                         <span class="muted">{percent(f.confidence)}{uncertain.then_some(t.check_it)}</span></dd>
                 </div>
             }
@@ -138,7 +138,7 @@ pub(super) fn ScanResult(scan: CheckScan) -> impl IntoView {
         <section class="scan-result" id="deposit-scan-result" aria-live="polite" aria-label=t.scan_label>
             {match micr {
                 Some(m) => view! {
-                    <p>{t.micr_line}<span class="mono micr-line">{m.line.clone()}</span></p>
+                    <p>{t.micr_line}<span class="mono micr-line">{super::field::marked(&m.line)}</span></p>
                     <dl class="micr-fields">
                         {row(t.routing_number, &m.routing_number)}
                         {m.bank_name.clone().map(|b| view! { <div class="micr-field"><dt>{t.bank_label}</dt><dd>{b}</dd></div> })}

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use moneydesk_model::deposits::{CheckScan, DepositRecord, MicrField, MicrRead};
 
-use super::super::field::{refused, text, Complaints, Field};
+use super::super::field::{marked, refused, text, Complaints, Field};
 use super::super::lookups;
 use super::super::scan::ScanResult;
 use super::entry::{differs, plain_amount, printed, reusable, said, scan_fields, ReviewForm};
@@ -112,7 +112,7 @@ fn CheckFields(form: ReviewForm, micr: Option<MicrRead>) -> impl IntoView {
     let (f, w) = (&words().form, &words().wizard);
     view! {
         {match micr.map(|m| m.line) {
-            Some(l) => view! { <p>{w.micr_read}<span class="mono micr-line" id="scan-micr-line">{l}</span></p> }.into_any(),
+            Some(l) => view! { <p>{w.micr_read}<span class="mono micr-line" id="scan-micr-line">{marked(&l)}</span></p> }.into_any(),
             None => view! { <p class="notice" role="status">{w.no_micr_read}</p> }.into_any(),
         }}
         <fieldset>
