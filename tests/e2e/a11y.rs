@@ -154,3 +154,72 @@ async fn every_page_has_no_accessibility_violations_in_either_theme() {
     }
     h.finish().await;
 }
+
+/// Every kind of drawer and dialog the portal opens, in both themes (issue 48): the global
+/// search, the keyboard shortcuts' list, a token's drawer, a permission's drawer, a vault file's
+/// drawer and the vault's delete question. The pages' own pass above sees none of them open.
+#[tokio::test]
+async fn every_drawer_and_dialog_has_no_accessibility_violations_in_either_theme() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let axe = axe_source();
+    let token = h.token(&[Scope::Admin]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("statement.txt");
+    std::fs::write(&file, "March statement").unwrap();
+    let mut problems = Vec::new();
+    for theme in ["light", "dark"] {
+        h.goto("/signin").await;
+        set_theme(&h, theme).await;
+        h.sign_in(&token).await;
+        let mut check = async |what: &str| {
+            h.wait_for(&format!("div.moneydesk[data-theme={theme}]")).await;
+            problems.extend(violations(&h, &axe).await.into_iter().map(|v| format!("{what}, {theme}: {v}")));
+        };
+
+        h.goto("/accounts").await;
+        h.wait_for("tbody tr[data-id]").await;
+        h.click("#search-open").await;
+        h.type_into("#global-search-input", "a").await;
+        h.wait_for("#global-search-results").await;
+        check("the global search").await;
+        h.client().active_element().await.unwrap().send_keys("\u{E00C}").await.unwrap();
+        h.wait_gone("#global-search-input").await;
+
+        h.js("document.activeElement.blur()", vec![]).await;
+        h.client().find(fantoccini::Locator::Css("body")).await.unwrap().send_keys("?").await.unwrap();
+        h.wait_for("dialog.shortcuts-dialog[open]").await;
+        check("/accounts shortcuts").await;
+        h.client().active_element().await.unwrap().send_keys("\u{E00C}").await.unwrap();
+        h.wait_gone("dialog.shortcuts-dialog[open]").await;
+
+        for (path, what) in [("/tokens", "#tokens-table tbody tr[data-id]"), ("/permissions", "tbody tr[data-id]")] {
+            h.goto(path).await;
+            h.click(what).await;
+            h.wait_for(".drawer[role=dialog]").await;
+            check(&format!("{path} drawer")).await;
+        }
+
+        h.goto("/vault").await;
+        h.wait_for("#vault-table, #vault-empty").await;
+        if h.count(&crate::vault::row("statement.txt")).await == 0 {
+            crate::vault::upload(&h, &file, 1).await;
+        }
+        h.click(&format!("{} .vault-name", crate::vault::row("statement.txt"))).await;
+        h.wait_for("#vault-versions li[data-version=\"1\"]").await;
+        check("/vault file drawer").await;
+        h.click(".drawer-close").await;
+        h.wait_gone(".drawer").await;
+        h.click(&format!("{} input[type=checkbox]", crate::vault::row("statement.txt"))).await;
+        h.click("#vault-delete").await;
+        h.wait_for("#vault-delete-counts").await;
+        check("/vault delete question").await;
+
+        h.goto("/").await;
+        h.click("button#signout").await;
+        h.wait_for("textarea#signin-token").await;
+    }
+    if !problems.is_empty() {
+        h.fail(format!("axe-core found {} violation(s):\n  {}", problems.len(), problems.join("\n  "))).await;
+    }
+    h.finish().await;
+}

@@ -2,7 +2,8 @@
 //! deposit's drawer and its pending balance in the account's drawer; the hold released (the
 //! release job run with the books' clock two weeks ahead) raises the available balance; a
 //! return file built with our own X9 writer, uploaded on the Ledger page, is matched to the
-//! deposit, takes the balance back and charges the returned-item fee.
+//! deposit, takes the balance back and charges the returned-item fee. Returns that match no
+//! deposit are matched by hand or dismissed with a note, and the day's books still balance.
 
 use moneydesk_e2e::{Config, Harness, Scope};
 use moneydesk_model::paths;
@@ -186,5 +187,86 @@ async fn a_deposit_posts_is_released_and_comes_back_returned_with_its_fee() {
     assert!(fees.as_array().unwrap().iter().any(|t| t == "$15.00"), "the returned-item fee: {fees}");
     let fee = cents(&made["feeApplied"].as_str().map_or_else(|| made["feeApplied"].to_string(), str::to_string));
     assert_eq!(cents(&balance(&h, "pending").await), cents(&before) - fee - 1_500, "pending went back, less the fees");
+    h.finish().await;
+}
+
+/// Two returned items no deposit of ours matched (their sequence numbers are not our ids):
+/// on the Ledger page, one is matched by hand to the deposit it was (the deposit becomes
+/// returned) and the other dismissed with a note saying why; the reconciliation view then
+/// reads the day's books balanced.
+#[tokio::test]
+async fn an_unmatched_return_is_matched_by_hand_and_another_dismissed_with_a_note() {
+    let h = Harness::start_with(|c| c.seed_demo = true).await;
+    let token = h.token(&[Scope::Admin]).await;
+    h.sign_in(&token).await;
+    let account = api(&h, &token, &format!("{}?size=1", paths::ACCOUNTS)).await["data"]["content"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    use base64::Engine;
+    let png = |f: &str| {
+        base64::engine::general_purpose::STANDARD.encode(std::fs::read(moneydesk_e2e::shared_data(f)).unwrap())
+    };
+    let body = json!({
+        "amount": "250.00", "bankRoutingNumber": "021090028", "bankAccountNumber": "4820001234",
+        "checkNumber": "1043", "payeeAccountId": account, "payeeUserId": "usr_0001",
+        "checkFrontImage": png("checks/full/02_finos_sample_check.png"),
+        "checkBackImage": png("checks/full/04_wikimedia_check1005_calfed.jpg"),
+    });
+    let (status, made) = call(&h, &token, "POST", paths::DEPOSITS_CHECK, body).await;
+    assert_eq!(status, 201, "{made}");
+    let deposit = made["id"].as_i64().unwrap();
+    let actions = paths::DEPOSIT_ACTIONS.replace("{id}", &deposit.to_string());
+    let (status, b) = call(&h, &token, "POST", &actions, json!({"action": "confirm"})).await;
+    assert_eq!(status, 200, "{b}");
+    let (status, letter) = call(&h, &token, "POST", paths::CASH_LETTERS, json!({"depositIds": [deposit]})).await;
+    assert_eq!(status, 201, "{letter}");
+
+    let tmp = tempfile::tempdir().unwrap();
+    h.goto("/ledger?view=returns").await;
+    for (n, (cents, ours)) in [(25_000, "99999998"), (7_500, "99999999")].into_iter().enumerate() {
+        let file = tmp.path().join(format!("returns-{n}.x937"));
+        std::fs::write(&file, return_file(cents, ours)).unwrap();
+        h.upload("#returns-file", &file).await;
+        h.click("#returns-submit").await;
+        h.wait_for_text("[data-testid=returns-result] [data-count=unmatched]", "1 unmatched").await;
+    }
+    h.wait_js(
+        "document.querySelectorAll('[data-testid=return-items] .return-item[data-state=unmatched]').length === 2",
+        "two unmatched items",
+    )
+    .await;
+    let ids = h
+        .js(
+            "return [...document.querySelectorAll('.return-item[data-state=unmatched]')].map(a => [a.dataset.id, a.textContent])",
+            vec![],
+        )
+        .await;
+    let id_of = |amount: &str| {
+        let all = ids.as_array().unwrap();
+        let item = all.iter().find(|i| i[1].as_str().unwrap().contains(amount)).unwrap_or_else(|| panic!("{ids}"));
+        item[0].as_str().unwrap().to_string()
+    };
+    let (ours, not_ours) = (id_of("$250.00"), id_of("$75.00"));
+
+    // Matched by hand: the item resolved, the deposit returned.
+    h.type_into(&format!("#return-deposit-{ours}"), &deposit.to_string()).await;
+    h.click(&format!(".return-item[data-id='{ours}'] button[type=submit]")).await;
+    h.wait_for(&format!(".return-item[data-id='{ours}'][data-state=resolved]")).await;
+    let record = api(&h, &token, &paths::DEPOSIT.replace("{id}", &deposit.to_string())).await;
+    let status = record["data"]["status"].as_str().or(record["status"].as_str()).unwrap_or_default();
+    assert!(status.starts_with("Returned"), "the deposit is returned: {record}");
+
+    // Dismissed: the button says so once only a note is given; the note stays on the item.
+    h.type_into(&format!("#return-note-{not_ours}"), "Not ours: presented twice by the payor bank").await;
+    h.wait_for_text(&format!(".return-item[data-id='{not_ours}'] button[type=submit]"), "Dismiss").await;
+    h.click(&format!(".return-item[data-id='{not_ours}'] button[type=submit]")).await;
+    h.wait_for(&format!(".return-item[data-id='{not_ours}'][data-state=dismissed]")).await;
+    h.wait_for_text(&format!(".return-item[data-id='{not_ours}']"), "presented twice").await;
+
+    // The day's books, read again: balanced (no "unbalanced" notice), the lines shown.
+    h.goto("/ledger?view=reconciliation").await;
+    h.wait_for("[data-testid=recon-lines] tbody tr[data-code]").await;
+    assert_eq!(h.count(".reconciliation .notice").await, 0, "the books balance");
     h.finish().await;
 }
