@@ -63,6 +63,8 @@ pub struct NewSuppressions {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewSuppression {
+    /// An address (an empty one is refused, as the document says).
+    #[cfg_attr(feature = "openapi", schema(min_length = 1))]
     pub email: String,
     /// Only sends with this category; absent: every send from the domain.
     #[serde(default, skip_serializing_if = "Option::is_none")]

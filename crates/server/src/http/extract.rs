@@ -94,6 +94,11 @@ pub const IDEMPOTENCY_KEY_MAX: usize = 255;
 pub fn idempotency_key(headers: &axum::http::HeaderMap) -> Result<Option<&str>, Error> {
     let Some(v) = headers.get("idempotency-key") else { return Ok(None) };
     let key = v.to_str().map_err(|_| Error::field("Idempotency-Key", "must be visible ASCII"))?.trim();
+    // A tab is a header value's character but not a key's: visible ASCII and spaces, as the
+    // document's pattern says.
+    if key.contains('\t') {
+        return Err(Error::field("Idempotency-Key", "must be visible ASCII (a tab inside it)"));
+    }
     if key.is_empty() || key.len() > IDEMPOTENCY_KEY_MAX {
         return Err(Error::field("Idempotency-Key", format!("must be 1 to {IDEMPOTENCY_KEY_MAX} characters")));
     }

@@ -197,7 +197,10 @@ def _fix_send(body):
         body["content"] = [{"type": "text/plain", "value": "x"}]
     ps = body.get("personalizations")
     if isinstance(ps, list):
-        del ps[5:]
+        # Fewer recipients for the relay, when every item has its documented shape (cutting
+        # a list could drop a negative case's wrong item and send a valid request).
+        if all(isinstance(p, dict) for p in ps):
+            del ps[5:]
         if not ps:
             ps.append({"to": [{"email": "x@client.example"}]})
         for p in ps:
@@ -209,7 +212,8 @@ def _fix_send(body):
                 p["subject"] = "Fuzzed"
             for kind in ("to", "cc", "bcc"):
                 if isinstance(p.get(kind), list):
-                    del p[kind][3:]
+                    if all(isinstance(m, dict) and isinstance(m.get("email"), str) and m["email"] for m in p[kind]):
+                        del p[kind][3:]
                     for m in p[kind]:
                         _fix_mailbox(m)
             if p.get("to") == [] or "to" not in p:
@@ -377,7 +381,10 @@ def _fix_body(path, body):
 
 def _fix_headers(headers):
     # A key reused with another body is a 422 by design; each generated request is a new one.
-    if headers and "Idempotency-Key" in headers:
+    # A key the document allows (1–255 visible ASCII) is made new; one it forbids is a negative
+    # case and stays, for the server to refuse.
+    key = headers.get("Idempotency-Key") if headers else None
+    if isinstance(key, str) and re.fullmatch(r"[ \t]*[!-~]([ -~]*[!-~])?[ \t]*", key) and len(key) <= 255:
         headers["Idempotency-Key"] = str(uuid.uuid4())
     return headers
 
