@@ -22,7 +22,6 @@ use webhooks_support::*;
 /// whose answer came.
 struct Stall {
     url: String,
-    open: Arc<AtomicUsize>,
     most: Arc<AtomicUsize>,
     requests: Arc<AtomicUsize>,
 }
@@ -58,7 +57,7 @@ impl Stall {
                 });
             }
         });
-        Stall { url, open, most, requests }
+        Stall { url, most, requests }
     }
 }
 
