@@ -85,7 +85,7 @@ async fn rows_are_selected_by_click_range_page_and_filter_and_a_run_shows_every_
         leptos::mount::mount_to(root.clone(), move || {
             view! {
                 <Router>
-                    <DataTable id="picked" caption="Things" noun="things" columns=COLS filters=FILTERS fetcher
+                    <DataTable id="picked" caption="Things" noun=("thing", "things") columns=COLS filters=FILTERS fetcher
                         bulk=BULK bulk_run/>
                 </Router>
             }
@@ -193,7 +193,7 @@ async fn the_shortcuts_move_select_and_open_rows_but_never_while_typing() {
         leptos::mount::mount_to(root.clone(), move || {
             view! {
                 <Router>
-                    <DataTable id="picked" caption="Things" noun="things" columns=COLS filters=FILTERS fetcher
+                    <DataTable id="picked" caption="Things" noun=("thing", "things") columns=COLS filters=FILTERS fetcher
                         bulk=BULK bulk_run title_key="name"/>
                 </Router>
             }

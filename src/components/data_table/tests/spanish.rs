@@ -29,7 +29,7 @@ async fn the_table_speaks_spanish_once_the_spanish_words_are_loaded() {
     let owner = Owner::new();
     let handle = owner.with(|| {
         leptos::mount::mount_to(root.clone(), move || {
-            view! { <Router><DataTable id="cosas" caption="Cosas" noun="cosas" columns=COLS filters=FILTERS fetcher/></Router> }
+            view! { <Router><DataTable id="cosas" caption="Cosas" noun=("cosa", "cosas") columns=COLS filters=FILTERS fetcher/></Router> }
         })
     });
 
