@@ -159,6 +159,7 @@ async fn every_page_has_no_accessibility_violations_in_either_theme() {
 /// search, the keyboard shortcuts' list, a token's drawer, a permission's drawer, a vault file's
 /// drawer and the vault's delete question. The pages' own pass above sees none of them open.
 #[tokio::test]
+#[ignore = "written 2026-11-30, not yet run in Chromium (the session ran out): run it with --ignored, then drop this"]
 async fn every_drawer_and_dialog_has_no_accessibility_violations_in_either_theme() {
     let h = Harness::start_with(|c| c.seed_demo = true).await;
     let axe = axe_source();

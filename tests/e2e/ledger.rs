@@ -195,6 +195,7 @@ async fn a_deposit_posts_is_released_and_comes_back_returned_with_its_fee() {
 /// returned) and the other dismissed with a note saying why; the reconciliation view then
 /// reads the day's books balanced.
 #[tokio::test]
+#[ignore = "written 2026-11-30, not yet run in Chromium (the session ran out): run it with --ignored, then drop this"]
 async fn an_unmatched_return_is_matched_by_hand_and_another_dismissed_with_a_note() {
     let h = Harness::start_with(|c| c.seed_demo = true).await;
     let token = h.token(&[Scope::Admin]).await;
