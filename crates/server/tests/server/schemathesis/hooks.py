@@ -383,9 +383,13 @@ def _fix_headers(headers):
     # A key reused with another body is a 422 by design; each generated request is a new one.
     # A key the document allows (1–255 visible ASCII) is made new; one it forbids is a negative
     # case and stays, for the server to refuse.
+    # Blanks around a key are the server's to trim but the client's to refuse sending, so they
+    # go first (a key left too long or empty is still negative).
     key = headers.get("Idempotency-Key") if headers else None
-    if isinstance(key, str) and re.fullmatch(r"[ \t]*[!-~]([ -~]*[!-~])?[ \t]*", key) and len(key) <= 255:
-        headers["Idempotency-Key"] = str(uuid.uuid4())
+    if isinstance(key, str):
+        key = key.strip(" \t")
+        valid = re.fullmatch(r"[!-~]([ -~]*[!-~])?", key) is not None and len(key) <= 255
+        headers["Idempotency-Key"] = str(uuid.uuid4()) if valid else key
     return headers
 
 
