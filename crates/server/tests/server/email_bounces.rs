@@ -4,6 +4,7 @@
 //! listener (or are posted); what the relay receives afterwards is what is checked.
 
 use crate::common;
+use crate::email_domains::call;
 
 use std::time::Duration;
 
@@ -30,16 +31,6 @@ async fn start(backend: Backend, sink: &SmtpSink, dns: Option<&DnsServer>) -> Se
         c.email.auto_activate_domains = true;
     })
     .await
-}
-
-async fn call(s: &Server, method: reqwest::Method, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
-    let mut r = s.client.request(method, s.url(path)).bearer_auth(token);
-    if let Some(b) = body {
-        r = r.json(&b);
-    }
-    let r = r.send().await.unwrap();
-    let status = r.status().as_u16();
-    (status, serde_json::from_str(&r.text().await.unwrap()).unwrap_or(Value::Null))
 }
 
 /// Registers `DOMAIN`, installs its records in the tests' DNS server and verifies it (active

@@ -26,7 +26,13 @@ async fn start(backend: Backend, dns: &DnsServer, auto: bool) -> Server {
     .await
 }
 
-async fn call(s: &Server, method: reqwest::Method, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
+pub(crate) async fn call(
+    s: &Server,
+    method: reqwest::Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
     let mut r = s.client.request(method, s.url(path)).bearer_auth(token);
     if let Some(b) = body {
         r = r.json(&b);
