@@ -4,15 +4,6 @@
 use super::*;
 use crate::i18n::{set_for_test, shell, Lang};
 
-/// English again when the test ends, however it ends (the language is the thread's).
-struct English;
-
-impl Drop for English {
-    fn drop(&mut self) {
-        set_for_test(Lang::En);
-    }
-}
-
 #[wasm_bindgen_test]
 async fn the_table_speaks_spanish_once_the_spanish_words_are_loaded() {
     let window = web_sys::window().unwrap();
@@ -21,7 +12,6 @@ async fn the_table_speaks_spanish_once_the_spanish_words_are_loaded() {
     window.local_storage().unwrap().unwrap().clear().unwrap();
     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/cosas")).unwrap();
     shell::load_spanish().await.unwrap();
-    let _english = English;
     set_for_test(Lang::Es);
 
     let fetcher = fake(Arc::new(Mutex::new(Vec::new())), Arc::new(Mutex::new(false)));
@@ -33,26 +23,64 @@ async fn the_table_speaks_spanish_once_the_spanish_words_are_loaded() {
         })
     });
 
-    text_containing(&root, ".table-total", "1–10 de 42 cosas").await;
-    let said = |selector: &str| root.query_selector(selector).unwrap().unwrap().text_content().unwrap();
-    assert_eq!(said("label[for=cosas-size]"), "Filas por página");
-    assert_eq!(said(".pager button[data-page=next]"), "Siguiente ›");
-    assert_eq!(said("[data-action=export]"), "Exportar CSV");
-    let next = find(&root, ".pager button[data-page=next]").await;
-    assert_eq!(next.get_attribute("aria-label").as_deref(), Some("Página siguiente"));
-    let form = find(&root, "form.table-filters").await;
-    assert_eq!(form.get_attribute("aria-label").as_deref(), Some("Filtrar cosas"));
-    let sort = find(&root, "th[data-key=name] button").await;
-    assert_eq!(sort.get_attribute("title").as_deref(), Some("Ordenar por Name"));
+    let total = wait_for_text(&root, ".table-total", "1–10 de 42 cosas").await;
+    let said =
+        |selector: &str| root.query_selector(selector).unwrap().and_then(|el| el.text_content()).unwrap_or_default();
+    let attr = |selector: &str, name: &str| {
+        root.query_selector(selector).unwrap().and_then(|el| el.get_attribute(name)).unwrap_or_default()
+    };
+    // What the table says, read first and compared once English is back: a panic in wasm runs
+    // no destructor, and the language is the page's, so a failing assertion here would leave
+    // every later test of the run in Spanish.
+    let mut shown = vec![
+        total,
+        said("label[for=cosas-size]"),
+        said(".pager button[data-page=next]"),
+        said("[data-action=export]"),
+        attr(".pager button[data-page=next]", "title"),
+        attr("form.table-filters", "aria-label"),
+        attr("th[data-key=name] button", "title"),
+    ];
 
     // A filter with no match: the empty state and its button, in Spanish.
-    let name: web_sys::HtmlInputElement = find(&root, "#cosas-filter-name").await.unchecked_into();
-    name.set_value("nada parecido");
-    fire(&name, "change");
-    text_containing(&root, "[data-testid=table-empty]", "No hay cosas que coincidan con estos filtros.").await;
-    assert_eq!(said("[data-testid=table-empty] button"), "Borrar los filtros");
-
+    if let Some(name) = root.query_selector("#cosas-filter-name").unwrap() {
+        let name: web_sys::HtmlInputElement = name.unchecked_into();
+        name.set_value("nada parecido");
+        fire(&name, "change");
+    }
+    let empty = wait_for_text(&root, "[data-testid=table-empty] p", "No hay cosas que coincidan").await;
+    shown.push(empty);
+    shown.push(said("[data-testid=table-empty] button"));
+    set_for_test(Lang::En);
     drop(handle);
     owner.cleanup();
     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&start_url)).unwrap();
+
+    assert_eq!(
+        shown,
+        [
+            "1–10 de 42 cosas",
+            "Filas por página",
+            "Siguiente ›",
+            "Exportar CSV",
+            "Página siguiente",
+            "Filtrar cosas",
+            "Ordenar por Name",
+            "No hay cosas que coincidan con estos filtros.",
+            "Borrar los filtros",
+        ]
+    );
+}
+
+/// `text_containing` without its panic: the text last seen once it holds `needle` or after ~3 s.
+async fn wait_for_text(root: &web_sys::Element, selector: &str, needle: &str) -> String {
+    let mut last = String::new();
+    for _ in 0..150 {
+        last = root.query_selector(selector).unwrap().and_then(|el| el.text_content()).unwrap_or_default();
+        if last.contains(needle) {
+            break;
+        }
+        crate::test_util::sleep(20).await;
+    }
+    last
 }
