@@ -7,7 +7,7 @@
 //! shell's English is in the start bundle; its Spanish is a chunk of its own
 //! ([`shell::load_spanish`]), fetched when Spanish is chosen, before the portal shows it. The
 //! shared components' words ([`components`]) are placed as the shell's: their Spanish is in
-//! the same chunk.
+//! the same chunk, and so is the Spanish of the model's labels ([`vocab`]).
 //!
 //! A language is chosen by remembering it on this device and reloading the portal ([`choose`]),
 //! which starts in the remembered language ([`start_in_stored`], before the portal mounts):
@@ -36,6 +36,7 @@ pub mod shell;
 pub mod signin;
 pub mod tokens;
 pub mod vault;
+pub mod vocab;
 pub mod webhooks;
 
 use std::cell::Cell;

@@ -33,7 +33,7 @@ const fn columns(c: &'static [&'static str; 26]) -> [Column; 26] {
         Column::new("accountName", c[1], Format::Text).sortable(),
         Column::new("accountNumber", c[2], Format::Mono),
         Column::new("accountType", c[3], Format::Label(TYPES)).sortable(),
-        Column::new("accountStatus", c[4], Format::Badge).sortable(),
+        Column::new("accountStatus", c[4], Format::LabelBadge(STATUSES)).sortable(),
         Column::new("marketValue", c[5], Format::Money).sortable(),
         Column::new(balances::AVAILABLE, c[6], Format::Money),
         Column::new(balances::FLAG, c[7], Format::Badge),
@@ -137,5 +137,57 @@ mod tests {
         api.sort();
         assert_eq!(params, api);
         assert_eq!(COLUMNS.len(), 26, "every field of the record and the two of its balances");
+    }
+
+    /// The model's labels in the Spanish table: an account's type and status, and the status
+    /// filter's menu (`i18n::vocab`, whose Spanish comes with the shell's Spanish chunk).
+    #[wasm_bindgen_test]
+    async fn the_models_labels_show_in_spanish() {
+        use leptos_router::components::Router;
+        use moneydesk_model::{Page, PageRequest, Sort};
+
+        use crate::i18n::{set_for_test, shell, Lang};
+        use crate::test_util::{container, sleep};
+
+        let window = web_sys::window().unwrap();
+        let start_url = window.location().href().unwrap();
+        let history = window.history().unwrap();
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/accounts")).unwrap();
+        shell::load_spanish().await.unwrap();
+        set_for_test(Lang::Es);
+        let account = serde_json::json!({"id": "a1", "accountName": "Ana", "accountNumber": "100",
+            "accountType": "Corporate_Client", "accountStatus": "Suspended"});
+        let fetcher = Fetcher::new(move |q| {
+            let req = PageRequest { index: q.page - 1, size: q.size };
+            let page = Page::build(req, 1, vec![account.clone()], Sort::UNSORTED);
+            Box::pin(std::future::ready(Ok::<_, crate::api::ApiError>(page)))
+        });
+        let root = container();
+        let owner = Owner::new();
+        let handle = owner.with(|| {
+            leptos::mount::mount_to(root.clone(), move || view! {
+                <Router><DataTable id="accounts" caption="Cuentas" noun=("cuenta", "cuentas") columns=COLUMNS_ES filters=FILTERS_ES fetcher/></Router>
+            })
+        });
+        let said = |selector: &str| {
+            root.query_selector(selector).unwrap().and_then(|el| el.text_content()).unwrap_or_default()
+        };
+        for _ in 0..150 {
+            if !said("td[data-key=accountType]").is_empty() {
+                break;
+            }
+            sleep(20).await;
+        }
+        // Read first, English back before comparing: a panic in wasm runs no destructor.
+        let shown = [
+            said("td[data-key=accountType]"),
+            said("td[data-key=accountStatus] .badge-suspended"),
+            said("#accounts-filter-accountStatus option[value=Suspended]"),
+        ];
+        set_for_test(Lang::En);
+        drop(handle);
+        owner.cleanup();
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&start_url)).unwrap();
+        assert_eq!(shown, ["Cliente corporativo", "Suspendido", "Suspendido"]);
     }
 }

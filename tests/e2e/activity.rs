@@ -90,7 +90,7 @@ async fn a_confirmed_deposit_is_on_the_activity_page_with_its_status_before_and_
     let row = format!("#activity tbody tr[data-id='{newest}']");
     h.wait_for_text(&format!("{row} td[data-key=target]"), &format!("deposit {id}")).await;
     h.wait_for_text(&format!("{row} td[data-key=who]"), "e2e").await;
-    h.wait_for_text(&format!("{row} td[data-key=outcome]"), "succeeded").await;
+    h.wait_for_text(&format!("{row} td[data-key=outcome]"), "Succeeded").await;
 
     // The chain holds.
     h.wait_for("[data-testid=audit-chain] .chain-banner[data-verdict=ok]").await;

@@ -15,6 +15,7 @@ use super::ctx::Ctx;
 use super::state::PAGE_SIZES;
 use crate::i18n::components::text;
 use crate::i18n::fill;
+use crate::i18n::vocab::say;
 
 /// `<tag attr=value ...>text</tag>`.
 pub fn el(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: &str) -> Element {
@@ -55,7 +56,7 @@ pub fn top(doc: &Document, top: &Element, ctx: Ctx) {
                 let select = el(doc, "select", &[("id", &fid), ("data-filter", f.param)], "");
                 let _ = select.append_child(&el(doc, "option", &[("value", "")], t.any));
                 for (value, label) in options {
-                    let _ = select.append_child(&el(doc, "option", &[("value", value)], label));
+                    let _ = select.append_child(&el(doc, "option", &[("value", value)], say(label)));
                 }
                 select
             }

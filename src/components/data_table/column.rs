@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::format::{format_date, format_date_time, format_money};
+use crate::i18n::vocab::say;
 
 /// How a column's values are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,9 +23,19 @@ pub enum Format {
     Date,
     /// A status pill, `badge badge-<lowercased value>`.
     Badge,
-    /// API value → text for people; unknown values are shown as they are.
+    /// API value → text for people, from a model vocabulary's `OPTIONS` (its labels said in
+    /// the portal's language, `i18n::vocab::say`); unknown values are shown as they are.
     Label(&'static [(&'static str, &'static str)]),
+    /// A status pill (as `Badge`) showing the value's label (as `Label`).
+    LabelBadge(&'static [(&'static str, &'static str)]),
     Bool,
+}
+
+impl Format {
+    /// Shown as a status pill, `badge badge-<value>`.
+    pub fn is_badge(self) -> bool {
+        matches!(self, Format::Badge | Format::LabelBadge(_))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +86,8 @@ pub enum FilterKind {
     Text {
         placeholder: &'static str,
     },
+    /// The values and their labels (a model vocabulary's `OPTIONS`, or the page's own words),
+    /// each label said through `i18n::vocab::say`.
     Select(&'static [(&'static str, &'static str)]),
     /// `<input type=date>`: `YYYY-MM-DD`.
     Date,
@@ -128,7 +141,9 @@ pub fn display(format: Format, v: &Value) -> Option<String> {
         Format::Money => format_money(&raw),
         Format::DateTime => format_date_time(&raw),
         Format::Date => format_date(&raw),
-        Format::Label(labels) => labels.iter().find(|(k, _)| *k == raw).map(|(_, l)| l.to_string()),
+        Format::Label(labels) | Format::LabelBadge(labels) => {
+            labels.iter().find(|(k, _)| *k == raw).map(|(_, l)| say(l).to_string())
+        }
         Format::Bool => v.as_bool().map(|b| {
             let t = &crate::i18n::components::text().table;
             if b { t.yes } else { t.no }.to_string()

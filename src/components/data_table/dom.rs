@@ -49,7 +49,7 @@ fn fill_value(doc: &Document, target: &Element, format: Format, v: &Value) {
             nil.set_attribute("title", text().table.not_given).ok();
             append(target, &nil);
         }
-        Some(text) if format == Format::Badge => append(target, &span(doc, &badge_class(&raw_text(v)), &text)),
+        Some(text) if format.is_badge() => append(target, &span(doc, &badge_class(&raw_text(v)), &text)),
         Some(text) if format == Format::DateTime => {
             target.set_text_content(Some(&text));
             append(target, &span(doc, "muted raw", &format!("{} UTC", raw_text(v))));
@@ -129,7 +129,7 @@ pub fn rows_html(
                         out.push_str(" UTC\"");
                     }
                     out.push('>');
-                    if c.format == Format::Badge {
+                    if c.format.is_badge() {
                         out.push_str("<span class=\"");
                         escape_into(&mut out, &badge_class(&raw_text(v)));
                         out.push_str("\">");

@@ -278,7 +278,7 @@ pub const TEXT: Email = Email {
         no_bounces: "No bounce or complaint in this window.",
         yes: "yes",
         no: "no",
-        unparseable: "{} reports could not be read; they are kept.",
+        unparseable: ("{} report could not be read; it is kept.", "{} reports could not be read; they are kept."),
         open: "Open {}",
         message_bounces: "Bounces and complaints",
     },

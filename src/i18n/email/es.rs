@@ -285,7 +285,7 @@ pub const TEXT: Email = Email {
         no_bounces: "Ningún rebote ni queja en este periodo.",
         yes: "sí",
         no: "no",
-        unparseable: "{} informes no se pudieron leer; se conservan.",
+        unparseable: ("{} informe no se pudo leer; se conserva.", "{} informes no se pudieron leer; se conservan."),
         open: "Abrir {}",
         message_bounces: "Rebotes y quejas",
     },

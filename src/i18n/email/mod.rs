@@ -49,7 +49,8 @@ pub struct Deliverability {
     pub yes: &'static str,
     pub no: &'static str,
     /// The count.
-    pub unparseable: &'static str,
+    /// (one, many).
+    pub unparseable: (&'static str, &'static str),
     /// The message's id.
     pub open: &'static str,
     /// The message view's heading over its bounces.

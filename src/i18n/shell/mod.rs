@@ -67,12 +67,13 @@ pub fn shell() -> &'static Shell {
     }
 }
 
-/// Fetches the Spanish shell and the shared components' Spanish (one chunk in the release
-/// build; at hand in other builds).
+/// Fetches the Spanish shell, the shared components' Spanish and the model's labels' (one
+/// chunk in the release build; at hand in other builds).
 pub async fn load_spanish() -> Result<(), NotLoaded> {
     if SPANISH.with(Cell::get).is_none() {
-        let (text, start, components) = spanish_chunk::shell_es().await?;
+        let (text, start, components, labels) = spanish_chunk::shell_es().await?;
         super::components::set_spanish(start, components);
+        super::vocab::set_spanish(labels);
         SPANISH.with(|s| s.set(Some(text)));
     }
     Ok(())
@@ -92,18 +93,19 @@ impl From<leptos::wasm_split::SplitLoaderError> for NotLoaded {
 mod spanish_chunk {
     use super::{NotLoaded as LoadError, Shell};
     use crate::i18n::components::{self, Components, Start};
+    use crate::i18n::vocab::{self, Table};
 
-    /// The shell's words and the shared components' (both parts).
-    type Spanish = (&'static Shell, &'static Start, &'static Components);
+    /// The shell's words, the shared components' (both parts) and the model's labels'.
+    type Spanish = (&'static Shell, &'static Start, &'static Components, &'static Table);
 
     #[cfg(moneydesk_split)]
     #[leptos::wasm_split::wasm_split(i18n_es_shell, wasm_split_path = ::leptos::wasm_split, fallible)]
     pub fn shell_es() -> Result<Spanish, LoadError> {
-        Ok((&super::es::TEXT, &components::es::START, &components::es::TEXT))
+        Ok((&super::es::TEXT, &components::es::START, &components::es::TEXT, vocab::es::TABLE))
     }
 
     #[cfg(not(moneydesk_split))]
     pub async fn shell_es() -> Result<Spanish, LoadError> {
-        Ok((&super::es::TEXT, &components::es::START, &components::es::TEXT))
+        Ok((&super::es::TEXT, &components::es::START, &components::es::TEXT, vocab::es::TABLE))
     }
 }

@@ -16,6 +16,7 @@ use crate::components::error_view::ApiErrorView;
 use crate::format::format_date_time;
 use crate::i18n::account_books::text;
 use crate::i18n::fill;
+use crate::i18n::vocab::say;
 use crate::session::use_auth;
 
 /// The entries' view: page (1-based), size, and the ledger account (`pending`, `posted`,
@@ -142,8 +143,8 @@ fn EntryTable(entries: Vec<LedgerEntry>) -> impl IntoView {
             view! {
                 <tr data-kind=e.kind.as_str()>
                     <td><time datetime=e.posted_at.clone()>{when}</time></td>
-                    <td>{e.kind.label()}</td>
-                    <td>{e.account_kind.label()}</td>
+                    <td>{say(e.kind.label())}</td>
+                    <td>{say(e.account_kind.label())}</td>
                     <td class="num">{debit}</td>
                     <td class="num">{credit}</td>
                     <td class="num" data-key="balance">{amount_cell(&e.balance)}</td>

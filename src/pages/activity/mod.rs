@@ -31,7 +31,7 @@ const fn columns(c: &'static [&'static str; 11]) -> [Column; 11] {
         Column::new("who", c[1], Format::Text),
         Column::new("operation", c[2], Format::Mono),
         Column::new("target", c[3], Format::Text),
-        Column::new("outcome", c[4], Format::Badge),
+        Column::new("outcome", c[4], Format::LabelBadge(&AuditOutcome::OPTIONS)),
         Column::new("requestId", c[5], Format::Mono),
         Column::new("id", c[6], Format::Number).hidden(),
         Column::new("method", c[7], Format::Mono).hidden(),

@@ -18,6 +18,7 @@ use crate::components::error_view::ApiErrorView;
 use crate::format::format_date_time;
 use crate::i18n::activity_tab::text;
 use crate::i18n::fill;
+use crate::i18n::vocab::say;
 use crate::session::use_auth;
 
 pub const DEPOSIT: &str = "deposit";
@@ -113,7 +114,7 @@ fn Entry(record: AuditRecord) -> impl IntoView {
                 <time datetime=record.at.clone()>{when}</time>
                 " · " {who(&record.actor)} " · "
                 <span class="mono">{record.operation.clone()}</span> " "
-                <span class=badge_class(outcome.as_str())>{outcome.label()}</span>
+                <span class=badge_class(outcome.as_str())>{say(outcome.label())}</span>
             </p>
             <ChangeTable changes=record.changes/>
         </li>

@@ -11,6 +11,7 @@ use moneydesk_model::overview::RailFigure;
 use crate::format::format_amount;
 use crate::i18n::dashboard::text;
 use crate::i18n::fill;
+use crate::i18n::vocab::say;
 
 /// Where bars start (after the rail's name) and the drawing's width, in the viewBox's units.
 const LABEL: f64 = 130.0;
@@ -37,7 +38,7 @@ pub fn RailChart(rails: Vec<RailFigure>) -> impl IntoView {
         .iter()
         .map(|r| {
             let amount = r.figure.amount.as_ref().map(format_amount).unwrap_or_default();
-            fill(text().rail_figure, &[r.service_type.label(), &r.figure.count.to_string(), &amount])
+            fill(text().rail_figure, &[say(r.service_type.label()), &r.figure.count.to_string(), &amount])
         })
         .collect();
     let label = fill(text().chart_label, &[&described.join("; ")]);
@@ -62,7 +63,7 @@ pub fn RailChart(rails: Vec<RailFigure>) -> impl IntoView {
                 .collect_view();
             view! {
                 <g>
-                    <text class="day-chart-label" x="0" y=format!("{:.1}", y + ROW / 2.0 + 4.0)>{rail.service_type.label()}</text>
+                    <text class="day-chart-label" x="0" y=format!("{:.1}", y + ROW / 2.0 + 4.0)>{say(rail.service_type.label())}</text>
                     {parts}
                 </g>
             }

@@ -13,6 +13,7 @@ use crate::config::AppConfig;
 use crate::format::{bytes, format_amount, format_date_time, group};
 use crate::i18n::dashboard::text;
 use crate::i18n::fill;
+use crate::i18n::vocab::say;
 
 /// `12 · $1,250.00`, a link to the list; `figure` names it for tests (`data-figure`).
 fn link(config: &AppConfig, name: &'static str, f: &Figure, unit: &'static str) -> impl IntoView {
@@ -67,7 +68,7 @@ fn deposits(d: DepositsToday, config: &AppConfig) -> impl IntoView {
             view! {
                 <li>
                     <span class=swatch aria-hidden="true"></span>
-                    {s.status.label()} ": " {link(config, s.status.as_str(), &s.figure, "")}
+                    {say(s.status.label())} ": " {link(config, s.status.as_str(), &s.figure, "")}
                 </li>
             }
         })
@@ -108,7 +109,7 @@ fn outbox(x: Outbox, config: &AppConfig) -> impl IntoView {
     let states = x
         .by_state
         .iter()
-        .map(|s| view! { <li>{s.state.label()} ": " {link(config, s.state.as_str(), &s.figure, "")}</li> })
+        .map(|s| view! { <li>{say(s.state.label())} ": " {link(config, s.state.as_str(), &s.figure, "")}</li> })
         .collect_view();
     let t = text();
     let body = view! {

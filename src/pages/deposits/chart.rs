@@ -12,7 +12,7 @@ use super::FILTERS;
 use crate::api;
 use crate::api::request::Answer;
 use crate::format::{format_money, group};
-use crate::i18n::{deposits::text, fill};
+use crate::i18n::{deposits::text, fill, vocab::say};
 use crate::session::use_auth;
 
 const WIDTH: f64 = 720.0;
@@ -52,7 +52,7 @@ impl Day {
         let each: Vec<String> = self
             .parts
             .iter()
-            .map(|p| fill(t.part, &[&figure(p.count), &p.status.label().to_lowercase(), &money(&p.amount)]))
+            .map(|p| fill(t.part, &[&figure(p.count), &say(p.status.label()).to_lowercase(), &money(&p.amount)]))
             .collect();
         let noun = if count == 1 { t.deposit.0 } else { t.deposit.1 };
         fill(t.day, &[&short(self.date), &money(&self.total()), &figure(count), noun, &each.join(", ")])
@@ -146,7 +146,7 @@ pub fn DepositsChart(#[prop(into)] changed: Signal<u32>) -> impl IntoView {
                     .map(|s| {
                         let rank = DepositStatus::ALL.iter().position(|x| *x == s).unwrap_or(0) + 1;
                         let class = format!("swatch status-{rank}");
-                        view! { <li><span class=class aria-hidden="true"></span>{s.label()}</li> }
+                        view! { <li><span class=class aria-hidden="true"></span>{say(s.label())}</li> }
                     })
                     .collect_view();
                 let view_box = format!("0 0 {WIDTH} {HEIGHT}");

@@ -7,7 +7,7 @@ use moneydesk_model::email::bounces::Bounce;
 
 use super::parts::when;
 use super::use_go;
-use crate::i18n::{email::text, fill};
+use crate::i18n::{email::text, fill, vocab::say};
 
 #[component]
 pub fn BounceTable(bounces: Vec<Bounce>, #[prop(optional)] links: bool, id: &'static str) -> impl IntoView {
@@ -30,7 +30,7 @@ pub fn BounceTable(bounces: Vec<Bounce>, #[prop(optional)] links: bool, id: &'st
                         <tr data-id=b.id.clone()>
                             <td>{when(&b.received_at)}</td>
                             <td>{b.email.clone()}</td>
-                            <td><span class=kind_class>{b.kind.label()}</span></td>
+                            <td><span class=kind_class>{say(b.kind.label())}</span></td>
                             <td>{b.status.clone().unwrap_or_else(|| b.action.clone())}</td>
                             <td class="muted">{b.diagnostic.clone().unwrap_or_default()}</td>
                             <td>{if b.suppressed { t.yes } else { t.no }}</td>

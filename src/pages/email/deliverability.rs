@@ -13,7 +13,7 @@ use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::format::group;
-use crate::i18n::{email::text, fill};
+use crate::i18n::{email::text, fill, vocab::say};
 use crate::session::use_auth;
 
 #[component]
@@ -58,8 +58,8 @@ pub fn Deliverability() -> impl IntoView {
                 Some(Err(e)) => view! { <ApiErrorView error=e.clone()/> }.into_any(),
                 Some(Ok(f)) => view! {
                     <DomainTable domains=f.domains.clone()/>
-                    {(f.unparseable_reports > 0).then(|| view! { <p class="muted" id="deliverability-unparseable">{fill(t.unparseable, &[&group(f.unparseable_reports)])}</p> })}
-                    <h3>{t.latest}</h3>
+                    {(f.unparseable_reports > 0).then(|| view! { <p class="muted" id="deliverability-unparseable">{fill(if f.unparseable_reports == 1 { t.unparseable.0 } else { t.unparseable.1 }, &[&group(f.unparseable_reports)])}</p> })}
+                    <h2>{t.latest}</h2>
                     {if f.latest.is_empty() {
                         view! { <p class="muted" id="deliverability-no-bounces">{t.no_bounces}</p> }.into_any()
                     } else {
@@ -100,7 +100,7 @@ fn DomainTable(domains: Vec<DomainDeliverability>) -> impl IntoView {
                             <td>{group(d.complaints)}</td>
                             <td>{percent(d.bounce_rate)}</td>
                             <td>{percent(d.complaint_rate)}</td>
-                            <td>{d.flags.iter().map(|f| view! { <span class="badge deliverability-flag">{f.label()}</span>" " }).collect_view()}</td>
+                            <td>{d.flags.iter().map(|f| view! { <span class="badge deliverability-flag">{say(f.label())}</span>" " }).collect_view()}</td>
                         </tr>
                     }
                 }).collect_view()}

@@ -12,12 +12,12 @@ use crate::api::email as api;
 use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
-use crate::i18n::{email::text as words, fill};
+use crate::i18n::{email::text as words, fill, vocab::say};
 use crate::session::use_auth;
 
 fn state_badge(s: DomainState) -> impl IntoView {
     let class = format!("badge domain-{}", s.as_str());
-    view! { <span class=class>{s.label()}</span> }
+    view! { <span class=class>{say(s.label())}</span> }
 }
 
 /// A DKIM key as its zone file line: `host TXT "value"`.
@@ -183,7 +183,7 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
                                     let found = c.map(|c| c.found.join(", ")).filter(|f| !f.is_empty());
                                     view! {
                                         <tr data-purpose=r.purpose.as_str()>
-                                            <th scope="row">{r.purpose.label()}{(!r.required).then_some(t.advice)}</th>
+                                            <th scope="row">{say(r.purpose.label())}{(!r.required).then_some(t.advice)}</th>
                                             <td>{r.kind.as_str()}</td>
                                             <td class="mono"><span>{host.clone()}</span>" "
                                                 <button type="button" class="link-button" aria-label=fill(t.copy_host, &[&host]) on:click=move |_| copy(host.clone(), said)>{t.copy}</button></td>
@@ -192,7 +192,7 @@ fn DomainView(domain: String, on_change: Callback<()>) -> impl IntoView {
                                             <td>
                                                 {match status {
                                                     None => view! { <span class="muted">{t.not_checked}</span> }.into_any(),
-                                                    Some(s) => view! { <span class=record_class(s)>{s.label()}</span> }.into_any(),
+                                                    Some(s) => view! { <span class=record_class(s)>{say(s.label())}</span> }.into_any(),
                                                 }}
                                                 {found.filter(|_| status != Some(RecordStatus::Found)).map(|f| view! { <div class="muted">{t.found}{f}</div> })}
                                             </td>

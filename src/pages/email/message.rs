@@ -14,7 +14,7 @@ use crate::components::download::save_blob;
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::bytes;
-use crate::i18n::{email::text, fill};
+use crate::i18n::{email::text, fill, vocab::say};
 use crate::session::use_auth;
 
 #[component]
@@ -64,7 +64,7 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
                     let c = &t.attempt_columns;
                     view! {
                         <h2>{m.message.subject.clone()}</h2>
-                        <p><span class=badge id="email-message-state">{m.message.state.label()}</span>
+                        <p><span class=badge id="email-message-state">{say(m.message.state.label())}</span>
                             {[" · ", via, " · ", &m.message.id].concat()}
                             {(m.message.state == MessageState::Failed).then(|| view! { " " <button type="button" class="button" id="email-resend" on:click=move |_| resend(resend_id.clone())>{t.resend}</button> })}</p>
                         <table class="email-headers">
@@ -86,7 +86,7 @@ pub fn MessageView(id: String, close: Callback<()>) -> impl IntoView {
                             <thead><tr><th scope="col">"#"</th><th scope="col">{c[0]}</th><th scope="col">{c[1]}</th><th scope="col">{c[2]}</th></tr></thead>
                             <tbody>
                                 {m.attempt_log.iter().map(|a| view! {
-                                    <tr><td>{a.number}</td><td>{a.started_at.clone()}</td><td>{a.outcome.label()}</td><td>{a.reply.clone().or_else(|| a.resent_by.as_ref().map(|r| fill(t.resent_by, &[&r.token, &r.user]))).unwrap_or_default()}</td></tr>
+                                    <tr><td>{a.number}</td><td>{a.started_at.clone()}</td><td>{say(a.outcome.label())}</td><td>{a.reply.clone().or_else(|| a.resent_by.as_ref().map(|r| fill(t.resent_by, &[&r.token, &r.user]))).unwrap_or_default()}</td></tr>
                                 }).collect_view()}
                             </tbody>
                         </table>
@@ -118,7 +118,7 @@ fn suppressed(list: &[moneydesk_model::email::suppressions::SuppressedRecipient]
     let t = &text().message;
     list.iter()
         .map(|s| {
-            let mut why = vec![s.field.clone(), s.reason.label().to_string()];
+            let mut why = vec![s.field.clone(), say(s.reason.label()).to_string()];
             why.extend(s.category.clone());
             if s.bypassed {
                 why.push(t.bypassed.to_string());

@@ -8,6 +8,7 @@ use moneydesk_model::email::inbound::InboundState;
 use moneydesk_model::email::validation::{CheckOutcome, Verdict};
 
 use crate::i18n::email::text;
+use crate::i18n::vocab::say;
 
 /// The sandboxed preview of an HTML part: scripts never run and the document is of no origin.
 #[component]
@@ -18,7 +19,7 @@ pub fn HtmlPreview(#[prop(into)] html: Signal<String>, title: &'static str) -> i
 /// An inbound message's state as a badge (`badge inbound-delivered`).
 pub fn inbound_badge(s: InboundState) -> impl IntoView {
     let class = format!("badge inbound-{}", s.as_str());
-    view! { <span class=class>{s.label()}</span> }
+    view! { <span class=class>{say(s.label())}</span> }
 }
 
 /// `2026-11-25T10:00:00.123Z` → `2026-11-25 10:00:00`.
@@ -39,7 +40,7 @@ pub fn outcome_class(o: CheckOutcome) -> String {
 /// A verdict as a badge (`badge verdict-risky`).
 pub fn verdict_badge(v: Verdict) -> impl IntoView {
     let class = format!("badge verdict-{}", v.as_str());
-    view! { <span class=class>{v.label()}</span> }
+    view! { <span class=class>{say(v.label())}</span> }
 }
 
 /// What each outcome is called on screen.

@@ -18,7 +18,7 @@ use crate::api::request::{submit, Answer};
 use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
 use crate::format::group;
-use crate::i18n::{email::text as words, fill};
+use crate::i18n::{email::text as words, fill, vocab::say};
 use crate::session::use_auth;
 
 /// The list's place as the URL holds it.
@@ -150,7 +150,7 @@ fn Filters(place: Memo<Place>, domain: Memo<String>, move_to: Callback<Box<dyn F
                                     if let Some(i) = p.reasons.iter().position(|x| *x == r) { p.reasons.remove(i); } else { p.reasons.push(r); }
                                     p.page = 1;
                                 }))/>
-                            {format!(" {}", r.label())}
+                            {format!(" {}", say(r.label()))}
                         </label>
                     }
                 }).collect_view()}
@@ -272,7 +272,7 @@ fn List(
                                 view! {
                                     <tr data-id=s.id.clone()>
                                         <td>{s.email.clone()}</td>
-                                        <td>{s.reason.label()}</td>
+                                        <td>{say(s.reason.label())}</td>
                                         <td>{s.category.clone().unwrap_or_else(|| t.every_send.into())}</td>
                                         <td class="muted">{s.source.clone()}</td>
                                         <td>{when(&s.created_at)}</td>

@@ -13,6 +13,7 @@ use crate::api::email as api;
 use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::i18n::email::text;
+use crate::i18n::vocab::say;
 use crate::session::use_auth;
 
 #[component]
@@ -94,7 +95,7 @@ fn VerificationCard(result: ValidationResult, on_suggestion: Callback<String>) -
                 <tbody>
                     {result.checks.iter().map(|c| view! {
                         <tr data-check=c.name.as_str()>
-                            <th scope="row">{c.name.label()}</th>
+                            <th scope="row">{say(c.name.label())}</th>
                             <td><span class=outcome_class(c.result)>{outcome_label(c.result)}</span></td>
                             <td>{c.detail.clone()}</td>
                         </tr>

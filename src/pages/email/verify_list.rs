@@ -12,7 +12,7 @@ use crate::api::email as api;
 use crate::api::request::submit;
 use crate::api::ApiError;
 use crate::components::download::{csv_cell, dated_name, save, CSV};
-use crate::i18n::{email::text as words, fill};
+use crate::i18n::{email::text as words, fill, vocab::say};
 use crate::session::use_auth;
 
 /// The addresses in pasted text: split at new lines, commas, semicolons and spaces, blanks
@@ -155,7 +155,7 @@ pub fn VerifyList() -> impl IntoView {
                         <button type="button" class="chip" aria-pressed=move || shown.get().is_none().to_string() on:click=move |_| shown.set(None)>{fill(t.all, &[&all.to_string()])}</button>
                         {counts.into_iter().map(|(v, n)| view! {
                             <button type="button" class="chip" id=format!("verify-show-{}", v.as_str())
-                                aria-pressed=move || (shown.get() == Some(v)).to_string() on:click=move |_| shown.set(Some(v))>{format!("{} {}", v.label(), n)}</button>
+                                aria-pressed=move || (shown.get() == Some(v)).to_string() on:click=move |_| shown.set(Some(v))>{format!("{} {}", say(v.label()), n)}</button>
                         }).collect_view()}
                         <button type="button" class="secondary" on:click=export>{t.export}</button>
                     </div>

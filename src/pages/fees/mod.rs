@@ -21,6 +21,7 @@ use crate::components::error_view::ApiErrorView;
 use crate::components::loading::Loading;
 use crate::i18n::fees::text;
 use crate::i18n::fill;
+use crate::i18n::vocab::say;
 use crate::session::use_auth;
 
 mod amount;
@@ -82,7 +83,7 @@ pub fn FeesPage() -> impl IntoView {
                 <button type="button" role="tab" id=format!("fees-rail-{rail}") class="fee-tab"
                     aria-selected=move || selected().to_string()
                     on:click=move |_| on_rail(rail)>
-                    {rail.label()}
+                    {say(rail.label())}
                 </button>
             }
         })
@@ -137,7 +138,7 @@ where
             .rail()
             .transfer_types()
             .iter()
-            .map(|t| view! { <option value=t.as_str() selected=*t == c.transfer_type>{t.label()}</option> })
+            .map(|t| view! { <option value=t.as_str() selected=*t == c.transfer_type>{say(t.label())}</option> })
             .collect_view()
     };
     let typed_payer = RwSignal::new(choice.get_untracked().payer.unwrap_or_default());
@@ -197,7 +198,7 @@ fn ScheduleView(schedule: FeeSchedule, choice: Signal<Choice>) -> impl IntoView 
         };
         view! {
             <table class="schedule" data-testid="fee-schedule">
-                <caption>{fill(words.schedule_caption, &[c.transfer_type.label(), &whose])}</caption>
+                <caption>{fill(words.schedule_caption, &[say(c.transfer_type.label()), &whose])}</caption>
                 <thead><tr><th scope="col">{words.schedule_columns[0]}</th><th scope="col">{words.schedule_columns[1]}</th><th scope="col">{words.schedule_columns[2]}</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>

@@ -14,6 +14,7 @@ use crate::components::error_view::ApiErrorView;
 use crate::format::{format_amount, format_date_time};
 use crate::i18n::fill;
 use crate::i18n::ledger::text;
+use crate::i18n::vocab::say;
 use crate::session::use_auth;
 
 const SIZE: u32 = 25;
@@ -59,7 +60,7 @@ pub fn ReturnItems(changed: RwSignal<u32>) -> impl IntoView {
                     <select id="returns-state" on:change=move |ev| set(event_target_value(&ev), 1)>
                         <option value="" selected=move || state.get().is_none()>{t.every_state}</option>
                         {ReturnItemState::OPTIONS.iter().map(|(v, l)| view! {
-                            <option value=*v selected=move || state.get().as_deref() == Some(*v)>{*l}</option>
+                            <option value=*v selected=move || state.get().as_deref() == Some(*v)>{say(l)}</option>
                         }).collect_view()}
                     </select>
                 </label>
@@ -93,9 +94,9 @@ fn Item(item: ReturnItem, changed: RwSignal<u32>) -> impl IntoView {
     view! {
         <article class="return-item" data-state=item.state.as_str() data-id=item.id>
             <p>
-                <span class=badge>{item.state.label()}</span>
+                <span class=badge>{say(item.state.label())}</span>
                 " " <span class="amount">{format_amount(&item.amount)}</span>
-                " · " {item.source.label()} " " {record} " · " {deposit} " · " {reason}
+                " · " {say(item.source.label())} " " {record} " · " {deposit} " · " {reason}
                 " · " <time datetime=item.received_at.clone()>{when}</time>
             </p>
             {item.note.map(|n| view! { <p class="muted">{n}</p> })}

@@ -15,6 +15,7 @@ use crate::api::ApiError;
 use crate::components::error_view::ApiErrorView;
 use crate::i18n::fill;
 use crate::i18n::ledger::text;
+use crate::i18n::vocab::say;
 use crate::session::use_auth;
 
 /// How many items of a result are in each state, in the order the summary says them (the
@@ -96,7 +97,7 @@ fn FileResult(r: ReturnFileResult) -> impl IntoView {
         })
         .collect_view();
     let name = r.file_name.clone().unwrap_or_else(|| fill(t.file, &[&r.file_id.to_string()]));
-    let heading = format!("{name} ({})", r.format.label());
+    let heading = format!("{name} ({})", say(r.format.label()));
     view! {
         <section class="returns-result" data-testid="returns-result" aria-live="polite">
             <h2>{heading}</h2>

@@ -22,6 +22,7 @@ use super::SearchOpen;
 use crate::api::ApiError;
 use crate::i18n::fill;
 use crate::i18n::search::text;
+use crate::i18n::vocab::say;
 use crate::session::use_auth;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -204,7 +205,7 @@ fn results(shown: RwSignal<Shown>, go: StoredValue<impl Fn(usize) + Send + Sync 
     groups
         .into_iter()
         .map(|(group, hits, more)| {
-            let label = if more { fill(text().more, &[group.label()]) } else { group.label().to_string() };
+            let label = if more { fill(text().more, &[say(group.label())]) } else { say(group.label()).to_string() };
             let aria_label = label.clone();
             let items = hits
                 .into_iter()
@@ -232,7 +233,7 @@ fn results(shown: RwSignal<Shown>, go: StoredValue<impl Fn(usize) + Send + Sync 
                             <div class="muted" style:font-size="0.85rem">
                                 {h.detail.unwrap_or_default()}
                                 " · "
-                                {h.matched.label()}
+                                {say(h.matched.label())}
                                 " "
                                 {h.field}
                             </div>

@@ -19,7 +19,7 @@ use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
 use crate::components::toasts::{use_toasts, ToastKind};
 use crate::format::format_date_time;
-use crate::i18n::{deposits::text, fill};
+use crate::i18n::{deposits::text, fill, vocab::say};
 use crate::pages::activity::tab::{WithActivity, DEPOSIT};
 use crate::session::use_auth;
 
@@ -68,7 +68,7 @@ fn DepositPanel(id: i64, images: bool) -> impl IntoView {
                 Ok(d) => {
                     toasts.show(
                         ToastKind::Success,
-                        fill(text().detail.moved, &[&id.to_string(), d.record.status.label()]),
+                        fill(text().detail.moved, &[&id.to_string(), say(d.record.status.label())]),
                     );
                     moves.done();
                     detail.set(Ok(d));

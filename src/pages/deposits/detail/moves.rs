@@ -8,7 +8,7 @@ use moneydesk_model::Money;
 
 use crate::api::ApiError;
 use crate::format::format_money;
-use crate::i18n::{deposits::text, fill};
+use crate::i18n::{deposits::text, fill, vocab::say};
 
 /// The move waiting for its reason, the reason typed, a move on its way, and its refusal.
 #[derive(Clone, Copy)]
@@ -93,12 +93,12 @@ pub fn reason_label(a: DepositAction) -> String {
 /// `Check · $1,250.00 · fee $2.00 · To confirm`.
 pub fn summary(kind: ServiceType, amount: &Money, fee: &Money, status: DepositStatus) -> String {
     let money = |m: &Money| format_money(&m.to_string()).unwrap_or_else(|| m.to_string());
-    fill(text().detail.summary, &[kind.label(), &money(amount), &money(fee), status.label()])
+    fill(text().detail.summary, &[say(kind.label()), &money(amount), &money(fee), say(status.label())])
 }
 
 /// `Rejected by ops`.
 pub fn what(e: &DepositEvent) -> String {
-    fill(text().detail.what, &[e.to_status.label(), &e.actor])
+    fill(text().detail.what, &[say(e.to_status.label()), &e.actor])
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::api::request::Answer;
 use crate::components::error_view::ApiErrorView;
 use crate::format::{format_amount, format_date, format_date_time};
 use crate::i18n::deposits::text;
+use crate::i18n::vocab::say;
 use crate::session::use_auth;
 use moneydesk_model::ledger::DepositPostings;
 
@@ -82,7 +83,7 @@ fn Transaction(t: LedgerTransaction) -> impl IntoView {
     view! {
         <div class="posting" data-kind=t.kind.as_str()>
             <p class="posting-head">
-                <strong>{t.kind.label()}</strong>
+                <strong>{say(t.kind.label())}</strong>
                 " "
                 <time datetime=t.posted_at.clone()>{when}</time>
                 " · "

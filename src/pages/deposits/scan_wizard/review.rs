@@ -15,7 +15,7 @@ use super::Gathered;
 use crate::api::request::submit;
 use crate::api::{self, ApiError};
 use crate::components::error_view::ApiErrorView;
-use crate::i18n::{deposits::text as words, fill};
+use crate::i18n::{deposits::text as words, fill, vocab::say};
 use crate::session::use_auth;
 
 #[component]
@@ -142,7 +142,7 @@ fn Made(record: DepositRecord, on_done: Callback<bool>) -> impl IntoView {
             <p class="scan-ok">{fill(w.made, &[&record.id.to_string()])}</p>
             <dl class="micr-fields">
                 <div class="micr-field"><dt>{c[0]}</dt><dd>{record.amount.with_cents().to_string()}</dd></div>
-                <div class="micr-field"><dt>{c[1]}</dt><dd>{record.status.label()}</dd></div>
+                <div class="micr-field"><dt>{c[1]}</dt><dd>{say(record.status.label())}</dd></div>
                 <div class="micr-field"><dt>{c[2]}</dt><dd class="mono">{record.check_number.clone().unwrap_or_default()}</dd></div>
                 <div class="micr-field"><dt>{c[3]}</dt><dd>{record.bank_name.clone().unwrap_or_default()}</dd></div>
             </dl>

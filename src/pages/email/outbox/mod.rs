@@ -30,7 +30,7 @@ use crate::components::list_bulk::{outcome, ListBulk, ListBulkBar, PageCheck, Ro
 use crate::components::selection::Selection;
 use crate::format::group;
 use crate::i18n::email::{en, es, text, Outbox as Words};
-use crate::i18n::{fill, pick};
+use crate::i18n::{fill, pick, vocab::say};
 use crate::session::use_auth;
 
 /// How often the list asks again while messages are on their way.
@@ -185,7 +185,7 @@ fn Filters(page: Outboxes) -> impl IntoView {
                         <label for=for_id>
                             <input type="checkbox" id=id prop:checked=move || place.with(|p| p.states.contains(&s))
                                 on:change=move |_| page.with(&|p| p.toggle(s))/>
-                            {format!(" {}", s.label())}
+                            {format!(" {}", say(s.label()))}
                         </label>
                     }
                 }).collect_view()}
@@ -243,7 +243,7 @@ fn Messages(page: Outboxes, list: Answer<Page<OutboxMessage>>) -> impl IntoView 
                                             let id = id.clone();
                                             page.with(&|p| p.message = Some(id.clone()));
                                         }>{subject(&m.subject)}</button></td>
-                                        <td><span class=badge>{state.label()}</span></td>
+                                        <td><span class=badge>{say(state.label())}</span></td>
                                         <td>{m.attempts}</td>
                                         <td class="muted">{m.last_reply.clone().unwrap_or_default()}</td>
                                         <td><schedule::ScheduleCell message=m.clone() tick/></td>
