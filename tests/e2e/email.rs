@@ -2,8 +2,9 @@
 //! mailbox): a message with HTML and an attachment sent, followed to "Sent" and read; a
 //! template sent to three recipients from a CSV, previewed; the Outbox filtered by day; outbox
 //! messages cancelled and resent in bulk. Verify and Domains are `email/verify.rs`; inbound
-//! messages `email/inbound.rs`.
+//! messages `email/inbound.rs`; bounces `email/deliverability.rs`.
 
+mod deliverability;
 mod inbound;
 mod verify;
 
@@ -218,12 +219,15 @@ async fn the_outbox_is_narrowed_to_the_days_the_messages_were_created_with_the_d
 }
 
 /// Shift-clicks a row's checkbox (a range from the row last clicked).
+/// Once the box is there: the outbox refreshes its rows while messages change state, so the
+/// row may be between two renders when the test gets to it.
 async fn shift_click(h: &Harness, css: &str) {
-    h.js(
-        "document.querySelector(arguments[0]).dispatchEvent(new MouseEvent('click', { shiftKey: true, bubbles: true, cancelable: true }))",
-        vec![serde_json::json!(css)],
-    )
-    .await;
+    let css = serde_json::json!(css);
+    let click = format!(
+        "(() => {{ const e = document.querySelector({css}); if (!e) return false; \
+         e.dispatchEvent(new MouseEvent('click', {{ shiftKey: true, bubbles: true, cancelable: true }})); return true; }})()"
+    );
+    h.wait_js(&click, &format!("{css} is there to shift-click")).await;
 }
 
 /// Runs a bulk action of the bar and answers its question.
