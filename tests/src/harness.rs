@@ -56,6 +56,12 @@ impl Harness {
         let mut config = Config::for_tests(&tmp.path().join("data"));
         config.dist_dir = Some(paths::dist_dir());
         configure(&mut config);
+        // `MONEYDESK_E2E_BACKEND=postgres`: a fresh database on the tests' PostgreSQL cluster
+        // for a test that keeps the default (embedded SQLite) database (scripts/test runs a
+        // subset so, to prove the portal on both backends).
+        if backend_is_postgres() && config.database_url.starts_with("sqlite:") {
+            config.database_url = crate::postgres::fresh_database().await;
+        }
         crate::calls::count(&mut config);
         let server = start_server(&config).await;
         // Restarts reuse the port the first start got.
@@ -248,4 +254,14 @@ fn point_local_environment_at(file: &Path, base_url: &str) {
         .expect("environments.json has a \"local\" environment");
     local["baseUrl"] = serde_json::Value::from(base_url);
     std::fs::write(file, json.to_string()).expect("writing environments.json");
+}
+
+/// Whether the e2e tests run on PostgreSQL (`MONEYDESK_E2E_BACKEND=postgres`; otherwise SQLite,
+/// the embedded default).
+fn backend_is_postgres() -> bool {
+    match std::env::var("MONEYDESK_E2E_BACKEND").as_deref() {
+        Ok("postgres") => true,
+        Ok("sqlite") | Err(_) => false,
+        Ok(other) => panic!("MONEYDESK_E2E_BACKEND is {other:?}: sqlite or postgres"),
+    }
 }

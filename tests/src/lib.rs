@@ -30,6 +30,9 @@ pub mod dns;
 mod harness;
 mod host;
 mod paths;
+/// The tests' PostgreSQL (`MONEYDESK_E2E_BACKEND=postgres`): the server tests' own, one copy.
+#[path = "../../crates/server/tests/common/postgres.rs"]
+mod postgres;
 
 pub use browser::{Browser, Fetched};
 pub use harness::{copy_build, Harness};
