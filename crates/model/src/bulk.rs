@@ -31,7 +31,7 @@ pub const BULK_LIMIT: usize = 10_000;
 
 /// Which records a bulk action applies to: exactly one of the two.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BulkSelect {
     /// These records (ids as the group writes them; vault: paths).

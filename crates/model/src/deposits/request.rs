@@ -23,8 +23,7 @@ pub struct CheckDepositFields {
     /// read with certainty (it must also be what the scan was made for); otherwise the answer is
     /// a 400 naming `amount` and saying why.
     #[serde(default, deserialize_with = "raw_text")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>,
-        pattern = "^([1-9][0-9]{0,9}(\\.[0-9]{1,2})?|0\\.(0[1-9]|[1-9][0-9]?))$"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount_schema))]
     pub amount: Option<String>,
     /// The account as printed in the check's on-us field: digits, with the dashes (the MICR
     /// dash symbol ⑉) and spaces printed between them, e.g. `1211-1234-56789`; at most 17
@@ -58,8 +57,7 @@ pub struct CheckDepositFields {
     /// `fees:override` scope (or `admin`); from any other token it is a 403 naming `fee`, never
     /// ignored. Left out, the schedule's standard fee for the amount is charged.
     #[serde(default, deserialize_with = "raw_text")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>,
-        pattern = "^(0|[1-9][0-9]{0,9})(\\.[0-9]{1,2})?$"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = fee_schema))]
     pub fee: Option<String>,
     /// At most 140 characters, no control characters.
     #[cfg_attr(feature = "openapi", schema(schema_with = Memo::nullable_schema))]
@@ -118,6 +116,47 @@ fn transfer_type_schema() -> utoipa::openapi::Object {
     Text140::schema_builder(true)
         .description(Some("Stored as given (the example's field; not in the field table)."))
         .build()
+}
+
+/// `amount` as the description types it (a number), or a decimal string: the pattern holds
+/// for a string; a number's two decimals are the operation's rule (`multipleOf: 0.01` is not
+/// exact in binary floating point, so validators disagree on it).
+#[cfg(feature = "openapi")]
+fn amount_schema() -> utoipa::openapi::schema::Object {
+    number_or_text(r"^([1-9][0-9]{0,9}(\.[0-9]{1,2})?|0\.(0[1-9]|[1-9][0-9]?))$", true)
+        .description(Some(
+            "A JSON number or a decimal string, above zero, at most two decimals, at most 9,999,999,999.99. \
+         Optional: without it, a deposit naming a `scanId` takes the scan's MICR amount field when the \
+         check has one printed and it was read with certainty (it must also be what the scan was made \
+         for); otherwise the answer is a 400 naming `amount` and saying why.",
+        ))
+        .build()
+}
+
+/// `fee` as the description types it (a number, zero allowed), or a decimal string.
+#[cfg(feature = "openapi")]
+fn fee_schema() -> utoipa::openapi::schema::Object {
+    number_or_text(r"^(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?$", false)
+        .description(Some(
+            "A JSON number or a decimal string, zero or more, at most two decimals: the fee to charge \
+         instead of the fee schedule's, allowed to a token with the `fees:override` scope (or `admin`); \
+         from any other token it is a 403 naming `fee`, never ignored. Left out, the schedule's standard \
+         fee for the amount is charged.",
+        ))
+        .build()
+}
+
+#[cfg(feature = "openapi")]
+fn number_or_text(pattern: &str, above_zero: bool) -> utoipa::openapi::schema::ObjectBuilder {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    let b = ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Number, Type::String, Type::Null]))
+        .pattern(Some(pattern))
+        .maximum(Some(9_999_999_999.99));
+    match above_zero {
+        true => b.exclusive_minimum(Some(0.0)),
+        false => b.minimum(Some(0.0)),
+    }
 }
 
 pub(super) fn raw_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {

@@ -46,6 +46,7 @@ pub struct VaultBulkParams {
 
 /// What to download: the selection, and the archive's file name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct VaultDownloadRequest {
     pub select: BulkSelect,
     /// The archive's file name (`.zip` added when missing); `vault-selection.zip` by default.
@@ -55,11 +56,13 @@ pub struct VaultDownloadRequest {
 
 /// The selection's schema: paths (as the single actions take them), or a folder's listing.
 fn select_schema() -> serde_json::Value {
-    use moneydesk_model::vault::{ENTRY_PATTERN, FOLDER_PATTERN};
+    use moneydesk_model::vault::FOLDER_PATTERN;
     let path = |pattern: &str| serde_json::json!({"type": "string", "pattern": pattern, "maxLength": 4096});
+    // Ids are taken one by one: a path that names no entry (or is no path) is that item's
+    // refusal (`not_found`), as every bulk action treats an unknown id.
     bulk::select_schema(
-        "Paths of files and folders",
-        path(ENTRY_PATTERN),
+        "Paths of files and folders (one that names no entry is refused on its own, `not_found`)",
+        serde_json::json!({"type": "string"}),
         serde_json::json!({"path": path(FOLDER_PATTERN)}),
     )
 }
@@ -73,8 +76,8 @@ impl utoipa::PartialSchema for VaultBulkRequest {
             "description": "The folder the entries go into (`/` or empty: the root)"}});
         bulk::schema(serde_json::json!({"oneOf": [
             bulk::action_schema(&["move"], to, select_schema()),
-            bulk::action_schema(&["delete"], serde_json::json!({"permanent": {"type": "boolean",
-                "description": "`true`: removed for good at once, skipping the trash (default: moved to the trash)"}}), select_schema()),
+            bulk::action_schema(&["delete"], serde_json::json!({"permanent": {"type": ["boolean", "null"],
+                "description": "`true`: removed for good at once, skipping the trash (default, or `null`: moved to the trash)"}}), select_schema()),
         ]}))
     }
 }
@@ -91,8 +94,8 @@ pub struct VaultDownloadBody;
 impl utoipa::PartialSchema for VaultDownloadBody {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
         bulk::schema(serde_json::json!({"type": "object", "required": ["select"], "additionalProperties": false,
-            "properties": {"select": select_schema(), "name": {"type": "string",
-                "description": "The archive's file name (`.zip` added when missing; characters a file name cannot hold become `_`; cut to 200 characters)"}}}))
+            "properties": {"select": select_schema(), "name": {"type": ["string", "null"],
+                "description": "The archive's file name (none or `null`: `vault-selection.zip`; `.zip` added when missing; characters a file name cannot hold become `_`; cut to 200 characters)"}}}))
     }
 }
 
@@ -117,8 +120,10 @@ pub(super) async fn bulk_action(
     State(state): State<VaultState>,
     caller: Caller,
     UrlPath(user_id): UrlPath<String>,
-    Json(req): Json<BulkRequest<VaultBulkAction, VaultBulkParams>>,
+    body: axum::body::Bytes,
 ) -> Result<Json<Envelope<BulkResult>>, Error> {
+    let req: BulkRequest<VaultBulkAction, VaultBulkParams> =
+        bulk::read(&body, &["action", "to", "permanent", "select"])?;
     let user = owner(&caller, &user_id)?;
     if req.action == VaultBulkAction::Move && req.params.permanent.is_some() {
         return Err(Error::field("permanent", "only a delete takes it"));

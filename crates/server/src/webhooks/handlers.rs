@@ -181,7 +181,8 @@ pub(super) async fn delete(
 
 #[utoipa::path(operation_id = "rotate_webhook_secret", post, path = paths::WEBHOOK_ENDPOINT_SECRET, tag = "webhooks",
     params(("id" = String, Path, description = "The endpoint's id")),
-    request_body = RotateWebhookSecret,
+    // Optional: no body (or `null`) is the default overlap.
+    request_body = Option<RotateWebhookSecret>,
     security(("bearer" = ["webhooks:write"])),
     extensions(("x-extension" = json!(true))),
     description = "Replaces the secret with a new one, answered this once (never again). The old secret keeps signing beside it for `overlapHours` (default 24, at most 168; 0: stops at once): during the overlap each POST carries two `v1=` signatures, so the receiver can switch secrets without refusing one.",
@@ -194,14 +195,15 @@ pub(super) async fn rotate_secret(
     Path(id): Path<String>,
     body: axum::body::Bytes,
 ) -> Result<Json<Envelope<WebhookEndpointWithSecret>>, Error> {
-    // The body is optional (no body: the default overlap).
+    // The body is optional (none, or JSON `null`: the default overlap).
     let asked: RotateWebhookSecret = match body.iter().all(u8::is_ascii_whitespace) {
         true => RotateWebhookSecret::default(),
-        false => {
-            let map: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&body)
-                .map_err(|e| Error::bad_request(format!("The body is not a rotation: {e}")))?;
-            object(map, "a rotation")?
-        }
+        false => match serde_json::from_slice::<Option<serde_json::Map<String, serde_json::Value>>>(&body)
+            .map_err(|e| Error::bad_request(format!("The body is not a rotation: {e}")))?
+        {
+            None => RotateWebhookSecret::default(),
+            Some(map) => object(map, "a rotation")?,
+        },
     };
     let hours = asked.overlap_hours.unwrap_or(DEFAULT_OVERLAP_HOURS);
     if hours > MAX_OVERLAP_HOURS {

@@ -11,7 +11,7 @@ use common::Backend;
 use moneydesk_model::events::EventType;
 use moneydesk_model::paths;
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{json, Value};
 use webhooks_support::*;
 
 async fn signed_in_order_with_retries(backend: Backend) {
@@ -171,6 +171,14 @@ async fn a_rotation_signs_with_both_secrets_during_the_overlap() {
     assert!(hit.verifies(&[&newest]) && !hit.verifies(&[&new]));
     let (status, _) = send(&s, &t, Method::POST, &rotate, Some(json!({"overlapHours": 500}))).await;
     assert_eq!(status, 400);
+    // The body is optional: none, or `null`, is the default overlap (24 hours).
+    for body in [None, Some(Value::Null)] {
+        let (status, b) = send(&s, &t, Method::POST, &rotate, body).await;
+        assert_eq!(status, 200, "{b}");
+        assert!(b["data"]["endpoint"]["previousSecretUntil"].is_string(), "{b}");
+    }
+    let (status, _) = send(&s, &t, Method::POST, &rotate, Some(json!([1]))).await;
+    assert_eq!(status, 400, "a body that is not an object is refused");
     s.running.stop().await;
 }
 

@@ -48,7 +48,7 @@ pub(super) async fn bulk_deposits(
     caller: Caller,
     body: Bytes,
 ) -> Result<Json<Envelope<BulkResult>>, Error> {
-    let mut m = members(&body, &["action", "reason", "select"])?;
+    let mut m = crate::http::bulk::members(&body, &["action", "reason", "select"])?;
     let (action, reason) = action_and_reason(&m)?;
     let select = selection(&mut m)?;
     let ids = match select.selected().map_err(|e| Error::field("select", e.to_string()))? {
@@ -79,7 +79,7 @@ pub(super) async fn export_deposits(
     _caller: Caller,
     body: Bytes,
 ) -> Result<Response, Error> {
-    let mut m = members(&body, &["select"])?;
+    let mut m = crate::http::bulk::members(&body, &["select"])?;
     let select = selection(&mut m)?;
     let tz = state.config().business_time_zone;
     let records: Vec<DepositRecord> = match select.selected().map_err(|e| Error::field("select", e.to_string()))? {
@@ -100,20 +100,6 @@ pub(super) async fn export_deposits(
     Ok((StatusCode::OK, headers, csv).into_response())
 }
 
-/// The body's members, none but `allowed`.
-fn members(body: &[u8], allowed: &[&str]) -> Result<Map<String, Value>, Error> {
-    let v: Value =
-        serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
-    let Value::Object(m) = v else { return Err(Error::bad_request("The body must be a JSON object")) };
-    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(Error::field(
-            k.clone(),
-            format!("is not a member of this request; it takes {}", allowed.join(", ")),
-        ));
-    }
-    Ok(m)
-}
-
 /// `action` and `reason`, checked as the single action checks them.
 fn action_and_reason(m: &Map<String, Value>) -> Result<(DepositAction, Option<String>), Error> {
     let known = || ACTIONS.iter().map(|a| a.as_str()).collect::<Vec<_>>().join(", ");
@@ -124,9 +110,14 @@ fn action_and_reason(m: &Map<String, Value>) -> Result<(DepositAction, Option<St
     }
     .ok_or_else(|| Error::field("action", format!("must be one of {}", known())))?;
     let reason = match m.get("reason") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.trim().to_string()).filter(|r| !r.is_empty()),
-        Some(_) => return Err(Error::field("reason", "must be text")),
+        None => None,
+        // The document's rule (1 to 500 characters, not only spaces): a reason with nothing
+        // to say is left out, not sent.
+        Some(Value::String(s)) if s.trim().is_empty() => {
+            return Err(Error::field("reason", "is empty: leave it out, or say why"));
+        }
+        Some(Value::String(s)) => Some(s.trim().to_string()),
+        Some(_) => return Err(Error::field("reason", "must be text (left out when there is none)")),
     };
     if action.needs_reason() && reason.is_none() {
         return Err(Error::field("reason", format!("a {} needs a reason (one for all)", action.as_str())));

@@ -29,7 +29,7 @@ pub struct InboundBulkRequest;
 impl utoipa::PartialSchema for InboundBulkRequest {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
         let filter = serde_json::json!({
-            "domain": {"type": "string", "maxLength": 253},
+            "domain": {"type": "string", "description": "A domain that is no domain name matches nothing"},
             "state": {"type": "string", "enum": ["pending", "delivering", "delivered", "failed"]}
         });
         let select = bulk::select_schema("Inbound message ids (UUIDs)", serde_json::json!({"type": "string"}), filter);
@@ -54,8 +54,9 @@ impl utoipa::ToSchema for InboundBulkRequest {
 pub(super) async fn bulk(
     State(state): State<EmailState>,
     _caller: Caller,
-    Json(req): Json<BulkRequest<InboundBulkAction, NoParams>>,
+    body: axum::body::Bytes,
 ) -> Result<Json<Envelope<BulkResult>>, Error> {
+    let req: BulkRequest<InboundBulkAction, NoParams> = bulk::read(&body, &["action", "select"])?;
     let ids = match bulk::choose(&req.select, &["domain", "state"])? {
         Chosen::Ids(ids) => ids,
         Chosen::Filter(pairs) => {

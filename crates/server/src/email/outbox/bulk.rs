@@ -45,7 +45,8 @@ impl utoipa::PartialSchema for OutboxBulkRequest {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
         let state = "(queued|scheduled|sending|sent|deferred|failed)";
         let filter = json!({
-            "state": {"type": "string", "pattern": format!("^{state}(,{state})*$")},
+            // Empty: every state, as the list reads `state=`.
+            "state": {"type": "string", "pattern": format!("^({state}(,{state})*)?$")},
             "q": {"type": "string", "maxLength": 200},
             "batchId": {"type": "string", "maxLength": 100},
             "createdFrom": {"type": "string", "format": "date"},
@@ -73,8 +74,9 @@ impl utoipa::ToSchema for OutboxBulkRequest {
 pub(super) async fn bulk(
     State(state): State<EmailState>,
     caller: Caller,
-    Json(req): Json<BulkRequest<OutboxBulkAction, NoParams>>,
+    body: axum::body::Bytes,
 ) -> Result<Json<Envelope<BulkResult>>, Error> {
+    let req: BulkRequest<OutboxBulkAction, NoParams> = bulk::read(&body, &["action", "select"])?;
     let ids = match bulk::choose(&req.select, FILTERS)? {
         Chosen::Ids(ids) => ids,
         Chosen::Filter(pairs) => match filter(&pairs)? {
