@@ -54,17 +54,21 @@ pub struct VaultDownloadRequest {
     pub name: Option<String>,
 }
 
-/// The selection's schema: paths (as the single actions take them), or a folder's listing.
-fn select_schema() -> serde_json::Value {
-    use moneydesk_model::vault::FOLDER_PATTERN;
+/// The selection's schema: paths, or a folder's listing. A bulk action takes its ids one by
+/// one: a path that names no entry (or is no path) is that item's refusal (`not_found`), as
+/// every bulk action treats an unknown id. A download answers one zip, which cannot say what
+/// was refused: a path that is no path is a 400 (the root, empty or `/`, is everything).
+fn select_schema(download: bool) -> serde_json::Value {
+    use moneydesk_model::vault::{ENTRY_PATTERN, FOLDER_PATTERN};
     let path = |pattern: &str| serde_json::json!({"type": "string", "pattern": pattern, "maxLength": 4096});
-    // Ids are taken one by one: a path that names no entry (or is no path) is that item's
-    // refusal (`not_found`), as every bulk action treats an unknown id.
-    bulk::select_schema(
-        "Paths of files and folders (one that names no entry is refused on its own, `not_found`)",
-        serde_json::json!({"type": "string"}),
-        serde_json::json!({"path": path(FOLDER_PATTERN)}),
-    )
+    let (what, id) = match download {
+        false => (
+            "Paths of files and folders (one that names no entry is refused on its own, `not_found`)",
+            serde_json::json!({"type": "string"}),
+        ),
+        true => ("Paths of files and folders (empty or `/`: the root)", path(&format!("^/?$|{ENTRY_PATTERN}"))),
+    };
+    bulk::select_schema(what, id, serde_json::json!({"path": path(FOLDER_PATTERN)}))
 }
 
 /// The bulk action's body, as the document writes it: a move names its folder, a delete none.
@@ -75,9 +79,9 @@ impl utoipa::PartialSchema for VaultBulkRequest {
         let to = serde_json::json!({"to": {"type": "string", "pattern": moneydesk_model::vault::FOLDER_PATTERN, "maxLength": 4096,
             "description": "The folder the entries go into (`/` or empty: the root)"}});
         bulk::schema(serde_json::json!({"oneOf": [
-            bulk::action_schema(&["move"], to, select_schema()),
+            bulk::action_schema(&["move"], to, select_schema(false)),
             bulk::action_schema(&["delete"], serde_json::json!({"permanent": {"type": ["boolean", "null"],
-                "description": "`true`: removed for good at once, skipping the trash (default, or `null`: moved to the trash)"}}), select_schema()),
+                "description": "`true`: removed for good at once, skipping the trash (default, or `null`: moved to the trash)"}}), select_schema(false)),
         ]}))
     }
 }
@@ -94,7 +98,7 @@ pub struct VaultDownloadBody;
 impl utoipa::PartialSchema for VaultDownloadBody {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
         bulk::schema(serde_json::json!({"type": "object", "required": ["select"], "additionalProperties": false,
-            "properties": {"select": select_schema(), "name": {"type": ["string", "null"],
+            "properties": {"select": select_schema(true), "name": {"type": ["string", "null"],
                 "description": "The archive's file name (none or `null`: `vault-selection.zip`; `.zip` added when missing; characters a file name cannot hold become `_`; cut to 200 characters)"}}}))
     }
 }
