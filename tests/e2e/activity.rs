@@ -10,20 +10,7 @@ use moneydesk_e2e::{Harness, Scope};
 use moneydesk_model::paths;
 use serde_json::{json, Value};
 
-use crate::tables::api;
-
-/// A JSON request through the browser with the token; the answer's status and body.
-async fn call(h: &Harness, token: &str, method: &str, path: &str, body: Value) -> (u16, Value) {
-    let v = h
-        .js(
-            "return fetch(arguments[1], { method: arguments[0], body: JSON.stringify(arguments[3]), \
-             headers: { Authorization: 'Bearer ' + arguments[2], 'Content-Type': 'application/json' } }) \
-             .then(async r => [r.status, await r.json()])",
-            vec![json!(method), json!(path), json!(token), body],
-        )
-        .await;
-    (v[0].as_u64().unwrap_or_default() as u16, v[1].clone())
-}
+use crate::tables::{api, check_deposit, post};
 
 /// A GET's status and body as text (the CSV).
 async fn get_text(h: &Harness, token: &str, path: &str) -> (u16, String) {
@@ -41,21 +28,12 @@ async fn get_text(h: &Harness, token: &str, path: &str) -> (u16, String) {
 async fn deposit_and_confirm(h: &Harness, token: &str) -> i64 {
     let first = api(h, token, &format!("{}?size=1", paths::ACCOUNTS)).await["data"]["content"][0].clone();
     let account = first["id"].as_str().expect("an account").to_string();
-    use base64::Engine;
-    let png = |f: &str| {
-        base64::engine::general_purpose::STANDARD.encode(std::fs::read(moneydesk_e2e::shared_data(f)).unwrap())
-    };
-    let body = json!({
-        "amount": "250.00", "bankRoutingNumber": "021090028", "bankAccountNumber": "4820001234",
-        "checkNumber": "1043", "payeeAccountId": account, "payeeUserId": "usr_0001",
-        "checkFrontImage": png("checks/full/02_finos_sample_check.png"),
-        "checkBackImage": png("checks/full/04_wikimedia_check1005_calfed.jpg"),
-    });
-    let (status, made) = call(h, token, "POST", paths::DEPOSITS_CHECK, body).await;
+    let body = check_deposit(&account, "250.00", "1043");
+    let (status, made) = post(h, token, paths::DEPOSITS_CHECK, body).await;
     assert_eq!(status, 201, "{made}");
     let id = made["id"].as_i64().unwrap();
     let actions = paths::fill(paths::DEPOSIT_ACTIONS, "id", &id.to_string());
-    let (status, moved) = call(h, token, "POST", &actions, json!({"action": "confirm"})).await;
+    let (status, moved) = post(h, token, &actions, json!({"action": "confirm"})).await;
     assert!((200..300).contains(&status), "{status} {moved}");
     id
 }

@@ -8,22 +8,9 @@
 use moneydesk_e2e::{Config, Harness, Scope};
 use moneydesk_model::paths;
 use moneydesk_x9::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::tables::api;
-
-/// A JSON request through the browser with the token; the answer's status and body.
-async fn call(h: &Harness, token: &str, method: &str, path: &str, body: Value) -> (u16, Value) {
-    let v = h
-        .js(
-            "return fetch(arguments[1], { method: arguments[0], body: JSON.stringify(arguments[3]), \
-             headers: { Authorization: 'Bearer ' + arguments[2], 'Content-Type': 'application/json' } }) \
-             .then(async r => [r.status, await r.json()])",
-            vec![json!(method), json!(path), json!(token), body],
-        )
-        .await;
-    (v[0].as_u64().unwrap_or_default() as u16, v[1].clone())
-}
+use crate::tables::{api, check_deposit, post};
 
 /// `-$1,234.50` (or `1234.5`) in cents.
 fn cents(text: &str) -> i64 {
@@ -119,17 +106,8 @@ async fn a_deposit_posts_is_released_and_comes_back_returned_with_its_fee() {
     assert_eq!(row_available, balance(&h, "available").await, "the row's available balance is the drawer's");
 
     // A $500.00 check, made through the API and confirmed in the deposit's drawer.
-    use base64::Engine;
-    let png = |f: &str| {
-        base64::engine::general_purpose::STANDARD.encode(std::fs::read(moneydesk_e2e::shared_data(f)).unwrap())
-    };
-    let body = json!({
-        "amount": "500.00", "bankRoutingNumber": "021090028", "bankAccountNumber": "4820001234",
-        "checkNumber": "1042", "payeeAccountId": account, "payeeUserId": "usr_0001",
-        "checkFrontImage": png("checks/full/02_finos_sample_check.png"),
-        "checkBackImage": png("checks/full/04_wikimedia_check1005_calfed.jpg"),
-    });
-    let (status, made) = call(&h, &token, "POST", paths::DEPOSITS_CHECK, body).await;
+    let body = check_deposit(&account, "500.00", "1042");
+    let (status, made) = post(&h, &token, paths::DEPOSITS_CHECK, body).await;
     assert_eq!(status, 201, "{made}");
     let deposit = made["id"].as_i64().unwrap();
     h.goto("/deposits").await;
@@ -164,7 +142,7 @@ async fn a_deposit_posts_is_released_and_comes_back_returned_with_its_fee() {
     h.wait_for("[data-testid=entries] tbody tr[data-kind=hold_released]").await;
 
     // Sent in a cash letter (its item sequence number is the deposit's id), then returned.
-    let (status, letter) = call(&h, &token, "POST", paths::CASH_LETTERS, json!({"depositIds": [deposit]})).await;
+    let (status, letter) = post(&h, &token, paths::CASH_LETTERS, json!({"depositIds": [deposit]})).await;
     assert_eq!(status, 201, "{letter}");
     let file = tmp.path().join("returns-1.x937");
     std::fs::write(&file, return_file(50_000, &deposit.to_string())).unwrap();
@@ -203,23 +181,14 @@ async fn an_unmatched_return_is_matched_by_hand_and_another_dismissed_with_a_not
         .as_str()
         .unwrap()
         .to_string();
-    use base64::Engine;
-    let png = |f: &str| {
-        base64::engine::general_purpose::STANDARD.encode(std::fs::read(moneydesk_e2e::shared_data(f)).unwrap())
-    };
-    let body = json!({
-        "amount": "250.00", "bankRoutingNumber": "021090028", "bankAccountNumber": "4820001234",
-        "checkNumber": "1043", "payeeAccountId": account, "payeeUserId": "usr_0001",
-        "checkFrontImage": png("checks/full/02_finos_sample_check.png"),
-        "checkBackImage": png("checks/full/04_wikimedia_check1005_calfed.jpg"),
-    });
-    let (status, made) = call(&h, &token, "POST", paths::DEPOSITS_CHECK, body).await;
+    let body = check_deposit(&account, "250.00", "1043");
+    let (status, made) = post(&h, &token, paths::DEPOSITS_CHECK, body).await;
     assert_eq!(status, 201, "{made}");
     let deposit = made["id"].as_i64().unwrap();
     let actions = paths::DEPOSIT_ACTIONS.replace("{id}", &deposit.to_string());
-    let (status, b) = call(&h, &token, "POST", &actions, json!({"action": "confirm"})).await;
+    let (status, b) = post(&h, &token, &actions, json!({"action": "confirm"})).await;
     assert_eq!(status, 200, "{b}");
-    let (status, letter) = call(&h, &token, "POST", paths::CASH_LETTERS, json!({"depositIds": [deposit]})).await;
+    let (status, letter) = post(&h, &token, paths::CASH_LETTERS, json!({"depositIds": [deposit]})).await;
     assert_eq!(status, 201, "{letter}");
 
     let tmp = tempfile::tempdir().unwrap();

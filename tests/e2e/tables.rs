@@ -77,6 +77,21 @@ pub(crate) async fn post(h: &Harness, token: &str, path: &str, body: Value) -> (
     (answer[0].as_u64().unwrap_or(0) as u16, answer[1].clone())
 }
 
+/// A check deposit's body: `amount` to `account`, check number `number`, the sample check's
+/// images (a real check's front and back from ../shared/data).
+pub(crate) fn check_deposit(account: &str, amount: &str, number: &str) -> Value {
+    use base64::Engine;
+    let image = |f: &str| {
+        base64::engine::general_purpose::STANDARD.encode(std::fs::read(moneydesk_e2e::shared_data(f)).unwrap())
+    };
+    json!({
+        "amount": amount, "bankRoutingNumber": "021090028", "bankAccountNumber": "4820001234",
+        "checkNumber": number, "payeeAccountId": account, "payeeUserId": "usr_0001",
+        "checkFrontImage": image("checks/full/02_finos_sample_check.png"),
+        "checkBackImage": image("checks/full/04_wikimedia_check1005_calfed.jpg"),
+    })
+}
+
 const DEPOSITS: &str = "/api/v2/services/money-movements/deposits";
 
 /// `n` cash deposits of $1.00, $2.00, … to the demo's first account, all to confirm; their ids.

@@ -12,9 +12,9 @@ use moneydesk_e2e::{Harness, Scope};
 use moneydesk_model::paths;
 use moneydesk_model::webhooks::{ID_HEADER, SIGNATURE_HEADER};
 use moneydesk_server::config::webhooks::parse_allowed;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::tables::api;
+use crate::tables::{api, check_deposit, post};
 
 /// What the receiver got: each POST's event id, its event type and whether it was signed.
 type Got = Arc<Mutex<Vec<(String, String, bool)>>>;
@@ -42,32 +42,10 @@ async fn receiver() -> (String, Got) {
     (url, got)
 }
 
-/// A JSON POST through the browser with the token; the answer's status and body.
-async fn post(h: &Harness, token: &str, path: &str, body: Value) -> (u16, Value) {
-    let v = h
-        .js(
-            "return fetch(arguments[0], { method: 'POST', body: JSON.stringify(arguments[2]), \
-             headers: { Authorization: 'Bearer ' + arguments[1], 'Content-Type': 'application/json' } }) \
-             .then(async r => [r.status, await r.json()])",
-            vec![json!(path), json!(token), body],
-        )
-        .await;
-    (v[0].as_u64().unwrap_or_default() as u16, v[1].clone())
-}
-
 /// A $75.00 check deposited to the first account; its id.
 async fn deposit(h: &Harness, token: &str) -> i64 {
     let first = api(h, token, &format!("{}?size=1", paths::ACCOUNTS)).await["data"]["content"][0].clone();
-    use base64::Engine;
-    let png = |f: &str| {
-        base64::engine::general_purpose::STANDARD.encode(std::fs::read(moneydesk_e2e::shared_data(f)).unwrap())
-    };
-    let body = json!({
-        "amount": "75.00", "bankRoutingNumber": "021090028", "bankAccountNumber": "4820001234",
-        "checkNumber": "1077", "payeeAccountId": first["id"], "payeeUserId": "usr_0001",
-        "checkFrontImage": png("checks/full/02_finos_sample_check.png"),
-        "checkBackImage": png("checks/full/04_wikimedia_check1005_calfed.jpg"),
-    });
+    let body = check_deposit(first["id"].as_str().expect("an account"), "75.00", "1077");
     let (status, made) = post(h, token, paths::DEPOSITS_CHECK, body).await;
     assert_eq!(status, 201, "{made}");
     made["id"].as_i64().unwrap()
