@@ -146,14 +146,9 @@ async fn every_page_has_no_accessibility_violations_in_either_theme() {
         h.click("tbody tr[data-id]").await;
         h.wait_for("dialog[open], [role=dialog]").await;
         problems.extend(violations(&h, &axe).await.into_iter().map(|v| format!("/accounts drawer, {theme}: {v}")));
-        h.goto("/").await;
-        h.click("button#signout").await;
-        h.wait_for("textarea#signin-token").await;
+        sign_out(&h).await;
     }
-    if !problems.is_empty() {
-        h.fail(format!("axe-core found {} violation(s):\n  {}", problems.len(), problems.join("\n  "))).await;
-    }
-    h.finish().await;
+    finish(h, problems).await;
 }
 
 /// Every kind of drawer and dialog the portal opens, in both themes (issue 48): the global
@@ -215,10 +210,20 @@ async fn every_drawer_and_dialog_has_no_accessibility_violations_in_either_theme
         h.wait_for("#vault-delete-counts").await;
         check("/vault delete question").await;
 
-        h.goto("/").await;
-        h.click("button#signout").await;
-        h.wait_for("textarea#signin-token").await;
+        sign_out(&h).await;
     }
+    finish(h, problems).await;
+}
+
+/// Back to the sign-in page, for the next theme's pass.
+async fn sign_out(h: &Harness) {
+    h.goto("/").await;
+    h.click("button#signout").await;
+    h.wait_for("textarea#signin-token").await;
+}
+
+/// Fails with every violation found, one a line, or finishes.
+async fn finish(h: Harness, problems: Vec<String>) {
     if !problems.is_empty() {
         h.fail(format!("axe-core found {} violation(s):\n  {}", problems.len(), problems.join("\n  "))).await;
     }
