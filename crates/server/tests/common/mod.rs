@@ -110,6 +110,25 @@ impl Server {
     }
 }
 
+/// A request with the token (and a JSON body): its status and JSON body (`null` when the
+/// answer is not JSON).
+pub async fn call(
+    s: &Server,
+    method: reqwest::Method,
+    path: &str,
+    token: &str,
+    body: Option<serde_json::Value>,
+) -> (u16, serde_json::Value) {
+    let mut r = s.client.request(method, s.url(path)).bearer_auth(token);
+    if let Some(b) = body {
+        r = r.json(&b);
+    }
+    let r = r.send().await.unwrap();
+    let status = r.status().as_u16();
+    let text = r.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(serde_json::Value::Null))
+}
+
 /// The response's JSON body (panics with the text when it is not JSON).
 pub async fn json(resp: reqwest::Response) -> serde_json::Value {
     let text = resp.text().await.expect("body");

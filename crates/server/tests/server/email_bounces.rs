@@ -4,13 +4,12 @@
 //! listener (or are posted); what the relay receives afterwards is what is checked.
 
 use crate::common;
-use crate::email_domains::call;
 
 use std::time::Duration;
 
 use common::dns::DnsServer;
 use common::smtp::SmtpSink;
-use common::{Backend, Server};
+use common::{call, Backend, Server};
 use moneydesk_model::{paths, Scope};
 use serde_json::{json, Value};
 
