@@ -405,15 +405,10 @@ def map_body(ctx, body):
     return _fix_body(ctx.operation.path if ctx.operation is not None else "", body)
 
 
-@schemathesis.hook
-def map_headers(ctx, headers):
-    return _fix_headers(headers)
-
-
-# The coverage phase builds its cases without the `map_*` hooks (schemathesis 4.32 applies them
+# Every phase's keys are fixed where requests prepares the headers, out of schemathesis' sight:
+# the coverage phase builds its cases without the `map_*` hooks (schemathesis 4.32 applies them
 # to generated strategies only), and a `before_call` hook that edits a case makes schemathesis
-# take it for a positive one (its missing-Authorization cases then keep the header). So its keys
-# are fixed where requests prepares the headers, out of schemathesis' sight.
+# take it for a positive one (its missing-Authorization cases then keep the header).
 _prepare_headers = requests.models.PreparedRequest.prepare_headers
 
 
