@@ -154,6 +154,28 @@ pub fn action_schema(actions: &[&str], extra: serde_json::Value, select: serde_j
     serde_json::json!({"type": "object", "required": required, "additionalProperties": false, "properties": properties})
 }
 
+/// The body's members, none but `allowed` (a member the document does not list is a 400 naming
+/// it, as everywhere else).
+pub fn members(body: &[u8], allowed: &[&str]) -> Result<serde_json::Map<String, serde_json::Value>, Error> {
+    let v: serde_json::Value =
+        serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
+    let serde_json::Value::Object(m) = v else { return Err(Error::bad_request("The body must be a JSON object")) };
+    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(Error::field(
+            k.clone(),
+            format!("is not a member of this request; it takes {}", allowed.join(", ")),
+        ));
+    }
+    Ok(m)
+}
+
+/// The body as `T`, its members none but `allowed`: serde cannot refuse unknown members beside
+/// a `#[serde(flatten)]` part, as `BulkRequest`'s parameters are.
+pub fn read<T: serde::de::DeserializeOwned>(body: &[u8], allowed: &[&str]) -> Result<T, Error> {
+    serde_json::from_value(serde_json::Value::Object(members(body, allowed)?))
+        .map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,26 +203,4 @@ mod tests {
         assert!(limit(BULK_LIMIT).is_ok());
         assert_eq!(limit(BULK_LIMIT + 1).err().unwrap().reason, "too_many");
     }
-}
-
-/// The body's members, none but `allowed` (a member the document does not list is a 400 naming
-/// it, as everywhere else).
-pub fn members(body: &[u8], allowed: &[&str]) -> Result<serde_json::Map<String, serde_json::Value>, Error> {
-    let v: serde_json::Value =
-        serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))?;
-    let serde_json::Value::Object(m) = v else { return Err(Error::bad_request("The body must be a JSON object")) };
-    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(Error::field(
-            k.clone(),
-            format!("is not a member of this request; it takes {}", allowed.join(", ")),
-        ));
-    }
-    Ok(m)
-}
-
-/// The body as `T`, its members none but `allowed`: serde cannot refuse unknown members beside
-/// a `#[serde(flatten)]` part, as `BulkRequest`'s parameters are.
-pub fn read<T: serde::de::DeserializeOwned>(body: &[u8], allowed: &[&str]) -> Result<T, Error> {
-    serde_json::from_value(serde_json::Value::Object(members(body, allowed)?))
-        .map_err(|e| Error::bad_request(format!("The JSON body does not read: {e}")))
 }
