@@ -90,12 +90,20 @@ impl ScanWorker {
     }
 
     /// Where the check is in one frame of the live camera (RGBA, `width` × `height`, best
-    /// downscaled to about 640 pixels wide) and what to tell the person holding it.
-    pub async fn frame(&self, rgba: &[u8], width: u32, height: u32) -> Result<FrameCheck, String> {
+    /// downscaled to about 640 pixels wide) and what to tell the person holding it; `micr`:
+    /// the front, whose MICR line says it is a check (and can stand for its outline).
+    pub async fn frame(&self, rgba: &[u8], width: u32, height: u32, micr: bool) -> Result<FrameCheck, String> {
         // A Uint8Array (the worker takes either): its glue is in the start bundle already.
         let pixels = Uint8Array::from(rgba);
-        let m =
-            message("frame", &[("width", width.into()), ("height", height.into()), ("rgba", pixels.clone().into())]);
+        let m = message(
+            "frame",
+            &[
+                ("width", width.into()),
+                ("height", height.into()),
+                ("rgba", pixels.clone().into()),
+                ("micr", micr.into()),
+            ],
+        );
         let data = self.ask(&m, &pixels.buffer()).await?;
         parse(&data)
     }

@@ -202,7 +202,7 @@ async fn an_electronic_deposit_is_recorded_and_found_in_the_days_ach_file() {
 }
 
 /// Chromium flags for a fake camera filming `video`, its permission granted.
-fn fake_camera(video: &std::path::Path) -> Vec<String> {
+pub(crate) fn fake_camera(video: &std::path::Path) -> Vec<String> {
     vec![
         "--use-fake-device-for-media-stream".into(),
         "--use-fake-ui-for-media-stream".into(),

@@ -11,6 +11,7 @@ mod dashboard;
 mod deposit_fields;
 mod deposits;
 mod deposits_bulk;
+mod deposits_camera;
 mod email;
 mod email_resend;
 mod email_suppressions;

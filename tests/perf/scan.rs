@@ -45,7 +45,7 @@ function start(loader) {
 async function frame() {
   const pixels = new Uint8ClampedArray(rgba.slice(0));
   const t = performance.now();
-  const data = await ask({ id: next++, op: "frame", width: 640, height: 480, rgba: pixels }, [pixels.buffer]);
+  const data = await ask({ id: next++, op: "frame", width: 640, height: 480, rgba: pixels, micr: true }, [pixels.buffer]);
   return { roundTrip: performance.now() - t, hint: JSON.parse(data.ok).hint };
 }
 async function side() {
@@ -128,7 +128,7 @@ fn main() {
         }
         reads = (n_read, w_read);
         let start = Instant::now();
-        let check = moneydesk_scan_worker::frame(frame.clone(), 640, 480, previous.as_ref()).unwrap();
+        let check = moneydesk_scan_worker::frame(frame.clone(), 640, 480, previous.as_ref(), true).unwrap();
         let native_frame = start.elapsed().as_secs_f64() * 1e3;
         let hint = check.hint;
         previous = check.corners;

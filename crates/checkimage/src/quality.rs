@@ -101,7 +101,11 @@ pub fn check(gray: &GrayImage) -> (Measures, Vec<Finding>) {
         small.pixels().for_each(|p| seen[p.0[0] as usize] = true);
         seen.iter().filter(|s| **s).count()
     };
-    let washed_out = if levels > 16 { small.pixels().filter(|p| p.0[0] >= 253).count() as f64 / n } else { 0.0 };
+    let washed_out = if levels > 16 && !white_paper(&small) {
+        small.pixels().filter(|p| p.0[0] >= SATURATED).count() as f64 / n
+    } else {
+        0.0
+    };
     let sharpness = laplacian_variance(&small);
     let ink = Bitonal::otsu(&small).ink();
     let m = Measures { width, height, mean, washed_out, sharpness, ink };
@@ -125,6 +129,79 @@ pub fn check(gray: &GrayImage) -> (Measures, Vec<Finding>) {
         findings.push(Finding::NotCheckShaped { ratio });
     }
     (m, findings)
+}
+
+/// A pixel this light is washed out.
+const SATURATED: u8 = 253;
+
+/// Whether the paper itself is white to saturation (a scan's clean paper, a flat picture of one):
+/// then saturated pixels are paper, not a reflection, and a reflection cannot be told from it.
+/// Told by where the saturation is: paper is everywhere (at least 12 of the picture's 4 × 4
+/// cells mostly saturated), a reflection in one place (one across 70 % of a photo's width
+/// leaves its corners unsaturated). Three of the real scans of ../shared are white to
+/// saturation, and without this were all "glare" in the capture benchmark.
+fn white_paper(gray: &GrayImage) -> bool {
+    let (w, h) = gray.dimensions();
+    let mut cells = [[0u32; 2]; 16];
+    for (x, y, p) in gray.enumerate_pixels() {
+        let cell = &mut cells[((y * 4 / h.max(1)) * 4 + x * 4 / w.max(1)) as usize];
+        cell[0] += u32::from(p.0[0] >= SATURATED);
+        cell[1] += 1;
+    }
+    cells.iter().filter(|[saturated, all]| saturated * 2 > *all).count() >= 12
+}
+
+/// A glare spot on a straightened check: where it is and what it covers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GlareSpot {
+    /// Share of the check washed out.
+    pub share: f64,
+    /// Its centre, as shares of the check's width and height.
+    pub centre: (f32, f32),
+}
+
+impl GlareSpot {
+    /// Whether it hides the amount: a spot of 5 % of the check or more centred in the amount
+    /// box (right of 62 %, between 30 and 70 % of the height). Whether it hides the MICR line
+    /// is for the line's reading to say.
+    pub fn on_amount(&self) -> bool {
+        let (x, y) = self.centre;
+        self.share >= 0.05 && x >= 0.62 && (0.3..0.7).contains(&y)
+    }
+}
+
+/// The glare on a straightened check, when more than 1 % of it is washed out (and the paper
+/// itself is not white to saturation).
+///
+/// ```
+/// use moneydesk_checkimage::quality::glare;
+/// // Paper at 210, a reflection on its upper left.
+/// let check = image::GrayImage::from_fn(600, 260, |x, y| image::Luma([if x < 150 && y < 90 { 255 } else { 210 }]));
+/// let spot = glare(&check).unwrap();
+/// assert!(spot.centre.0 < 0.2 && spot.centre.1 < 0.25 && !spot.on_amount());
+/// assert_eq!(glare(&image::GrayImage::from_pixel(600, 260, image::Luma([210]))), None);
+/// ```
+pub fn glare(gray: &GrayImage) -> Option<GlareSpot> {
+    let (w, h) = gray.dimensions();
+    if w < 8 || h < 8 || white_paper(gray) {
+        return None;
+    }
+    let (mut n, mut sx, mut sy) = (0u64, 0f64, 0f64);
+    for (x, y, p) in gray.enumerate_pixels() {
+        if p.0[0] >= SATURATED {
+            n += 1;
+            sx += f64::from(x);
+            sy += f64::from(y);
+        }
+    }
+    let total = f64::from(w) * f64::from(h);
+    if (n as f64) < 0.01 * total {
+        return None;
+    }
+    Some(GlareSpot {
+        share: n as f64 / total,
+        centre: ((sx / n as f64 / f64::from(w)) as f32, (sy / n as f64 / f64::from(h)) as f32),
+    })
 }
 
 /// The variance of the 4-neighbour Laplacian: near zero on a blurred picture, high where

@@ -110,8 +110,38 @@ pub fn straightened(gray: &GrayImage) -> (GrayImage, Option<find::Found>) {
     (find::straighten(gray, &c, STRAIGHT_MAX_WIDTH), Some(found))
 }
 
+/// Like [`straightened`], for a check's front: the outline is [`find::find_front`]'s (the one
+/// holding a MICR line), and an outline the frame cuts off is straightened too when it holds
+/// the MICR line and covers at least a third of the picture — what is there of a check
+/// running off an edge, its MICR line whole (a scan's printed band, holding no such line, is
+/// still left alone).
+///
+/// ```
+/// use moneydesk_checkimage::side::straightened_front;
+/// let scan = image::GrayImage::from_pixel(1200, 550, image::Luma([230]));
+/// assert_eq!(straightened_front(&scan), (scan.clone(), None));
+/// ```
+pub fn straightened_front(gray: &GrayImage) -> (GrayImage, Option<find::Found>) {
+    let Some(found) = find::find_front(gray).filter(|f| f.whole || f.micr >= find::MICR_EVIDENCE) else {
+        return (gray.clone(), None);
+    };
+    let c = found.corners;
+    let area = 0.5 * (0..4).map(|i| c[i][0] * c[(i + 1) % 4][1] - c[(i + 1) % 4][0] * c[i][1]).sum::<f32>().abs();
+    let picture = gray.width() as f32 * gray.height() as f32;
+    if area >= 0.85 * picture || (!found.whole && area < picture / 3.0) {
+        return (gray.clone(), None);
+    }
+    (find::straighten(gray, &c, STRAIGHT_MAX_WIDTH), Some(found))
+}
+
 /// Like [`prepare`], for a photo: [`straightened`] first.
 pub fn prepare_photo(picture: &DynamicImage) -> (Side, Option<find::Found>) {
     let (gray, found) = straightened(&picture.to_luma8());
+    (prepare(&DynamicImage::ImageLuma8(gray)), found)
+}
+
+/// Like [`prepare`], for a photo of a check's front: [`straightened_front`] first.
+pub fn prepare_front_photo(picture: &DynamicImage) -> (Side, Option<find::Found>) {
+    let (gray, found) = straightened_front(&picture.to_luma8());
     (prepare(&DynamicImage::ImageLuma8(gray)), found)
 }

@@ -8,9 +8,9 @@ mod micr_support;
 use image::{GrayImage, Luma};
 use micr_support::photo::{check_front, corner_error, photograph, Photo, Shot};
 use micr_support::{gray, outlines, random_line, svg::Outline, Rng, FRONTS};
-use moneydesk_checkimage::find::{find_check, straighten, Point};
+use moneydesk_checkimage::find::{find_check, find_front, straighten, Point, MICR_EVIDENCE};
 use moneydesk_checkimage::micr;
-use moneydesk_checkimage::side::{prepare_photo, straightened};
+use moneydesk_checkimage::side::{prepare_photo, straightened, straightened_front};
 
 /// A photo of a check with a random MICR line, and the line without spaces.
 fn shoot(shot: &Shot, outlines: &[(char, Outline)], rng: &mut Rng) -> (Photo, String) {
@@ -175,6 +175,54 @@ fn a_check_the_frame_cuts_off_is_found_but_not_whole() {
     }
     // Wholly in the frame, the same check is whole.
     assert!(find_check(&photo.image).unwrap().whole);
+}
+
+#[test]
+fn of_a_check_and_a_brighter_window_behind_it_the_front_is_the_outline_holding_the_micr_line() {
+    let outlines = outlines();
+    let mut rng = Rng(17);
+    let (n, mut window_first) = (6, 0);
+    for i in 0..n {
+        let mut shot = Shot::random(&mut rng, 1280, 720);
+        (shot.rotation, shot.fill, shot.place, shot.tilt, shot.business) =
+            (rng.range(-6.0, 6.0), 0.45, (0.03, 0.5), 0.04, false);
+        let (mut photo, _) = shoot(&shot, &outlines, &mut rng);
+        // A window right of the check: a 2.4:1 pane, larger and whiter than the check (the
+        // outline of most contrast: `find_check` takes it every time).
+        for y in 240..480 {
+            for x in 680..1260 {
+                photo.image.put_pixel(x, y, Luma([252]));
+            }
+        }
+        let check = find_front(&photo.image).expect("an outline");
+        let error = corner_error(&check.corners, &photo.corners);
+        assert!(
+            error < 0.02,
+            "#{i}: the front's outline is the check's ({error:.4}): {check:?}, truth {:?}",
+            photo.corners
+        );
+        assert!(check.micr >= MICR_EVIDENCE, "#{i}: it holds the MICR line: {check:?}");
+        let best = find_check(&photo.image).expect("an outline");
+        window_first += usize::from(corner_error(&best.corners, &photo.corners) > 0.02);
+    }
+    eprintln!("the brightest outline was the window in {window_first} of {n}");
+}
+
+#[test]
+fn a_front_running_off_an_edge_is_straightened_as_far_as_it_shows_when_its_micr_line_does() {
+    let outlines = outlines();
+    let mut rng = Rng(6);
+    let mut shot = Shot::random(&mut rng, 800, 480);
+    (shot.rotation, shot.fill, shot.place, shot.tilt) = (4.0, 0.9, (1.0, 0.5), 0.05);
+    let (photo, _) = shoot(&shot, &outlines, &mut rng);
+    // The right 100 pixels cut away (no amount is encoded: the line ends well left of them).
+    let cut = image::imageops::crop_imm(&photo.image, 0, 0, 700, 480).to_image();
+    let (check, found) = straightened_front(&cut);
+    let found = found.expect("straightened");
+    assert!(!found.whole && found.micr >= MICR_EVIDENCE, "{found:?}");
+    assert!(check.width() > 2 * check.height() && check.width() < 700, "{:?}", check.dimensions());
+    // The back (no MICR line) is left as it is.
+    assert!(straightened(&cut).1.is_none());
 }
 
 #[test]

@@ -7,9 +7,10 @@
 //!
 //! - when ready: `{ ready: true }` (messages sent before would be lost while the wasm loads,
 //!   so the client waits for it);
-//! - `{ id, op: "frame", width, height, rgba: Uint8Array | Uint8ClampedArray }` → `{ id, ok: "<FrameCheck
-//!   JSON>" }`. The worker keeps the last frame's corners to tell a steady check from a moving
-//!   one (`HoldStill`; see `moneydesk_scan_worker::frame`);
+//! - `{ id, op: "frame", width, height, rgba: Uint8Array | Uint8ClampedArray, micr?: bool }` →
+//!   `{ id, ok: "<FrameCheck JSON>" }` (`micr`: the front, judged by its MICR line too). The
+//!   worker keeps the last frame's corners to tell a steady check from a moving one
+//!   (`HoldStill`; see `moneydesk_scan_worker::frame`);
 //! - `{ id, op: "side", bytes: Uint8Array, micr: bool, corners: Corners | null, g4?: bool }` →
 //!   `{ id, ok: "<SideRead JSON>", jpeg: Uint8Array, g4?: Uint8Array }`, the buffers
 //!   transferred (`g4` only for the benchmark, scripts/bench-scan);

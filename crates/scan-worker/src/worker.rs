@@ -10,7 +10,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 thread_local! {
-    /// The check's corners in the last frame, for `HoldStill`.
+    /// The check's corners in the last frame (or its MICR line's, the check filling the
+    /// frame), for `HoldStill`.
     static PREVIOUS: RefCell<Option<Corners>> = const { RefCell::new(None) };
 }
 
@@ -57,8 +58,9 @@ fn handle(request: &JsValue) -> Result<Answer, String> {
             };
             let rgba = bytes(&get(request, "rgba")).ok_or("The frame has no rgba pixels.")?;
             let previous = PREVIOUS.with(|p| *p.borrow());
-            let check = moneydesk_scan_worker::frame(rgba, width, height, previous.as_ref())?;
-            PREVIOUS.with(|p| *p.borrow_mut() = check.corners);
+            let micr = get(request, "micr").is_truthy();
+            let check = moneydesk_scan_worker::frame(rgba, width, height, previous.as_ref(), micr)?;
+            PREVIOUS.with(|p| *p.borrow_mut() = check.corners.or(check.band));
             Ok((json(serde_json::to_string(&check))?, Vec::new()))
         }
         Some("side") => {

@@ -76,6 +76,16 @@ pub struct Wizard {
     pub camera_refused: &'static str,
     pub no_camera: &'static str,
     pub camera_busy: &'static str,
+    /// Over the live video, in `CaptureHint`'s order: no check, too far, not whole, move back,
+    /// too dark, glare, blurred, hold still, ready.
+    pub hints: [&'static str; 9],
+    /// A glare spot and where it is (one of `places`).
+    pub glare_at: &'static str,
+    /// In `Place`'s order: top left, top, top right, left, middle, right, bottom left, bottom,
+    /// bottom right.
+    pub places: [&'static str; 9],
+    /// No lock for 8 seconds: why (a hint's words).
+    pub stuck: &'static str,
     pub front_title: &'static str,
     pub back_title: &'static str,
     /// The value read, its confidence, `check_against` when uncertain.

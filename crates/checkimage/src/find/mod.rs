@@ -14,6 +14,9 @@
 //!    MICR line is not along (when a line of E-13B-sized characters is seen along one long side;
 //!    otherwise the one that turns the check least).
 //!
+//! [`find_front`] weighs the best three outlines and takes the best holding a MICR line (a
+//! window behind a check can outscore the check).
+//!
 //! [`straighten`] maps the quadrilateral onto a rectangle through the homography of its corners.
 
 pub mod edges;
@@ -46,6 +49,9 @@ pub struct Found {
     /// false when a side of the check touches or crosses the picture's border (not all of it is
     /// in the picture).
     pub whole: bool,
+    /// The MICR line along its bottom (as named): its count of digit-shaped characters (0: none
+    /// seen). A front's outline holds one; a window's or a sheet's does not.
+    pub micr: usize,
 }
 
 /// Longest side of the working copy. 800 keeps a check that covers a third of a 4:3 frame at
@@ -77,21 +83,46 @@ const MIN_CONFIDENCE: f32 = 0.4;
 /// assert_eq!(find_check(&image::GrayImage::from_pixel(640, 480, image::Luma([128]))), None);
 /// ```
 pub fn find_check(gray: &GrayImage) -> Option<Found> {
+    candidates(gray, 1).into_iter().next()
+}
+
+/// How many outlines [`find_front`] weighs.
+const FRONT_CANDIDATES: usize = 3;
+/// Digit-shaped characters along a long edge that make a MICR line (a routing field alone has 9).
+pub const MICR_EVIDENCE: usize = 8;
+
+/// Like [`find_check`], for a check's front: of the best few outlines, the best one that holds
+/// a MICR line along a long edge ([`Found::micr`]), the MICR band being the strongest sign of a
+/// check — a window or a sheet of paper behind the check can be the largest, brightest
+/// quadrilateral in a photo; with no outline holding one, the best outline.
+pub fn find_front(gray: &GrayImage) -> Option<Found> {
+    let found = candidates(gray, FRONT_CANDIDATES);
+    found.iter().find(|f| f.micr >= MICR_EVIDENCE).or(found.first()).copied()
+}
+
+/// The `n` best outlines found, best first (at most 800 pixels on the longer side).
+fn candidates(gray: &GrayImage, n: usize) -> Vec<Found> {
     let (w, h) = gray.dimensions();
     if w.min(h) < 32 {
-        return None;
+        return Vec::new();
     }
     let f = w.max(h).div_ceil(WORK);
     let small = if f > 1 { locate::box_reduce(gray, f) } else { gray.clone() };
     if small.width().min(small.height()) < 16 {
-        return None; // a sliver: nothing check-shaped fits
+        return Vec::new(); // a sliver: nothing check-shaped fits
     }
     let e = edges::edges(&small);
     let long = small.width().max(small.height()) as f32;
     let lines = edges::hough(&e, 0.05 * long, 30);
     let min_side = 0.06 * long;
-    let q = quad::best(&e, &lines, min_side)?;
-    let refined = refine(&e, q.lines, min_side).unwrap_or(q);
+    quad::best_few(&e, &lines, min_side, n).into_iter().filter_map(|q| found(gray, &e, q, min_side, f)).collect()
+}
+
+/// The outline `q` (found on a copy reduced `f` times) refined, named and measured in `gray`'s
+/// pixels; `None` below [`MIN_CONFIDENCE`].
+fn found(gray: &GrayImage, e: &edges::Edges, q: quad::Quad, min_side: f32, f: u32) -> Option<Found> {
+    let (w, h) = gray.dimensions();
+    let refined = refine(e, q.lines, min_side).unwrap_or(q);
     let confidence = (refined.score.min(q.score) * (q.contrast / 30.0).min(1.0)).clamp(0.0, 1.0);
     if confidence < MIN_CONFIDENCE {
         return None;
@@ -99,9 +130,12 @@ pub fn find_check(gray: &GrayImage) -> Option<Found> {
     let s = f as f32;
     let mut corners = refined.corners.map(|[x, y]| [x * s, y * s]);
     let clear = order(&mut corners);
-    if micr_on_top(gray, &corners, clear) {
+    let (top, bottom) = micr_lines(gray, &corners);
+    let flip = if clear { top >= 8 && top > 2 * bottom } else { top > bottom };
+    if flip {
         corners.rotate_left(2);
     }
+    let micr = if flip { top } else { bottom };
     let (fw, fh) = (w as f32, h as f32);
     let margin = s;
     let whole = !q.lines.iter().any(|l| l.border)
@@ -112,7 +146,7 @@ pub fn find_check(gray: &GrayImage) -> Option<Found> {
             / size
     };
     let fill = extent(xs, fw).max(extent(ys, fh)).clamp(0.0, 1.0);
-    Some(Found { corners, confidence, fill, whole })
+    Some(Found { corners, confidence, fill, whole, micr })
 }
 
 /// Each side refitted (total least squares) to the edge points within 2.5 px, then 1.5 px, of it
@@ -183,16 +217,16 @@ fn order(c: &mut [Point; 4]) -> bool {
     dx > 0.5 * (dx * dx + dy * dy).sqrt()
 }
 
-/// Whether the check, straightened as `corners` name it, shows its MICR line along the top (it
-/// is upside down). The MICR reader's locator, on a 900-pixel-wide copy (characters 12 to 18
+/// The MICR lines along the top and the bottom of the check straightened as `corners` name it
+/// (a line along the top: it is upside down), each as its count of digit-shaped characters. The MICR reader's locator, on a 900-pixel-wide copy (characters 12 to 18
 /// pixels tall; at 720 pixels 2 more of 200 portrait live frames came out upside down), finds
 /// lines of
 /// characters; a MICR line is one of E-13B's height (0.117 in: 3 to 6.5 % of a check's height)
 /// along a long edge (its middle within the outer 22 %: the baseline is 3/16 in from the edge).
 /// The evidence for each edge is its best such line's count of digit-shaped characters. When
 /// the geometry already says which way is up (`clear`), only a line twice as strong on top
-/// overturns it: text at the top of a check can look like a row of digits.
-fn micr_on_top(gray: &GrayImage, corners: &[Point; 4], clear: bool) -> bool {
+/// overturns it ([`found`]): text at the top of a check can look like a row of digits.
+fn micr_lines(gray: &GrayImage, corners: &[Point; 4]) -> (usize, usize) {
     let (wq, hq) = quad_size(corners);
     let width = 900.0f32;
     let height = (hq * width / wq.max(1.0)).round().max(1.0);
@@ -210,11 +244,7 @@ fn micr_on_top(gray: &GrayImage, corners: &[Point; 4], clear: bool) -> bool {
             top = top.max(c.digit_like);
         }
     }
-    if clear {
-        top >= 8 && top > 2 * bottom
-    } else {
-        top > bottom
-    }
+    (top, bottom)
 }
 
 /// The rectangle a quad straightens to before any scaling: mean lengths of its top and bottom,

@@ -106,6 +106,13 @@ fn angle_prior(c: &[Point; 4]) -> f32 {
 /// The best quadrilateral among `lines` (plus the picture's borders, at most one of them), if
 /// any; `min_side` is the shortest side allowed.
 pub fn best(e: &Edges, lines: &[Line], min_side: f32) -> Option<Quad> {
+    best_few(e, lines, min_side, 1).into_iter().next()
+}
+
+/// The `n` best quadrilaterals among `lines` (as [`best`]), best first, none sharing all four
+/// lines' directions with a better one twice (the same quad a pixel off is not a second
+/// candidate).
+pub fn best_few(e: &Edges, lines: &[Line], min_side: f32, n: usize) -> Vec<Quad> {
     let mut all: Vec<Line> = lines.to_vec();
     all.extend(borders(e.w, e.h));
     let centre = [e.w as f32 / 2.0, e.h as f32 / 2.0];
@@ -114,7 +121,7 @@ pub fn best(e: &Edges, lines: &[Line], min_side: f32) -> Option<Quad> {
         .filter(|&(i, j)| !(all[i].border && all[j].border) && opposite(&all[i], &all[j], min_side, centre))
         .collect();
     let slack = 0.02 * e.w.max(e.h) as f32;
-    let mut best: Option<Quad> = None;
+    let mut best: Vec<Quad> = Vec::new();
     for (pi, &(a, b)) in pairs.iter().enumerate() {
         for &(c, d) in &pairs[pi + 1..] {
             if [c, d].contains(&a) || [c, d].contains(&b) {
@@ -133,13 +140,28 @@ pub fn best(e: &Edges, lines: &[Line], min_side: f32) -> Option<Quad> {
                 continue; // not within 35° of perpendicular
             }
             if let Some(q) = evaluate(e, [all[a], all[c], all[b], all[d]], min_side, slack) {
-                if best.as_ref().is_none_or(|b| q.score > b.score) {
-                    best = Some(q);
-                }
+                keep(&mut best, q, n, slack);
             }
         }
     }
     best
+}
+
+/// Keeps `q` among the `n` best of `kept` (best first); a quad whose corners are all within
+/// `near` of a kept one's is the same check: only the better of the two stays.
+fn keep(kept: &mut Vec<Quad>, q: Quad, n: usize, near: f32) {
+    let same = |a: &Quad| a.corners.iter().zip(&q.corners).all(|(p, r)| len(*p, *r) <= near);
+    if let Some(i) = kept.iter().position(same) {
+        if kept[i].score >= q.score {
+            return;
+        }
+        kept.remove(i);
+    }
+    let at = kept.partition_point(|k| k.score >= q.score);
+    if at < n {
+        kept.insert(at, q);
+        kept.truncate(n);
+    }
 }
 
 /// Scores four lines in turn as a check, `None` when they do not close a plausible quad.

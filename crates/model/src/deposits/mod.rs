@@ -16,7 +16,7 @@ mod scan;
 mod state;
 mod text;
 
-pub use capture::{CaptureHint, Corners, FrameCheck, SideMillis, SideRead};
+pub use capture::{CaptureHint, Corners, FrameCheck, Place, SideMillis, SideRead, Steadiness, FRAME_WIDTH};
 pub use cash::{CashDeposit, CashDepositFields};
 pub use date::{Date, MONTH_ABBREVIATIONS};
 pub use electronic::{AchAccountType, ElectronicDeposit, ElectronicDepositFields};

@@ -29,7 +29,7 @@ pub async fn scan(state: &DepositsState, caller: &Caller, sma_sfid: &str, body: 
         // A photo of the check on a table is found and straightened first; a scan or a picture
         // already cropped to the check is kept as it is.
         let front =
-            images::decode("frontimage", &req.frontimage).map(|(_, picture)| side::prepare_photo(&picture).0)?;
+            images::decode("frontimage", &req.frontimage).map(|(_, picture)| side::prepare_front_photo(&picture).0)?;
         let rear = images::decode("rearimage", &req.rearimage).map(|(_, picture)| side::prepare_photo(&picture).0)?;
         Ok::<_, Error>((front, rear))
     })

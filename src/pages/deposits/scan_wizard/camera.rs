@@ -1,8 +1,12 @@
 //! The live camera: the rear camera preferred, a guide frame over the video, and every ~150 ms
-//! a 640-pixel copy of the frame sent to the scanning worker, which says where the check is and
-//! what to tell the person holding it. Three "ready" frames in a row with the check's corners
-//! still (under 1.5 % of the width apart) take the picture by themselves; "Take the picture"
-//! takes it at any time. The picture is the video's full resolution as a JPEG.
+//! a 640-pixel copy of the frame sent to the scanning worker, which says where the check is (the
+//! front: where its MICR line is, which alone will do when the check fills the frame) and what
+//! to tell the person holding it. Three "ready" frames in a row held still take the picture by
+//! themselves (the model's `Steadiness`); "Take the picture" takes it at any time, and after 8
+//! seconds without a lock the wizard says why it is waiting and brings that button forward.
+//! The words over the video are light on a dark pill (legible over any video); screen readers
+//! hear them through a polite live region once they have held a second. The picture is the
+//! video's full resolution as a JPEG.
 //!
 //! No camera, or permission refused: `on_unavailable` gets a sentence saying so, and the wizard
 //! offers the file input instead. When to take the picture, and the words, are framing.rs.
@@ -11,10 +15,10 @@ use std::rc::Rc;
 
 use leptos::html::Video;
 use leptos::prelude::*;
-use moneydesk_model::deposits::{CaptureHint, Corners};
+use moneydesk_model::deposits::{CaptureHint, Corners, FrameCheck, Steadiness, FRAME_WIDTH};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::framing::{frame_height, points, unavailable, view_box, Steadiness, FRAME_WIDTH};
+use super::framing::{frame_height, points, unavailable, view_box, words, Announcer, Patience};
 use super::side_word;
 use crate::api::scan_worker::ScanWorker;
 use crate::i18n::{deposits::text, fill};
@@ -52,11 +56,23 @@ struct Live {
     video: NodeRef<Video>,
     worker: StoredValue<Option<Rc<ScanWorker>>, LocalStorage>,
     stream: StoredValue<Option<web_sys::MediaStream>, LocalStorage>,
+    /// The front: the worker looks for the MICR line too.
+    micr: bool,
     hint: RwSignal<CaptureHint>,
-    /// The check found in the last frame, and that frame's height.
+    /// The hint's words (a glare spot said where it is), and what screen readers were told.
+    words: RwSignal<String>,
+    announced: RwSignal<String>,
+    /// No lock for 8 seconds.
+    stuck: RwSignal<bool>,
+    /// The check found in the last frame, its MICR line, and that frame's height.
     outline: RwSignal<Option<(Corners, u32)>>,
+    band: RwSignal<Option<Corners>>,
     taken: StoredValue<bool>,
+    /// A picture taken by itself is being read, to be kept or let go.
+    checking: StoredValue<bool>,
     steadiness: StoredValue<Steadiness, LocalStorage>,
+    announcer: StoredValue<Announcer, LocalStorage>,
+    patience: StoredValue<Patience, LocalStorage>,
     /// A frame is with the worker: the next tick skips.
     in_flight: StoredValue<bool>,
     on_capture: Callback<Vec<u8>>,
@@ -65,13 +81,40 @@ struct Live {
 impl Live {
     /// The picture, once.
     fn take(self) {
-        if self.taken.get_value() {
-            return;
-        }
         if let Some(bytes) = self.video.get_untracked().and_then(|v| picture(&v)) {
+            self.keep(bytes);
+        }
+    }
+
+    fn keep(self, bytes: Vec<u8>) {
+        if !self.taken.get_value() {
             self.taken.set_value(true);
             self.on_capture.run(bytes);
         }
+    }
+
+    /// Taken by itself on the front: kept only when the picture's own reading is the line the
+    /// frames read (a line read at 640 pixels can read otherwise in the full picture); let go
+    /// otherwise, and the camera goes on. "Take the picture" still works meanwhile.
+    fn take_if_read(self, line: String) {
+        let Some(Some(worker)) = self.worker.try_get_value() else { return };
+        if self.taken.get_value() || self.checking.get_value() {
+            return;
+        }
+        let Some(bytes) = self.video.get_untracked().and_then(|v| picture(&v)) else { return };
+        self.checking.set_value(true); // the frames wait meanwhile
+        leptos::task::spawn_local(async move {
+            let read = worker.side(&bytes, true, None).await;
+            // `Some` back: the camera was closed meanwhile.
+            if self.checking.try_set_value(false).is_some() {
+                return;
+            }
+            if read.is_ok_and(|(r, _)| r.micr.is_some_and(|m| m.line == line)) {
+                self.keep(bytes);
+            } else {
+                self.steadiness.update_value(|s| *s = Steadiness::default());
+            }
+        });
     }
 
     /// The camera started in the video element `el`.
@@ -114,9 +157,14 @@ impl Live {
     /// A copy of the current frame to the worker; its answer shown, and the picture taken when
     /// the check is steady.
     fn tick(self) {
-        let Live { video, worker, in_flight, taken, steadiness, hint, outline, .. } = self;
+        let Live { video, worker, in_flight, taken, checking, micr, .. } = self;
         let (Some(v), Some(Some(w))) = (video.get_untracked(), worker.try_get_value()) else { return };
-        if in_flight.get_value() || taken.get_value() || v.ready_state() < 2 || v.video_width() == 0 {
+        if in_flight.get_value()
+            || taken.get_value()
+            || checking.get_value()
+            || v.ready_state() < 2
+            || v.video_width() == 0
+        {
             return;
         }
         let height = frame_height(v.video_width(), v.video_height());
@@ -130,22 +178,44 @@ impl Live {
         let Ok(data) = ctx.get_image_data(0.0, 0.0, FRAME_WIDTH.into(), height.into()) else { return };
         in_flight.set_value(true);
         leptos::task::spawn_local(async move {
-            let answer = w.frame(&data.data().0, FRAME_WIDTH, height).await;
+            let answer = w.frame(&data.data().0, FRAME_WIDTH, height, micr).await;
             // `Some` back: the camera was closed meanwhile.
             if in_flight.try_set_value(false).is_some() {
                 return;
             }
             if let Ok(check) = answer {
-                let mut judged = (check.hint, false);
-                steadiness.update_value(|s| judged = s.judge(&check));
-                let (said, now) = judged;
-                hint.set(said);
-                outline.set(check.corners.map(|c| (c, height)));
-                if now {
-                    self.take();
-                }
+                self.show(&check, height);
             }
         });
+    }
+
+    /// The worker's answer for a frame shown, said and acted on.
+    fn show(self, check: &FrameCheck, height: u32) {
+        let mut judged = (check.hint, false);
+        self.steadiness.update_value(|s| judged = s.judge(check));
+        let (hint, now) = judged;
+        let said = words(hint, check.glare_at);
+        let at = js_sys::Date::now();
+        self.announcer.update_value(|a| {
+            if let Some(w) = a.hear(&said, at) {
+                self.announced.set(w);
+            }
+        });
+        let mut stuck = false;
+        self.patience.update_value(|p| stuck = p.frame(hint, at));
+        if self.stuck.get_untracked() != stuck {
+            self.stuck.set(stuck);
+        }
+        self.hint.set(hint);
+        self.words.set(said);
+        self.outline.set(check.corners.map(|c| (c, height)));
+        self.band.set(check.band);
+        if now {
+            match check.line.clone() {
+                Some(line) => self.take_if_read(line),
+                None => self.take(),
+            }
+        }
     }
 }
 
@@ -154,6 +224,8 @@ pub fn Camera(
     worker: StoredValue<Option<Rc<ScanWorker>>, LocalStorage>,
     /// "front" or "back": named in the labels.
     side: &'static str,
+    /// The front: its MICR line is looked for.
+    micr: bool,
     on_capture: Callback<Vec<u8>>,
     on_unavailable: Callback<String>,
 ) -> impl IntoView {
@@ -161,14 +233,22 @@ pub fn Camera(
         video: NodeRef::new(),
         worker,
         stream: StoredValue::new_local(None),
+        micr,
         hint: RwSignal::new(CaptureHint::NoCheck),
+        words: RwSignal::new(words(CaptureHint::NoCheck, None)),
+        announced: RwSignal::new(String::new()),
+        stuck: RwSignal::new(false),
         outline: RwSignal::new(None),
+        band: RwSignal::new(None),
         taken: StoredValue::new(false),
+        checking: StoredValue::new(false),
         steadiness: StoredValue::new_local(Steadiness::default()),
+        announcer: StoredValue::new_local(Announcer::default()),
+        patience: StoredValue::new_local(Patience::default()),
         in_flight: StoredValue::new(false),
         on_capture,
     };
-    let Live { video, stream, hint, outline, .. } = live;
+    let Live { video, stream, hint, words, announced, stuck, outline, band, .. } = live;
 
     // Start the camera once the video element is in the page.
     Effect::new(move |_| {
@@ -195,12 +275,18 @@ pub fn Camera(
                 <svg class="camera-overlay" viewBox=move || view_box(outline.get().map(|(_, h)| h)) preserveAspectRatio="none" aria-hidden="true">
                     <rect class="camera-guide" x="5%" y="22%" width="90%" height="56%" rx="8"></rect>
                     {move || outline.get().map(|(c, _)| view! { <polygon class="camera-found" class:ready=move || hint.get() == CaptureHint::Ready points=points(&c)></polygon> })}
+                    {move || band.get().map(|c| view! { <polygon class="camera-band" points=points(&c)></polygon> })}
                 </svg>
-                <p class="camera-hint" id="camera-hint" aria-live="polite" data-hint=move || format!("{:?}", hint.get())>
-                    {move || hint.get().words()}
+                // Seen, not read out at every frame: the live region below says it once it holds.
+                <p class="camera-hint" id="camera-hint" aria-hidden="true" data-hint=move || format!("{:?}", hint.get())>
+                    {move || words.get()}
                 </p>
             </div>
-            <button type="button" class="button primary" id="camera-take" on:click=move |_| live.take()>{w.take}</button>
+            <p class="sr-only" id="camera-said" role="status" aria-live="polite">{move || announced.get()}</p>
+            {move || stuck.get().then(|| view! {
+                <p class="notice camera-stuck" id="camera-stuck" role="status">{fill(w.stuck, &[&announced.get()])}</p>
+            })}
+            <button type="button" class="button primary" class:forward=move || stuck.get() id="camera-take" on:click=move |_| live.take()>{w.take}</button>
         </div>
     }
 }

@@ -1,16 +1,11 @@
-//! The live camera's judgement, as pure functions: when the check is still enough to take the
-//! picture by itself, the outline drawn over the video, and why the camera cannot be used.
+//! The live camera's judgement, as pure functions: the words over the video, when they are said
+//! to screen readers, when the wizard has waited too long for a lock, the outline drawn over
+//! the video, and why the camera cannot be used. When the picture is taken by itself is the
+//! model's `Steadiness` (the capture benchmark takes pictures by the same rule).
 
-use moneydesk_model::deposits::{CaptureHint, Corners, FrameCheck};
+use moneydesk_model::deposits::{CaptureHint, Corners, Place, FRAME_WIDTH};
 
-use crate::i18n::deposits::text;
-
-/// Frames analysed are this wide: enough to find a check's edges, small enough for ~20 ms.
-pub const FRAME_WIDTH: u32 = 640;
-/// Consecutive ready, still frames before the picture is taken by itself.
-const STEADY_FRAMES: u32 = 3;
-/// Corners moving less than this share of the frame's width between frames are "still".
-const STILL: f32 = 0.015;
+use crate::i18n::{deposits::text, fill};
 
 /// Why the camera cannot be used, in words, from getUserMedia's error name.
 pub fn unavailable(name: &str) -> String {
@@ -23,27 +18,62 @@ pub fn unavailable(name: &str) -> String {
     }
 }
 
-fn moved(a: &Corners, b: &Corners) -> f32 {
-    a.iter().zip(b).map(|(p, q)| (p[0] - q[0]).abs().max((p[1] - q[1]).abs())).fold(0.0, f32::max)
+/// The words over the live video for `hint` (a glare spot said where it is).
+pub fn words(hint: CaptureHint, glare_at: Option<Place>) -> String {
+    let w = &text().wizard;
+    match (hint, glare_at) {
+        (CaptureHint::Glare, Some(place)) => fill(w.glare_at, &[w.places[place as usize]]),
+        _ => w.hints[hint as usize].to_string(),
+    }
 }
 
-/// What the worker said of a frame, and whether it is the moment to take the picture.
+/// A hint held this long is said to screen readers (the live region would otherwise speak at
+/// every frame that changes it: ~7 a second).
+const ANNOUNCE_AFTER_MS: f64 = 1000.0;
+
+/// What the live region says: a hint once it has held for a second, and not again until it
+/// changes.
 #[derive(Default)]
-pub struct Steadiness {
-    last: Option<Corners>,
-    ready_frames: u32,
+pub struct Announcer {
+    heard: Option<(String, f64)>,
+    said: Option<String>,
 }
 
-impl Steadiness {
-    pub fn judge(&mut self, check: &FrameCheck) -> (CaptureHint, bool) {
-        let still = match (&self.last, &check.corners) {
-            (Some(a), Some(b)) => moved(a, b) < STILL * FRAME_WIDTH as f32,
-            _ => false,
-        };
-        self.last = check.corners;
-        let hint = if check.hint == CaptureHint::Ready && !still { CaptureHint::HoldStill } else { check.hint };
-        self.ready_frames = if hint == CaptureHint::Ready { self.ready_frames + 1 } else { 0 };
-        (hint, self.ready_frames >= STEADY_FRAMES)
+impl Announcer {
+    /// The words shown at `now` (milliseconds); `Some`: say them.
+    pub fn hear(&mut self, words: &str, now: f64) -> Option<String> {
+        match &self.heard {
+            Some((w, _)) if w == words => {}
+            _ => self.heard = Some((words.to_string(), now)),
+        }
+        let (w, since) = self.heard.as_ref()?;
+        if now - since >= ANNOUNCE_AFTER_MS && self.said.as_deref() != Some(w.as_str()) {
+            self.said = Some(w.clone());
+            return Some(w.clone());
+        }
+        None
+    }
+}
+
+/// Without a lock this long, the wizard says why it is waiting and brings "Take the picture"
+/// forward.
+pub const STUCK_AFTER_MS: f64 = 8000.0;
+
+/// How long the camera has gone without a lock on the check (a "ready" frame).
+#[derive(Default)]
+pub struct Patience {
+    since: Option<f64>,
+}
+
+impl Patience {
+    /// A frame judged `hint` at `now`: whether the wizard has waited too long.
+    pub fn frame(&mut self, hint: CaptureHint, now: f64) -> bool {
+        let since = *self.since.get_or_insert(now);
+        if hint == CaptureHint::Ready {
+            self.since = Some(now);
+            return false;
+        }
+        now - since >= STUCK_AFTER_MS
     }
 }
 
@@ -68,20 +98,38 @@ mod tests {
 
     use super::*;
 
-    fn frame(x: f32, hint: CaptureHint) -> FrameCheck {
-        let corners = [[x, 10.0], [x + 500.0, 10.0], [x + 500.0, 230.0], [x, 230.0]];
-        FrameCheck { corners: Some(corners), fill: 0.8, sharpness: 100.0, hint }
+    #[wasm_bindgen_test]
+    fn a_hint_is_said_to_screen_readers_once_it_has_held_a_second_and_not_again() {
+        let mut a = Announcer::default();
+        assert_eq!(a.hear("Move closer", 0.0), None);
+        assert_eq!(a.hear("Hold still", 150.0), None, "changed: the second starts again");
+        assert_eq!(a.hear("Hold still", 900.0), None);
+        assert_eq!(a.hear("Hold still", 1150.0).as_deref(), Some("Hold still"));
+        assert_eq!(a.hear("Hold still", 1300.0), None, "said once");
+        assert_eq!(a.hear("Move closer", 1450.0), None);
+        assert_eq!(a.hear("Move closer", 2500.0).as_deref(), Some("Move closer"));
     }
 
     #[wasm_bindgen_test]
-    fn three_ready_still_frames_take_the_picture() {
-        let mut s = Steadiness::default();
-        assert_eq!(s.judge(&frame(20.0, CaptureHint::Ready)), (CaptureHint::HoldStill, false), "nothing to compare");
-        assert_eq!(s.judge(&frame(21.0, CaptureHint::Ready)), (CaptureHint::Ready, false));
-        assert_eq!(s.judge(&frame(22.0, CaptureHint::Ready)), (CaptureHint::Ready, false));
-        assert_eq!(s.judge(&frame(23.0, CaptureHint::Ready)), (CaptureHint::Ready, true));
-        assert_eq!(s.judge(&frame(60.0, CaptureHint::Ready)), (CaptureHint::HoldStill, false), "moved 37 pixels");
-        assert_eq!(s.judge(&frame(60.0, CaptureHint::NoCheck)), (CaptureHint::NoCheck, false));
+    fn eight_seconds_without_a_lock_is_too_long_and_a_lock_starts_the_wait_again() {
+        let mut p = Patience::default();
+        assert!(!p.frame(CaptureHint::NoCheck, 1000.0));
+        assert!(!p.frame(CaptureHint::NotWhole, 8999.0));
+        assert!(p.frame(CaptureHint::NotWhole, 9000.0));
+        assert!(!p.frame(CaptureHint::Ready, 9100.0));
+        assert!(!p.frame(CaptureHint::HoldStill, 17_000.0));
+        assert!(p.frame(CaptureHint::HoldStill, 17_100.0));
+    }
+
+    #[wasm_bindgen_test]
+    fn the_words_say_where_the_glare_is() {
+        assert_eq!(words(CaptureHint::TooFar, None), "Move closer");
+        assert_eq!(words(CaptureHint::MoveBack, None), "Move back a little: the MICR line is cut off");
+        assert_eq!(
+            words(CaptureHint::Glare, Some(Place::BottomRight)),
+            "Glare on the bottom right corner of the check: tilt away from the light"
+        );
+        assert_eq!(words(CaptureHint::Glare, None), "Tilt away from the light");
     }
 
     #[wasm_bindgen_test]

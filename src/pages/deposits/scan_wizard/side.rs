@@ -85,7 +85,7 @@ fn Take(
             <p class="notice" role="status">{why}{w.choose_instead}</p>
         })}
         <Show when=move || c.source.get() == Source::Camera>
-            <Camera worker=c.worker side on_capture on_unavailable/>
+            <Camera worker=c.worker side micr=c.micr on_capture on_unavailable/>
         </Show>
         <div class="field">
             <label for=file_id.clone()>{w.choose}</label>
