@@ -46,7 +46,7 @@ pub fn frame(
 
 /// [`frame`] on a grayscale frame. The front (`micr`) is judged by its MICR line: the strongest
 /// sign of a check, and what the picture is for. The picture is ready only once the line reads
-/// with a whole routing field and none of it outside the frame, whether or not the check's
+/// whole (`LineSeen::sure`) and none of it near the frame's edge, whether or not the check's
 /// outline shows (a check filling the frame, running off an edge, on a light table); an
 /// outline that does not hold the line (a window behind the check) is not drawn. The back is
 /// judged by its outline alone.
@@ -54,8 +54,7 @@ pub fn frame_check(gray: &GrayImage, previous: Option<&Corners>, micr: bool) -> 
     if micr {
         return front(gray, find::find_front(gray), previous);
     }
-    let found = find::find_check(gray);
-    let Some(found) = found else { return FrameCheck::nothing() };
+    let Some(found) = find::find_check(gray) else { return FrameCheck::nothing() };
     // Judged on the check alone: the table around it would count as dark or sharp.
     let check = find::straighten(gray, &found.corners, gray.width());
     let (measures, findings) = quality::check(&check);
@@ -97,11 +96,11 @@ struct LineSeen {
     whole: bool,
     /// Read whole: no character unreadable or uncertain (each read with a confidence the form
     /// would not ask to check), and a routing field (between the transit symbols). Measured by
-    /// scripts/bench-capture: with a bar of 0.45 rather than the form's 0.6, 36 of 56 pictures
-    /// were taken by themselves rather than 29, and one of them read a routing number wrong
-    /// (a blurred 6 read as 1, consistently, and passing the ABA check). At 640 pixels a line read so reads in the full picture too: of the
-    /// capture benchmark's pictures taken by itself with only the routing field asked whole,
-    /// three of four misread had an unreadable character in their amount field already.
+    /// scripts/bench-capture while the rules settled: asking only the routing field whole, 4
+    /// pictures taken by themselves misread in the full picture; every character readable
+    /// with a confidence bar of 0.45, 36 of 56 taken and 1 misread (a blurred 6 read as 1 in
+    /// every frame and in the full picture, the wrong routing number passing the ABA check);
+    /// with the form's 0.6, 29 of 56 and none misread.
     sure: bool,
     raw: String,
 }

@@ -64,9 +64,11 @@ struct Live {
     announced: RwSignal<String>,
     /// No lock for 8 seconds.
     stuck: RwSignal<bool>,
-    /// The check found in the last frame, its MICR line, and that frame's height.
-    outline: RwSignal<Option<(Corners, u32)>>,
+    /// The check found in the last frame, its MICR line, and that frame's height (the
+    /// overlay's view box: the line alone is drawn when the check fills the frame).
+    outline: RwSignal<Option<Corners>>,
     band: RwSignal<Option<Corners>>,
+    frame_height: RwSignal<Option<u32>>,
     taken: StoredValue<bool>,
     /// A picture taken by itself is being read, to be kept or let go.
     checking: StoredValue<bool>,
@@ -208,7 +210,8 @@ impl Live {
         }
         self.hint.set(hint);
         self.words.set(said);
-        self.outline.set(check.corners.map(|c| (c, height)));
+        self.outline.set(check.corners);
+        self.frame_height.set(Some(height));
         self.band.set(check.band);
         if now {
             match check.line.clone() {
@@ -239,6 +242,7 @@ pub fn Camera(
         announced: RwSignal::new(String::new()),
         stuck: RwSignal::new(false),
         outline: RwSignal::new(None),
+        frame_height: RwSignal::new(None),
         band: RwSignal::new(None),
         taken: StoredValue::new(false),
         checking: StoredValue::new(false),
@@ -248,7 +252,7 @@ pub fn Camera(
         in_flight: StoredValue::new(false),
         on_capture,
     };
-    let Live { video, stream, hint, words, announced, stuck, outline, band, .. } = live;
+    let Live { video, stream, hint, words, announced, stuck, outline, band, frame_height, .. } = live;
 
     // Start the camera once the video element is in the page.
     Effect::new(move |_| {
@@ -272,9 +276,9 @@ pub fn Camera(
         <div class="camera">
             <div class="camera-view">
                 <video node_ref=video autoplay muted playsinline aria-label=camera_label></video>
-                <svg class="camera-overlay" viewBox=move || view_box(outline.get().map(|(_, h)| h)) preserveAspectRatio="none" aria-hidden="true">
+                <svg class="camera-overlay" viewBox=move || view_box(frame_height.get()) preserveAspectRatio="none" aria-hidden="true">
                     <rect class="camera-guide" x="5%" y="22%" width="90%" height="56%" rx="8"></rect>
-                    {move || outline.get().map(|(c, _)| view! { <polygon class="camera-found" class:ready=move || hint.get() == CaptureHint::Ready points=points(&c)></polygon> })}
+                    {move || outline.get().map(|c| view! { <polygon class="camera-found" class:ready=move || hint.get() == CaptureHint::Ready points=points(&c)></polygon> })}
                     {move || band.get().map(|c| view! { <polygon class="camera-band" points=points(&c)></polygon> })}
                 </svg>
                 // Seen, not read out at every frame: the live region below says it once it holds.
