@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use leptos::html::Video;
 use leptos::prelude::*;
-use moneydesk_model::deposits::{CaptureHint, Corners, FrameCheck, Steadiness, FRAME_WIDTH};
+use moneydesk_model::deposits::{CaptureHint, Corners, FrameCheck, SideRead, Steadiness, FRAME_WIDTH};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::framing::{frame_height, points, unavailable, view_box, words, Announcer, Patience};
@@ -77,21 +77,25 @@ struct Live {
     patience: StoredValue<Patience, LocalStorage>,
     /// A frame is with the worker: the next tick skips.
     in_flight: StoredValue<bool>,
-    on_capture: Callback<Vec<u8>>,
+    on_capture: Callback<Captured>,
 }
+
+/// A picture the camera took, with the worker's reading of it when the camera read it already
+/// (a front taken by itself, kept because that reading agreed with the frames').
+pub type Captured = (Vec<u8>, Option<(SideRead, Vec<u8>)>);
 
 impl Live {
     /// The picture, once.
     fn take(self) {
         if let Some(bytes) = self.video.get_untracked().and_then(|v| picture(&v)) {
-            self.keep(bytes);
+            self.keep((bytes, None));
         }
     }
 
-    fn keep(self, bytes: Vec<u8>) {
+    fn keep(self, captured: Captured) {
         if !self.taken.get_value() {
             self.taken.set_value(true);
-            self.on_capture.run(bytes);
+            self.on_capture.run(captured);
         }
     }
 
@@ -111,10 +115,9 @@ impl Live {
             if self.checking.try_set_value(false).is_some() {
                 return;
             }
-            if read.is_ok_and(|(r, _)| r.micr.is_some_and(|m| m.line == line)) {
-                self.keep(bytes);
-            } else {
-                self.steadiness.update_value(|s| *s = Steadiness::default());
+            match read {
+                Ok((r, jpeg)) if r.micr.as_ref().is_some_and(|m| m.line == line) => self.keep((bytes, Some((r, jpeg)))),
+                _ => self.steadiness.update_value(|s| *s = Steadiness::default()),
             }
         });
     }
@@ -229,7 +232,7 @@ pub fn Camera(
     side: &'static str,
     /// The front: its MICR line is looked for.
     micr: bool,
-    on_capture: Callback<Vec<u8>>,
+    on_capture: Callback<Captured>,
     on_unavailable: Callback<String>,
 ) -> impl IntoView {
     let live = Live {

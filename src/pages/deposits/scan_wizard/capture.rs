@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use moneydesk_model::deposits::Corners;
+use moneydesk_model::deposits::{Corners, SideRead};
 
 use super::corners::whole;
 use super::SideDone;
@@ -78,7 +78,7 @@ impl Capture {
     /// The worker finds the check in the picture (or takes the corners `adjusted`),
     /// straightens it and reads it.
     pub fn read(self, adjusted: Option<Corners>) {
-        let Capture { worker, picture, seq, working, problem, straightened, corners, pixels, done, .. } = self;
+        let Capture { worker, picture, seq, working, problem, done, .. } = self;
         let (Some(Some(w)), Some(Some(bytes))) = (worker.try_get_value(), picture.try_get_value()) else { return };
         let n = seq.with_value(|s| s + 1);
         seq.set_value(n);
@@ -92,14 +92,7 @@ impl Capture {
             }
             working.set(false);
             match answer {
-                Ok((read, jpeg)) => {
-                    show(straightened, Some((&jpeg, "image/jpeg")));
-                    if adjusted.is_none() {
-                        corners.set(read.corners.unwrap_or_else(|| whole(read.width, read.height)));
-                        pixels.set(Some((read.width, read.height)));
-                    }
-                    done.set(Some(SideDone { jpeg, read }));
-                }
+                Ok((read, jpeg)) => self.found(read, jpeg, adjusted.is_none()),
                 Err(e) => {
                     done.set(None);
                     problem.set(Some(e));
@@ -108,14 +101,34 @@ impl Capture {
         });
     }
 
-    /// A picture taken (the camera's) or chosen (a file of type `kind`).
-    pub fn take(self, bytes: Vec<u8>, kind: String) {
+    /// What the worker made of the picture shown; `found_here`: the corners are its own (not
+    /// moved by hand).
+    fn found(self, read: SideRead, jpeg: Vec<u8>, found_here: bool) {
+        show(self.straightened, Some((&jpeg, "image/jpeg")));
+        if found_here {
+            self.corners.set(read.corners.unwrap_or_else(|| whole(read.width, read.height)));
+            self.pixels.set(Some((read.width, read.height)));
+        }
+        self.done.set(Some(SideDone { jpeg, read }));
+    }
+
+    /// A picture taken (the camera's) or chosen (a file of type `kind`), and what the worker
+    /// made of it when that is known already (a front the camera kept once its reading agreed).
+    pub fn take(self, bytes: Vec<u8>, kind: String, read: Option<(SideRead, Vec<u8>)>) {
         self.done.set(None);
         show(self.straightened, None);
         self.pixels.set(None);
         show(self.shown, Some((&bytes, &kind)));
         self.picture.set_value(Some(bytes));
-        self.read(None);
+        match read {
+            Some((read, jpeg)) => {
+                self.seq.update_value(|s| *s += 1); // an older reading still on its way is stale
+                self.working.set(false);
+                self.problem.set(None);
+                self.found(read, jpeg, true);
+            }
+            None => self.read(None),
+        }
     }
 
     /// The camera cannot be used: a file then.

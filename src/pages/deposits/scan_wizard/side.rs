@@ -9,7 +9,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use moneydesk_model::deposits::SideRead;
 
-use super::camera::Camera;
+use super::camera::{Camera, Captured};
 use super::capture::{title, Capture, Source};
 use super::corners::CornersEditor;
 use super::side_word;
@@ -35,7 +35,7 @@ pub fn SideCapture(
     let c = Capture::new(worker, micr, done);
     on_cleanup(move || c.clear());
     // The side's, not the camera's part's: the camera may answer after that part is gone.
-    let on_capture = Callback::new(move |bytes: Vec<u8>| c.take(bytes, "image/jpeg".into()));
+    let on_capture = Callback::new(move |(bytes, read): Captured| c.take(bytes, "image/jpeg".into(), read));
     let on_unavailable = Callback::new(move |why: String| c.unavailable(why));
     view! {
         <section class="scan-side" aria-labelledby=format!("scan-{side}-title")>
@@ -61,7 +61,7 @@ pub fn SideCapture(
 fn Take(
     c: Capture,
     side: &'static str,
-    on_capture: Callback<Vec<u8>>,
+    on_capture: Callback<Captured>,
     on_unavailable: Callback<String>,
 ) -> impl IntoView {
     let on_file = move |ev: web_sys::Event| {
@@ -74,7 +74,7 @@ fn Take(
         let kind = file.type_();
         leptos::task::spawn_local(async move {
             if let Ok(buffer) = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
-                c.take(js_sys::Uint8Array::new(&buffer).to_vec(), kind);
+                c.take(js_sys::Uint8Array::new(&buffer).to_vec(), kind, None);
             }
         });
     };
