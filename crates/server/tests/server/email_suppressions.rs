@@ -7,7 +7,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::smtp::SmtpSink;
-use common::{Backend, Server};
+use common::{call, Backend, Server};
 use moneydesk_model::{paths, Scope};
 use serde_json::{json, Value};
 
@@ -26,17 +26,6 @@ async fn start(backend: Backend, sink: &SmtpSink) -> Server {
         c.email.unsubscribe_secret = Some("a test secret of at least thirty-two characters".into());
     })
     .await
-}
-
-async fn call(s: &Server, method: reqwest::Method, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
-    let mut r = s.client.request(method, s.url(path)).bearer_auth(token);
-    if let Some(b) = body {
-        r = r.json(&b);
-    }
-    let r = r.send().await.unwrap();
-    let status = r.status().as_u16();
-    let text = r.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 fn list_path(domain: &str) -> String {

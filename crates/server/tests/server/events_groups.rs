@@ -11,7 +11,7 @@ use crate::vault_support;
 use std::time::Duration;
 
 use common::smtp::SmtpSink;
-use common::{json, Backend, Server};
+use common::{call, json, Backend, Server};
 use moneydesk_model::{paths, Scope};
 use moneydesk_server::storage::Database;
 use serde_json::{json, Value};
@@ -86,17 +86,6 @@ fn answered_as(data: &Value, answer: &Value) {
     for (k, v) in data.as_object().expect("an object") {
         assert_eq!(v, &answer[k], "{k}: event {data} / answer {answer}");
     }
-}
-
-async fn call(s: &Server, method: reqwest::Method, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
-    let mut r = s.client.request(method, s.url(path)).bearer_auth(token);
-    if let Some(b) = body {
-        r = r.json(&b);
-    }
-    let r = r.send().await.unwrap();
-    let status = r.status().as_u16();
-    let text = r.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 on_both_backends!(

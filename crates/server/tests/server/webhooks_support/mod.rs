@@ -115,14 +115,7 @@ pub async fn token(s: &Server) -> String {
 }
 
 pub async fn send(s: &Server, t: &str, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
-    let mut r = s.client.request(method, s.url(path)).bearer_auth(t);
-    if let Some(b) = body {
-        r = r.json(&b);
-    }
-    let resp = r.send().await.unwrap();
-    let status = resp.status().as_u16();
-    let text = resp.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    crate::common::call(s, method, path, t, body).await
 }
 
 /// Creates an endpoint; `(id, secret)`.
