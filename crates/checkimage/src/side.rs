@@ -101,13 +101,12 @@ pub fn straightened(gray: &GrayImage) -> (GrayImage, Option<find::Found>) {
     // A check the frame cuts off is left as it is too: what is straightened must be all of it
     // (and a scan's printed band along one side is not mistaken for a check cut off there).
     let Some(found) = find::find_check(gray).filter(|f| f.whole) else { return (gray.clone(), None) };
-    let c = found.corners;
-    let area = 0.5 * (0..4).map(|i| c[i][0] * c[(i + 1) % 4][1] - c[(i + 1) % 4][0] * c[i][1]).sum::<f32>().abs();
+    let covered = area(&found.corners);
     // A quad on (nearly) the whole picture is the picture: a scan or a crop of the check.
-    if area >= 0.85 * gray.width() as f32 * gray.height() as f32 {
+    if covered >= 0.85 * gray.width() as f32 * gray.height() as f32 {
         return (gray.clone(), None);
     }
-    (find::straighten(gray, &c, STRAIGHT_MAX_WIDTH), Some(found))
+    (find::straighten(gray, &found.corners, STRAIGHT_MAX_WIDTH), Some(found))
 }
 
 /// Like [`straightened`], for a check's front: the outline is [`find::find_front`]'s (the one
@@ -125,13 +124,12 @@ pub fn straightened_front(gray: &GrayImage) -> (GrayImage, Option<find::Found>) 
     let Some(found) = find::find_front(gray).filter(|f| f.whole || f.micr >= find::MICR_EVIDENCE) else {
         return (gray.clone(), None);
     };
-    let c = found.corners;
-    let area = 0.5 * (0..4).map(|i| c[i][0] * c[(i + 1) % 4][1] - c[(i + 1) % 4][0] * c[i][1]).sum::<f32>().abs();
+    let covered = area(&found.corners);
     let picture = gray.width() as f32 * gray.height() as f32;
-    if area >= 0.85 * picture || (!found.whole && area < picture / 3.0) {
+    if covered >= 0.85 * picture || (!found.whole && covered < picture / 3.0) {
         return (gray.clone(), None);
     }
-    (find::straighten(gray, &c, STRAIGHT_MAX_WIDTH), Some(found))
+    (find::straighten(gray, &found.corners, STRAIGHT_MAX_WIDTH), Some(found))
 }
 
 /// Like [`prepare`], for a photo: [`straightened`] first.
@@ -144,4 +142,9 @@ pub fn prepare_photo(picture: &DynamicImage) -> (Side, Option<find::Found>) {
 pub fn prepare_front_photo(picture: &DynamicImage) -> (Side, Option<find::Found>) {
     let (gray, found) = straightened_front(&picture.to_luma8());
     (prepare(&DynamicImage::ImageLuma8(gray)), found)
+}
+
+/// The area of a quadrilateral given by its corners in turn (the shoelace formula).
+fn area(c: &[find::Point; 4]) -> f32 {
+    0.5 * (0..4).map(|i| c[i][0] * c[(i + 1) % 4][1] - c[(i + 1) % 4][0] * c[i][1]).sum::<f32>().abs()
 }

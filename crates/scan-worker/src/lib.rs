@@ -173,10 +173,8 @@ fn front(gray: &GrayImage, found: Option<find::Found>, previous: Option<&Corners
     // about 5 % in from that edge, so what is read may have lost its first field whole. What
     // shows is narrower than any check (a personal check is 2.18:1, a business one 2.43:1).
     let cut_left = found.is_some_and(|f| {
-        let c = f.corners;
-        let d = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
-        let shows = (d(c[0], c[1]) + d(c[3], c[2])) / (d(c[0], c[3]) + d(c[1], c[2])).max(1.0);
-        !f.whole && c[0][0].min(c[3][0]) <= 0.01 * gray.width() as f32 && shows < 2.1
+        let (wide, high) = find::quad_size(&f.corners);
+        !f.whole && f.corners[0][0].min(f.corners[3][0]) <= 0.01 * gray.width() as f32 && wide < 2.1 * high
     });
     let mut answer = FrameCheck {
         corners: found.map(|f| f.corners),

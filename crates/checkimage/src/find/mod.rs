@@ -249,7 +249,7 @@ fn micr_lines(gray: &GrayImage, corners: &[Point; 4]) -> (usize, usize) {
 
 /// The rectangle a quad straightens to before any scaling: mean lengths of its top and bottom,
 /// and of its left and right sides.
-fn quad_size(c: &[Point; 4]) -> (f32, f32) {
+pub fn quad_size(c: &[Point; 4]) -> (f32, f32) {
     let d = |a: Point, b: Point| ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
     ((d(c[0], c[1]) + d(c[3], c[2])) / 2.0, (d(c[0], c[3]) + d(c[1], c[2])) / 2.0)
 }
