@@ -26,8 +26,9 @@ pub async fn scan(state: &DepositsState, caller: &Caller, sma_sfid: &str, body: 
     // Decoding (within the limits of contract point 11) and the image work are CPU-bound: off
     // the async workers.
     let (front, rear) = tokio::task::spawn_blocking(move || {
-        // A photo of the check on a table is found and straightened first; a scan or a picture
-        // already cropped to the check is kept as it is.
+        // A photo of the check on a table is found and straightened first (the front by the
+        // outline holding its MICR line, as far as it shows); a scan or a picture already
+        // cropped to the check is kept as it is.
         let front =
             images::decode("frontimage", &req.frontimage).map(|(_, picture)| side::prepare_front_photo(&picture).0)?;
         let rear = images::decode("rearimage", &req.rearimage).map(|(_, picture)| side::prepare_photo(&picture).0)?;
