@@ -91,7 +91,7 @@ fn filter(caller: &Caller, pairs: &[(String, String)]) -> Result<Filter, Error> 
 #[utoipa::path(operation_id = "list_audit_records", get, path = paths::AUDIT_RECORDS, tag = "audit", params(PageParams, RecordParams),
     security(("bearer" = ["audit:read"])),
     extensions(("x-extension" = json!(true))),
-    description = "The audit trail, newest first: one record for every write of every group (made in the change's own transaction: who — token id, user, name; from where; the operation; the target; before → after), and every write refused for want of a scope. `admin` reads every user's records; other tokens their own user's.",
+    description = "The audit trail, newest first: one record for every write of every group (made in the change's own transaction: who — token id, user, name; from where; the operation; the target; before → after), and every write refused for want of a scope. `admin` reads every user's records; other tokens their own user's. `totalElements` is exact, and a deep page costs what the first does unless a filter other than `userId` narrows the list.",
     responses((status = 200, description = "A page of records (or `text/csv` with `format=csv`)",
             content((Envelope<Page<AuditRecord>> = "application/json"), (String = "text/csv"))),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc),

@@ -38,7 +38,7 @@ fn moment(name: &str, v: &str) -> Result<String, Error> {
 #[utoipa::path(operation_id = "list_events", get, path = paths::EVENTS, tag = "events", params(PageParams, EventParams),
     security(("bearer" = [])),
     extensions(("x-extension" = json!(true))),
-    description = "Events, newest first, each with the object as the API answers it. A token reads the types whose group it may read (deposits:read for deposit, cash_letter, ach_file and return_file events; ledger:read, email:send, vault:read, routing:read for theirs; admin for token and webhook events); asking for a type it may not read is a 403.",
+    description = "Events, newest first, each with the object as the API answers it. A token reads the types whose group it may read (deposits:read for deposit, cash_letter, ach_file and return_file events; ledger:read, email:send, vault:read, routing:read for theirs; admin for token and webhook events); asking for a type it may not read is a 403. `totalElements` is exact, and a deep page costs what the first does unless a time range or an object narrows the list.",
     responses((status = 200, body = Envelope<Page<Event>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc),
         (status = 403, description = "A type the token may not read", body = ErrorEnvelopeDoc)))]

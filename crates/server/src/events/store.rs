@@ -2,7 +2,7 @@
 
 use moneydesk_model::events::{Event, EventType};
 
-use crate::storage::{Database, Sql};
+use crate::storage::{counted, Database, Sql, Tx};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Row {
@@ -48,16 +48,53 @@ impl Filter {
     }
 }
 
+/// A page of events, newest first, and how many match. Filtered by types only (always: the
+/// types the caller may read), the page is found through the counted ranges
+/// (`storage::counted`), so page 10,000 costs what page 1 does; a time range or an object is
+/// counted and skipped through its index.
 pub async fn list(db: &Database, f: &Filter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<Event>)> {
     let mut tx = db.begin_snapshot().await?;
-    let mut q = db.sql("SELECT COUNT(*) FROM events");
+    let (total, rows) = if f.from.is_none() && f.to.is_none() && f.object_type.is_none() && f.object_id.is_none() {
+        let mut parts: Vec<&str> = f.types.iter().map(|t| t.as_str()).collect();
+        parts.sort_unstable();
+        parts.dedup();
+        let spot = counted::spot(&mut tx, "events", &parts, offset, limit, true).await?;
+        let Some(w) = spot.window else { return Ok((spot.total, Vec::new())) };
+        let mut q = db.sql(&format!("SELECT {COLUMNS} FROM events"));
+        if let [one] = parts[..] {
+            q.push(" WHERE type = ").bind(one).push(" AND seq >= ").bind(w.from).push(" AND seq < ").bind(w.to);
+            q.push(" ORDER BY seq DESC LIMIT ").bind(limit).push(" OFFSET ").bind(w.skip);
+        } else {
+            let table = counted::Table { name: "events", key: "seq", part: "type" };
+            let keys = counted::page_keys(&mut tx, table, &parts, w, limit).await?;
+            q.push(" WHERE ");
+            counted::push_keys(&mut q, "seq", &keys);
+            q.push(" ORDER BY seq DESC");
+        }
+        (spot.total, tx.exec().rows::<Row>(&q).await?)
+    } else {
+        scan(&mut tx, f, offset, limit).await?
+    };
+    tx.commit().await?;
+    Ok((total, rows.into_iter().filter_map(event).collect()))
+}
+
+/// The same page by `COUNT(*)` and `OFFSET` (what the counted ranges must agree with).
+pub async fn list_by_scanning(db: &Database, f: &Filter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<Event>)> {
+    let mut tx = db.begin_snapshot().await?;
+    let (total, rows) = scan(&mut tx, f, offset, limit).await?;
+    tx.commit().await?;
+    Ok((total, rows.into_iter().filter_map(event).collect()))
+}
+
+async fn scan(tx: &mut Tx, f: &Filter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<Row>)> {
+    let mut q = Sql::new(tx.dialect(), "SELECT COUNT(*) FROM events");
     f.push_where(&mut q);
     let total = tx.exec().int(&q).await?;
-    let mut q = db.sql(&format!("SELECT {COLUMNS} FROM events"));
+    let mut q = Sql::new(tx.dialect(), &format!("SELECT {COLUMNS} FROM events"));
     f.push_where(&mut q);
     q.push(" ORDER BY seq DESC LIMIT ").bind(limit).push(" OFFSET ").bind(offset);
-    let rows: Vec<Row> = tx.exec().rows(&q).await?;
-    Ok((total, rows.into_iter().filter_map(event).collect()))
+    Ok((total, tx.exec().rows(&q).await?))
 }
 
 pub async fn get(db: &Database, id: &str) -> sqlx::Result<Option<Event>> {

@@ -84,7 +84,7 @@ struct EntryParams {
 #[utoipa::path(get, path = paths::LEDGER_ENTRIES, tag = "ledger", params(("accountId" = String, Path), PageParams, EntryParams),
     security(("bearer" = ["ledger:read"])),
     extensions(("x-extension" = json!(true))),
-    description = "A sleeve account's entries (of its three ledger accounts, or of the one `ledgerAccount` names), newest first, each with the running balance of its ledger account; or one ledger account's entries when `accountId` is its code (`bank:clearing_x9`).",
+    description = "A sleeve account's entries (of its three ledger accounts, or of the one `ledgerAccount` names) in the order they were posted, newest first (the order of the running balance each carries for its ledger account); or one ledger account's entries when `accountId` is its code (`bank:clearing_x9`). `totalElements` is exact, and a deep page costs what the first does unless `from`, `to` or `kind` narrow the list.",
     responses((status = 200, body = Envelope<Page<LedgerEntry>>, description = "A page of entries (or `text/csv` with `format=csv`)"),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such account", body = ErrorEnvelopeDoc)))]

@@ -13,6 +13,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{PgPool, SqlitePool};
 
 pub mod blobs;
+pub mod counted;
 pub mod events;
 pub mod queue;
 pub mod settings;

@@ -59,7 +59,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         ("createdTo" = Option<String>, Query, description = "Only messages created on or before this day (`YYYY-MM-DD`, a UTC day, the whole day included)", format = Date)),
     security(("bearer" = ["email:send"])),
     extensions(("x-extension" = json!(true))),
-    description = "The outbox, newest first (a request's messages in personalization order).",
+    description = "The outbox, newest first in the order messages were accepted (a request's messages in personalization order). `totalElements` is exact, and a deep page costs what the first does unless `q`, `batchId` or a creation range narrows the list.",
     responses((status = 200, description = "A page of messages", body = Envelope<Page<OutboxMessage>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc)))]
 async fn messages(

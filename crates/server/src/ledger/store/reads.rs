@@ -1,7 +1,7 @@
 //! The ledger's reads for the API: entries (paged, filtered), transactions, holds.
 
 use super::LedgerStore;
-use crate::storage::{Sql, Tx};
+use crate::storage::{counted, Sql, Tx};
 
 /// An entry with what the API answers of its transaction and account.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -59,34 +59,32 @@ pub struct EntryFilter {
 }
 
 impl LedgerStore {
-    /// A page of entries, newest first, with the total count.
+    /// A page of entries in posting order, newest first (the order of their running
+    /// balances), with the total count. Without a time range or a kind, the page is found
+    /// through the counted ranges of its ledger accounts (`storage::counted`), so page 10,000
+    /// costs what page 1 does; with one, it is counted and skipped through the index.
     pub async fn entries(&self, f: &EntryFilter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<EntryRow>)> {
         let mut tx = self.db.begin_snapshot().await?;
-        let filter = |q: &mut Sql| {
-            q.push(" WHERE a.code IN (").bind_list(f.codes.iter().map(String::as_str)).push(")");
-            if let Some(v) = f.from_ms {
-                q.push(" AND e.at_ms >= ").bind(v);
-            }
-            if let Some(v) = f.to_ms {
-                q.push(" AND e.at_ms < ").bind(v);
-            }
-            if let Some(k) = &f.posting_kind {
-                q.push(" AND t.kind = ").bind(k.as_str());
-            }
+        let answer = if f.from_ms.is_none() && f.to_ms.is_none() && f.posting_kind.is_none() {
+            counted_entries(&mut tx, f, offset, limit).await?
+        } else {
+            scan_entries(&mut tx, f, offset, limit).await?
         };
-        let mut count = Sql::new(
-            tx.dialect(),
-            "SELECT COUNT(*) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id \
-             JOIN ledger_transactions t ON t.id = e.transaction_id",
-        );
-        filter(&mut count);
-        let total = tx.exec().int(&count).await?;
-        let mut q = Sql::new(tx.dialect(), ENTRY);
-        filter(&mut q);
-        q.push(" ORDER BY e.at_ms DESC, e.id DESC LIMIT ").bind(limit).push(" OFFSET ").bind(offset);
-        let rows = tx.exec().rows(&q).await?;
         tx.commit().await?;
-        Ok((total, rows))
+        Ok(answer)
+    }
+
+    /// The same page by `COUNT(*)` and `OFFSET` (what the counted ranges must agree with).
+    pub async fn entries_by_scanning(
+        &self,
+        f: &EntryFilter,
+        offset: i64,
+        limit: i64,
+    ) -> sqlx::Result<(i64, Vec<EntryRow>)> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let answer = scan_entries(&mut tx, f, offset, limit).await?;
+        tx.commit().await?;
+        Ok(answer)
     }
 
     /// A transaction with its entries.
@@ -145,4 +143,56 @@ pub(super) async fn transaction_in(tx: &mut Tx, id: i64) -> sqlx::Result<Option<
     let q = Sql::new(tx.dialect(), &format!("{ENTRY} WHERE e.transaction_id = ? ORDER BY e.id")).arg(id);
     let entries = tx.exec().rows(&q).await?;
     Ok(Some((head, entries)))
+}
+
+/// `WHERE a.code IN (...)` and the filter's narrowing.
+fn push_filter(q: &mut Sql, f: &EntryFilter) {
+    q.push(" WHERE a.code IN (").bind_list(f.codes.iter().map(String::as_str)).push(")");
+    if let Some(v) = f.from_ms {
+        q.push(" AND e.at_ms >= ").bind(v);
+    }
+    if let Some(v) = f.to_ms {
+        q.push(" AND e.at_ms < ").bind(v);
+    }
+    if let Some(k) = &f.posting_kind {
+        q.push(" AND t.kind = ").bind(k.as_str());
+    }
+}
+
+async fn scan_entries(tx: &mut Tx, f: &EntryFilter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<EntryRow>)> {
+    let mut count = Sql::new(
+        tx.dialect(),
+        "SELECT COUNT(*) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id \
+         JOIN ledger_transactions t ON t.id = e.transaction_id",
+    );
+    push_filter(&mut count, f);
+    let total = tx.exec().int(&count).await?;
+    let mut q = Sql::new(tx.dialect(), ENTRY);
+    push_filter(&mut q, f);
+    q.push(" ORDER BY e.id DESC LIMIT ").bind(limit).push(" OFFSET ").bind(offset);
+    Ok((total, tx.exec().rows(&q).await?))
+}
+
+/// The page through the counted ranges of the named ledger accounts (their ids are the
+/// partitions of the `ledger` list).
+async fn counted_entries(tx: &mut Tx, f: &EntryFilter, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<EntryRow>)> {
+    let mut q = Sql::new(tx.dialect(), "SELECT id FROM ledger_accounts WHERE code IN (");
+    q.bind_list(f.codes.iter().map(String::as_str)).push(")");
+    let ids = tx.exec().ints(&q).await?;
+    let parts: Vec<String> = ids.iter().map(i64::to_string).collect();
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    let spot = counted::spot(tx, "ledger", &parts, offset, limit, true).await?;
+    let Some(w) = spot.window else { return Ok((spot.total, Vec::new())) };
+    let mut q = Sql::new(tx.dialect(), ENTRY);
+    if let [one] = ids[..] {
+        q.push(" WHERE e.account_id = ").bind(one).push(" AND e.id >= ").bind(w.from).push(" AND e.id < ").bind(w.to);
+        q.push(" ORDER BY e.id DESC LIMIT ").bind(limit).push(" OFFSET ").bind(w.skip);
+    } else {
+        let table = counted::Table { name: "ledger_entries", key: "id", part: "account_id" };
+        let keys = counted::page_keys(tx, table, &ids, w, limit).await?;
+        q.push(" WHERE ");
+        counted::push_keys(&mut q, "e.id", &keys);
+        q.push(" ORDER BY e.id DESC");
+    }
+    Ok((spot.total, tx.exec().rows(&q).await?))
 }

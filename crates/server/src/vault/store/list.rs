@@ -5,7 +5,7 @@ use moneydesk_model::collections::SortDir;
 use moneydesk_model::vault::{VaultEntry, VaultEntryKind, VaultPath, VaultSortField};
 
 use super::{folder_id, EntryRow, Result, VaultError, VaultStore};
-use crate::storage::Sql;
+use crate::storage::{counted, Sql};
 
 impl VaultStore {
     /// One page of a folder's children: folders first, then files, in the order asked.
@@ -25,42 +25,64 @@ impl VaultStore {
             }
             return Err(VaultError::NotFound(format!("path: no folder {path}")));
         };
-        let count = Sql::new(
-            tx.dialect(),
-            "SELECT (SELECT COUNT(*) FROM vault_folders WHERE user_id = ? AND parent = ?) \
-                  + (SELECT COUNT(*) FROM vault_files WHERE folder_id = ?)",
-        )
-        .arg(user)
-        .arg(path.as_str())
-        .arg(folder_id);
-        let total = tx.exec().int(&count).await? as u64;
-        let key = match sort {
-            VaultSortField::Name => "name",
-            VaultSortField::Size => "size",
-            VaultSortField::ModifiedAt => "modified_at",
-        };
+        // Folders first, then files: each table read through its own index in the order asked
+        // (never the whole folder sorted for one page), from the page's offset into it. The
+        // files' count is kept by the database (migration 0030), so a page of a folder of a
+        // million files neither counts nor sorts them.
+        let folders = Sql::new(tx.dialect(), "SELECT COUNT(*) FROM vault_folders WHERE user_id = ? AND parent = ?")
+            .arg(user)
+            .arg(path.as_str());
+        let folders = tx.exec().int(&folders).await?;
+        let files = counted::counts(&mut tx, "vault", &[folder_id.to_string().as_str()]).await?;
+        let files: i64 = files.iter().map(|(_, n)| n).sum();
         let dir = match dir {
             SortDir::Asc => "ASC",
             SortDir::Desc => "DESC",
         };
-        let q = Sql::new(
-            tx.dialect(),
-            &format!(
-                "SELECT kind, name, size, content_type, versions, modified_at FROM ( \
-                   SELECT 'folder' AS kind, name, CAST(NULL AS BIGINT) AS size, CAST(NULL AS TEXT) AS content_type, \
-                          CAST(NULL AS BIGINT) AS versions, created_at AS modified_at \
-                     FROM vault_folders WHERE user_id = ? AND parent = ? \
-                   UNION ALL \
-                   SELECT 'file', name, size, content_type, versions, modified_at FROM vault_files WHERE folder_id = ? \
-                 ) entries ORDER BY kind DESC, {key} {dir}, name {dir} LIMIT ? OFFSET ?"
-            ),
-        )
-        .arg(user)
-        .arg(path.as_str())
-        .arg(folder_id)
-        .arg(i64::from(limit))
-        .arg(offset as i64);
-        let rows: Vec<EntryRow> = tx.exec().rows(&q).await?;
+        let (offset, limit) = (offset.min(i64::MAX as u64) as i64, i64::from(limit));
+        let mut rows: Vec<EntryRow> = Vec::new();
+        if offset < folders {
+            // A folder has no size, and its modification time is its creation.
+            let key = match sort {
+                VaultSortField::Name | VaultSortField::Size => "",
+                VaultSortField::ModifiedAt => "created_at {dir}, ",
+            };
+            let q = Sql::new(
+                tx.dialect(),
+                &format!(
+                    "SELECT 'folder' AS kind, name, CAST(NULL AS BIGINT) AS size, CAST(NULL AS TEXT) AS content_type, \
+                       CAST(NULL AS BIGINT) AS versions, created_at AS modified_at \
+                     FROM vault_folders WHERE user_id = ? AND parent = ? ORDER BY {} name {dir} LIMIT ? OFFSET ?",
+                    key.replace("{dir}", dir)
+                ),
+            )
+            .arg(user)
+            .arg(path.as_str())
+            .arg(limit)
+            .arg(offset);
+            rows = tx.exec().rows(&q).await?;
+        }
+        let wanted = limit - rows.len() as i64;
+        if wanted > 0 && offset + (rows.len() as i64) < folders + files {
+            let key = match sort {
+                VaultSortField::Name => "",
+                VaultSortField::Size => "size {dir}, ",
+                VaultSortField::ModifiedAt => "modified_at {dir}, ",
+            };
+            let q = Sql::new(
+                tx.dialect(),
+                &format!(
+                    "SELECT 'file' AS kind, name, size, content_type, versions, modified_at FROM vault_files \
+                     WHERE folder_id = ? ORDER BY {} name {dir} LIMIT ? OFFSET ?",
+                    key.replace("{dir}", dir)
+                ),
+            )
+            .arg(folder_id)
+            .arg(wanted)
+            .arg((offset - folders).max(0));
+            rows.extend(tx.exec().rows::<EntryRow>(&q).await?);
+        }
+        let total = (folders + files) as u64;
         let entries = rows
             .into_iter()
             .map(|r| {

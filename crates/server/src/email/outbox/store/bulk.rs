@@ -18,7 +18,7 @@ impl EmailStore {
     pub(crate) async fn ids(&self, filter: &OutboxFilter, limit: usize) -> Result<Vec<String>, EmailError> {
         let mut q = self.db.sql("SELECT id FROM email_messages");
         where_clause(&mut q, filter);
-        q.push(" ORDER BY created_at DESC, batch_id DESC, idx ASC LIMIT ").bind(limit as i64);
+        q.push(" ORDER BY seq DESC LIMIT ").bind(limit as i64);
         Ok(self.db.acquire().await?.exec().texts(&q).await?)
     }
 

@@ -11,6 +11,7 @@ pub mod batches;
 pub mod bulk;
 pub mod delivery;
 pub mod outbox;
+mod pages;
 
 use serde::{Deserialize, Serialize};
 

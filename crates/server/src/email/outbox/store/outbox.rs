@@ -5,11 +5,10 @@ use moneydesk_model::email::{
     AttachmentInfo, Attempt, Delivery, Disposition, MessageDetail, MessageHeader, MessageState, OutboxMessage, ResentBy,
 };
 use moneydesk_model::events::EventType;
-use moneydesk_model::{Page, PageRequest, Sort};
 
 use super::{EmailError, EmailStore, StoredAttachment, StoredMailbox, StoredMessage, StoredRecipients};
 use crate::storage::events::{self, NewEvent};
-use crate::storage::{trail, Sql};
+use crate::storage::{trail, Dialect, Sql, Tx};
 
 /// A message to queue: its parts and where it stands at acceptance.
 #[derive(Debug, Clone)]
@@ -179,21 +178,6 @@ impl EmailStore {
         Ok(())
     }
 
-    /// The outbox, newest first (a request's messages in personalization order).
-    pub async fn list(&self, filter: &OutboxFilter, page: PageRequest) -> Result<Page<OutboxMessage>, EmailError> {
-        let mut tx = self.db.begin_snapshot().await?;
-        let mut count = self.db.sql("SELECT COUNT(*) FROM email_messages");
-        where_clause(&mut count, filter);
-        let total = tx.exec().int(&count).await? as u64;
-        let mut q = self.db.sql(&format!("SELECT {ROW_COLUMNS} FROM email_messages"));
-        where_clause(&mut q, filter);
-        q.push(" ORDER BY created_at DESC, batch_id DESC, idx ASC LIMIT ");
-        q.bind(page.size as i64).push(" OFFSET ").bind(page.offset() as i64);
-        let rows: Vec<MessageRow> = tx.exec().rows(&q).await?;
-        tx.commit_unrecorded().await?;
-        Ok(Page::build(page, total, rows.iter().map(MessageRow::record).collect(), Sort::UNSORTED))
-    }
-
     pub(crate) async fn row(&self, id: &str) -> Result<Option<MessageRow>, EmailError> {
         Ok(self.db.acquire().await?.exec().row(&self.row_query(id)).await?)
     }
@@ -278,17 +262,40 @@ pub fn info(index: usize, a: &StoredAttachment) -> AttachmentInfo {
     }
 }
 
+/// `n` new `seq` values for one request's messages, highest first: the first message gets the
+/// highest, so newest first lists the request in personalization order. SQLite has one writer
+/// (the insert's transaction holds it), so the next values follow the highest stored;
+/// PostgreSQL's writers run at once and take theirs from the sequence.
+async fn reserve(tx: &mut Tx, n: usize) -> sqlx::Result<Vec<i64>> {
+    let mut seqs = match tx.dialect() {
+        Dialect::Sqlite => {
+            let q = Sql::new(Dialect::Sqlite, "SELECT COALESCE(MAX(seq), 0) FROM email_messages");
+            let top = tx.exec().int(&q).await?;
+            (1..=n as i64).map(|i| top + i).collect()
+        }
+        Dialect::Postgres => {
+            let q = Sql::new(Dialect::Postgres, "SELECT nextval('email_messages_seq') FROM generate_series(1, ?)")
+                .arg(n as i64);
+            tx.exec().ints(&q).await?
+        }
+    };
+    seqs.sort_unstable_by(|a, b| b.cmp(a));
+    Ok(seqs)
+}
+
 /// Queues messages (with their `email.accepted` events) in the caller's transaction: for a
 /// change that sends mail as part of itself (a webhook endpoint the server disables).
 pub(crate) async fn insert_in(tx: &mut crate::storage::Tx, messages: &[NewMessage]) -> sqlx::Result<()> {
+    let mut seqs = reserve(tx, messages.len()).await?.into_iter();
     for chunk in messages.chunks(ROWS_PER_INSERT) {
-        let mut q = Sql::new(tx.dialect(), &format!("INSERT INTO email_messages ({COLUMNS}) VALUES "));
+        let mut q = Sql::new(tx.dialect(), &format!("INSERT INTO email_messages (seq, {COLUMNS}) VALUES "));
         for (i, n) in chunk.iter().enumerate() {
             if i > 0 {
                 q.push(", ");
             }
             let m = &n.message;
-            q.bind_row([
+            q.push("(").bind(seqs.next().unwrap_or_default()).push(", ");
+            q.bind_list::<crate::storage::sql::Arg>([
                 m.id.clone().into(),
                 m.batch_id.clone().into(),
                 (m.index as i64).into(),
@@ -316,7 +323,8 @@ pub(crate) async fn insert_in(tx: &mut crate::storage::Tx, messages: &[NewMessag
                 n.created_at.clone().into(),
                 n.send_at.clone().into(),
                 n.next_attempt_at.clone().into(),
-            ]);
+            ])
+            .push(")");
         }
         tx.exec().execute(&q).await?;
     }
