@@ -8,8 +8,8 @@
 //!
 //! Run: `scripts/bench-lists` (starts its own PostgreSQL; or
 //! `cargo bench -p moneydesk-server --profile server --bench lists` for SQLite alone). Knobs:
-//! LISTS_BENCH_ROWS (1000000), LISTS_BENCH_RUNS (30), LISTS_BENCH_POSTGRES (an empty
-//! PostgreSQL database's URL; the script makes one).
+//! LISTS_BENCH_ROWS (1000000), LISTS_BENCH_RUNS (30), LISTS_BENCH_SQLITE (0: PostgreSQL
+//! alone), LISTS_BENCH_POSTGRES (an empty PostgreSQL database's URL; the script makes one).
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -45,7 +45,8 @@ async fn build(db: &Database, n: i64) -> anyhow::Result<()> {
         Database::Sqlite(_) => {
             format!("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {last})")
         }
-        Database::Postgres(_) => format!("WITH n(i) AS (SELECT generate_series(1, {last}))"),
+        // BIGINT: `i * 7919` passes INTEGER's range at a million.
+        Database::Postgres(_) => format!("WITH n(i) AS (SELECT generate_series(CAST(1 AS BIGINT), {last}))"),
     };
     db.execute(&format!(
         "{} INSERT INTO audit_records (at, day, user_id, operation, outcome) SELECT '2026-11-30T10:00:00Z', '2026-11-30', \
@@ -309,7 +310,10 @@ async fn main() -> anyhow::Result<()> {
     let rows = knob("LISTS_BENCH_ROWS", 1_000_000);
     let runs = knob("LISTS_BENCH_RUNS", 30) as usize;
     let dir = tempfile::tempdir()?;
-    let mut backends = vec![("SQLite", format!("sqlite://{}/lists.db", dir.path().display()))];
+    let mut backends = Vec::new();
+    if std::env::var("LISTS_BENCH_SQLITE").as_deref() != Ok("0") {
+        backends.push(("SQLite", format!("sqlite://{}/lists.db", dir.path().display())));
+    }
     if let Ok(url) = std::env::var("LISTS_BENCH_POSTGRES") {
         backends.push(("PostgreSQL", url));
     }

@@ -169,17 +169,39 @@ struct Gone {
     n: i64,
 }
 
+/// Count rows a fold's transaction reads at most (about a fifth of a second of SQLite's one
+/// write lock, at the 10 µs a row the bench's fold of five million took): a burst of writes
+/// is folded in turns, never in one transaction that would keep other writers waiting past
+/// their busy timeout.
+const FOLD_ROWS: i64 = 20_000;
+
 /// Folds the counts added since `after` (a `list_counts.seq`; 0 for all) into one row per
-/// range, in one transaction. Answers the highest seq it saw, the next call's `after`. A row
-/// added below `after` by a transaction still open then (PostgreSQL hands out sequence values
-/// before commit) is folded the next time its range is.
+/// range, [`FOLD_ROWS`] at a time, each its own transaction. Answers the highest seq folded,
+/// the next call's `after`. A row added below `after` by a transaction still open then
+/// (PostgreSQL hands out sequence values before commit) is folded the next time its range is.
 pub async fn compact(db: &Database, after: i64) -> sqlx::Result<i64> {
+    compact_by(db, after, FOLD_ROWS).await
+}
+
+/// [`compact`], `rows` count rows a transaction (tests fold in many small turns).
+pub async fn compact_by(db: &Database, after: i64, rows: i64) -> sqlx::Result<i64> {
     // Read first, outside a write transaction: a round with nothing new never waits for (or
     // holds) SQLite's one write lock.
     let top = db.acquire().await?.exec().int(&db.sql("SELECT COALESCE(MAX(seq), 0) FROM list_counts")).await?;
-    if top <= after {
-        return Ok(top);
+    let mut done = after;
+    while done < top {
+        let upto = top.min(done + rows.max(1));
+        if !fold(db, done, upto).await? {
+            return Ok(done);
+        }
+        done = upto;
     }
+    Ok(done.max(top))
+}
+
+/// Folds the ranges touched by the count rows `after < seq <= upto`; false when another
+/// instance is folding.
+async fn fold(db: &Database, after: i64, upto: i64) -> sqlx::Result<bool> {
     let mut tx = db.begin().await?;
     // One folder at a time on PostgreSQL (two DELETEs of the same rows in different orders
     // could deadlock); another instance folding now leaves this round to it. SQLite's writers
@@ -187,19 +209,19 @@ pub async fn compact(db: &Database, after: i64) -> sqlx::Result<i64> {
     if db.dialect() == super::Dialect::Postgres {
         let q = db.sql("SELECT CAST(CASE WHEN pg_try_advisory_xact_lock(5028) THEN 1 ELSE 0 END AS BIGINT)");
         if tx.exec().int(&q).await? == 0 {
-            return Ok(after);
+            return Ok(false);
         }
     }
-    // The ranges touched since `after` that hold more than one row; deleted with what they
-    // held, which is then summed: exactly what was removed is put back.
+    // The ranges touched that hold more than one row; deleted with what they held, which is
+    // then summed: exactly what was removed is put back.
     let q = db
         .sql(
             "DELETE FROM list_counts WHERE (list, part, bucket) IN (SELECT list, part, bucket FROM list_counts \
-         WHERE (list, part, bucket) IN (SELECT list, part, bucket FROM list_counts WHERE seq > ? AND seq <= ?) \
-         GROUP BY list, part, bucket HAVING COUNT(*) > 1) RETURNING list, part, bucket, n",
+             WHERE (list, part, bucket) IN (SELECT list, part, bucket FROM list_counts WHERE seq > ? AND seq <= ?) \
+             GROUP BY list, part, bucket HAVING COUNT(*) > 1) RETURNING list, part, bucket, n",
         )
         .arg(after)
-        .arg(top);
+        .arg(upto);
     let gone: Vec<Gone> = tx.exec().rows(&q).await?;
     let mut sums: BTreeMap<(String, String, i64), i64> = BTreeMap::new();
     for g in gone {
@@ -218,7 +240,7 @@ pub async fn compact(db: &Database, after: i64) -> sqlx::Result<i64> {
         tx.exec().execute(&q).await?;
     }
     tx.commit_unrecorded().await?;
-    Ok(top)
+    Ok(true)
 }
 
 /// How many count rows a list has: what its pages sum (a benchmark's and a test's view).

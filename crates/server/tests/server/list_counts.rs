@@ -165,7 +165,9 @@ async fn every_page_agrees_with_a_scan(backend: Backend) {
     ledger_postings(&db, &mut rng, 1, 1300).await;
     compare_everything(&db, &ledger, &mut rng, "unfolded").await;
 
-    counted::compact(&db, 0).await.unwrap();
+    // In turns of 500 count rows (the server's are 20,000): a range's rows folded in one turn
+    // and its later rows in another still add up.
+    counted::compact_by(&db, 0, 500).await.unwrap();
     compare_everything(&db, &ledger, &mut rng, "folded").await;
     for table in ["audit", "events", "ledger"] {
         let rows = counted::rows_of(&db, table).await.unwrap();
