@@ -31,6 +31,12 @@ use moneydesk_server::storage::{counted, Database};
 const SIZE: i64 = 20;
 const WARMUP: usize = 3;
 
+/// Whether `LISTS_BENCH_ONLY` (comma-separated: audit, events, ledger, outbox, vault; all by
+/// default) names `list`.
+fn wants(list: &str) -> bool {
+    std::env::var("LISTS_BENCH_ONLY").map_or(true, |only| only.split(',').any(|l| l.trim() == list))
+}
+
 fn knob(name: &str, default: i64) -> i64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
@@ -48,43 +54,52 @@ async fn build(db: &Database, n: i64) -> anyhow::Result<()> {
         // BIGINT: `i * 7919` passes INTEGER's range at a million.
         Database::Postgres(_) => format!("WITH n(i) AS (SELECT generate_series(CAST(1 AS BIGINT), {last}))"),
     };
-    db.execute(&format!(
+    if wants("audit") {
+        db.execute(&format!(
         "{} INSERT INTO audit_records (at, day, user_id, operation, outcome) SELECT '2026-11-30T10:00:00Z', '2026-11-30', \
          CASE i % 10 WHEN 0 THEN NULL WHEN 1 THEN 'ana' WHEN 2 THEN 'ana' WHEN 3 THEN 'ben' ELSE 'ops' END, 'bench.write', 'ok' FROM n",
         numbers(n)
     ))
     .await?;
-    db.execute(&format!(
+    }
+    if wants("events") {
+        db.execute(&format!(
         "{} INSERT INTO events (id, type, created, api_version, object_type, object_id, data) SELECT 'evt_' || i, \
          CASE i % 5 WHEN 0 THEN 'deposit.created' WHEN 1 THEN 'deposit.sent' WHEN 2 THEN 'deposit.settled' \
          WHEN 3 THEN 'email.delivered' ELSE 'token.revoked' END, '2026-11-30T10:00:00Z', '2026-11-01', 'deposit', 'x', '{{}}' FROM n",
         numbers(n)
     ))
     .await?;
-    for code in ["bench:bank", "bench:a", "bench:b"] {
-        db.execute(&format!("INSERT INTO ledger_accounts (code, kind, normal) VALUES ('{code}', 'bench', 'credit')"))
-            .await?;
     }
-    let account = |code: &str| format!("(SELECT id FROM ledger_accounts WHERE code = '{code}')");
-    let postings = n / 2;
-    let mut tx = db.begin().await?;
-    let entries = format!(
-        "{} INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, at_ms) \
+    if wants("ledger") {
+        for code in ["bench:bank", "bench:a", "bench:b"] {
+            db.execute(&format!(
+                "INSERT INTO ledger_accounts (code, kind, normal) VALUES ('{code}', 'bench', 'credit')"
+            ))
+            .await?;
+        }
+        let account = |code: &str| format!("(SELECT id FROM ledger_accounts WHERE code = '{code}')");
+        let postings = n / 2;
+        let mut tx = db.begin().await?;
+        let entries = format!(
+            "{} INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, at_ms) \
          SELECT (i + 1) / 2, CASE WHEN i % 2 = 1 THEN {bank} WHEN i % 4 = 0 THEN {a} ELSE {b} END, \
          CASE WHEN i % 2 = 1 THEN -1 ELSE 1 END, 0, i FROM n",
-        numbers(2 * postings),
-        bank = account("bench:bank"),
-        a = account("bench:a"),
-        b = account("bench:b"),
-    );
-    tx.exec().execute(&db.sql(&entries)).await?;
-    let headers = format!(
-        "{} INSERT INTO ledger_transactions (id, kind, at_ms, actor) SELECT i, 'adjustment', 2 * i, 'bench' FROM n",
-        numbers(postings)
-    );
-    tx.exec().execute(&db.sql(&headers)).await?;
-    tx.commit_unrecorded().await?;
-    db.execute(&format!(
+            numbers(2 * postings),
+            bank = account("bench:bank"),
+            a = account("bench:a"),
+            b = account("bench:b"),
+        );
+        tx.exec().execute(&db.sql(&entries)).await?;
+        let headers = format!(
+            "{} INSERT INTO ledger_transactions (id, kind, at_ms, actor) SELECT i, 'adjustment', 2 * i, 'bench' FROM n",
+            numbers(postings)
+        );
+        tx.exec().execute(&db.sql(&headers)).await?;
+        tx.commit_unrecorded().await?;
+    }
+    if wants("outbox") {
+        db.execute(&format!(
         "{} INSERT INTO email_messages (seq, id, batch_id, idx, state, delivery, message_id, date_header, from_email, \
          recipients, subject, created_by, created_at, next_attempt_at) SELECT i, 'msg_' || i, 'req_' || i, 0, \
          CASE i % 10 WHEN 0 THEN 'failed' WHEN 1 THEN 'deferred' ELSE 'sent' END, 'mailbox', i || '@bench', 'Mon, 30 Nov 2026', \
@@ -93,18 +108,21 @@ async fn build(db: &Database, n: i64) -> anyhow::Result<()> {
         numbers(n)
     ))
     .await?;
-    if let Database::Postgres(_) = db {
-        db.execute("SELECT setval('email_messages_seq', (SELECT MAX(seq) FROM email_messages))").await?;
+        if let Database::Postgres(_) = db {
+            db.execute("SELECT setval('email_messages_seq', (SELECT MAX(seq) FROM email_messages))").await?;
+        }
     }
-    db.execute("INSERT INTO vault_folders (user_id, path, parent, name, created_at) VALUES ('bench', '', NULL, '', '2026-11-30T10:00:00Z')")
+    if wants("vault") {
+        db.execute("INSERT INTO vault_folders (user_id, path, parent, name, created_at) VALUES ('bench', '', NULL, '', '2026-11-30T10:00:00Z')")
         .await?;
-    db.execute(&format!(
-        "{} INSERT INTO vault_files (folder_id, name, size, content_type, modified_at, versions) \
+        db.execute(&format!(
+            "{} INSERT INTO vault_files (folder_id, name, size, content_type, modified_at, versions) \
          SELECT (SELECT id FROM vault_folders WHERE user_id = 'bench'), 'file-' || ((i * 7919) % {n}) || '.pdf', \
          (i * 104729) % 100000, 'application/pdf', '2026-11-30T10:00:00Z', 1 FROM n",
-        numbers(n)
-    ))
-    .await?;
+            numbers(n)
+        ))
+        .await?;
+    }
     let inserted = started.elapsed();
     counted::compact(db, 0).await?;
     match db {
@@ -206,7 +224,7 @@ async fn run(stores: &Stores, runs: usize) -> anyhow::Result<()> {
     let (db, ledger, email, vault) = (&stores.database, &stores.ledger, &stores.email, &stores.vault);
     println!("| case ({SIZE} rows a page) | counted: p50 / p95 / max ms | count(*) + OFFSET: p50 / p95 / max ms |");
     println!("|---|---|---|");
-    for user in [None, Some("ana")] {
+    for user in [None, Some("ana")].into_iter().filter(|_| wants("audit")) {
         let f = AuditFilter { user_id: user.map(str::to_string), ..Default::default() };
         let total = audit::list(db, &f, 0, 1).await?.0;
         let name = format!("audit, {}", user.map_or("all".to_string(), |u| format!("user {u}")));
@@ -216,6 +234,9 @@ async fn run(stores: &Stores, runs: usize) -> anyhow::Result<()> {
     }
     let every = ["deposit.created", "deposit.sent", "deposit.settled", "email.delivered", "token.revoked"];
     for (name, types) in [("events, every type", &every[..]), ("events, deposit.sent", &every[1..2])] {
+        if !wants("events") {
+            continue;
+        }
         let f = EventFilter { types: types.iter().filter_map(|t| EventType::parse(t)).collect(), ..Default::default() };
         let total = events::list(db, &f, 0, 1).await?.0;
         let key: fn(&Event) -> String = |e| e.id.clone();
@@ -226,6 +247,9 @@ async fn run(stores: &Stores, runs: usize) -> anyhow::Result<()> {
         ("ledger, the bank account", &["bench:bank"][..]),
         ("ledger, three accounts", &["bench:bank", "bench:a", "bench:b"][..]),
     ] {
+        if !wants("ledger") {
+            continue;
+        }
         let f = EntryFilter { codes: codes.iter().map(|c| c.to_string()).collect(), ..Default::default() };
         let total = ledger.entries(&f, 0, 1).await?.0;
         let key: fn(&EntryRow) -> i64 = |e| e.id;
@@ -233,6 +257,9 @@ async fn run(stores: &Stores, runs: usize) -> anyhow::Result<()> {
             .await?;
     }
     for (name, states) in [("outbox, every state", vec![]), ("outbox, failed", vec![MessageState::Failed])] {
+        if !wants("outbox") {
+            continue;
+        }
         let f = &OutboxFilter { states, ..Default::default() };
         let page = |o: i64| PageRequest { index: (o / SIZE) as u64, size: SIZE as u32 };
         let total = email.list(f, page(0)).await.map_err(|e| anyhow::anyhow!("{e}"))?.total_elements as i64;
@@ -254,6 +281,9 @@ async fn run(stores: &Stores, runs: usize) -> anyhow::Result<()> {
         ("vault folder, by name", VaultSortField::Name, "name", SortDir::Asc, "ASC"),
         ("vault folder, largest first", VaultSortField::Size, "size", SortDir::Desc, "DESC"),
     ] {
+        if !wants("vault") {
+            continue;
+        }
         let root = VaultPath::root();
         let total = vault.list("bench", &root, sort, dir, 0, 1).await.map_err(|e| anyhow::anyhow!("{e}"))?.0 as i64;
         let name_of: fn(&String) -> String = |n| n.clone();

@@ -29,7 +29,7 @@ use crate::vault::VaultState;
         ("sort" = Option<String>, Query, description = "`name`, `size` or `modifiedAt`, then `,asc` or `,desc` (default `name,asc`); folders always come first", pattern = "^(name|size|modifiedAt)(,(asc|desc))?$")),
     security(("bearer" = ["vault:read"])),
     extensions(("x-extension" = json!(true))),
-    responses((status = 200, description = "A page of the folder's subfolders and files", body = Envelope<Page<VaultEntry>>),
+    responses((status = 200, description = "A page of the folder's subfolders and files. `totalElements` is exact and kept by the database (never a count of the folder); each order reads an index from the page's offset, so no page sorts the whole folder.", body = Envelope<Page<VaultEntry>>),
         (status = 400, description = "A parameter is wrong; the message names it", body = ErrorEnvelopeDoc),
         (status = 404, description = "No such folder", body = ErrorEnvelopeDoc)))]
 pub(super) async fn contents(

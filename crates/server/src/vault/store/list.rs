@@ -69,14 +69,20 @@ impl VaultStore {
                 VaultSortField::Size => "size {dir}, ",
                 VaultSortField::ModifiedAt => "modified_at {dir}, ",
             };
+            // The page's names first, skipped to through the order's index alone (every column
+            // it orders by is in it), then their rows: PostgreSQL's OFFSET over the rows read
+            // each skipped row from the table (page 10,000 of a million files 369 ms,
+            // `scripts/bench-lists`).
+            let order = format!("{} name {dir}", key.replace("{dir}", dir));
             let q = Sql::new(
                 tx.dialect(),
                 &format!(
                     "SELECT 'file' AS kind, name, size, content_type, versions, modified_at FROM vault_files \
-                     WHERE folder_id = ? ORDER BY {} name {dir} LIMIT ? OFFSET ?",
-                    key.replace("{dir}", dir)
+                     WHERE folder_id = ? AND name IN (SELECT name FROM vault_files WHERE folder_id = ? \
+                     ORDER BY {order} LIMIT ? OFFSET ?) ORDER BY {order}"
                 ),
             )
+            .arg(folder_id)
             .arg(folder_id)
             .arg(wanted)
             .arg((offset - folders).max(0));
