@@ -63,9 +63,9 @@ pub async fn list(db: &Database, f: &Filter, offset: i64, limit: i64) -> sqlx::R
             let spot = counted::spot(&mut tx, "audit", &[part.as_str()], offset, limit, true).await?;
             let Some(w) = spot.window else { return Ok((spot.total, Vec::new())) };
             let mut q = db.sql(&format!("SELECT {COLUMNS} FROM audit_records"));
-            f.push_where(&mut q);
-            q.push(" AND id >= ").bind(w.from).push(" AND id < ").bind(w.to);
-            q.push(" ORDER BY id DESC LIMIT ").bind(limit).push(" OFFSET ").bind(w.skip);
+            let table = counted::Table { name: "audit_records", key: "id", part: "user_id", alias: "" };
+            let user = f.user_id.as_ref().map(std::slice::from_ref);
+            counted::push_page(&mut tx, &mut q, table, user, w, limit).await?;
             (spot.total, tx.exec().rows::<Row>(&q).await?)
         }
         None => scan(&mut tx, f, offset, limit).await?,

@@ -61,16 +61,8 @@ pub async fn list(db: &Database, f: &Filter, offset: i64, limit: i64) -> sqlx::R
         let spot = counted::spot(&mut tx, "events", &parts, offset, limit, true).await?;
         let Some(w) = spot.window else { return Ok((spot.total, Vec::new())) };
         let mut q = db.sql(&format!("SELECT {COLUMNS} FROM events"));
-        if let [one] = parts[..] {
-            q.push(" WHERE type = ").bind(one).push(" AND seq >= ").bind(w.from).push(" AND seq < ").bind(w.to);
-            q.push(" ORDER BY seq DESC LIMIT ").bind(limit).push(" OFFSET ").bind(w.skip);
-        } else {
-            let table = counted::Table { name: "events", key: "seq", part: "type" };
-            let keys = counted::page_keys(&mut tx, table, &parts, w, limit).await?;
-            q.push(" WHERE ");
-            counted::push_keys(&mut q, "seq", &keys);
-            q.push(" ORDER BY seq DESC");
-        }
+        let table = counted::Table { name: "events", key: "seq", part: "type", alias: "" };
+        counted::push_page(&mut tx, &mut q, table, Some(&parts), w, limit).await?;
         (spot.total, tx.exec().rows::<Row>(&q).await?)
     } else {
         scan(&mut tx, f, offset, limit).await?

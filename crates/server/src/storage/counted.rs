@@ -113,31 +113,67 @@ pub async fn spot(tx: &mut Tx, list: &str, parts: &[&str], offset: i64, limit: i
     Ok(locate(&counts(tx, list, parts).await?, offset, limit, desc))
 }
 
-/// Where a list's rows are, for [`page_keys`]: its table, its key and the column its
-/// partitions are values of.
+/// Where a list's rows are, for [`push_page`]: its table, its key, the column its partitions
+/// are values of, and how the rows query names the table (`""`, or an alias such as `"e."`).
 #[derive(Debug, Clone, Copy)]
 pub struct Table<'a> {
     pub name: &'a str,
     pub key: &'a str,
     pub part: &'a str,
+    pub alias: &'a str,
 }
 
-/// The keys of a page of rows whose `part` column is one of `values`, in the window found by
-/// [`locate`], newest first: one read of each value's index in key order, at most `skip +
-/// limit` entries each, merged. A single `IN (...)` over several values cannot be read from
-/// one index in key order, so it sorted the whole window (at 20,000 events of five types, page
-/// 1,000 cost 5× page 1; `scripts/bench-lists`).
-pub async fn page_keys<A: Into<Arg> + Clone>(
+/// Appends to a rows query (`SELECT … FROM` the table) the `WHERE` and `ORDER BY` of the page
+/// in window `w` found by [`locate`], newest first: every row of the window (`values` None),
+/// the rows of one partition value (one ordered read of its index, skipped to the page), or of
+/// several. Several are read one index at a time in key order, at most `skip + limit` entries
+/// each, and merged into the page's keys: a single `IN (...)` over several values cannot be
+/// read from one index in key order, so it sorted the whole window (at 20,000 events of five
+/// types, page 1,000 cost 5× page 1; `scripts/bench-lists`).
+pub async fn push_page<A: Into<Arg> + Clone>(
+    tx: &mut Tx,
+    q: &mut Sql,
+    table: Table<'_>,
+    values: Option<&[A]>,
+    w: Window,
+    limit: i64,
+) -> sqlx::Result<()> {
+    let Table { key, part, alias, .. } = table;
+    q.push(" WHERE ");
+    match values {
+        Some(many @ [_, _, ..]) => {
+            let keys = page_keys(tx, table, many, w, limit).await?;
+            if keys.is_empty() {
+                // PostgreSQL refuses an empty `IN ()`.
+                q.push("1 = 0");
+            } else {
+                q.push(format_args!("{alias}{key} IN (")).bind_list(keys).push(")");
+            }
+            q.push(format_args!(" ORDER BY {alias}{key} DESC"));
+            return Ok(());
+        }
+        Some([one]) => {
+            q.push(format_args!("{alias}{part} = ")).bind(one.clone()).push(" AND ");
+        }
+        Some([]) => {
+            q.push("1 = 0 AND ");
+        }
+        None => {}
+    }
+    q.push(format_args!("{alias}{key} >= ")).bind(w.from).push(format_args!(" AND {alias}{key} < ")).bind(w.to);
+    q.push(format_args!(" ORDER BY {alias}{key} DESC LIMIT ")).bind(limit).push(" OFFSET ").bind(w.skip);
+    Ok(())
+}
+
+/// The keys of the page, from each value's index read in key order and merged.
+async fn page_keys<A: Into<Arg> + Clone>(
     tx: &mut Tx,
     table: Table<'_>,
     values: &[A],
     w: Window,
     limit: i64,
 ) -> sqlx::Result<Vec<i64>> {
-    let Table { name, key, part } = table;
-    if values.is_empty() {
-        return Ok(Vec::new());
-    }
+    let Table { name, key, part, .. } = table;
     let mut q = Sql::new(tx.dialect(), "");
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
@@ -150,15 +186,6 @@ pub async fn page_keys<A: Into<Arg> + Clone>(
     }
     q.push(" ORDER BY k DESC LIMIT ").bind(limit).push(" OFFSET ").bind(w.skip);
     tx.exec().ints(&q).await
-}
-
-/// `column IN (keys)`, or nothing matched for no keys (PostgreSQL refuses an empty `IN ()`).
-pub fn push_keys(q: &mut Sql, column: &str, keys: &[i64]) {
-    if keys.is_empty() {
-        q.push("1 = 0");
-    } else {
-        q.push(format_args!("{column} IN (")).bind_list(keys.iter().copied()).push(")");
-    }
 }
 
 #[derive(sqlx::FromRow)]

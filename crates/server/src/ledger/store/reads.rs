@@ -184,15 +184,7 @@ async fn counted_entries(tx: &mut Tx, f: &EntryFilter, offset: i64, limit: i64) 
     let spot = counted::spot(tx, "ledger", &parts, offset, limit, true).await?;
     let Some(w) = spot.window else { return Ok((spot.total, Vec::new())) };
     let mut q = Sql::new(tx.dialect(), ENTRY);
-    if let [one] = ids[..] {
-        q.push(" WHERE e.account_id = ").bind(one).push(" AND e.id >= ").bind(w.from).push(" AND e.id < ").bind(w.to);
-        q.push(" ORDER BY e.id DESC LIMIT ").bind(limit).push(" OFFSET ").bind(w.skip);
-    } else {
-        let table = counted::Table { name: "ledger_entries", key: "id", part: "account_id" };
-        let keys = counted::page_keys(tx, table, &ids, w, limit).await?;
-        q.push(" WHERE ");
-        counted::push_keys(&mut q, "e.id", &keys);
-        q.push(" ORDER BY e.id DESC");
-    }
+    let table = counted::Table { name: "ledger_entries", key: "id", part: "account_id", alias: "e." };
+    counted::push_page(tx, &mut q, table, Some(&ids), w, limit).await?;
     Ok((spot.total, tx.exec().rows(&q).await?))
 }

@@ -27,19 +27,10 @@ impl EmailStore {
             let rows = match spot.window {
                 None => Vec::new(),
                 Some(w) => {
-                    let mut q = self.db.sql(&format!("SELECT {ROW_COLUMNS} FROM email_messages WHERE "));
-                    if let (false, [one]) = (filter.states.is_empty(), &parts[..]) {
-                        q.push("state = ").bind(*one).push(" AND ");
-                    }
-                    if filter.states.is_empty() || parts.len() == 1 {
-                        q.push("seq >= ").bind(w.from).push(" AND seq < ").bind(w.to);
-                        q.push(" ORDER BY seq DESC LIMIT ").bind(limit).push(" OFFSET ").bind(w.skip);
-                    } else {
-                        let table = counted::Table { name: "email_messages", key: "seq", part: "state" };
-                        let keys = counted::page_keys(&mut tx, table, &parts, w, limit).await?;
-                        counted::push_keys(&mut q, "seq", &keys);
-                        q.push(" ORDER BY seq DESC");
-                    }
+                    let mut q = self.db.sql(&format!("SELECT {ROW_COLUMNS} FROM email_messages"));
+                    let table = counted::Table { name: "email_messages", key: "seq", part: "state", alias: "" };
+                    let states = (!filter.states.is_empty()).then_some(&parts[..]);
+                    counted::push_page(&mut tx, &mut q, table, states, w, limit).await?;
                     tx.exec().rows(&q).await?
                 }
             };
