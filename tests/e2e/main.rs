@@ -25,6 +25,7 @@ mod search;
 mod shell;
 mod tables;
 mod tokens;
+mod transport;
 mod vault;
 mod vault_trash;
 mod views;

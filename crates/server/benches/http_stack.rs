@@ -71,11 +71,14 @@ fn main() {
             .body(Body::empty())
             .unwrap()
     };
+    let me = || {
+        Request::get(paths::AUTH_ME).header(header::AUTHORIZATION, authorization.clone()).body(Body::empty()).unwrap()
+    };
     // The first lookup reads the token table and renders the record; later ones are the hot path.
     rt.block_on(answer(app.clone(), lookup()));
     rt.block_on(answer(app.clone(), quote()));
 
-    // STACK_PROFILE=lookup|quote|bare n: only that request, n times (for `perf record`).
+    // STACK_PROFILE=lookup|quote|me|bare n: only that request, n times (for `perf record`).
     if let Ok(what) = std::env::var("STACK_PROFILE") {
         let n: u32 = std::env::var("STACK_PROFILE_N").ok().and_then(|n| n.parse().ok()).unwrap_or(1_000_000);
         let t = std::time::Instant::now();
@@ -83,6 +86,7 @@ fn main() {
             match what.as_str() {
                 "quote" => rt.block_on(answer(app.clone(), quote())),
                 "lookup" => rt.block_on(answer(app.clone(), lookup())),
+                "me" => rt.block_on(answer(app.clone(), me())),
                 _ => rt.block_on(answer(bare.clone(), Request::get("/bare").body(Body::empty()).unwrap())),
             };
         }
@@ -101,19 +105,37 @@ fn main() {
             }
             t.elapsed().as_secs_f64() * 1e9 / PER_ROUND as f64
         };
-        let mut rows = Vec::new();
+        // Each round: bare, then each app request; per request the ratio of its time to the
+        // same round's bare time, and the median of those ratios over the rounds.
+        let mut ratios: [Vec<(f64, f64, f64)>; 3] = Default::default();
         for _ in 0..rounds {
             let bare_ns = time(&mut || {
                 rt.block_on(answer(bare.clone(), Request::get("/bare").body(Body::empty()).unwrap()));
             });
-            let app_ns = time(&mut || {
-                rt.block_on(answer(app.clone(), lookup()));
-            });
-            rows.push((app_ns / bare_ns, bare_ns, app_ns));
+            let app_ns = [
+                time(&mut || {
+                    rt.block_on(answer(app.clone(), me()));
+                }),
+                time(&mut || {
+                    rt.block_on(answer(app.clone(), lookup()));
+                }),
+                time(&mut || {
+                    rt.block_on(answer(app.clone(), quote()));
+                }),
+            ];
+            for (rows, app_ns) in ratios.iter_mut().zip(app_ns) {
+                rows.push((app_ns / bare_ns, bare_ns, app_ns));
+            }
         }
-        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let (ratio, bare_ns, app_ns) = rows[rows.len() / 2];
-        println!("median of {rounds} alternating rounds: app ACH lookup {app_ns:.0} ns = {ratio:.2} x bare router {bare_ns:.0} ns");
+        println!("median of {rounds} rounds (bare router, then each app request, {PER_ROUND} requests each):");
+        for (name, rows) in ["auth/me", "ACH lookup", "fee quote"].iter().zip(ratios.iter_mut()) {
+            rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let (ratio, bare_ns, app_ns) = rows[rows.len() / 2];
+            println!(
+                "  {name:<10} {app_ns:>6.0} ns = {ratio:.2} x bare router {bare_ns:.0} ns ({:+.0} ns)",
+                app_ns - bare_ns
+            );
+        }
         return;
     }
     let mut c = Criterion::default().configure_from_args();

@@ -94,7 +94,8 @@ pub struct Running {
 
 impl Running {
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        let scheme = if self.state.config.transport.tls.is_some() { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
     }
 
     /// Where `/metrics` is served, when it is.
@@ -150,12 +151,13 @@ impl Running {
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating data dir {}", config.data_dir.display()))?;
+    // TLS files first: a certificate that cannot be used stops the server before anything else.
+    let options = crate::serve::Options::from_config(&config)?;
     let stores = Stores::open(&config.database_url).await?;
     stores.tokens.set_cache_ttl(config.token_cache_ttl);
     let listener = TcpListener::bind(config.addr).await.with_context(|| format!("listening on {}", config.addr))?;
     let addr = listener.local_addr()?;
     let seed_demo = config.seed_demo;
-    let limits = config.limits;
     let state = AppState::new(config, stores).await?;
     let app = app(state.clone())?;
     if seed_demo {
@@ -198,7 +200,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
 
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        crate::serve::serve(listener, app, limits, async move {
+        crate::serve::serve(listener, app, options, async move {
             let _ = rx.await;
         })
         .await

@@ -16,6 +16,7 @@ pub mod inbound;
 pub mod ledger;
 pub mod returns;
 pub mod schedule;
+pub mod tls;
 pub mod values;
 pub mod verify;
 pub mod webhooks;
@@ -80,6 +81,9 @@ pub struct Config {
     /// Header-read timeout, idle keep-alive timeout and connection cap
     /// (`MONEYDESK_HEADER_READ_TIMEOUT`, `MONEYDESK_KEEP_ALIVE_TIMEOUT`, `MONEYDESK_MAX_CONNECTIONS`).
     pub limits: crate::serve::Limits,
+    /// TLS terminated here and HTTP/2 (`MONEYDESK_TLS_CERT`, `MONEYDESK_TLS_KEY`,
+    /// `MONEYDESK_HTTP2`; see `config::tls`).
+    pub transport: tls::TransportConfig,
     /// How long a checked token is trusted without reading the table again
     /// (`MONEYDESK_TOKEN_CACHE_TTL`): a revoke by another process takes effect within it.
     pub token_cache_ttl: Duration,
@@ -258,7 +262,9 @@ impl Config {
         let returns = returns::ReturnsConfig::from_env(&var)?;
         let audit = audit::AuditConfig::from_env(&var)?;
         let webhooks = webhooks::WebhookConfig::from_env(&var)?;
+        let transport = tls::TransportConfig::from_env(&var)?;
         Ok(Config {
+            transport,
             webhooks,
             ach,
             ledger,
@@ -314,6 +320,7 @@ impl Config {
             returns: Default::default(),
             audit: Default::default(),
             limits: crate::serve::Limits::default(),
+            transport: Default::default(),
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             vault_upload_limit: DEFAULT_VAULT_UPLOAD_LIMIT,
             vault_sweep_grace: DEFAULT_VAULT_SWEEP_GRACE,

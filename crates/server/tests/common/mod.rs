@@ -4,6 +4,7 @@
 //! server (`s3`), so every test run on both backends runs on both blob stores too.
 #![allow(dead_code)]
 
+pub mod certificates;
 pub mod deposits;
 pub mod dns;
 pub mod postgres;

@@ -6,70 +6,13 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::smtp::SmtpSink;
+use common::certificates::certificates;
 use common::{json, Server};
 use moneydesk_model::{paths, Scope};
 use serde_json::{json, Value};
-
-/// A CA (`ca.pem`) and a relay certificate for 127.0.0.1 it issued (`relay.pem`, `relay.key`).
-fn certificates(dir: &Path) {
-    let openssl = |args: &[&str]| {
-        let out = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl runs");
-        assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    };
-    openssl(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=Moneydesk test relay CA",
-    ]);
-    openssl(&[
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "relay.key",
-        "-out",
-        "relay.csr",
-        "-subj",
-        "/CN=127.0.0.1",
-    ]);
-    std::fs::write(
-        dir.join("relay.ext"),
-        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
-    )
-    .unwrap();
-    openssl(&[
-        "x509",
-        "-req",
-        "-in",
-        "relay.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "relay.pem",
-        "-days",
-        "2",
-        "-extfile",
-        "relay.ext",
-    ]);
-}
 
 async fn start(sink: &SmtpSink, ca: Option<&Path>) -> Server {
     let (relay, ca) = (sink.url(), ca.map(Path::to_path_buf));
@@ -106,7 +49,7 @@ async fn wait(s: &Server, token: &str, id: &str, done: impl Fn(&Value) -> bool) 
 async fn a_relay_speaking_implicit_tls_gets_the_messages_when_its_ca_is_trusted() {
     let certs = tempfile::tempdir().unwrap();
     certificates(certs.path());
-    let sink = SmtpSink::start_tls(certs.path().join("relay.pem"), certs.path().join("relay.key"));
+    let sink = SmtpSink::start_tls(certs.path().join("server.pem"), certs.path().join("server.key"));
     assert!(sink.url().starts_with("smtps://"));
     let s = start(&sink, Some(&certs.path().join("ca.pem"))).await;
     let t = s.token(&[Scope::EmailSend]).await;
@@ -124,7 +67,7 @@ async fn a_relay_speaking_implicit_tls_gets_the_messages_when_its_ca_is_trusted(
 async fn a_relay_whose_certificate_is_not_trusted_is_not_sent_to() {
     let certs = tempfile::tempdir().unwrap();
     certificates(certs.path());
-    let sink = SmtpSink::start_tls(certs.path().join("relay.pem"), certs.path().join("relay.key"));
+    let sink = SmtpSink::start_tls(certs.path().join("server.pem"), certs.path().join("server.key"));
     let s = start(&sink, None).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let id = send(&s, &t).await;

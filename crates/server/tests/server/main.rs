@@ -78,6 +78,7 @@ mod static_files;
 mod stores;
 mod token_cli;
 mod tokens;
+mod transport;
 mod vault;
 mod vault_bulk;
 mod vault_crash;
