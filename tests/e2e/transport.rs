@@ -3,26 +3,10 @@
 //! without one, over HTTP/1.1 as before (Chromium speaks HTTP/2 only over TLS). The protocol
 //! is what the browser's own resource timing says it used.
 
-use std::path::Path;
-use std::process::Command;
-
+use moneydesk_e2e::certificates::certificates;
 use moneydesk_e2e::{Harness, Scope};
 use moneydesk_server::config::tls::TlsFiles;
 use serde_json::Value;
-
-/// A self-signed certificate for 127.0.0.1 (`cert.pem`, `key.pem`); the browser is told to
-/// accept it (`--ignore-certificate-errors`), as it would a certificate a CA issued.
-fn self_signed(dir: &Path) -> TlsFiles {
-    let out = Command::new("openssl")
-        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"])
-        .args(["-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=127.0.0.1"])
-        .args(["-addext", "subjectAltName=IP:127.0.0.1"])
-        .current_dir(dir)
-        .output()
-        .expect("openssl runs");
-    assert!(out.status.success(), "openssl: {}", String::from_utf8_lossy(&out.stderr));
-    TlsFiles { cert: dir.join("cert.pem"), key: dir.join("key.pem") }
-}
 
 /// Signs in, opens the accounts page until its rows are shown, and returns each request the
 /// page made over the network (the document, its files, its API calls) with the protocol it
@@ -55,7 +39,9 @@ async fn accounts_page_requests(h: &Harness) -> Vec<(String, String)> {
 #[tokio::test]
 async fn with_a_certificate_the_portal_is_loaded_over_http2() {
     let certs = tempfile::tempdir().unwrap();
-    let tls = self_signed(certs.path());
+    certificates(certs.path());
+    let tls = TlsFiles { cert: certs.path().join("server.pem"), key: certs.path().join("server.key") };
+    // Chromium does not know the test CA (a deployment's certificate chains to one it knows).
     let flags = ["--ignore-certificate-errors".to_string()];
     let h = Harness::start_with_flags(&flags, |c| {
         c.seed_demo = true;

@@ -18,7 +18,10 @@
 //! `MONEYDESK_BENCH_PAGES=/accounts,/fees` measures only those pages; `MONEYDESK_BENCH_SCOPES=1`:
 //! see [`remember_scopes`]; `MONEYDESK_BENCH_SETTLE_MS=1000`: see [`settle`];
 //! `MONEYDESK_BENCH_BEFORE=<dist>` also measures that build of the portal (served by a second
-//! server), interleaved with this one and the peer, and prints this build's ratio to it.
+//! server), interleaved with this one and the peer, and prints this build's ratio to it;
+//! `MONEYDESK_BENCH_H2=1` instead measures this build a second time from a server that
+//! terminates TLS (a test CA's certificate; the browsers are told to accept it), so over
+//! HTTP/2, interleaved with the same build over plain HTTP/1.1 and the peer.
 
 mod peer;
 
@@ -222,7 +225,7 @@ async fn measure(apps: &[App<'_>], runs: usize, dir: &std::path::Path) -> Vec<Ti
     for run in 0..runs {
         for k in 0..apps.len() {
             let i = (run + k) % apps.len();
-            let b = Browser::start(&browser(), "first-screen".into()).await;
+            let b = Browser::start_with_flags(&browser(), "first-screen".into(), &flags()).await;
             let (at, waterfall) = load(&b, apps[i]).await;
             times[i].cold.push(at);
             times[i].waterfall = waterfall;
@@ -233,7 +236,7 @@ async fn measure(apps: &[App<'_>], runs: usize, dir: &std::path::Path) -> Vec<Ti
     for run in 0..runs {
         for k in 0..apps.len() {
             let i = (run + k) % apps.len();
-            let b = Browser::start(&browser(), "first-screen".into()).await;
+            let b = Browser::start_with_flags(&browser(), "first-screen".into(), &flags()).await;
             b.emulate_network(150, 200_000, 93_750).await;
             let (at, waterfall) = load(&b, apps[i]).await;
             times[i].slow.push(at);
@@ -242,6 +245,21 @@ async fn measure(apps: &[App<'_>], runs: usize, dir: &std::path::Path) -> Vec<Ti
         }
     }
     times
+}
+
+/// `MONEYDESK_BENCH_H2=1`: this build also over TLS, HTTP/2.
+fn over_http2() -> bool {
+    std::env::var("MONEYDESK_BENCH_H2").is_ok_and(|v| v == "1")
+}
+
+/// Chromium's flags for every load: with `MONEYDESK_BENCH_H2`, the test CA's certificate is
+/// accepted (on every browser, so the HTTP/1.1 loads are started the same way).
+fn flags() -> Vec<String> {
+    if over_http2() {
+        vec!["--ignore-certificate-errors".into()]
+    } else {
+        Vec::new()
+    }
 }
 
 fn median(xs: &[f64]) -> f64 {
@@ -298,17 +316,35 @@ async fn main() {
     };
     // Another build of the portal, measured in the same run (MONEYDESK_BENCH_BEFORE=<dist>):
     // on this noisy machine only builds measured interleaved can be told apart by 10–20 ms.
-    let before = match std::env::var_os("MONEYDESK_BENCH_BEFORE") {
-        Some(dist) => {
+    // Or this build over TLS and HTTP/2 (MONEYDESK_BENCH_H2=1), in the same place.
+    let certs = tempfile::tempdir().unwrap();
+    let tls = over_http2().then(|| {
+        moneydesk_e2e::certificates::certificates(certs.path());
+        moneydesk_server::config::tls::TlsFiles {
+            cert: certs.path().join("server.pem"),
+            key: certs.path().join("server.key"),
+        }
+    });
+    let before = match (std::env::var_os("MONEYDESK_BENCH_BEFORE"), tls) {
+        (Some(_), Some(_)) => panic!("MONEYDESK_BENCH_BEFORE and MONEYDESK_BENCH_H2 each take the second server: set one"),
+        (None, None) => None,
+        (dist, tls) => {
             let hb = Harness::start_with(|c| {
                 c.seed_demo = true;
-                c.dist_dir = Some(dist.into());
+                if let Some(dist) = dist {
+                    c.dist_dir = Some(dist.into());
+                }
+                c.transport.tls = tls;
             })
             .await;
             let token = hb.token(&[Scope::Admin]).await;
             Some((hb, token))
         }
-        None => None,
+    };
+    let (before_label, before_ratio) = if over_http2() {
+        ("  over TLS, HTTP/2", "  HTTP/1.1 / HTTP/2")
+    } else {
+        ("  before (another build)", "  this build / before")
     };
     let before_origin = before.as_ref().map(|(hb, _)| hb.base_url()).unwrap_or_default();
     let dir = tempfile::tempdir().unwrap();
@@ -341,12 +377,15 @@ async fn main() {
         row(path, &m.painted());
         row("  in the DOM", &m.dom());
         if let Some(b) = before_at.map(|i| &times[i]) {
-            compared("  before (another build)", "  this build / before", &m.painted(), &b.painted());
-            compared("    in the DOM", "    this build / before", &m.dom(), &b.dom());
-            let b = b.painted();
-            samples("before cold", &b.cold);
-            samples("before warm", &b.warm);
-            samples("before slow", &b.slow);
+            compared(before_label, before_ratio, &m.painted(), &b.painted());
+            compared("    in the DOM", before_ratio, &m.dom(), &b.dom());
+            if let (true, Some(p)) = (over_http2(), peer_at.map(|i| &times[i])) {
+                compared("  react-admin peer", "  HTTP/2 / peer", &b.painted(), &p.painted());
+            }
+            let (b, name) = (b.painted(), if over_http2() { "HTTP/2" } else { "before" });
+            samples(&format!("{name} cold"), &b.cold);
+            samples(&format!("{name} warm"), &b.warm);
+            samples(&format!("{name} slow"), &b.slow);
         }
         if let Some(p) = peer_at.map(|i| &times[i]) {
             compared("  react-admin peer", "  Moneydesk / peer", &m.painted(), &p.painted());
@@ -358,6 +397,10 @@ async fn main() {
             }
         }
         print_waterfall("the last cold load", &times[0].waterfall);
+        if let (true, Some(b)) = (over_http2(), before_at.map(|i| &times[i])) {
+            print_waterfall("the last slow load", &times[0].slow_waterfall);
+            print_waterfall("the last slow load over HTTP/2", &b.slow_waterfall);
+        }
         if let Some(p) = peer_at.map(|i| &times[i]) {
             print_waterfall("the last slow load", &times[0].slow_waterfall);
             print_waterfall("the peer's last cold load", &p.waterfall);

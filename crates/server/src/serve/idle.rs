@@ -1,5 +1,6 @@
 //! Per-connection watch: a request head that does not complete in time, or a keep-alive
-//! connection idle too long, closes the connection. The socket wrapper ([`Io`]) notes when a
+//! connection idle too long, closes the connection. (HTTP/2 has no heads between requests
+//! to time — its frames flow both ways while idle — so there only idleness counts.) The socket wrapper ([`Io`]) notes when a
 //! head's first bytes arrive and when answer bytes leave; the service wrapper ([`track`])
 //! notes requests in flight; [`Watched`] turns that into one deadline and drops the
 //! connection when it passes. Everything happens inside the connection's own task (hyper polls
@@ -14,6 +15,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use axum::http::{Request, Version};
 use pin_project_lite::pin_project;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Sleep;
@@ -28,6 +30,11 @@ pub struct Watch {
     in_flight: AtomicU32,
     /// A request was received on this connection (later heads may wait for the idle timeout).
     served: AtomicBool,
+    /// The connection speaks HTTP/2: bytes read between requests are not a request head
+    /// begun (a client's WINDOW_UPDATE, PING or SETTINGS ack after an answer would otherwise
+    /// cut its keep-alive to the header read timeout), and an idle one waits for the
+    /// keep-alive timeout.
+    http2: AtomicBool,
     /// When the first bytes of the next head arrived (+1; 0 = none yet).
     head_started: AtomicU64,
     /// The last answer bytes written or request finished: idle since then.
@@ -40,6 +47,7 @@ impl Watch {
             opened: Instant::now(),
             in_flight: AtomicU32::new(0),
             served: AtomicBool::new(false),
+            http2: AtomicBool::new(false),
             head_started: AtomicU64::new(0),
             last_active: AtomicU64::new(0),
         })
@@ -95,7 +103,11 @@ impl<T: AsyncRead> AsyncRead for Io<T> {
         let before = buf.filled().len();
         let result = this.inner.poll_read(cx, buf);
         let w = this.watch;
-        if buf.filled().len() > before && w.in_flight.load(Relaxed) == 0 && w.head_started.load(Relaxed) == 0 {
+        if buf.filled().len() > before
+            && w.in_flight.load(Relaxed) == 0
+            && w.head_started.load(Relaxed) == 0
+            && !w.http2.load(Relaxed)
+        {
             w.head_started.store(w.now() + 1, Relaxed);
         }
         result
@@ -149,7 +161,7 @@ pub struct Tracked<S> {
     service: S,
 }
 
-impl<S: Service<R>, R> Service<R> for Tracked<S> {
+impl<S: Service<Request<B>>, B> Service<Request<B>> for Tracked<S> {
     type Response = S::Response;
     type Error = S::Error;
     type Future = InFlight<S::Future>;
@@ -158,9 +170,12 @@ impl<S: Service<R>, R> Service<R> for Tracked<S> {
         self.service.poll_ready(cx)
     }
 
-    fn call(&mut self, req: R) -> Self::Future {
+    fn call(&mut self, req: Request<B>) -> Self::Future {
         let w = &self.watch;
         w.in_flight.fetch_add(1, Relaxed);
+        if req.version() == Version::HTTP_2 {
+            w.http2.store(true, Relaxed);
+        }
         w.served.store(true, Relaxed);
         w.head_started.store(0, Relaxed);
         InFlight { inner: self.service.call(req), guard: Done(self.watch.clone()) }

@@ -59,6 +59,44 @@ async fn a_plain_connection_speaks_http1_and_http2_to_a_client_that_opens_with_i
 }
 
 #[tokio::test]
+async fn an_http2_connection_is_kept_for_the_keep_alive_timeout_not_the_header_read_timeout() {
+    let s = Server::start_with(|c| {
+        c.limits.header_read_timeout = Duration::from_millis(200);
+        c.limits.keep_alive_timeout = Duration::from_millis(1500);
+    })
+    .await;
+    let tcp = TcpStream::connect(s.running.addr).await.unwrap();
+    // Small flow-control windows: the client acknowledges what it reads (WINDOW_UPDATE frames)
+    // while the answer's body arrives, after its handler has returned: bytes from the client
+    // between requests, which on HTTP/1.1 would begin the next request's head.
+    let (mut send, connection) = hyper::client::conn::http2::Builder::new(hyper_util::rt::TokioExecutor::new())
+        .initial_stream_window_size(65_535)
+        .initial_connection_window_size(65_535)
+        .handshake(hyper_util::rt::TokioIo::new(tcp))
+        .await
+        .expect("an HTTP/2 handshake");
+    let mut closed = tokio::spawn(connection);
+    let ask = || {
+        let empty = http_body_util::Empty::<bytes::Bytes>::new();
+        hyper::Request::get(s.url(paths::OPENAPI)).body(empty).unwrap()
+    };
+    let answer = send.send_request(ask()).await.expect("answered");
+    assert_eq!((answer.status().as_u16(), answer.version()), (200, hyper::Version::HTTP_2));
+    let body = http_body_util::BodyExt::collect(answer.into_body()).await.expect("the whole body").to_bytes();
+    assert!(body.len() > 256 * 1024, "a body of {} bytes takes few window updates", body.len());
+    // Past the header read timeout the connection still serves.
+    let still_open = tokio::time::timeout(Duration::from_millis(700), &mut closed).await;
+    assert!(still_open.is_err(), "closed within the header read timeout's reach: {still_open:?}");
+    let again = send.send_request(ask()).await.expect("answered on the same connection");
+    assert_eq!(again.status(), 200);
+    http_body_util::BodyExt::collect(again.into_body()).await.expect("the whole body");
+    // Then, idle, it is closed after the keep-alive timeout. (The bound only keeps a broken
+    // server from hanging the test.)
+    let ended = tokio::time::timeout(Duration::from_secs(8), &mut closed).await;
+    assert!(ended.is_ok(), "an idle HTTP/2 connection is still open after the keep-alive timeout");
+}
+
+#[tokio::test]
 async fn with_http2_off_a_plain_connection_speaks_only_http1() {
     let s = Server::start_with(|c| c.transport.http2 = false).await;
     let token = s.token(&[Scope::FeesRead]).await;
