@@ -326,7 +326,9 @@ async fn main() {
         }
     });
     let before = match (std::env::var_os("MONEYDESK_BENCH_BEFORE"), tls) {
-        (Some(_), Some(_)) => panic!("MONEYDESK_BENCH_BEFORE and MONEYDESK_BENCH_H2 each take the second server: set one"),
+        (Some(_), Some(_)) => {
+            panic!("MONEYDESK_BENCH_BEFORE and MONEYDESK_BENCH_H2 each take the second server: set one")
+        }
         (None, None) => None,
         (dist, tls) => {
             let hb = Harness::start_with(|c| {

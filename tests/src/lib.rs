@@ -21,11 +21,11 @@
 
 mod browser;
 pub mod calls;
+pub mod camera;
 /// Certificates for the server's TLS (a CA and a certificate for 127.0.0.1): the server tests'
 /// own, one copy. Chromium does not know the CA: start it with `--ignore-certificate-errors`.
 #[path = "../../crates/server/tests/common/certificates.rs"]
 pub mod certificates;
-pub mod camera;
 mod chromedriver;
 mod console;
 /// The tests' DNS server (address verification): the server tests' own, one copy.

@@ -35,8 +35,8 @@ use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
-use tokio_rustls::TlsAcceptor;
 use tokio::sync::Semaphore;
+use tokio_rustls::TlsAcceptor;
 use tower::util::Oneshot;
 use tower::{Service, ServiceExt};
 

@@ -65,7 +65,10 @@ mod tests {
         assert_eq!(from(&[]).unwrap(), TransportConfig { tls: None, http2: true });
         assert!(!from(&[("MONEYDESK_HTTP2", "false")]).unwrap().http2);
         let both = from(&[("MONEYDESK_TLS_CERT", "/etc/md/cert.pem"), ("MONEYDESK_TLS_KEY", " /etc/md/key.pem ")]);
-        assert_eq!(both.unwrap().tls, Some(TlsFiles { cert: "/etc/md/cert.pem".into(), key: "/etc/md/key.pem".into() }));
+        assert_eq!(
+            both.unwrap().tls,
+            Some(TlsFiles { cert: "/etc/md/cert.pem".into(), key: "/etc/md/key.pem".into() })
+        );
     }
 
     #[test]

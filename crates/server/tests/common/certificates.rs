@@ -60,4 +60,3 @@ pub fn certificates(dir: &Path) {
         "server.ext",
     ]);
 }
-

@@ -165,7 +165,14 @@ async fn a_hard_bounce_over_smtp_suppresses_the_address_and_a_soft_one_does_not(
     let (events, audit) = written_since(&s, before).await;
     assert_eq!(events, ["email.suppression.added", "email.bounced"]);
     assert_eq!(audit.last().map(String::as_str), Some("job:email_bounce_report"));
+    // The relay sends the same report again (after a 451 for another recipient of it, or a
+    // 250 it never read): answered, and kept once: no second bounce, suppression or event.
+    let before = last_seq(&s).await;
+    crate::email_inbound_support::smtp_send(smtp, "mailer-daemon@mx.client.example", &verp, &raw).await.expect("250");
+    assert_eq!(written_since(&s, before).await, (vec![], audit), "nothing written for the same delivery");
+    assert_eq!(listed(&s, &t, DOMAIN).await.len(), 1);
     let detail = common::wait_message_state(&s, &t, &ids[0], "sent").await;
+    assert_eq!(detail["bounces"].as_array().map(Vec::len), Some(1), "{detail}");
     let b = &detail["bounces"][0];
     assert_eq!(
         (b["kind"].as_str(), b["status"].as_str(), b["suppressed"].as_bool()),

@@ -8,8 +8,8 @@ use crate::common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::smtp::SmtpSink;
 use common::certificates::certificates;
+use common::smtp::SmtpSink;
 use common::{json, Server};
 use moneydesk_model::{paths, Scope};
 use serde_json::{json, Value};

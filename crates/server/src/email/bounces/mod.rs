@@ -95,22 +95,30 @@ async fn post_report(
     if body.is_empty() {
         return Err(Error::field("message", "the body is empty: send the report"));
     }
-    let report = receive(&state, body.to_vec(), to, from.unwrap_or_default(), "api").await?;
+    let report = receive(&state, body.to_vec(), to, from.unwrap_or_default(), "api", None).await?;
     Ok((StatusCode::CREATED, Json(Envelope::with_code(201, report))))
 }
 
 /// Takes a report (the listener's DATA for a return-path recipient, or the API's body): kept
-/// before anything else, read, matched and recorded in one transaction.
+/// before anything else, read, matched and recorded in one transaction. A `delivery` (the
+/// listener's [`delivery`] of the message) already kept answers the report kept then.
 pub async fn receive(
     state: &EmailState,
     raw: Vec<u8>,
     rcpt_to: Option<String>,
     mail_from: String,
     by: &'static str,
+    delivery: Option<String>,
 ) -> Result<BounceReport, Error> {
     let max = state.config().email.inbound.max_size;
     if raw.len() > max {
         return Err(Error::payload_too_large(format!("the report is {} bytes; at most {max}", raw.len())));
+    }
+    if let Some(kept) = match &delivery {
+        Some(key) => state.email().report_by_delivery(key).await?,
+        None => None,
+    } {
+        return Ok(kept);
     }
     let sha256 = hex::encode(Sha256::digest(&raw));
     let size = raw.len() as u64;
@@ -191,8 +199,21 @@ pub async fn receive(
         rcpt_to,
         raw_sha256: sha256,
         size,
+        delivery,
     };
     Ok(state.email().record_report(&report, &bounces, chrono::Utc::now()).await?)
+}
+
+/// What makes one SMTP delivery of a report the same as another: the return-path recipient,
+/// the envelope sender and the message's bytes as the relay sent them (hex SHA-256). A relay
+/// retrying a message sends the same bytes (its own trace fields were added when it first took
+/// the message); a new report has its own `Date` and `Message-ID`.
+pub fn delivery(rcpt_to: &str, mail_from: &str, data: &[u8]) -> String {
+    let mut h = Sha256::new();
+    for part in [rcpt_to.to_ascii_lowercase().as_bytes(), b"\0", mail_from.as_bytes(), b"\0", data] {
+        h.update(part);
+    }
+    hex::encode(h.finalize())
 }
 
 /// Who a complaint is about: its `Original-Rcpt-To`, else the returned message's `To`; of a

@@ -28,6 +28,8 @@ pub struct NewReport {
     pub rcpt_to: Option<String>,
     pub raw_sha256: String,
     pub size: u64,
+    /// The SMTP delivery it came in (`bounces::delivery`), kept once.
+    pub delivery: Option<String>,
 }
 
 /// One recipient's bounce or complaint, before it is recorded.
@@ -158,7 +160,9 @@ impl EmailStore {
         trail::change("state", None::<&str>, Some(report.state.as_str()));
         let q = self
             .db
-            .sql(&format!("INSERT INTO email_bounce_reports ({REPORT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+            .sql(&format!(
+                "INSERT INTO email_bounce_reports ({REPORT_COLUMNS}, delivery) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            ))
             .arg(report.id.as_str())
             .arg(report.state.as_str())
             .arg(report.report_type)
@@ -168,7 +172,8 @@ impl EmailStore {
             .arg(report.rcpt_to.clone())
             .arg(report.raw_sha256.as_str())
             .arg(report.size as i64)
-            .arg(at.as_str());
+            .arg(at.as_str())
+            .arg(report.delivery.clone());
         tx.exec().execute(&q).await?;
         let mut recorded = Vec::with_capacity(bounces.len());
         let since = time_text(now - Duration::days(SOFT_BOUNCE_WINDOW_DAYS));
@@ -301,6 +306,26 @@ impl EmailStore {
             .arg(id);
         let rows: Vec<BounceRow> = tx.exec().rows(&q).await?;
         Ok(rows.into_iter().map(BounceRow::record).collect())
+    }
+
+    /// The report an SMTP delivery (`bounces::delivery`) was kept as, with its bounces.
+    pub async fn report_by_delivery(&self, delivery: &str) -> Result<Option<BounceReport>, EmailError> {
+        let mut tx = self.db.begin_snapshot().await?;
+        let q =
+            self.db.sql(&format!("SELECT {REPORT_COLUMNS} FROM email_bounce_reports WHERE delivery = ?")).arg(delivery);
+        let report = match tx.exec().row::<ReportRow>(&q).await? {
+            Some(r) => {
+                let q = self
+                    .db
+                    .sql(&format!("SELECT {BOUNCE_COLUMNS} FROM email_bounces WHERE report_id = ? ORDER BY id"))
+                    .arg(r.id.as_str());
+                let bounces: Vec<BounceRow> = tx.exec().rows(&q).await?;
+                Some(r.record(bounces.into_iter().map(BounceRow::record).collect()))
+            }
+            None => None,
+        };
+        tx.commit_unrecorded().await?;
+        Ok(report)
     }
 
     /// Reports, newest first (at most `limit`), optionally in one state, with their bounces.

@@ -275,15 +275,26 @@ impl<'a> Session<'a> {
             self.state.inbound.mx_host,
             chrono::Utc::now().to_rfc2822()
         );
+        let mail_from = self.mail_from.clone().unwrap_or_default();
+        // Before the trace, which differs each time: a relay's retry is the same delivery.
+        let deliveries: Vec<String> =
+            self.bounce_to.iter().map(|to| crate::email::bounces::delivery(to, &mail_from, &raw)).collect();
         let mut message = trace.into_bytes();
         message.extend_from_slice(&raw);
         let emails: crate::email::EmailState = axum::extract::FromRef::from_ref(self.state);
-        let mail_from = self.mail_from.clone().unwrap_or_default();
-        // Bounces first, each kept as a report (an unparseable one too): on record as the
-        // server's job, there being no token.
+        // Bounces first, each kept as a report (an unparseable one too), once per delivery: a
+        // 451 below makes the relay send the whole message again. On record as the server's
+        // job, there being no token.
         let mut kept = Vec::new();
-        for to in self.bounce_to.clone() {
-            let report = crate::email::bounces::receive(&emails, message.clone(), Some(to), mail_from.clone(), "smtp");
+        for (to, delivery) in self.bounce_to.clone().into_iter().zip(deliveries) {
+            let report = crate::email::bounces::receive(
+                &emails,
+                message.clone(),
+                Some(to),
+                mail_from.clone(),
+                "smtp",
+                Some(delivery),
+            );
             match crate::storage::trail::job("email_bounce_report", report).await {
                 Ok(r) => kept.push(r.id),
                 Err(e) if e.status.is_client_error() => {
