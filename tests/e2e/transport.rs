@@ -5,7 +5,7 @@
 
 use moneydesk_e2e::certificates::certificates;
 use moneydesk_e2e::{Harness, Scope};
-use moneydesk_server::config::tls::TlsFiles;
+use moneydesk_server::config::transport::TlsFiles;
 use serde_json::Value;
 
 /// Signs in, opens the accounts page until its rows are shown, and returns each request the

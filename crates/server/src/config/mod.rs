@@ -16,7 +16,7 @@ pub mod inbound;
 pub mod ledger;
 pub mod returns;
 pub mod schedule;
-pub mod tls;
+pub mod transport;
 pub mod values;
 pub mod verify;
 pub mod webhooks;
@@ -82,8 +82,8 @@ pub struct Config {
     /// (`MONEYDESK_HEADER_READ_TIMEOUT`, `MONEYDESK_KEEP_ALIVE_TIMEOUT`, `MONEYDESK_MAX_CONNECTIONS`).
     pub limits: crate::serve::Limits,
     /// TLS terminated here and HTTP/2 (`MONEYDESK_TLS_CERT`, `MONEYDESK_TLS_KEY`,
-    /// `MONEYDESK_HTTP2`; see `config::tls`).
-    pub transport: tls::TransportConfig,
+    /// `MONEYDESK_HTTP2`; see `config::transport`).
+    pub transport: transport::TransportConfig,
     /// How long a checked token is trusted without reading the table again
     /// (`MONEYDESK_TOKEN_CACHE_TTL`): a revoke by another process takes effect within it.
     pub token_cache_ttl: Duration,
@@ -262,7 +262,7 @@ impl Config {
         let returns = returns::ReturnsConfig::from_env(&var)?;
         let audit = audit::AuditConfig::from_env(&var)?;
         let webhooks = webhooks::WebhookConfig::from_env(&var)?;
-        let transport = tls::TransportConfig::from_env(&var)?;
+        let transport = transport::TransportConfig::from_env(&var)?;
         Ok(Config {
             transport,
             webhooks,

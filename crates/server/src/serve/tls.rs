@@ -10,7 +10,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::TlsAcceptor;
 
-use crate::config::tls::TlsFiles;
+use crate::config::transport::TlsFiles;
 
 /// The acceptor for `files`; every error names the file and the variable it came from.
 pub fn acceptor(files: &TlsFiles, http2: bool) -> anyhow::Result<TlsAcceptor> {

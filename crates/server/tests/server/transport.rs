@@ -11,7 +11,7 @@ use std::time::Duration;
 use common::certificates::certificates;
 use common::Server;
 use moneydesk_model::{paths, Scope};
-use moneydesk_server::config::tls::TlsFiles;
+use moneydesk_server::config::transport::TlsFiles;
 use reqwest::Version;
 use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
