@@ -21,7 +21,9 @@
 //! server), interleaved with this one and the peer, and prints this build's ratio to it;
 //! `MONEYDESK_BENCH_H2=1` instead measures this build a second time from a server that
 //! terminates TLS (a test CA's certificate; the browsers are told to accept it), so over
-//! HTTP/2, interleaved with the same build over plain HTTP/1.1 and the peer.
+//! HTTP/2, interleaved with the same build over plain HTTP/1.1 and the peer;
+//! `MONEYDESK_BENCH_H2=tls` serves the HTTP/1.1 loads over TLS too, so that only the protocol
+//! differs.
 
 mod peer;
 
@@ -247,9 +249,15 @@ async fn measure(apps: &[App<'_>], runs: usize, dir: &std::path::Path) -> Vec<Ti
     times
 }
 
-/// `MONEYDESK_BENCH_H2=1`: this build also over TLS, HTTP/2.
+/// `MONEYDESK_BENCH_H2=1`: this build also over TLS, HTTP/2 (`tls`: the HTTP/1.1 loads over
+/// TLS too, so that only the protocol differs).
 fn over_http2() -> bool {
-    std::env::var("MONEYDESK_BENCH_H2").is_ok_and(|v| v == "1")
+    std::env::var("MONEYDESK_BENCH_H2").is_ok_and(|v| v == "1" || v == "tls")
+}
+
+/// `MONEYDESK_BENCH_H2=tls`.
+fn http1_over_tls() -> bool {
+    std::env::var("MONEYDESK_BENCH_H2").is_ok_and(|v| v == "tls")
 }
 
 /// Chromium's flags for every load: with `MONEYDESK_BENCH_H2`, the test CA's certificate is
@@ -307,16 +315,6 @@ async fn main() {
     let runs: usize = std::env::var("MONEYDESK_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(10);
     let only: Option<Vec<String>> =
         std::env::var("MONEYDESK_BENCH_PAGES").ok().map(|v| v.split(',').map(|p| p.trim().to_string()).collect());
-    let h = Harness::start_with(|c| c.seed_demo = true).await;
-    let token = h.token(&[Scope::Admin]).await;
-    let origin = h.base_url();
-    let peer = match peer::dist() {
-        Some(dist) => Some(peer::Peer::serve(dist, peer::accounts(&h, &origin, &token).await).await),
-        None => None,
-    };
-    // Another build of the portal, measured in the same run (MONEYDESK_BENCH_BEFORE=<dist>):
-    // on this noisy machine only builds measured interleaved can be told apart by 10–20 ms.
-    // Or this build over TLS and HTTP/2 (MONEYDESK_BENCH_H2=1), in the same place.
     let certs = tempfile::tempdir().unwrap();
     let tls = over_http2().then(|| {
         moneydesk_e2e::certificates::certificates(certs.path());
@@ -325,6 +323,23 @@ async fn main() {
             key: certs.path().join("server.key"),
         }
     });
+    let h = Harness::start_with(|c| {
+        c.seed_demo = true;
+        if http1_over_tls() {
+            c.transport.tls = tls.clone();
+            c.transport.http2 = false;
+        }
+    })
+    .await;
+    let token = h.token(&[Scope::Admin]).await;
+    let origin = h.base_url();
+    let peer = match peer::dist() {
+        Some(dist) => Some(peer::Peer::serve(dist, peer::accounts(&h, &origin, &token).await).await),
+        None => None,
+    };
+    // Another build of the portal, measured in the same run (MONEYDESK_BENCH_BEFORE=<dist>):
+    // on this noisy machine only builds measured interleaved can be told apart by 10–20 ms.
+    // Or this build over TLS and HTTP/2 (MONEYDESK_BENCH_H2), in the same place.
     let before = match (std::env::var_os("MONEYDESK_BENCH_BEFORE"), tls) {
         (Some(_), Some(_)) => {
             panic!("MONEYDESK_BENCH_BEFORE and MONEYDESK_BENCH_H2 each take the second server: set one")

@@ -1,8 +1,8 @@
 //! Per-connection watch: a request head that does not complete in time, or a keep-alive
-//! connection idle too long, closes the connection. (HTTP/2 has no heads between requests
-//! to time — its frames flow both ways while idle — so there only idleness counts.) The socket wrapper ([`Io`]) notes when a
-//! head's first bytes arrive and when answer bytes leave; the service wrapper ([`track`])
-//! notes requests in flight; [`Watched`] turns that into one deadline and drops the
+//! connection idle too long, closes the connection. (HTTP/2 has no heads between requests to
+//! time — its frames flow both ways while idle — so there only idleness counts.) The socket
+//! wrapper ([`Io`]) notes when a head's first bytes arrive and when answer bytes leave; the
+//! service wrapper ([`track`]) notes requests in flight; [`Watched`] turns that into one deadline and drops the
 //! connection when it passes. Everything happens inside the connection's own task (hyper polls
 //! the service's future there too), so the deadline is recomputed after every poll; its timer
 //! is only moved earlier at once, and later when it fires (no timer reset per request).
