@@ -125,8 +125,7 @@ impl Harness {
 
     /// The API server's origin (the same as `base_url` unless in split mode).
     pub fn api_url(&self) -> String {
-        let scheme = if self.config.transport.tls.is_some() { "https" } else { "http" };
-        format!("{scheme}://{}", self.config.addr)
+        format!("{}://{}", self.config.transport.scheme(), self.config.addr)
     }
 
     /// `path` on the portal's server (`/fees` → `http://127.0.0.1:41234/fees`).

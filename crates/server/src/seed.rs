@@ -21,7 +21,7 @@ pub async fn seed_demo(state: &AppState, addr: SocketAddr) -> anyhow::Result<()>
     let token = state.stores.tokens.create("demo-admin", &[Scope::Admin], None).await?;
     seed_collections(state).await?;
     let host = if addr.ip().is_unspecified() { SocketAddr::from(([127, 0, 0, 1], addr.port())) } else { addr };
-    let scheme = if state.config.transport.tls.is_some() { "https" } else { "http" };
+    let scheme = state.config.transport.scheme();
     println!();
     println!("  Moneydesk is seeded with demo data. Open {scheme}://{host}/ and sign in with this admin token");
     println!("  (shown once; create more with `moneydesk-server token create`):");

@@ -94,8 +94,7 @@ pub struct Running {
 
 impl Running {
     pub fn base_url(&self) -> String {
-        let scheme = if self.state.config.transport.tls.is_some() { "https" } else { "http" };
-        format!("{scheme}://{}", self.addr)
+        format!("{}://{}", self.state.config.transport.scheme(), self.addr)
     }
 
     /// Where `/metrics` is served, when it is.

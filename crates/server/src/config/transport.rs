@@ -31,6 +31,15 @@ impl Default for TransportConfig {
 }
 
 impl TransportConfig {
+    /// The URL scheme clients reach the server by: `https` with TLS, else `http`.
+    pub fn scheme(&self) -> &'static str {
+        if self.tls.is_some() {
+            "https"
+        } else {
+            "http"
+        }
+    }
+
     pub fn from_env(var: &impl Fn(&str) -> Option<String>) -> anyhow::Result<TransportConfig> {
         let file = |name: &str| var(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
         let tls = match (file("MONEYDESK_TLS_CERT"), file("MONEYDESK_TLS_KEY")) {
