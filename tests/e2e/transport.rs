@@ -3,9 +3,8 @@
 //! without one, over HTTP/1.1 as before (Chromium speaks HTTP/2 only over TLS). The protocol
 //! is what the browser's own resource timing says it used.
 
-use moneydesk_e2e::certificates::certificates;
+use moneydesk_e2e::certificates::{certificates, tls_files};
 use moneydesk_e2e::{Harness, Scope};
-use moneydesk_server::config::transport::TlsFiles;
 use serde_json::Value;
 
 /// Signs in, opens the accounts page until its rows are shown, and returns each request the
@@ -40,7 +39,7 @@ async fn accounts_page_requests(h: &Harness) -> Vec<(String, String)> {
 async fn with_a_certificate_the_portal_is_loaded_over_http2() {
     let certs = tempfile::tempdir().unwrap();
     certificates(certs.path());
-    let tls = TlsFiles { cert: certs.path().join("server.pem"), key: certs.path().join("server.key") };
+    let tls = tls_files(certs.path());
     // Chromium does not know the test CA (a deployment's certificate chains to one it knows).
     let flags = ["--ignore-certificate-errors".to_string()];
     let h = Harness::start_with_flags(&flags, |c| {

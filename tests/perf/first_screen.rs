@@ -318,10 +318,7 @@ async fn main() {
     let certs = tempfile::tempdir().unwrap();
     let tls = over_http2().then(|| {
         moneydesk_e2e::certificates::certificates(certs.path());
-        moneydesk_server::config::transport::TlsFiles {
-            cert: certs.path().join("server.pem"),
-            key: certs.path().join("server.key"),
-        }
+        moneydesk_e2e::certificates::tls_files(certs.path())
     });
     let h = Harness::start_with(|c| {
         c.seed_demo = true;

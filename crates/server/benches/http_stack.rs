@@ -112,17 +112,12 @@ fn main() {
             let bare_ns = time(&mut || {
                 rt.block_on(answer(bare.clone(), Request::get("/bare").body(Body::empty()).unwrap()));
             });
-            let app_ns = [
+            let requests: [&dyn Fn() -> Request<Body>; 3] = [&me, &lookup, &quote];
+            let app_ns = requests.map(|request| {
                 time(&mut || {
-                    rt.block_on(answer(app.clone(), me()));
-                }),
-                time(&mut || {
-                    rt.block_on(answer(app.clone(), lookup()));
-                }),
-                time(&mut || {
-                    rt.block_on(answer(app.clone(), quote()));
-                }),
-            ];
+                    rt.block_on(answer(app.clone(), request()));
+                })
+            });
             for (rows, app_ns) in ratios.iter_mut().zip(app_ns) {
                 rows.push((app_ns / bare_ns, bare_ns, app_ns));
             }

@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use moneydesk_server::config::transport::TlsFiles;
+
 /// A CA (`ca.pem`) and a server certificate for 127.0.0.1 it issued (`server.pem`, `server.key`).
 pub fn certificates(dir: &Path) {
     let openssl = |args: &[&str]| {
@@ -59,4 +61,9 @@ pub fn certificates(dir: &Path) {
         "-extfile",
         "server.ext",
     ]);
+}
+
+/// The server's side of what [`certificates`] made in `dir`, as the server is given it.
+pub fn tls_files(dir: &Path) -> TlsFiles {
+    TlsFiles { cert: dir.join("server.pem"), key: dir.join("server.key") }
 }

@@ -8,7 +8,7 @@ use crate::common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::certificates::certificates;
+use common::certificates::{certificates, tls_files};
 use common::Server;
 use moneydesk_model::{paths, Scope};
 use moneydesk_server::config::transport::TlsFiles;
@@ -16,8 +16,17 @@ use reqwest::Version;
 use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 
-fn files(dir: &Path) -> TlsFiles {
-    TlsFiles { cert: dir.join("server.pem"), key: dir.join("server.key") }
+/// A server terminating TLS with a certificate the test CA issued, adjusted by `tweak`; the
+/// directory holds the CA (`ca.pem`) for the clients.
+async fn over_tls(tweak: impl FnOnce(&mut moneydesk_server::Config)) -> (Server, tempfile::TempDir) {
+    let certs = tempfile::tempdir().unwrap();
+    certificates(certs.path());
+    let s = Server::start_with(|c| {
+        c.transport.tls = Some(tls_files(certs.path()));
+        tweak(c);
+    })
+    .await;
+    (s, certs)
 }
 
 /// A client that trusts the test CA (`ca.pem` in `dir`).
@@ -109,9 +118,7 @@ async fn with_http2_off_a_plain_connection_speaks_only_http1() {
 
 #[tokio::test]
 async fn over_tls_the_client_is_offered_http2_and_http1_by_alpn() {
-    let certs = tempfile::tempdir().unwrap();
-    certificates(certs.path());
-    let s = Server::start_with(|c| c.transport.tls = Some(files(certs.path()))).await;
+    let (s, certs) = over_tls(|_| {}).await;
     assert!(s.url("/").starts_with("https://127.0.0.1:"), "{}", s.url("/"));
     let token = s.token(&[Scope::FeesRead]).await;
     let any = trusting(certs.path()).build().unwrap();
@@ -129,13 +136,7 @@ async fn over_tls_the_client_is_offered_http2_and_http1_by_alpn() {
 
 #[tokio::test]
 async fn over_tls_with_http2_off_only_http1_is_offered() {
-    let certs = tempfile::tempdir().unwrap();
-    certificates(certs.path());
-    let s = Server::start_with(|c| {
-        c.transport.tls = Some(files(certs.path()));
-        c.transport.http2 = false;
-    })
-    .await;
+    let (s, certs) = over_tls(|c| c.transport.http2 = false).await;
     let token = s.token(&[Scope::FeesRead]).await;
     let any = trusting(certs.path()).build().unwrap();
     assert_eq!(me(&s, &any, &token).await, Version::HTTP_11);
@@ -143,13 +144,7 @@ async fn over_tls_with_http2_off_only_http1_is_offered() {
 
 #[tokio::test]
 async fn a_connection_that_never_starts_its_tls_handshake_is_closed_after_the_header_read_timeout() {
-    let certs = tempfile::tempdir().unwrap();
-    certificates(certs.path());
-    let s = Server::start_with(|c| {
-        c.transport.tls = Some(files(certs.path()));
-        c.limits.header_read_timeout = Duration::from_millis(200);
-    })
-    .await;
+    let (s, certs) = over_tls(|c| c.limits.header_read_timeout = Duration::from_millis(200)).await;
     let mut conn = TcpStream::connect(s.running.addr).await.unwrap();
     let mut buf = [0u8; 64];
     // The bound only keeps a broken server from hanging the test.

@@ -314,14 +314,7 @@ impl EmailStore {
         let q =
             self.db.sql(&format!("SELECT {REPORT_COLUMNS} FROM email_bounce_reports WHERE delivery = ?")).arg(delivery);
         let report = match tx.exec().row::<ReportRow>(&q).await? {
-            Some(r) => {
-                let q = self
-                    .db
-                    .sql(&format!("SELECT {BOUNCE_COLUMNS} FROM email_bounces WHERE report_id = ? ORDER BY id"))
-                    .arg(r.id.as_str());
-                let bounces: Vec<BounceRow> = tx.exec().rows(&q).await?;
-                Some(r.record(bounces.into_iter().map(BounceRow::record).collect()))
-            }
+            Some(r) => Some(self.with_bounces(&mut tx, r).await?),
             None => None,
         };
         tx.commit_unrecorded().await?;
@@ -343,15 +336,20 @@ impl EmailStore {
         let rows: Vec<ReportRow> = tx.exec().rows(&q).await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
-            let q = self
-                .db
-                .sql(&format!("SELECT {BOUNCE_COLUMNS} FROM email_bounces WHERE report_id = ? ORDER BY id"))
-                .arg(r.id.as_str());
-            let bounces: Vec<BounceRow> = tx.exec().rows(&q).await?;
-            out.push(r.record(bounces.into_iter().map(BounceRow::record).collect()));
+            out.push(self.with_bounces(&mut tx, r).await?);
         }
         tx.commit_unrecorded().await?;
         Ok(out)
+    }
+
+    /// A report row as the record, with its bounces read in the caller's snapshot.
+    async fn with_bounces(&self, tx: &mut crate::storage::Tx, r: ReportRow) -> Result<BounceReport, EmailError> {
+        let q = self
+            .db
+            .sql(&format!("SELECT {BOUNCE_COLUMNS} FROM email_bounces WHERE report_id = ? ORDER BY id"))
+            .arg(r.id.as_str());
+        let bounces: Vec<BounceRow> = tx.exec().rows(&q).await?;
+        Ok(r.record(bounces.into_iter().map(BounceRow::record).collect()))
     }
 
     /// Each sender domain's figures for messages accepted, and bounces received, between
