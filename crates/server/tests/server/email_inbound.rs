@@ -327,6 +327,15 @@ async fn smtp_into_the_listener_is_delivered_and_unknown_domains_and_oversize_ma
     let envelope: Value = serde_json::from_str(&text(&p, "envelope")).unwrap();
     assert_eq!(envelope, json!({"from": "sender@corp.example", "to": ["ops@in.bank.example"]}));
 
+    // A relay that never read the 250 sends the same delivery again: answered 250, and kept
+    // once (the list below). The same bytes from another envelope sender are a message of
+    // their own.
+    smtp_send(smtp, "sender@corp.example", "ops@in.bank.example", raw).await.expect("250 for the retry");
+    smtp_send(smtp, "other@corp.example", "ops@in.bank.example", raw).await.expect("250");
+    let hit = receiver.wait_for(2).await[1].clone();
+    let envelope: Value = serde_json::from_str(&text(&parts(&hit).await, "envelope")).unwrap();
+    assert_eq!(envelope["from"], "other@corp.example", "the second message posted is the other sender's");
+
     assert_eq!(
         smtp_send(smtp, "sender@corp.example", "ops@unknown.example", raw).await,
         Err(Some(550)),
@@ -363,9 +372,11 @@ async fn smtp_into_the_listener_is_delivered_and_unknown_domains_and_oversize_ma
     w.write_all(b"QUIT\r\n").await.unwrap();
     assert!(lines.next_line().await.unwrap().unwrap().starts_with("221 "));
 
-    assert_eq!(receiver.hits().len(), 1, "only the first message was taken");
+    assert_eq!(receiver.hits().len(), 2, "the two messages taken, each posted once");
     let (_, list) = call(&s, reqwest::Method::GET, paths::EMAIL_INBOUND_MESSAGES, &t, None).await;
-    assert_eq!(list["data"].as_array().unwrap().len(), 1);
+    let senders: Vec<&str> = list["data"].as_array().unwrap().iter().map(|m| m["mailFrom"].as_str().unwrap()).collect();
+    assert_eq!(senders.len(), 2, "the retry kept once: {list}");
+    assert!(senders.contains(&"sender@corp.example") && senders.contains(&"other@corp.example"), "{senders:?}");
     assert_eq!(list["data"][0]["receivedBy"], "smtp");
 }
 

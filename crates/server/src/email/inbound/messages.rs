@@ -122,7 +122,7 @@ pub(super) async fn post_raw(
             to: if to.is_empty() { parsed_to() } else { to },
         })
     };
-    let ids = super::receive(&state, body.to_vec(), envelope, "api").await?;
+    let ids = super::receive(&state, body.to_vec(), envelope, "api", None).await?;
     Ok((StatusCode::ACCEPTED, Json(Envelope::with_code(202, InboundReceipt { ids }))))
 }
 

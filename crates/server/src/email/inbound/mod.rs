@@ -70,12 +70,15 @@ pub fn domain_of(address: &str) -> Option<String> {
 /// envelope given (SMTP) or read from the headers (`To`, `Cc`, `From`), one message per routed
 /// domain among the recipients. The bytes are stored before the rows, the rows in one
 /// transaction: answered only once durable. Unrouted recipients are dropped (SMTP refused them
-/// already); no recipient is a 400, none at a routed domain a 404 naming the domains.
+/// already); no recipient is a 400, none at a routed domain a 404 naming the domains. An SMTP
+/// `delivery` (`bounces::delivery` of the envelope and the relay's bytes) already kept answers
+/// the messages it was kept as: a relay's retry is not a second message.
 pub async fn receive(
     state: &EmailState,
     raw: Vec<u8>,
     envelope: Option<Envelope>,
     by: &'static str,
+    delivery: Option<String>,
 ) -> Result<Vec<String>, Error> {
     let max = state.config().email.inbound.max_size;
     if raw.len() > max {
@@ -112,6 +115,12 @@ pub async fn receive(
             domains.join(", ")
         )));
     }
+    if let Some(d) = &delivery {
+        let kept = state.inbound().store.by_delivery(d).await?;
+        if !kept.is_empty() {
+            return Ok(kept);
+        }
+    }
     let sha256 = hex::encode(Sha256::digest(&raw));
     let size = raw.len() as u64;
     state.blobs().put(&raw_path(&sha256), raw.into()).await.map_err(Error::internal)?;
@@ -129,6 +138,7 @@ pub async fn receive(
             raw_sha256: sha256.clone(),
             attachments: attachments.clone(),
             received_by: by,
+            delivery: delivery.clone(),
         })
         .collect();
     state.inbound().store.insert_messages(&messages, state.config().email.inbound.retry_for).await?;

@@ -279,6 +279,7 @@ impl<'a> Session<'a> {
         // Before the trace, which differs each time: a relay's retry is the same delivery.
         let deliveries: Vec<String> =
             self.bounce_to.iter().map(|to| crate::email::bounces::delivery(to, &mail_from, &raw)).collect();
+        let delivery = crate::email::bounces::delivery(&self.rcpt_to.join(","), &mail_from, &raw);
         let mut message = trace.into_bytes();
         message.extend_from_slice(&raw);
         let emails: crate::email::EmailState = axum::extract::FromRef::from_ref(self.state);
@@ -310,7 +311,7 @@ impl<'a> Session<'a> {
             return format!("250 2.0.0 OK: kept as {}", kept.join(" "));
         }
         let envelope = Envelope { from: mail_from, to: self.rcpt_to.clone() };
-        match super::receive(&emails, message, Some(envelope), "smtp").await {
+        match super::receive(&emails, message, Some(envelope), "smtp", Some(delivery)).await {
             Ok(ids) => format!("250 2.0.0 OK: queued as {}", kept.into_iter().chain(ids).collect::<Vec<_>>().join(" ")),
             Err(e) if e.status.is_client_error() => format!("554 5.6.0 {}", e.message.replace(['\r', '\n'], " ")),
             Err(e) => {

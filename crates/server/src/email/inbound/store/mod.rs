@@ -11,6 +11,7 @@ use moneydesk_model::email::inbound::{InboundAttachment, InboundAttempt, Inbound
 use moneydesk_model::events::EventType;
 
 use crate::storage::events::{self, NewEvent};
+use crate::storage::sql::Arg;
 use crate::storage::time::millis as time_text;
 use crate::storage::{trail, Database, Sql};
 
@@ -55,6 +56,8 @@ pub struct NewMessage {
     pub raw_sha256: String,
     pub attachments: Vec<InboundAttachment>,
     pub received_by: &'static str,
+    /// What makes an SMTP delivery the same as a relay's retry of it (migration 0033).
+    pub delivery: Option<String>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -226,7 +229,8 @@ impl InboundStore {
                 .db
                 .sql(
                     "INSERT INTO email_inbound_messages (id, domain, mail_from, rcpt_to, from_header, subject, size, raw_sha256, attachments, \
-                     received_by, received_at, state, attempts, next_attempt_at, retry_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+                     received_by, received_at, state, attempts, next_attempt_at, retry_until, delivery) \
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)",
                 )
                 .arg(m.id.as_str())
                 .arg(m.domain.as_str())
@@ -240,7 +244,8 @@ impl InboundStore {
                 .arg(m.received_by)
                 .arg(time_text(now))
                 .arg(time_text(now))
-                .arg(time_text(until));
+                .arg(time_text(until))
+                .arg(Arg::Text(m.delivery.clone()));
             tx.exec().execute(&q).await?;
         }
         // On record (a POST of raw mail; SMTP's arrivals have no recording) and told: each
@@ -258,6 +263,14 @@ impl InboundStore {
             .collect();
         events::append_many(&mut tx, &received).await?;
         tx.commit().await
+    }
+
+    /// The messages an SMTP delivery was kept as, by route (none when it is new).
+    pub async fn by_delivery(&self, delivery: &str) -> sqlx::Result<Vec<String>> {
+        let q = self.db.sql("SELECT id FROM email_inbound_messages WHERE delivery = ? ORDER BY domain").arg(delivery);
+        let mut conn = self.db.acquire().await?;
+        let rows: Vec<(String,)> = conn.exec().rows(&q).await?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 
     /// Newest first, optionally of one domain and one state; at most `limit`, older than
