@@ -1,8 +1,8 @@
 //! Deep pages of the lists (issue #50): the audit trail, the events, the ledger entries, the
 //! outbox and one vault folder, 1,000,000 rows each, on SQLite and PostgreSQL in one run. For
 //! each list, page 1, page 10,000 and the last page of every partition a filter reads, through
-//! the store's list (counted ranges, `storage::counted`; the vault: a maintained count and an
-//! index per order) and — alternating with it, in the same run — the same page as the list
+//! the store's list (counted ranges, `storage::counted`; the vault: counted buckets of each
+//! order, `vault::store::buckets`) and — alternating with it, in the same run — the same page as the list
 //! found it before (count(*) and OFFSET; the vault: the whole folder sorted). p50 / p95 / max
 //! in milliseconds, and each deep page's p50 over page 1's. Figures are printed, never judged.
 //!
@@ -27,12 +27,16 @@ use moneydesk_server::events::store::{self as events, Filter as EventFilter};
 use moneydesk_server::ledger::store::{EntryFilter, EntryRow};
 use moneydesk_server::state::Stores;
 use moneydesk_server::storage::{counted, Database};
+use moneydesk_server::vault::store::buckets;
+
+#[path = "lists/writes.rs"]
+mod writes;
 
 const SIZE: i64 = 20;
 const WARMUP: usize = 3;
 
-/// Whether `LISTS_BENCH_ONLY` (comma-separated: audit, events, ledger, outbox, vault; all by
-/// default) names `list`.
+/// Whether `LISTS_BENCH_ONLY` (comma-separated: audit, events, ledger, outbox, vault, writes;
+/// all by default) names `list`.
 fn wants(list: &str) -> bool {
     std::env::var("LISTS_BENCH_ONLY").map_or(true, |only| only.split(',').any(|l| l.trim() == list))
 }
@@ -125,14 +129,21 @@ async fn build(db: &Database, n: i64) -> anyhow::Result<()> {
     }
     let inserted = started.elapsed();
     counted::compact(db, 0).await?;
+    let folded = started.elapsed();
+    // The folder's files were all counted in its first bucket of each order (nothing cuts
+    // buckets during an INSERT … SELECT): the compactor's first round cuts them, as it does a
+    // folder the upgrade to migration 0032 counted.
+    buckets::compact(db, 0, buckets::BUCKET_ROWS).await?;
+    let cut = started.elapsed() - folded;
     match db {
         Database::Sqlite(_) => db.execute("PRAGMA wal_checkpoint(TRUNCATE)").await?,
         Database::Postgres(_) => db.execute("VACUUM ANALYZE").await?,
     };
     eprintln!(
-        "built {n} rows a list in {:.1} s (counts folded in {:.1} s)",
+        "built {n} rows a list in {:.1} s (counts folded in {:.1} s, the vault folder's buckets cut in {:.1} s)",
         started.elapsed().as_secs_f64(),
-        (started.elapsed() - inserted).as_secs_f64()
+        (folded - inserted).as_secs_f64(),
+        cut.as_secs_f64()
     );
     Ok(())
 }
@@ -352,6 +363,10 @@ async fn main() -> anyhow::Result<()> {
         let stores = Stores::open(&url).await?;
         build(&stores.database, rows).await?;
         run(&stores, runs).await?;
+        if wants("writes") {
+            println!();
+            writes::run(&stores, knob("LISTS_BENCH_WRITE_ROUNDS", 10) as usize, 200).await?;
+        }
     }
     Ok(())
 }

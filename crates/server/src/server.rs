@@ -183,6 +183,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     crate::http::idempotency::spawn_sweeper(&state);
     crate::audit::spawn(state.stores.database.clone(), state.config.audit.retention_days);
     crate::storage::counted::spawn_compactor(state.stores.database.clone());
+    crate::vault::store::buckets::spawn_compactor(state.stores.database.clone());
     let email_worker =
         if state.config.email.worker { Some(crate::email::outbox::delivery::spawn(state.clone())?) } else { None };
     let inbound_worker =

@@ -282,6 +282,19 @@ pub async fn rows_of(db: &Database, list: &str) -> sqlx::Result<i64> {
 /// writes a second, five seconds of them is at most ten thousand rows for a page to sum (a few
 /// milliseconds) before they are folded.
 pub fn spawn_compactor(db: Database) {
+    spawn_rounds(db, "folding the list counts failed; pages sum more rows until it succeeds", |db, seen| async move {
+        compact(&db, seen).await
+    });
+}
+
+/// Runs `round(db, seen)` every five seconds, in this instance, each round given the seq the
+/// last one answered (0 first); a failure is logged as `failed` and the next round starts from
+/// the same seq. The loop of every compactor of counts (these, the vault's buckets).
+pub fn spawn_rounds<F, Fut>(db: Database, failed: &'static str, round: F)
+where
+    F: Fn(Database, i64) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = sqlx::Result<i64>> + Send,
+{
     let every = std::time::Duration::from_secs(5);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
@@ -289,11 +302,9 @@ pub fn spawn_compactor(db: Database) {
         let mut seen = 0;
         loop {
             tick.tick().await;
-            match compact(&db, seen).await {
+            match round(db.clone(), seen).await {
                 Ok(top) => seen = top,
-                Err(e) => {
-                    tracing::warn!(error = %e, "folding the list counts failed; pages sum more rows until it succeeds")
-                }
+                Err(e) => tracing::warn!(error = %e, "{failed}"),
             }
         }
     });

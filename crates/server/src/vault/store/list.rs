@@ -4,8 +4,9 @@
 use moneydesk_model::collections::SortDir;
 use moneydesk_model::vault::{VaultEntry, VaultEntryKind, VaultPath, VaultSortField};
 
+use super::buckets::{self, Bucket, Order};
 use super::{folder_id, EntryRow, Result, VaultError, VaultStore};
-use crate::storage::{counted, Dialect, Sql};
+use crate::storage::{Dialect, Sql, Tx};
 
 impl VaultStore {
     /// One page of a folder's children: folders first, then files, in the order asked.
@@ -26,15 +27,17 @@ impl VaultStore {
             return Err(VaultError::NotFound(format!("path: no folder {path}")));
         };
         // Folders first, then files: each table read through its own index in the order asked
-        // (never the whole folder sorted for one page), from the page's offset into it. The
-        // files' count is kept by the database (migration 0030), so a page of a folder of a
-        // million files neither counts nor sorts them.
+        // (never the whole folder sorted for one page). The files are counted by buckets of
+        // each order (`buckets.rs`), so a page of a folder of a million files, at any depth,
+        // neither counts them nor skips more than two buckets of them.
         let folders = Sql::new(tx.dialect(), "SELECT COUNT(*) FROM vault_folders WHERE user_id = ? AND parent = ?")
             .arg(user)
             .arg(path.as_str());
         let folders = tx.exec().int(&folders).await?;
-        let files = counted::counts(&mut tx, "vault", &[folder_id.to_string().as_str()]).await?;
-        let files: i64 = files.iter().map(|(_, n)| n).sum();
+        let order = Order::of(sort);
+        let counts = buckets::counts(&mut tx, folder_id, order).await?;
+        let files: i64 = counts.iter().sum();
+        let desc = dir == SortDir::Desc;
         let dir = match dir {
             SortDir::Asc => "ASC",
             SortDir::Desc => "DESC",
@@ -62,46 +65,22 @@ impl VaultStore {
             .arg(offset);
             rows = tx.exec().rows(&q).await?;
         }
-        let wanted = limit - rows.len() as i64;
-        if wanted > 0 && offset + (rows.len() as i64) < folders + files {
-            let key = match sort {
-                VaultSortField::Name => "",
-                VaultSortField::Size => "size {dir}, ",
-                VaultSortField::ModifiedAt => "modified_at {dir}, ",
+        // The files' part of the page as ascending positions [first, last) of the order.
+        let skip = (offset - folders).max(0);
+        let wanted = (limit - rows.len() as i64).min(files - skip);
+        if wanted > 0 {
+            let first = if desc { files - skip - wanted } else { skip };
+            let found = match buckets::locate(&counts, first) {
+                Some((nth, skip)) => buckets::nth(&mut tx, folder_id, order, nth).await?.map(|b| (b, skip)),
+                None => None,
             };
-            let order = format!("{} name {dir}", key.replace("{dir}", dir));
-            let skip = (offset - folders).max(0);
-            let q = match tx.dialect() {
-                // SQLite skips through the order's index without reading the rows it passes.
-                Dialect::Sqlite => Sql::new(
-                    Dialect::Sqlite,
-                    &format!(
-                        "SELECT 'file' AS kind, name, size, content_type, versions, modified_at FROM vault_files \
-                         WHERE folder_id = ? ORDER BY {order} LIMIT ? OFFSET ?"
-                    ),
-                )
-                .arg(folder_id)
-                .arg(wanted)
-                .arg(skip),
-                // PostgreSQL's OFFSET over the rows read each skipped row from the table (page
-                // 10,000 of a million files 369 ms, `scripts/bench-lists`): the page's names
-                // first, through the order's index alone (it holds every column the order
-                // reads), then their rows. On SQLite the same query scanned the whole index for
-                // the outer order (244 ms for page 1 by size).
-                Dialect::Postgres => Sql::new(
-                    Dialect::Postgres,
-                    &format!(
-                        "SELECT 'file' AS kind, name, size, content_type, versions, modified_at FROM vault_files \
-                         WHERE folder_id = ? AND name IN (SELECT name FROM vault_files WHERE folder_id = ? \
-                         ORDER BY {order} LIMIT ? OFFSET ?) ORDER BY {order}"
-                    ),
-                )
-                .arg(folder_id)
-                .arg(folder_id)
-                .arg(wanted)
-                .arg(skip),
-            };
-            rows.extend(tx.exec().rows::<EntryRow>(&q).await?);
+            if let Some((bucket, skip)) = found {
+                let mut page = files_from(&mut tx, folder_id, order, &bucket, skip, wanted).await?;
+                if desc {
+                    page.reverse();
+                }
+                rows.extend(page);
+            }
         }
         let total = (folders + files) as u64;
         let entries = rows
@@ -121,4 +100,39 @@ impl VaultStore {
             .collect();
         Ok((total, entries))
     }
+}
+
+/// `count` files of a folder in ascending `order`, from the `skip`-th file of `bucket`.
+async fn files_from(
+    tx: &mut Tx,
+    folder_id: i64,
+    order: Order,
+    bucket: &Bucket,
+    skip: i64,
+    count: i64,
+) -> sqlx::Result<Vec<EntryRow>> {
+    const COLUMNS: &str = "'file' AS kind, name, size, content_type, versions, modified_at";
+    let columns = order.columns();
+    let d = tx.dialect();
+    let mut q = Sql::new(d, &format!("SELECT {COLUMNS} FROM vault_files WHERE folder_id = "));
+    q.bind(folder_id);
+    match d {
+        // SQLite skips through the order's index without reading the rows it passes.
+        Dialect::Sqlite => {
+            buckets::push_from(&mut q, order, bucket);
+            q.push(format_args!(" ORDER BY {columns} LIMIT ")).bind(count).push(" OFFSET ").bind(skip);
+        }
+        // PostgreSQL's OFFSET over the rows reads each skipped row from the table: the page's
+        // names first, through the order's index alone (it holds every column the order
+        // reads), then their rows (page 10,000 of a million files by name was 369 ms, then
+        // 29 ms; `scripts/bench-lists`). On SQLite the same query let the planner scan the
+        // whole size index for the outer order.
+        Dialect::Postgres => {
+            q.push(" AND name IN (SELECT name FROM vault_files WHERE folder_id = ").bind(folder_id);
+            buckets::push_from(&mut q, order, bucket);
+            q.push(format_args!(" ORDER BY {columns} LIMIT ")).bind(count).push(" OFFSET ").bind(skip);
+            q.push(format_args!(") ORDER BY {columns}"));
+        }
+    }
+    tx.exec().rows(&q).await
 }

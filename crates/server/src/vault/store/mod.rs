@@ -3,6 +3,7 @@
 //! leaves the old state or the new one. Blob contents are not here (see `vault::blobs`).
 //! Folders here; files, versions, the zip's listing and usage in `files`; a folder's page in `list`.
 
+pub mod buckets;
 mod files;
 mod list;
 mod record;
