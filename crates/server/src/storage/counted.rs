@@ -86,6 +86,33 @@ pub fn locate(counts: &[(i64, i64)], offset: i64, limit: i64, desc: bool) -> Spo
     Spot { total, window: Some(Window { from: lo * WIDTH, to: (hi + 1) * WIDTH, skip }) }
 }
 
+/// Which of a list of counts (buckets in key order) holds ascending position `pos` (0-based),
+/// and how many of its rows come before that position: the search every counted index (the
+/// deposits' buckets, the vault's) makes once its counts are read.
+///
+/// ```
+/// use moneydesk_server::storage::counted::position;
+/// // Buckets of 3, 0 and 5 rows: position 4 is the third bucket's second row.
+/// let counts = [3, 0, 5];
+/// assert_eq!(position(counts, 0), Some((0, 0)));
+/// assert_eq!(position(counts, 2), Some((0, 2)));
+/// assert_eq!(position(counts, 3), Some((2, 0)));
+/// assert_eq!(position(counts, 4), Some((2, 1)));
+/// assert_eq!(position(counts, 7), Some((2, 4)));
+/// assert_eq!(position(counts, 8), None);
+/// assert_eq!(position([], 0), None);
+/// ```
+pub fn position(counts: impl IntoIterator<Item = i64>, pos: i64) -> Option<(usize, i64)> {
+    let mut before = 0;
+    for (i, n) in counts.into_iter().enumerate() {
+        if pos < before + n {
+            return Some((i, pos - before));
+        }
+        before += n;
+    }
+    None
+}
+
 #[derive(sqlx::FromRow)]
 struct Count {
     bucket: i64,

@@ -322,12 +322,5 @@ pub(super) async fn of_part(tx: &mut Tx, order: Order, part: i64) -> sqlx::Resul
 /// The bucket holding position `pos` (0-based, ascending) of a partition, and how many of the
 /// partition's rows in it come before that position.
 pub(super) fn locate(buckets: &[Bucket], pos: i64) -> Option<(&Bucket, i64)> {
-    let mut before = 0;
-    for b in buckets {
-        if pos < before + b.n {
-            return Some((b, pos - before));
-        }
-        before += b.n;
-    }
-    None
+    crate::storage::counted::position(buckets.iter().map(|b| b.n), pos).map(|(i, skip)| (&buckets[i], skip))
 }

@@ -149,20 +149,8 @@ pub(super) async fn counts(tx: &mut Tx, folder_id: i64, order: Order) -> sqlx::R
         .collect()
 }
 
-/// Which bucket (by its place in `counts`) holds ascending position `pos` (0-based), and how
-/// many of its files come before that position.
-pub(super) fn locate(counts: &[i64], pos: i64) -> Option<(usize, i64)> {
-    let mut before = 0;
-    for (i, n) in counts.iter().enumerate() {
-        if pos < before + n {
-            return Some((i, pos - before));
-        }
-        before += n;
-    }
-    None
-}
-
-/// The `nth` bucket of a folder's order, first key first (the order of [`counts`]).
+/// The `nth` bucket of a folder's order, first key first (the order of [`counts`]; the place
+/// `counted::position` finds in them).
 pub(super) async fn nth(tx: &mut Tx, folder_id: i64, order: Order, nth: usize) -> sqlx::Result<Option<Bucket>> {
     let q = Sql::new(
         tx.dialect(),
@@ -173,22 +161,4 @@ pub(super) async fn nth(tx: &mut Tx, folder_id: i64, order: Order, nth: usize) -
     .arg(order.code())
     .arg(nth as i64);
     tx.exec().row(&q).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::locate;
-
-    /// Buckets of 3, 0 and 5 files: position 4 is the third bucket's second file.
-    #[test]
-    fn a_position_lies_in_the_bucket_whose_counts_pass_it() {
-        let counts = [3, 0, 5];
-        assert_eq!(locate(&counts, 0), Some((0, 0)));
-        assert_eq!(locate(&counts, 2), Some((0, 2)));
-        assert_eq!(locate(&counts, 3), Some((2, 0)));
-        assert_eq!(locate(&counts, 4), Some((2, 1)));
-        assert_eq!(locate(&counts, 7), Some((2, 4)));
-        assert_eq!(locate(&counts, 8), None);
-        assert_eq!(locate(&[], 0), None);
-    }
 }

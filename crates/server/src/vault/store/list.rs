@@ -6,7 +6,7 @@ use moneydesk_model::vault::{VaultEntry, VaultEntryKind, VaultPath, VaultSortFie
 
 use super::buckets::{self, Bucket, Order};
 use super::{folder_id, EntryRow, Result, VaultError, VaultStore};
-use crate::storage::{Dialect, Sql, Tx};
+use crate::storage::{counted, Dialect, Sql, Tx};
 
 impl VaultStore {
     /// One page of a folder's children: folders first, then files, in the order asked.
@@ -70,7 +70,7 @@ impl VaultStore {
         let wanted = (limit - rows.len() as i64).min(files - skip);
         if wanted > 0 {
             let first = if desc { files - skip - wanted } else { skip };
-            let found = match buckets::locate(&counts, first) {
+            let found = match counted::position(counts.iter().copied(), first) {
                 Some((nth, skip)) => buckets::nth(&mut tx, folder_id, order, nth).await?.map(|b| (b, skip)),
                 None => None,
             };
