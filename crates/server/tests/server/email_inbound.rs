@@ -164,7 +164,8 @@ async fn a_failing_receiver_gets_retries_on_the_documented_schedule(backend: Bac
 on_both_backends!(
     raw_mime_in_arrives_signed_with_every_part,
     a_failing_receiver_gets_retries_on_the_documented_schedule,
-    a_message_read_while_it_is_retried_agrees_with_its_attempts
+    a_message_read_while_it_is_retried_agrees_with_its_attempts,
+    smtp_into_the_listener_is_delivered_and_unknown_domains_and_oversize_mail_are_refused
 );
 
 #[tokio::test]
@@ -306,10 +307,9 @@ async fn a_malformed_message_is_refused_and_damaged_mime_is_taken_as_far_as_it_r
     assert_eq!(text(&p, "attachments"), "1");
 }
 
-#[tokio::test]
-async fn smtp_into_the_listener_is_delivered_and_unknown_domains_and_oversize_mail_are_refused() {
+async fn smtp_into_the_listener_is_delivered_and_unknown_domains_and_oversize_mail_are_refused(backend: Backend) {
     let receiver = Receiver::start(&[]).await;
-    let s = start(Backend::Sqlite, |c| c.email.inbound.max_size = 16 * 1024).await;
+    let s = start(backend, |c| c.email.inbound.max_size = 16 * 1024).await;
     let t = s.token(&[Scope::EmailSend]).await;
     let secret = route(&s, &t, "in.bank.example", &receiver.url).await;
     let smtp = s.running.inbound_smtp_addr().expect("the listener runs");
