@@ -136,15 +136,33 @@ pub async fn json(resp: reqwest::Response) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
-/// Runs the server binary's CLI against `data_dir`, with nothing inherited from this environment.
-pub fn cli(data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .args(args)
-        .env_clear()
-        .env("MONEYDESK_DATA_DIR", data_dir)
-        .env("MONEYDESK_LOG", "warn")
-        .output()
-        .expect("run moneydesk-server")
+/// Runs the server binary's CLI against `data_dir` (and `database_url`, when it is not the data
+/// dir's default), with nothing inherited from this environment.
+///
+/// Async, because a test's server runs on the test's own runtime: a blocking wait here stopped
+/// that runtime while one of the server's transactions was open, and a `token revoke` waiting
+/// for the write lock failed "database is locked" after its 5 s busy timeout (clean-clone CI,
+/// stop 63).
+pub async fn cli_with(data_dir: &std::path::Path, database_url: Option<&str>, args: &[&str]) -> std::process::Output {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_moneydesk-server"));
+    command.args(args).env_clear().env("MONEYDESK_DATA_DIR", data_dir).env("MONEYDESK_LOG", "warn");
+    if let Some(url) = database_url {
+        command.env("MONEYDESK_DATABASE_URL", url);
+    }
+    command.output().await.expect("run moneydesk-server")
+}
+
+/// [`cli_with`] on the data dir's default database.
+pub async fn cli(data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    cli_with(data_dir, None, args).await
+}
+
+impl Server {
+    /// [`cli_with`] on this server's data dir and database.
+    #[allow(dead_code)] // not every test binary runs the CLI
+    pub async fn cli(&self, args: &[&str]) -> std::process::Output {
+        cli_with(self.dir.path(), Some(&self.running.state.config.database_url), args).await
+    }
 }
 
 /// A check-shaped 1200 × 550 PNG with some ink, different for each `seed`, as base64 (a

@@ -188,7 +188,7 @@ async fn the_cli_imports_all_or_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.csv");
     std::fs::write(&bad, "accountName,accountType,accountStatus\nGood,Household,Active\nBad,Household,Gone\n").unwrap();
-    let out = cli(dir.path(), &["import", "accounts", bad.to_str().unwrap()]);
+    let out = cli(dir.path(), &["import", "accounts", bad.to_str().unwrap()]).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(stderr.contains("bad.csv:3: accountStatus: unknown account status \"Gone\""), "{stderr}");
@@ -200,13 +200,13 @@ async fn the_cli_imports_all_or_nothing() {
         "[{\"id\":\"cli1\",\"accountName\":\"Good\",\"accountType\":\"Household\",\"accountStatus\":\"Active\"}]",
     )
     .unwrap();
-    let out = cli(dir.path(), &["import", "accounts", good.to_str().unwrap()]);
+    let out = cli(dir.path(), &["import", "accounts", good.to_str().unwrap()]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Imported 1 accounts"));
     let perms = dir.path().join("p.csv");
     std::fs::write(&perms, "userId,userName,companyId,companyName,scope,grantedBy\nu1,Ann,c1,Acme,admin,Root\n")
         .unwrap();
-    let out = cli(dir.path(), &["import", "permissions", perms.to_str().unwrap()]);
+    let out = cli(dir.path(), &["import", "permissions", perms.to_str().unwrap()]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 
     let server = start(Config::for_tests(dir.path())).await.unwrap();

@@ -119,7 +119,7 @@ async fn a_record_edited_in_the_database_is_named(backend: Backend) {
     assert_eq!(v["broken"]["recordId"], middle, "{v}");
     assert!(v["broken"]["reason"].as_str().unwrap().contains("changed"), "{v}");
 
-    let out = cli(&s, &["audit", "verify"]);
+    let out = s.cli(&["audit", "verify"]).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains(&format!("at record {middle}")), "the CLI names the broken link: {stderr}");
@@ -129,7 +129,7 @@ async fn the_cli_walks_an_intact_trail(backend: Backend) {
     let s = Server::start_on(backend).await;
     let writer = s.token(&[Scope::VaultWrite]).await;
     assert_eq!(post(&s, &folder("test", "Kept"), &writer, "req-cli").await, 200);
-    let out = cli(&s, &["audit", "verify"]);
+    let out = s.cli(&["audit", "verify"]).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.starts_with("audit trail intact: "), "{stdout}");
@@ -157,17 +157,6 @@ async fn retention_removes_whole_days_and_keeps_their_last_hash(backend: Backend
 }
 
 /// The server binary's CLI on the server's own data dir and database (either backend).
-fn cli(s: &Server, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .args(args)
-        .env_clear()
-        .env("MONEYDESK_DATA_DIR", s.dir.path())
-        .env("MONEYDESK_DATABASE_URL", &s.running.state.config.database_url)
-        .env("MONEYDESK_LOG", "warn")
-        .output()
-        .expect("run moneydesk-server")
-}
-
 async fn others_records_stay_theirs_and_a_day_exports_signed(backend: Backend) {
     let s = Server::start_on(backend).await;
     let writer = s.token(&[Scope::VaultWrite]).await;

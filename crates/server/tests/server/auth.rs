@@ -277,7 +277,7 @@ async fn revoking_a_token_in_use_takes_effect() {
 
     let by_cli = s.running.create_token("by-cli", &[Scope::Admin]).await.unwrap();
     assert_eq!(s.get_auth(paths::AUTH_ME, &by_cli).await.status(), StatusCode::OK);
-    let out = common::cli(s.dir.path(), &["token", "revoke", "by-cli"]);
+    let out = common::cli(s.dir.path(), &["token", "revoke", "by-cli"]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     tokio::time::sleep(ttl).await;
     assert_eq!(code(s.get_auth(paths::AUTH_ME, &by_cli).await).await, 600, "revoked by the CLI: within the TTL");

@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 /// Deposits asked for in each letter (each side converted to G4 while the letter is made).
 const CHECKS: u32 = 8;
 
-fn admin_token(data_dir: &Path) -> String {
-    let out = common::cli(data_dir, &["token", "create", "--name", "ops", "--scope", "admin"]);
+async fn admin_token(data_dir: &Path) -> String {
+    let out = common::cli(data_dir, &["token", "create", "--name", "ops", "--scope", "admin"]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
@@ -91,7 +91,7 @@ fn ask(p: &Process, token: &str, ids: &[i64]) -> tokio::task::JoinHandle<reqwest
 #[tokio::test]
 async fn a_kill_while_a_cash_letter_is_made_leaves_all_of_it_or_none_of_it() {
     let dir = tempfile::tempdir().unwrap();
-    let token = admin_token(dir.path());
+    let token = admin_token(dir.path()).await;
     let demo = [("MONEYDESK_SEED_DEMO", "true".to_string())];
     // How long a letter takes here, uninterrupted: the kills are timed from it, so they land
     // before, during and after the making whatever the machine's speed.

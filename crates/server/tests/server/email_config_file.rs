@@ -27,7 +27,7 @@ async fn the_relay_and_senders_of_the_config_file_take_effect_and_variables_win(
         ),
     )
     .unwrap();
-    let out = common::cli(dir.path(), &["token", "create", "--name", "ops", "--scope", "email:send"]);
+    let out = common::cli(dir.path(), &["token", "create", "--name", "ops", "--scope", "email:send"]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
     let config = ("MONEYDESK_CONFIG", file.to_str().unwrap().to_string());

@@ -42,7 +42,7 @@ async fn a_kill_mid_queue_loses_nothing_and_sends_nothing_twice_after_the_restar
     let sink = SmtpSink::start();
     // A relay slow to take each recipient: the kill lands while messages are being handed over.
     sink.control(json!({"rcpt_delay_ms": 15}));
-    let out = common::cli(dir.path(), &["token", "create", "--name", "ops", "--scope", "email:send"]);
+    let out = common::cli(dir.path(), &["token", "create", "--name", "ops", "--scope", "email:send"]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
 

@@ -348,12 +348,12 @@ async fn a_fee_schedule_load_is_on_record(backend: Backend) {
 #[tokio::test]
 async fn tokens_made_and_revoked_by_the_cli_are_on_record_and_told() {
     let dir = tempfile::tempdir().unwrap();
-    let out = common::cli(dir.path(), &["token", "create", "--name", "ci", "--scope", "fees:read"]);
+    let out = common::cli(dir.path(), &["token", "create", "--name", "ci", "--scope", "fees:read"]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let token = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let out = common::cli(dir.path(), &["token", "revoke", "ci"]);
+    let out = common::cli(dir.path(), &["token", "revoke", "ci"]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(!common::cli(dir.path(), &["token", "revoke", "ci"]).status.success(), "nothing left to revoke");
+    assert!(!common::cli(dir.path(), &["token", "revoke", "ci"]).await.status.success(), "nothing left to revoke");
 
     let db = Database::open(&moneydesk_server::Config::for_tests(dir.path()).database_url).await.unwrap();
     let w = since(&db, (0, 0)).await;

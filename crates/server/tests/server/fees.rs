@@ -218,17 +218,6 @@ on_both_backends!(
 );
 
 /// The server binary's CLI on the server's own data dir and database.
-fn cli(server: &Server, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .args(args)
-        .env_clear()
-        .env("MONEYDESK_DATA_DIR", server.dir.path())
-        .env("MONEYDESK_DATABASE_URL", &server.running.state.config.database_url)
-        .env("MONEYDESK_LOG", "warn")
-        .output()
-        .expect("run moneydesk-server")
-}
-
 async fn a_loaded_version_takes_effect_at_its_time_and_not_a_moment_before(backend: Backend) {
     let server = Server::start_on(backend).await;
     let admin = server.token(&[Scope::Admin]).await;
@@ -310,13 +299,13 @@ async fn a_version_still_to_come_can_be_replaced_and_the_cli_loads_one_too(backe
     let later = (chrono::Utc::now() + chrono::Duration::days(60)).format("%Y-%m-%d").to_string();
     let file = server.dir.path().join("next.toml");
     std::fs::write(&file, common::schedule_toml(&later, "3.00")).unwrap();
-    let out = cli(&server, &["fees", "load", file.to_str().unwrap()]);
+    let out = server.cli(&["fees", "load", file.to_str().unwrap()]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::write(&file, common::schedule_toml(&later, "-3.00")).unwrap();
-    let refused = cli(&server, &["fees", "load", file.to_str().unwrap()]);
+    let refused = server.cli(&["fees", "load", file.to_str().unwrap()]).await;
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("fees[0].flat"));
-    let shown = cli(&server, &["fees", "show"]);
+    let shown = server.cli(&["fees", "show"]).await;
     let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
     assert_eq!(shown.as_array().unwrap().len(), 3);
 }

@@ -48,17 +48,6 @@ payee_bank_id = "021000021"
 "#
 }
 
-fn cli(server: &Server, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .args(args)
-        .env_clear()
-        .env("MONEYDESK_DATA_DIR", server.dir.path())
-        .env("MONEYDESK_DATABASE_URL", &server.running.state.config.database_url)
-        .env("MONEYDESK_LOG", "warn")
-        .output()
-        .expect("run moneydesk-server")
-}
-
 /// A GET with the fields as query parameters: the status and the body's text.
 async fn get(server: &Server, token: &str, path: &str, query: &str) -> (u16, String) {
     let r = server.get_auth(&format!("{path}?{query}"), token).await;
@@ -91,7 +80,7 @@ async fn waivers_and_a_payer_schedule_loaded_by_the_cli_price_the_request_fields
     let at = (chrono::Utc::now() + chrono::Duration::seconds(2)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let file = server.dir.path().join("parties.toml");
     std::fs::write(&file, schedule_with_parties(&at)).unwrap();
-    let out = cli(&server, &["fees", "load", file.to_str().unwrap()]);
+    let out = server.cli(&["fees", "load", file.to_str().unwrap()]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     wait_in_force(&server, &token).await;
 

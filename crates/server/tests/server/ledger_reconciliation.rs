@@ -269,17 +269,6 @@ async fn a_return_charges_the_returned_item_fee_of_the_schedule_in_force(backend
 }
 
 /// The server binary's CLI on the server's own data dir and database (either backend).
-fn cli(b: &Bank, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .args(args)
-        .env_clear()
-        .env("MONEYDESK_DATA_DIR", b.server.dir.path())
-        .env("MONEYDESK_DATABASE_URL", &b.server.running.state.config.database_url)
-        .env("MONEYDESK_LOG", "warn")
-        .output()
-        .expect("run moneydesk-server")
-}
-
 async fn ledger_verify_proves_the_balance_rows_equal_the_entries(backend: Backend) {
     let b = bank(backend).await;
     let (id, _) = check(&b, "400.00", "8301").await;
@@ -288,13 +277,13 @@ async fn ledger_verify_proves_the_balance_rows_equal_the_entries(backend: Backen
     let count = |t: &str| db.sql(&format!("SELECT COUNT(*) FROM {t}"));
     let accounts = db.acquire().await.unwrap().exec().int(&count("ledger_accounts")).await.unwrap();
     let entries = db.acquire().await.unwrap().exec().int(&count("ledger_entries")).await.unwrap();
-    let out = cli(&b, &["ledger", "verify"]);
+    let out = b.server.cli(&["ledger", "verify"]).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(stdout.trim(), format!("ledger balanced: {accounts} accounts, {entries} entries"));
 
     db.execute("UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'bank:items_in_process'").await.unwrap();
-    let out = cli(&b, &["ledger", "verify"]);
+    let out = b.server.cli(&["ledger", "verify"]).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(

@@ -241,7 +241,7 @@ async fn hanging_receiver() -> (String, Arc<Mutex<Vec<(Instant, HeaderMap)>>>) {
 async fn a_server_killed_mid_post_has_the_delivery_taken_over_after_its_lease() {
     let dir = tempfile::tempdir().unwrap();
     let (url, hits) = hanging_receiver().await;
-    let out = common::cli(dir.path(), &["token", "create", "--name", "ops", "--scope", "email:send"]);
+    let out = common::cli(dir.path(), &["token", "create", "--name", "ops", "--scope", "email:send"]).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
     // A POST's timeout of 2 s: a lease of 2 × 2 s + 30 s.

@@ -31,7 +31,8 @@ async fn create_list_revoke() {
             "--expires-in-days",
             "5",
         ],
-    );
+    )
+    .await;
     assert!(out.status.success(), "{}", text(&out.stderr));
     let token = text(&out.stdout).trim().to_string();
     assert!(moneydesk_server::tokens::well_formed(&token), "stdout is the token alone: {token:?}");
@@ -50,13 +51,13 @@ async fn create_list_revoke() {
     assert_eq!(body["data"]["scopes"], serde_json::json!(["fees:read", "routing:read"]));
     assert!(body["data"]["expiresAt"].is_string());
 
-    let out = cli(dir.path(), &["token", "list"]);
+    let out = cli(dir.path(), &["token", "list"]).await;
     assert!(out.status.success());
     let list = text(&out.stdout);
     assert!(list.contains("ci-reader") && list.contains("active") && list.contains("fees:read,routing:read"), "{list}");
     assert!(!list.contains(&token) && !list.contains(&token[4..20]), "list must never show token text");
 
-    let out = cli(dir.path(), &["token", "revoke", "ci-reader"]);
+    let out = cli(dir.path(), &["token", "revoke", "ci-reader"]).await;
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("Revoked token 1 (ci-reader)"));
     assert!(text(&out.stderr).contains("within 2 s"), "{}", text(&out.stderr));
@@ -66,19 +67,19 @@ async fn create_list_revoke() {
     let resp = me(token.clone()).await;
     assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(resp.json::<serde_json::Value>().await.unwrap()["code"], 600);
-    assert!(text(&cli(dir.path(), &["token", "list"]).stdout).contains("revoked"));
+    assert!(text(&cli(dir.path(), &["token", "list"]).await.stdout).contains("revoked"));
 
     // Revoking again, or something unknown, fails clearly.
-    let out = cli(dir.path(), &["token", "revoke", "1"]);
+    let out = cli(dir.path(), &["token", "revoke", "1"]).await;
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("no active token"), "{}", text(&out.stderr));
     server.stop().await;
 }
 
-#[test]
-fn unknown_scope_lists_the_known_ones() {
+#[tokio::test]
+async fn unknown_scope_lists_the_known_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let out = cli(dir.path(), &["token", "create", "--name", "x", "--scope", "fees:write"]);
+    let out = cli(dir.path(), &["token", "create", "--name", "x", "--scope", "fees:write"]).await;
     assert!(!out.status.success());
     let err = text(&out.stderr);
     assert!(
@@ -88,7 +89,7 @@ fn unknown_scope_lists_the_known_ones() {
             && err.contains("admin"),
         "{err}"
     );
-    let out = cli(dir.path(), &["token", "create", "--name", "x"]);
+    let out = cli(dir.path(), &["token", "create", "--name", "x"]).await;
     assert!(!out.status.success(), "a scope is required");
 }
 

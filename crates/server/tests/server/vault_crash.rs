@@ -37,11 +37,12 @@ async fn start_with(data_dir: &Path, env: &[(&'static str, String)]) -> Process 
     common::process::start(data_dir, &env).await
 }
 
-fn token(data_dir: &Path) -> String {
+async fn token(data_dir: &Path) -> String {
     let out = common::cli(
         data_dir,
         &["token", "create", "--name", "alice", "--scope", "vault:read", "--scope", "vault:write"],
-    );
+    )
+    .await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
@@ -68,7 +69,7 @@ fn blobs(data_dir: &Path) -> (usize, usize) {
 #[tokio::test]
 async fn a_kill_during_an_upload_leaves_no_file_and_the_sweeper_no_blob() {
     let dir = tempfile::tempdir().unwrap();
-    let token = token(dir.path());
+    let token = token(dir.path()).await;
     let server = start(dir.path()).await;
     // A body that sends 11 MiB and then waits: past the 10 MiB the server buffers, so the
     // upload is being written to the blob store when the server dies.
@@ -174,7 +175,7 @@ fn tokio_stream_from(
 #[tokio::test]
 async fn a_kill_during_folder_moves_leaves_each_tree_whole_at_one_place() {
     let dir = tempfile::tempdir().unwrap();
-    let token = token(dir.path());
+    let token = token(dir.path()).await;
     let mut server = start(dir.path()).await;
     let folder = paths::VAULT_FOLDER.replace("{userId}", "alice");
     for i in 0..40 {

@@ -289,7 +289,8 @@ async fn a_kill_during_a_move_to_the_trash_or_a_restore_leaves_the_folder_whole_
     let out = common::cli(
         dir.path(),
         &["token", "create", "--name", "alice", "--scope", "vault:read", "--scope", "vault:write"],
-    );
+    )
+    .await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
     let mut server = common::process::start(dir.path(), &[]).await;
