@@ -34,7 +34,6 @@ const POLL: Duration = Duration::from_secs(1);
 const SWEEP: Duration = Duration::from_secs(5);
 /// How much of the receiver's answer an attempt keeps.
 const KEEP_ANSWER: usize = 4096;
-const PARALLEL: usize = 8;
 const CLAIM_PER_LANE: usize = 4;
 
 /// The running dispatcher and worker; [`Delivery::stop`] ends both gracefully.
@@ -71,7 +70,7 @@ pub fn spawn(state: &AppState) -> anyhow::Result<Delivery> {
         .user_agent(concat!("Moneydesk-Webhooks/", env!("CARGO_PKG_VERSION")))
         .build()?;
     let options = Options {
-        lanes: PARALLEL,
+        lanes: super::store::LANES,
         per_lane: CLAIM_PER_LANE,
         lease: config.claim(),
         poll: POLL,

@@ -1,6 +1,6 @@
-//! One receiver that stalls does not hold every delivery lane (issue 43): once an endpoint's
-//! attempts fail, at most two of its deliveries are in flight, across the worker's eight lanes,
-//! and the other endpoints' deliveries go on through the rest.
+//! One receiver does not hold every delivery lane (issue 43): once an endpoint's attempts fail,
+//! at most two of its deliveries are in flight, across the worker's eight lanes; a healthy but
+//! slow one holds at most six of them. The other endpoints' deliveries go on through the rest.
 
 use crate::common;
 use crate::webhooks_support;
@@ -105,4 +105,76 @@ async fn a_stalling_receiver_holds_two_lanes_and_the_others_are_delivered(backen
     s.running.stop().await;
 }
 
+/// A receiver that holds every request until the gate opens, then answers 200: slow, never
+/// failing. Counts the requests it holds now and the most it ever held.
+struct Gated {
+    url: String,
+    open: Arc<tokio::sync::watch::Sender<bool>>,
+    held: Arc<AtomicUsize>,
+    most: Arc<AtomicUsize>,
+    answered: Arc<AtomicUsize>,
+}
+
+impl Gated {
+    async fn start() -> Gated {
+        let (open, gate) = tokio::sync::watch::channel(false);
+        let (held, most, answered): (Arc<AtomicUsize>, Arc<AtomicUsize>, Arc<AtomicUsize>) = Default::default();
+        let (h, m, a) = (held.clone(), most.clone(), answered.clone());
+        let app = axum::Router::new().route(
+            "/hook",
+            axum::routing::post(move || {
+                let (mut gate, h, m, a) = (gate.clone(), h.clone(), m.clone(), a.clone());
+                async move {
+                    m.fetch_max(h.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+                    let _ = gate.wait_for(|open| *open).await;
+                    h.fetch_sub(1, Ordering::SeqCst);
+                    a.fetch_add(1, Ordering::SeqCst);
+                    "thanks"
+                }
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/hook", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        Gated { url, open: Arc::new(open), held, most, answered }
+    }
+}
+
+async fn a_slow_receiver_holds_six_lanes_and_the_others_are_delivered(backend: Backend) {
+    let slow = Gated::start().await;
+    let fine = Receiver::start(0, false).await;
+    let s = start(backend, |c| c.webhooks.timeout = Duration::from_secs(60)).await;
+    let t = token(&s).await;
+    endpoint(&s, &t, &slow.url, json!(["deposit.created"])).await;
+    endpoint(&s, &t, &fine.url, json!(["deposit.sent"])).await;
+
+    // Forty deliveries to the slow one queued first, then twenty to the other. Without the cap
+    // the eight lanes all took the first ones and held them until the gate opened.
+    for i in 1..=40 {
+        event(&s, EventType::DepositCreated, &i.to_string(), json!({"id": i})).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while slow.held.load(Ordering::SeqCst) < 6 {
+        assert!(Instant::now() < deadline, "the slow receiver never got six requests");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for i in 1..=20 {
+        event(&s, EventType::DepositSent, &(100 + i).to_string(), json!({"id": 100 + i})).await;
+    }
+    fine.wait_accepted(20).await;
+    assert_eq!(slow.answered.load(Ordering::SeqCst), 0, "every slow request still held");
+    assert_eq!(slow.most.load(Ordering::SeqCst), 6, "six lanes for the slow endpoint, two for the others");
+
+    // Answered at last: every one delivered, none failed (a slow receiver is not a failing one).
+    slow.open.send_replace(true);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while slow.answered.load(Ordering::SeqCst) < 40 {
+        assert!(Instant::now() < deadline, "{} of 40 answered", slow.answered.load(Ordering::SeqCst));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(slow.most.load(Ordering::SeqCst) <= 6, "never more than six at once");
+    s.running.stop().await;
+}
+
 on_both_backends!(a_stalling_receiver_holds_two_lanes_and_the_others_are_delivered);
+on_both_backends!(a_slow_receiver_holds_six_lanes_and_the_others_are_delivered);

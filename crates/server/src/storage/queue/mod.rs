@@ -60,13 +60,18 @@ pub struct QueueTable {
 }
 
 /// How many of a group's rows (a receiver's: a webhook endpoint's deliveries) may be in flight
-/// at once, across every worker: so that one receiver that stalls holds a few lanes, not all.
+/// at once: so that one receiver that stalls, or answers slowly, holds a few lanes, not all.
 #[derive(Debug, Clone, Copy)]
 pub struct Cap {
     /// The column naming a row's group.
     pub column: &'static str,
-    /// The most, as an SQL expression of the group's key written `{key}`; NULL: no cap.
+    /// The most across every worker, as an SQL expression of the group's key written `{key}`;
+    /// NULL: no such cap.
     pub most: &'static str,
+    /// The most claimed by one worker (its lanes' claimed rows, posting or waiting their turn).
+    /// Counted per worker rather than across all of them, so that it leaves each instance
+    /// lanes for the other groups however many instances run.
+    pub per_worker: Option<u32>,
 }
 
 impl Cap {
@@ -190,12 +195,14 @@ impl QueueTable {
         };
         let (table, id, state, in_flight) = (self.table, self.id, self.state, self.in_flight);
         let group = cap.map(|c| format!(", {}", c.column)).unwrap_or_default();
+        let mine = cap.and_then(|c| c.per_worker);
         let not_full = match cap {
             Some(c) => format!(
                 " AND {col} NOT IN (SELECT f.{col} FROM {table} f WHERE f.{state} = '{in_flight}' AND f.claim_until >= ? \
-                 GROUP BY f.{col} HAVING COUNT(*) >= {most})",
+                 GROUP BY f.{col} HAVING COUNT(*) >= {most}{mine_full})",
                 col = c.column,
                 most = c.most_of(&format!("f.{}", c.column)),
+                mine_full = mine.map(|m| format!(" OR COUNT(CASE WHEN f.claimed_by = ? THEN 1 END) >= {m}")).unwrap_or_default(),
             ),
             None => String::new(),
         };
@@ -212,14 +219,31 @@ impl QueueTable {
         let union = branches.join(" UNION ALL ");
         let chosen = match cap {
             None => format!("SELECT {id} FROM ({union}) AS due ORDER BY next_attempt_at LIMIT ?"),
-            Some(c) => format!(
-                "SELECT {id} FROM (SELECT {id}, next_attempt_at, {most} AS most, \
-                 ROW_NUMBER() OVER (PARTITION BY {col} ORDER BY next_attempt_at) + (SELECT COUNT(*) FROM {table} f \
-                 WHERE f.{col} = due.{col} AND f.{state} = '{in_flight}' AND f.claim_until >= ?) AS nth \
-                 FROM ({union}) AS due) AS ranked WHERE most IS NULL OR nth <= most ORDER BY next_attempt_at LIMIT ?",
-                col = c.column,
-                most = c.most_of(&format!("due.{}", c.column)),
-            ),
+            Some(c) => {
+                // A group's rows in this claim numbered after its rows in flight: across every
+                // worker (`nth`) and, with a per-worker most, this worker's (`nth_mine`).
+                let in_flight_of = |more: &str| {
+                    format!(
+                        "ROW_NUMBER() OVER (PARTITION BY {col} ORDER BY next_attempt_at) + (SELECT COUNT(*) FROM {table} f \
+                         WHERE f.{col} = due.{col} AND f.{state} = '{in_flight}' AND f.claim_until >= ?{more})",
+                        col = c.column
+                    )
+                };
+                let (nth_mine, mine_ok) = match mine {
+                    Some(m) => (
+                        format!(", {} AS nth_mine", in_flight_of(" AND f.claimed_by = ?")),
+                        format!(" AND nth_mine <= {m}"),
+                    ),
+                    None => (String::new(), String::new()),
+                };
+                format!(
+                    "SELECT {id} FROM (SELECT {id}, next_attempt_at, {most} AS most, {nth} AS nth{nth_mine} \
+                     FROM ({union}) AS due) AS ranked WHERE (most IS NULL OR nth <= most){mine_ok} \
+                     ORDER BY next_attempt_at LIMIT ?",
+                    most = c.most_of(&format!("due.{}", c.column)),
+                    nth = in_flight_of(""),
+                )
+            }
         };
         let mut q = Sql::new(
             dialect,
@@ -234,10 +258,16 @@ impl QueueTable {
         if cap.is_some() {
             q = q.arg(now); // the window's count of those in flight
         }
+        if mine.is_some() {
+            q = q.arg(now).arg(worker); // and of this worker's
+        }
         for _ in 0..branches.len() {
             q = q.arg(now);
             if cap.is_some() {
                 q = q.arg(now); // the branch's full groups
+            }
+            if mine.is_some() {
+                q = q.arg(worker); // (this worker's)
             }
             q = q.arg(limit as i64);
         }

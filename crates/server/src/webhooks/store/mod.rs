@@ -20,7 +20,7 @@ mod deliveries;
 mod queue;
 
 pub use deliveries::{AttemptRow, Dispatched, ReplayOf};
-pub use queue::{Claimed, Outcome};
+pub use queue::{Claimed, Outcome, LANES};
 
 #[derive(Clone, Debug)]
 pub struct WebhookStore {

@@ -43,15 +43,24 @@ const DELIVERIES: QueueTable = QueueTable {
     },
 };
 
-/// A failing endpoint (its last attempt failed: `failing_since` is set) has at most two
-/// deliveries in flight, across every instance; a healthy one has no cap. A receiver that
-/// stalls until the timeout fails its attempts, so after its first failure it holds at most two
-/// of the worker's lanes and the other endpoints' deliveries go on through the rest, where
-/// before it could hold every lane for a timeout each (issue 43). A slow receiver that still
-/// answers 2xx is not capped: its deliveries succeed, and a cap would only slow them.
+/// The lanes of a worker: deliveries posted at once by one instance.
+pub const LANES: usize = 8;
+
+/// Two caps on an endpoint's deliveries in flight (issue 43):
+///
+/// - A failing endpoint (its last attempt failed: `failing_since` is set) has at most two, across
+///   every instance. A receiver that stalls until the timeout fails its attempts, so after its
+///   first failure it holds at most two lanes, where before it could hold every lane for a
+///   timeout each.
+/// - Any endpoint, healthy too, has at most [`LANES`] − 2 claimed by one worker: two lanes of
+///   every instance are always left for the other endpoints. Before, a receiver answering 2xx
+///   after 200 ms held all eight lanes of a backlog, and a fast endpoint's deliveries drained
+///   at the slow one's pace (`scripts/bench-webhooks`, bench/results/webhooks.md: 38 events/s
+///   for both). The cost: an endpoint alone with a backlog is posted to by six lanes, not eight.
 const ENDPOINT: Cap = Cap {
     column: "endpoint_id",
     most: "SELECT CASE WHEN w.failing_since IS NOT NULL THEN 2 END FROM webhook_endpoints w WHERE w.id = {key}",
+    per_worker: Some(LANES as u32 - 2),
 };
 
 /// A delivery as a claim answers it.
