@@ -25,7 +25,9 @@
 //!   AUDIT_BENCH_WARMUP (3 s of each variant first, unmeasured), AUDIT_BENCH_CLIENTS (32),
 //!   AUDIT_BENCH_ACCOUNTS (1000),
 //!   AUDIT_BENCH_PARTS (`sqlite,pg`), AUDIT_BENCH_WRITES (`adjustment,deposit`),
-//!   AUDIT_BENCH_SEALER (`on`; `off`: the records chained after each round, off the clock).
+//!   AUDIT_BENCH_SEALER (`on`; `off`: the records chained after each round, off the clock),
+//!   AUDIT_BENCH_BATCH and AUDIT_BENCH_PAUSE_MS (the sealer's records a pass and, on SQLite, its
+//!   pause between passes; defaults: the server's `seal::BATCH` and `seal::PAUSE`).
 
 use std::path::PathBuf;
 

@@ -68,6 +68,14 @@ async fn client(ctx: Arc<Ctx>, write: Write, recorded: bool, until: Instant, see
 
 /// The sealer as the server runs it (`seal::spawn`): a pass a second, until `stop`.
 fn sealer(db: Database, stop: Arc<AtomicBool>) -> tokio::task::JoinHandle<Sealing> {
+    // The sealer's passes and the pause between them (defaults: the server's).
+    let knobs = (
+        std::env::var("AUDIT_BENCH_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(seal::BATCH),
+        std::env::var("AUDIT_BENCH_PAUSE_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(seal::PAUSE, Duration::from_millis),
+    );
     tokio::spawn(async move {
         let mut s = Sealing::default();
         let mut tick = tokio::time::interval(Duration::from_secs(1));
@@ -75,7 +83,7 @@ fn sealer(db: Database, stop: Arc<AtomicBool>) -> tokio::task::JoinHandle<Sealin
         while !stop.load(Ordering::Relaxed) {
             tick.tick().await;
             let started = Instant::now();
-            match seal::seal(&db).await {
+            match seal::seal_with(&db, knobs.0, knobs.1).await {
                 Ok(n) => s.sealed += n,
                 Err(e) => eprintln!("  sealing failed: {e}"),
             }

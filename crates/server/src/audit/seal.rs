@@ -16,7 +16,10 @@ use crate::storage::{Database, Dialect, Sql};
 /// Records one pass chains at most: a pass holds the chain lock (on SQLite the one write lock
 /// every write waits on), and its one UPDATE grows with it (scripts/bench-audit: passes of
 /// 1,000 row-by-row updates held SQLite's lock 100–400 ms; see bench/results/audit.md).
-const BATCH: i64 = 200;
+pub const BATCH: i64 = 200;
+/// On SQLite, the wait between two passes of one round: the writers that queued behind a pass
+/// (each sleeping in SQLite's busy handler, up to 100 ms a turn) get the lock before the next.
+pub const PAUSE: std::time::Duration = std::time::Duration::ZERO;
 /// The advisory lock's key on PostgreSQL ("audit" in ASCII).
 const CHAIN_LOCK: i64 = 0x6175_6469_74;
 
@@ -90,6 +93,11 @@ pub fn link(prev: &str, row: &Row, seq: i64) -> String {
 
 /// Chains every record not chained yet (in passes of [`BATCH`]); how many.
 pub async fn seal(db: &Database) -> sqlx::Result<u64> {
+    seal_with(db, BATCH, PAUSE).await
+}
+
+/// [`seal`] in passes of `batch` records, `pause` between them (the benchmark's knobs).
+pub async fn seal_with(db: &Database, batch: i64, pause: std::time::Duration) -> sqlx::Result<u64> {
     // Most passes find nothing: asked outside a transaction, so an idle pass takes no lock.
     let q = db.sql("SELECT COUNT(*) FROM (SELECT 1 FROM audit_records WHERE hash IS NULL LIMIT 1) t");
     if db.acquire().await?.exec().int(&q).await? == 0 {
@@ -97,20 +105,23 @@ pub async fn seal(db: &Database) -> sqlx::Result<u64> {
     }
     let mut sealed = 0;
     loop {
-        let n = seal_batch(db).await?;
+        let n = seal_batch(db, batch).await?;
         sealed += n;
-        if n < BATCH as u64 {
+        if n < batch as u64 {
             return Ok(sealed);
+        }
+        if db.dialect() == Dialect::Sqlite && !pause.is_zero() {
+            tokio::time::sleep(pause).await;
         }
     }
 }
 
-async fn seal_batch(db: &Database) -> sqlx::Result<u64> {
+async fn seal_batch(db: &Database, batch: i64) -> sqlx::Result<u64> {
     let mut tx = db.begin().await?;
     if db.dialect() == Dialect::Postgres {
         tx.exec().execute(&db.sql("SELECT pg_advisory_xact_lock(?)").arg(CHAIN_LOCK)).await?;
     }
-    let q = db.sql(&format!("SELECT {COLUMNS} FROM audit_records WHERE hash IS NULL ORDER BY id LIMIT ?")).arg(BATCH);
+    let q = db.sql(&format!("SELECT {COLUMNS} FROM audit_records WHERE hash IS NULL ORDER BY id LIMIT ?")).arg(batch);
     let rows: Vec<Row> = tx.exec().rows(&q).await?;
     // Each day's head, read once a pass and then carried along.
     let mut heads: Vec<(String, i64, String)> = Vec::new();
