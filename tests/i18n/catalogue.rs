@@ -12,6 +12,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+mod vocab_sources;
+
 /// Attributes and props whose value people read (or hear).
 const READ_ATTRIBUTES: &[&str] = &[
     "title",

@@ -2,7 +2,8 @@
 //! here, in [`VOCABULARIES`] (a test-only list, so no bundle carries every `OPTIONS`); a
 //! vocabulary the list lacks is caught by [`the_model_has_no_labelled_list_left_out`], which
 //! reads the labels out of the model's sources (the files named in [`SOURCES`]: a vocabulary in
-//! a new model file needs its file added there).
+//! a new model file needs its file added there, and the native `tests/i18n/vocab_sources.rs`,
+//! which walks the whole model, fails until it is).
 
 use moneydesk_model::accounts::{AccountStatus, AccountType};
 use moneydesk_model::audit::AuditOutcome;
