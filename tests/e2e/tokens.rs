@@ -1,4 +1,5 @@
-//! Tokens in the portal: an admin creates a token (its text shown once) and a sign-in link for a
+//! Tokens in the portal: an admin creates a token (its text shown once, its creation on its
+//! drawer's Activity tab) and a sign-in link for a
 //! user with `fees:read` alone; a second browser opens the link, is signed in as that user
 //! and may open the fee schedules but not the accounts; the used link, opened again, gets a
 //! page that says it was used. A non-admin's Tokens page lists only its own tokens, and
@@ -27,6 +28,22 @@ async fn an_admin_makes_a_token_and_a_sign_in_link_that_a_second_browser_uses_on
     h.click("#token-once-done").await;
     h.wait_gone("[data-testid=token-once]").await;
     assert!(!h.js("return document.body.innerText", vec![]).await.to_string().contains(&text), "shown once");
+
+    // Its drawer's Activity tab: its creation, one record.
+    let made = h
+        .js(
+            "return [...document.querySelectorAll('#tokens-table tbody tr')].find(r => r.textContent.includes('ci reader')).dataset.id",
+            vec![],
+        )
+        .await;
+    let made = made.as_str().expect("the new token's row").to_string();
+    h.click(&format!("#tokens-table tr[data-id='{made}'] .token-open")).await;
+    h.wait_for(&format!("[data-testid=token-details][data-id='{made}']")).await;
+    h.click("#activity-token-activity-tab").await;
+    h.wait_for_text("[data-testid=activity-records] .activity-entry .mono", "create_token").await;
+    assert_eq!(h.count("[data-testid=activity-records] .activity-entry").await, 1, "created, nothing else yet");
+    h.click(".drawer-close").await;
+    h.wait_gone(".drawer").await;
 
     // A sign-in link for dana, fees:read alone.
     h.type_into("#link-new-user", "dana").await;

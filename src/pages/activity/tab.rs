@@ -1,5 +1,5 @@
 //! The Activity tab of an object's drawer (a deposit, a vault file, an email template, an
-//! account): the drawer's own content under "Details", the object's audit records under
+//! account, a token): the drawer's own content under "Details", the object's audit records under
 //! "Activity", newest first and paged, fetched when the tab is first opened. A token without
 //! `audit:read` sees the details alone, as before. The target types are the names the server
 //! records its changes under (`trail::target`). Its code is shared by the chunks of the pages
@@ -27,6 +27,8 @@ pub const ACCOUNT: &str = "ledger_account";
 /// A vault file; its id is `<userId>/<path>`.
 pub const FILE: &str = "vault_file";
 pub const TEMPLATE: &str = "email_template";
+/// An API token: its creation and its revocation (never its text).
+pub const TOKEN: &str = "token";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tab {

@@ -1,6 +1,7 @@
 //! A token's details in a drawer: opened by its name in the list, or by a link's `open=ID` (a
 //! search hit lands on `/tokens?open=ID`), as the data tables open a record's drawer. A link
-//! naming a token the list does not hold says so instead.
+//! naming a token the list does not hold says so instead. With `audit:read`, its Activity tab
+//! holds its creation and revocation.
 
 use leptos::prelude::*;
 use moneydesk_model::tokens::TokenInfo;
@@ -10,6 +11,7 @@ use crate::api::request::Answer;
 use crate::components::drawer::Drawer;
 use crate::i18n::fill;
 use crate::i18n::tokens::text;
+use crate::pages::activity::tab::{WithActivity, TOKEN};
 
 /// Which token's details are open, and what the page's link asked for.
 #[derive(Clone, Copy)]
@@ -82,7 +84,9 @@ pub fn TokenDrawer(all: Vec<TokenInfo>, open: Open) -> impl IntoView {
         let rows = rows.into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view();
         Some(view! {
             <Drawer title=token.name.clone() id="token-details" on_close=Callback::new(move |()| open.id.set(None))>
-                <dl class="record-fields" data-testid="token-details" data-id=token.id.to_string()>{rows}</dl>
+                <WithActivity target_type=TOKEN target_id=token.id.to_string()>
+                    <dl class="record-fields" data-testid="token-details" data-id=token.id.to_string()>{rows}</dl>
+                </WithActivity>
             </Drawer>
         })
     }
