@@ -79,7 +79,7 @@ pub(crate) async fn violations(h: &Harness, axe: &str) -> Vec<String> {
         .collect()
 }
 
-async fn set_theme(h: &Harness, theme: &str) {
+pub(crate) async fn set_theme(h: &Harness, theme: &str) {
     h.js("localStorage.setItem('moneydesk.theme', arguments[0])", vec![json!(theme)]).await;
 }
 

@@ -129,6 +129,17 @@ async fn a_deposit_is_delivered_logged_and_replayed_from_the_webhooks_page() {
     )
     .await;
 
+    // The endpoint's view, its log and chart drawn, passes axe in both themes.
+    let axe = crate::a11y::axe_source();
+    let mut problems = crate::a11y::violations(&h, &axe).await;
+    crate::a11y::set_theme(&h, "dark").await;
+    h.reload().await;
+    h.wait_for("div.moneydesk[data-theme=dark]").await;
+    h.wait_for(&format!("{logged}[data-status=delivered]")).await;
+    h.wait_for("[data-testid=webhook-chart] rect.delivered").await;
+    problems.extend(crate::a11y::violations(&h, &axe).await);
+    assert!(problems.is_empty(), "axe-core on the endpoint's view:\n{}", problems.join("\n"));
+
     // A test event, sent to this endpoint although it takes deposit.created alone.
     h.click("#webhook-test").await;
     h.wait_for_text("#webhook-said", "queued").await;
