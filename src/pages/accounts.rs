@@ -26,8 +26,9 @@ pub const STATUSES: &[(&str, &str)] = AccountStatus::OPTIONS;
 /// `AccountType` values with their labels, from the model.
 pub const TYPES: &[(&str, &str)] = AccountType::OPTIONS;
 
-/// The table's columns in a language's words (`c`: the column labels, in this order).
-const fn columns(c: &'static [&'static str; 26]) -> [Column; 26] {
+/// The table's columns in a language's words.
+const fn columns(t: &'static Accounts) -> [Column; 26] {
+    let c = &t.columns;
     [
         Column::new("id", c[0], Format::Mono).sortable().hidden(),
         Column::new("accountName", c[1], Format::Text).sortable(),
@@ -36,7 +37,7 @@ const fn columns(c: &'static [&'static str; 26]) -> [Column; 26] {
         Column::new("accountStatus", c[4], Format::LabelBadge(STATUSES)).sortable(),
         Column::new("marketValue", c[5], Format::Money).sortable(),
         Column::new(balances::AVAILABLE, c[6], Format::Money),
-        Column::new(balances::FLAG, c[7], Format::Badge),
+        Column::new(balances::FLAG, c[7], Format::LabelBadge(t.flags)),
         Column::new("createTime", c[8], Format::DateTime).sortable(),
         Column::new("businessEntityType", c[9], Format::Text).hidden(),
         Column::new("accountEmail", c[10], Format::Text).hidden(),
@@ -68,8 +69,8 @@ const fn filters(t: &'static Accounts) -> [FilterDef; 5] {
     ]
 }
 
-pub const COLUMNS: &[Column] = &columns(&en::TEXT.columns);
-const COLUMNS_ES: &[Column] = &columns(&es::TEXT.columns);
+pub const COLUMNS: &[Column] = &columns(&en::TEXT);
+const COLUMNS_ES: &[Column] = &columns(&es::TEXT);
 pub const FILTERS: &[FilterDef] = &filters(&en::TEXT);
 const FILTERS_ES: &[FilterDef] = &filters(&es::TEXT);
 

@@ -17,4 +17,5 @@ pub const TEXT: Accounts = Accounts {
     name_hint: "contains…",
     created_from: "Created from",
     created_to: "Created to",
+    flags: &[("below_zero", "Below zero")],
 };

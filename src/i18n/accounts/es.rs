@@ -17,4 +17,5 @@ pub const TEXT: Accounts = Accounts {
     name_hint: "contiene…",
     created_from: "Creada desde",
     created_to: "Creada hasta",
+    flags: &[("below_zero", "Bajo cero")],
 };

@@ -16,6 +16,8 @@ pub struct Accounts {
     pub name_hint: &'static str,
     pub created_from: &'static str,
     pub created_to: &'static str,
+    /// The available-balance flag's badge, by its value (`pages::accounts::balances::FLAG`).
+    pub flags: &'static [(&'static str, &'static str)],
 }
 
 pub fn text() -> &'static Accounts {
