@@ -221,27 +221,32 @@ impl QueueTable {
             None => format!("SELECT {id} FROM ({union}) AS due ORDER BY next_attempt_at LIMIT ?"),
             Some(c) => {
                 // A group's rows in this claim numbered after its rows in flight: across every
-                // worker (`nth`) and, with a per-worker most, this worker's (`nth_mine`).
-                let in_flight_of = |more: &str| {
+                // worker (`nth`) and, with a per-worker most, this worker's (`nth_mine`). The
+                // rows in flight are counted once a claim, read by the (state, …) index: a
+                // count per candidate row, correlated by the group, read every row the group
+                // ever had through the group's index (delivered ones included).
+                let numbered = |count: &str| {
                     format!(
-                        "ROW_NUMBER() OVER (PARTITION BY {col} ORDER BY next_attempt_at) + (SELECT COUNT(*) FROM {table} f \
-                         WHERE f.{col} = due.{col} AND f.{state} = '{in_flight}' AND f.claim_until >= ?{more})",
+                        "ROW_NUMBER() OVER (PARTITION BY due.{col} ORDER BY next_attempt_at) + COALESCE(fl.{count}, 0)",
                         col = c.column
                     )
                 };
-                let (nth_mine, mine_ok) = match mine {
+                let (mine_count, nth_mine, mine_ok) = match mine {
                     Some(m) => (
-                        format!(", {} AS nth_mine", in_flight_of(" AND f.claimed_by = ?")),
+                        ", COUNT(CASE WHEN f.claimed_by = ? THEN 1 END) AS mine".to_string(),
+                        format!(", {} AS nth_mine", numbered("mine")),
                         format!(" AND nth_mine <= {m}"),
                     ),
-                    None => (String::new(), String::new()),
+                    None => (String::new(), String::new(), String::new()),
                 };
                 format!(
                     "SELECT {id} FROM (SELECT {id}, next_attempt_at, {most} AS most, {nth} AS nth{nth_mine} \
-                     FROM ({union}) AS due) AS ranked WHERE (most IS NULL OR nth <= most){mine_ok} \
-                     ORDER BY next_attempt_at LIMIT ?",
+                     FROM ({union}) AS due LEFT JOIN (SELECT f.{col} AS grp, COUNT(*) AS n{mine_count} FROM {table} f \
+                     WHERE f.{state} = '{in_flight}' AND f.claim_until >= ? GROUP BY f.{col}) AS fl ON fl.grp = due.{col}) \
+                     AS ranked WHERE (most IS NULL OR nth <= most){mine_ok} ORDER BY next_attempt_at LIMIT ?",
+                    col = c.column,
                     most = c.most_of(&format!("due.{}", c.column)),
-                    nth = in_flight_of(""),
+                    nth = numbered("n"),
                 )
             }
         };
@@ -255,12 +260,6 @@ impl QueueTable {
         )
         .arg(worker)
         .arg(millis(until));
-        if cap.is_some() {
-            q = q.arg(now); // the window's count of those in flight
-        }
-        if mine.is_some() {
-            q = q.arg(now).arg(worker); // and of this worker's
-        }
         for _ in 0..branches.len() {
             q = q.arg(now);
             if cap.is_some() {
@@ -270,6 +269,12 @@ impl QueueTable {
                 q = q.arg(worker); // (this worker's)
             }
             q = q.arg(limit as i64);
+        }
+        if mine.is_some() {
+            q = q.arg(worker); // the count of this worker's in flight
+        }
+        if cap.is_some() {
+            q = q.arg(now); // the counts' rows in flight
         }
         q.arg(limit as i64)
     }
