@@ -1,8 +1,7 @@
 //! Tokens in the portal: an admin creates a token (its text shown once, its creation on its
-//! drawer's Activity tab) and a sign-in link for a
-//! user with `fees:read` alone; a second browser opens the link, is signed in as that user
-//! and may open the fee schedules but not the accounts; the used link, opened again, gets a
-//! page that says it was used. A non-admin's Tokens page lists only its own tokens, and
+//! drawer's Activity tab) and a sign-in link for a user with `fees:read` alone; a second
+//! browser opens the link, is signed in as that user and may open the fee schedules but not the
+//! accounts; the used link, opened again, gets a page that says it was used. A non-admin's Tokens page lists only its own tokens, and
 //! revoking a token there refuses it on the next request.
 
 use moneydesk_e2e::{Browser, Harness, Scope};
