@@ -110,14 +110,12 @@ async fn the_name_filter_treats_like_wildcards_as_plain_characters(backend: Back
 async fn the_cli_uses_the_database_the_url_names(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
     let url = backend.database_url(dir.path()).await;
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_moneydesk-server"))
-        .args(["token", "create", "--name", "from-cli", "--scope", "accounts:read"])
-        .env_clear()
-        .env("MONEYDESK_DATA_DIR", dir.path())
-        .env("MONEYDESK_DATABASE_URL", &url)
-        .env("MONEYDESK_LOG", "warn")
-        .output()
-        .unwrap();
+    let out = crate::common::cli_with(
+        dir.path(),
+        Some(&url),
+        &["token", "create", "--name", "from-cli", "--scope", "accounts:read"],
+    )
+    .await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
     let stores = Stores::open(&url).await.unwrap();
