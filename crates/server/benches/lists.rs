@@ -1,9 +1,10 @@
 //! Deep pages of the lists (issue #50): the audit trail, the events, the ledger entries, the
-//! outbox and one vault folder, 1,000,000 rows each, on SQLite and PostgreSQL in one run. For
-//! each list, page 1, page 10,000 and the last page of every partition a filter reads, through
-//! the store's list (counted ranges, `storage::counted`; the vault: counted buckets of each
-//! order, `vault::store::buckets`) and — alternating with it, in the same run — the same page as the list
-//! found it before (count(*) and OFFSET; the vault: the whole folder sorted). p50 / p95 / max
+//! outbox, one vault folder, the webhook delivery log, the returns queue, the cash letters and a
+//! vault trash, 1,000,000 rows each, on SQLite and PostgreSQL in one run. For each list, page 1,
+//! page 10,000 and the last page of every partition a filter reads, through the store's list
+//! (counted ranges, `storage::counted`; the vault folder: counted buckets of each order,
+//! `vault::store::buckets`) and — alternating with it, in the same run — the same page as the
+//! list found it before (count(*) and OFFSET; the vault folder: sorted whole). p50 / p95 / max
 //! in milliseconds, and each deep page's p50 over page 1's. Figures are printed, never judged.
 //!
 //! Run: `scripts/bench-lists` (starts its own PostgreSQL; or
@@ -29,14 +30,20 @@ use moneydesk_server::state::Stores;
 use moneydesk_server::storage::{counted, Database};
 use moneydesk_server::vault::store::buckets;
 
+#[path = "lists/deposits.rs"]
+mod deposits;
+#[path = "lists/trash.rs"]
+mod trash;
+#[path = "lists/webhooks.rs"]
+mod webhooks;
 #[path = "lists/writes.rs"]
 mod writes;
 
 const SIZE: i64 = 20;
 const WARMUP: usize = 3;
 
-/// Whether `LISTS_BENCH_ONLY` (comma-separated: audit, events, ledger, outbox, vault, writes;
-/// all by default) names `list`.
+/// Whether `LISTS_BENCH_ONLY` (comma-separated: audit, events, ledger, outbox, vault, webhooks,
+/// returns, cash_letters, trash, writes; all by default) names `list`.
 fn wants(list: &str) -> bool {
     std::env::var("LISTS_BENCH_ONLY").map_or(true, |only| only.split(',').any(|l| l.trim() == list))
 }
@@ -126,6 +133,13 @@ async fn build(db: &Database, n: i64) -> anyhow::Result<()> {
             numbers(n)
         ))
         .await?;
+    }
+    if wants("webhooks") {
+        webhooks::build(db, &numbers(n)).await?;
+    }
+    deposits::build(db, &numbers(n)).await?;
+    if wants("trash") {
+        trash::build(db, &numbers(n)).await?;
     }
     let inserted = started.elapsed();
     counted::compact(db, 0).await?;
@@ -314,6 +328,13 @@ async fn run(stores: &Stores, runs: usize) -> anyhow::Result<()> {
             |o| sorted_folder(db, key, word, o),
         )
         .await?;
+    }
+    if wants("webhooks") {
+        webhooks::run(stores, runs).await?;
+    }
+    deposits::run(stores, runs).await?;
+    if wants("trash") {
+        trash::run(stores, runs).await?;
     }
     Ok(())
 }

@@ -21,7 +21,7 @@
 
 use std::collections::BTreeMap;
 
-use super::sql::Arg;
+use super::sql::{Arg, Record};
 use super::{Database, Sql, Tx};
 
 /// Keys per range. It appears in the triggers' SQL (`/ 1024`, migration 0028; a test holds
@@ -138,6 +138,27 @@ pub async fn counts(tx: &mut Tx, list: &str, parts: &[&str]) -> sqlx::Result<Vec
 /// [`counts`] then [`locate`]: where a page of a list's partitions is.
 pub async fn spot(tx: &mut Tx, list: &str, parts: &[&str], offset: i64, limit: i64, desc: bool) -> sqlx::Result<Spot> {
     Ok(locate(&counts(tx, list, parts).await?, offset, limit, desc))
+}
+
+/// A page of a list, newest first, and its total, in `tx`'s snapshot: [`spot`] over the partitions `parts`,
+/// then `select` (`SELECT … FROM` the table) narrowed by [`push_page`] to the window (`values`:
+/// the partition values the rows are read by, `None` for every row of the window).
+#[allow(clippy::too_many_arguments)]
+pub async fn page<T: Record, A: Into<Arg> + Clone>(
+    tx: &mut Tx,
+    list: &str,
+    parts: &[&str],
+    select: &str,
+    table: Table<'_>,
+    values: Option<&[A]>,
+    offset: i64,
+    limit: i64,
+) -> sqlx::Result<(i64, Vec<T>)> {
+    let spot = spot(tx, list, parts, offset, limit, true).await?;
+    let Some(w) = spot.window else { return Ok((spot.total, Vec::new())) };
+    let mut q = Sql::new(tx.dialect(), select);
+    push_page(tx, &mut q, table, values, w, limit).await?;
+    Ok((spot.total, tx.exec().rows(&q).await?))
 }
 
 /// Where a list's rows are, for [`push_page`]: its table, its key, the column its partitions

@@ -105,7 +105,7 @@ async fn chart(db: &Database) {
 }
 
 /// Offsets worth asking for in a list of `total`: the ends, around range edges, at random.
-fn offsets(rng: &mut StdRng, total: i64) -> Vec<i64> {
+pub(crate) fn offsets(rng: &mut StdRng, total: i64) -> Vec<i64> {
     let mut out = vec![0, 1, total - 1, total, total + 5];
     out.extend((0..12).map(|_| rng.gen_range(0..total.max(1) + 3)));
     out.into_iter().filter(|o| *o >= 0).collect()

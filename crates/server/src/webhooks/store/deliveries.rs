@@ -1,5 +1,4 @@
-//! Deliveries made: the dispatch of `event_outbox` rows to the endpoints, replays, and what the
-//! delivery log and the stats read.
+//! Deliveries made: the dispatch of `event_outbox` rows to the endpoints, and replays.
 //!
 //! **Order per object**: a delivery is made `waiting` when its endpoint has one of the same
 //! object not yet delivered or failed; the outcome that finishes that one makes the next
@@ -51,21 +50,6 @@ pub enum ReplayOf {
     Event(String),
     /// Events created in `[from, to]` (millisecond texts).
     Range(String, String),
-}
-
-/// A row of the delivery log.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct AttemptRow {
-    pub delivery_id: String,
-    pub event_id: String,
-    pub event_type: String,
-    pub number: i64,
-    pub outcome: String,
-    pub status: Option<i64>,
-    pub duration_ms: Option<i64>,
-    pub response: Option<String>,
-    pub result: Option<String>,
-    pub started_at: String,
 }
 
 /// Whether an endpoint takes an event: of a type it names (the test event: about it).
@@ -223,50 +207,5 @@ impl WebhookStore {
             self.deliver.notify_one();
         }
         Ok(made)
-    }
-
-    /// The delivery log of an endpoint, newest attempt first: `(total, page)`.
-    pub async fn attempts(&self, endpoint: &str, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<AttemptRow>)> {
-        let mut tx = self.db.begin_snapshot().await?;
-        let q = self.db.sql("SELECT COUNT(*) FROM webhook_attempts WHERE endpoint_id = ?").arg(endpoint);
-        let total = tx.exec().int(&q).await?;
-        let q = self
-            .db
-            .sql(
-                "SELECT a.delivery_id, d.event_id, d.event_type, a.number, a.outcome, a.status, a.duration_ms, \
-                 a.response, a.result, a.started_at FROM webhook_attempts a \
-                 JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE a.endpoint_id = ? \
-                 ORDER BY a.started_at DESC, a.delivery_id DESC, a.number DESC LIMIT ? OFFSET ?",
-            )
-            .arg(endpoint)
-            .arg(limit)
-            .arg(offset);
-        let rows = tx.exec().rows(&q).await?;
-        tx.commit_unrecorded().await?;
-        Ok((total, rows))
-    }
-
-    /// An endpoint's finished attempts since `since`: `(started_at, outcome, duration_ms)`.
-    pub async fn finished_since(
-        &self,
-        endpoint: &str,
-        since: &str,
-    ) -> sqlx::Result<Vec<(String, String, Option<i64>)>> {
-        #[derive(sqlx::FromRow)]
-        struct Row {
-            started_at: String,
-            outcome: String,
-            duration_ms: Option<i64>,
-        }
-        let q = self
-            .db
-            .sql(
-                "SELECT started_at, outcome, duration_ms FROM webhook_attempts WHERE endpoint_id = ? \
-                 AND started_at >= ? AND outcome <> 'delivering'",
-            )
-            .arg(endpoint)
-            .arg(since);
-        let rows: Vec<Row> = self.db.acquire().await?.exec().rows(&q).await?;
-        Ok(rows.into_iter().map(|r| (r.started_at, r.outcome, r.duration_ms)).collect())
     }
 }

@@ -1,7 +1,8 @@
 //! Webhook endpoints, deliveries and attempts, both backends (`0020_webhooks.sql`).
 //!
 //! - here: the endpoints (each change in one recorded transaction: the audit trail's);
-//! - `deliveries.rs`: the dispatch from `event_outbox`, replays, the delivery log and stats;
+//! - `deliveries.rs`: the dispatch from `event_outbox`, replays;
+//! - `log.rs`: the delivery log (counted ranges per endpoint) and the 7-day figures;
 //! - `queue.rs`: the deliveries as the worker's queue (claims, outcomes, order per object,
 //!   auto-disable).
 
@@ -17,9 +18,11 @@ use crate::storage::time::millis;
 use crate::storage::{events, trail, Database};
 
 mod deliveries;
+mod log;
 mod queue;
 
-pub use deliveries::{AttemptRow, Dispatched, ReplayOf};
+pub use deliveries::{Dispatched, ReplayOf};
+pub use log::AttemptRow;
 pub use queue::{Claimed, Outcome, LANES};
 
 #[derive(Clone, Debug)]
