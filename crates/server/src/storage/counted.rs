@@ -140,9 +140,10 @@ pub async fn spot(tx: &mut Tx, list: &str, parts: &[&str], offset: i64, limit: i
     Ok(locate(&counts(tx, list, parts).await?, offset, limit, desc))
 }
 
-/// A page of a list, newest first, and its total, in `tx`'s snapshot: [`spot`] over the partitions `parts`,
-/// then `select` (`SELECT … FROM` the table) narrowed by [`push_page`] to the window (`values`:
-/// the partition values the rows are read by, `None` for every row of the window).
+/// A page of a list, newest first, and its total, in `tx`'s snapshot: [`spot`] over the
+/// partitions `parts`, then `select` (`SELECT … FROM` the table) narrowed by [`push_page`] to
+/// the window (`values`: the partition values the rows are read by, `None` for every row of the
+/// window).
 #[allow(clippy::too_many_arguments)]
 pub async fn page<T: Record, A: Into<Arg> + Clone>(
     tx: &mut Tx,

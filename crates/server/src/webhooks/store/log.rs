@@ -39,10 +39,11 @@ impl WebhookStore {
         let spot = counted::spot(&mut tx, LIST, &[endpoint], offset, limit, true).await?;
         let rows = match spot.window {
             Some(w) => {
-                // The window's rows skipped in the (endpoint_id, seq) index alone, the page's 20
-                // then joined to their deliveries: skipped through the join (`push_page`'s one
-                // query), each of up to 1,023 rows passed cost a delivery's lookup, and page
-                // 10,000 of a busy endpoint cost 2× page 1 (`scripts/bench-lists`).
+                // The window's rows skipped in the (endpoint_id, seq) index alone, then only the
+                // page's joined to their deliveries. Skipped through the join (`push_page`'s one
+                // query), each of up to 1,023 rows passed cost a delivery's lookup: a busy
+                // endpoint's last page cost 4.1× page 1 on SQLite and 3.0× on PostgreSQL; so,
+                // 1.1× and 1.6× (`scripts/bench-lists`, bench/results/lists.md).
                 let mut q = self.db.sql(SELECT);
                 q.push(" WHERE a.endpoint_id = ").bind(endpoint);
                 q.push(" AND a.seq IN (SELECT seq FROM webhook_attempts WHERE endpoint_id = ").bind(endpoint);
