@@ -11,6 +11,8 @@ SELECT setval('webhook_attempts_seq', COALESCE((SELECT MAX(seq) FROM webhook_att
 ALTER TABLE webhook_attempts ALTER COLUMN seq SET DEFAULT nextval('webhook_attempts_seq');
 ALTER TABLE webhook_attempts ALTER COLUMN seq SET NOT NULL;
 CREATE INDEX webhook_attempts_endpoint_seq ON webhook_attempts (endpoint_id, seq);
+-- A page's attempts are read by seq, once the window's skip found them (storage::counted).
+CREATE UNIQUE INDEX webhook_attempts_seq_key ON webhook_attempts (seq);
 
 CREATE FUNCTION webhook_attempts_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

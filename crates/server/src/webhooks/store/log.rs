@@ -36,26 +36,10 @@ impl WebhookStore {
     /// The delivery log of an endpoint, newest attempt first: `(total, page)`.
     pub async fn attempts(&self, endpoint: &str, offset: i64, limit: i64) -> sqlx::Result<(i64, Vec<AttemptRow>)> {
         let mut tx = self.db.begin_snapshot().await?;
-        let spot = counted::spot(&mut tx, LIST, &[endpoint], offset, limit, true).await?;
-        let rows = match spot.window {
-            Some(w) => {
-                // The window's rows skipped in the (endpoint_id, seq) index alone, then only the
-                // page's joined to their deliveries. Skipped through the join (`push_page`'s one
-                // query), each of up to 1,023 rows passed cost a delivery's lookup: a busy
-                // endpoint's last page cost 4.1× page 1 on SQLite and 3.0× on PostgreSQL; so,
-                // 1.1× and 1.6× (`scripts/bench-lists`, bench/results/lists.md).
-                let mut q = self.db.sql(SELECT);
-                q.push(" WHERE a.endpoint_id = ").bind(endpoint);
-                q.push(" AND a.seq IN (SELECT seq FROM webhook_attempts WHERE endpoint_id = ").bind(endpoint);
-                q.push(" AND seq >= ").bind(w.from).push(" AND seq < ").bind(w.to);
-                q.push(" ORDER BY seq DESC LIMIT ").bind(limit).push(" OFFSET ").bind(w.skip);
-                q.push(") ORDER BY a.seq DESC");
-                tx.exec().rows(&q).await?
-            }
-            None => Vec::new(),
-        };
+        let table = counted::Table { name: LIST, key: "seq", part: "endpoint_id", alias: "a." };
+        let page = counted::page(&mut tx, LIST, &[endpoint], SELECT, table, Some(&[endpoint]), offset, limit).await?;
         tx.commit_unrecorded().await?;
-        Ok((spot.total, rows))
+        Ok(page)
     }
 
     /// The same page by `count(*)` and `OFFSET`, as the log was read before its counts (what
