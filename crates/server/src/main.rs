@@ -228,8 +228,9 @@ async fn ledger_verify(config: Config) -> anyhow::Result<()> {
     let stores = Stores::open(&config.database_url).await?;
     let (mismatches, unbalanced) = stores.ledger.verify().await?;
     for m in &mismatches {
+        let part = m.part.map(|p| format!(" part {p}")).unwrap_or_default();
         println!(
-            "mismatch {}: balance row {}, sum of entries {}, last running balance {}",
+            "mismatch {}{part}: balance row {}, sum of entries {}, last running balance {}",
             m.code, m.balance_row, m.sum_of_entries, m.last_running_balance
         );
     }

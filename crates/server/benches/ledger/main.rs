@@ -18,7 +18,8 @@
 //!   LEDGER_BENCH_DIR           a scratch directory (SQLite files, the instances' data dirs)
 //!   LEDGER_BENCH_SECONDS (20) per measurement, LEDGER_BENCH_CLIENTS (64),
 //!   LEDGER_BENCH_ACCOUNTS (1000), LEDGER_BENCH_ENTRIES (10,000,000), LEDGER_BENCH_READS (10,000),
-//!   LEDGER_BENCH_PARTS (`pg,sqlite,reads`), LEDGER_BENCH_DEBIT (`bank` or `sleeve`).
+//!   LEDGER_BENCH_PARTS (`pg,sqlite,reads`), LEDGER_BENCH_DEBIT (`bank` or `sleeve`),
+//!   LEDGER_BENCH_HOT (10: percent of the credits to the hot account).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

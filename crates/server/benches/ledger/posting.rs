@@ -37,6 +37,8 @@ struct Ctx {
     hot: String,
     others: Vec<String>,
     debit_sleeve: bool,
+    /// Percent of the postings whose credit is the hot account.
+    hot_percent: u64,
     /// Ledger account ids by code (the baseline names accounts by id).
     ids: HashMap<String, i64>,
 }
@@ -71,10 +73,10 @@ enum Done {
     Failed(String),
 }
 
-/// One posting's accounts and amount: the credit 10 % of the time the hot account.
+/// One posting's accounts and amount: the credit `hot_percent` % of the time the hot account.
 fn draw(ctx: &Ctx, rng: &mut Rng) -> (String, String, i64) {
     let n = ctx.others.len() as u64;
-    let credit = if rng.below(10) == 0 { &ctx.hot } else { &ctx.others[rng.below(n) as usize] };
+    let credit = if rng.below(100) < ctx.hot_percent { &ctx.hot } else { &ctx.others[rng.below(n) as usize] };
     let debit = if ctx.debit_sleeve {
         Code::sleeve(&ctx.others[rng.below(n) as usize], LedgerAccountKind::Posted).to_string()
     } else {
@@ -199,6 +201,7 @@ pub async fn run(backend: &str, url: &str, instances: usize) -> anyhow::Result<(
     let rounds = env_num("LEDGER_BENCH_ROUNDS", 1);
     let n = env_num("LEDGER_BENCH_ACCOUNTS", 1_000) as usize;
     let debit_sleeve = std::env::var("LEDGER_BENCH_DEBIT").is_ok_and(|v| v == "sleeve");
+    let hot_percent = env_num("LEDGER_BENCH_HOT", 10).min(100);
     let served = Database::open(url).await?;
     let accounts = crate::seed_accounts(&served, n).await?;
     baseline::create(&served).await?;
@@ -218,6 +221,7 @@ pub async fn run(backend: &str, url: &str, instances: usize) -> anyhow::Result<(
         hot: accounts[0].clone(),
         others: accounts[1..].to_vec(),
         debit_sleeve,
+        hot_percent,
         ids: HashMap::new(),
     };
     let opening = ctx.store.sleeve(&ctx.hot, None).await?.posted();
@@ -253,13 +257,20 @@ pub async fn run(backend: &str, url: &str, instances: usize) -> anyhow::Result<(
         }
     }
     drop(servers);
-    report(backend, instances, clients, secs * rounds, debit_sleeve, &results);
+    report(backend, instances, clients, secs * rounds, (debit_sleeve, hot_percent), &results);
     invariants(&ctx, &served, opening, hot_units).await
 }
 
-fn report(backend: &str, instances: usize, clients: usize, secs: u64, sleeve: bool, results: &[(Path, Outcome)]) {
+fn report(
+    backend: &str,
+    instances: usize,
+    clients: usize,
+    secs: u64,
+    (sleeve, hot): (bool, u64),
+    results: &[(Path, Outcome)],
+) {
     let debit = if sleeve { "another sleeve account's posted" } else { "bank:cash_vault" };
-    println!("\n{backend}, {instances} instance(s), {clients} clients, {secs} s per path; Dr {debit}, Cr sma:*:posted (10 % one hot account)");
+    println!("\n{backend}, {instances} instance(s), {clients} clients, {secs} s per path; Dr {debit}, Cr sma:*:posted ({hot} % one hot account)");
     println!(
         "{:<14} {:>9} {:>12} {:>8} {:>8} {:>8} {:>7} {:>8}",
         "path", "tx/s", "vs baseline", "p50 ms", "p99 ms", "refused", "errors", "retries"

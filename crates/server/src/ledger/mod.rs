@@ -163,7 +163,10 @@ pub fn tag_description() -> String {
          pending less held, below zero only when a returned item's funds had been released \
          (`negativeAvailable`). The bank's accounts are shown on their normal side (clearing, \
          settlement, cash vault and items in process are debit-normal, the rest credit-normal). Every \
-         balance row equals the sum of its entries: `moneydesk-server ledger verify` proves it.",
+         balance row equals the sum of its entries: `moneydesk-server ledger verify` proves it. A bank \
+         account's balance is kept in 16 parts, each posting moving one (so that postings do not take \
+         turns on one row); its balance, as of any moment too, and each of its entries' running balance \
+         are the account's whole.",
         table.join("\n")
     )
 }

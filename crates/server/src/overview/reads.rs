@@ -200,9 +200,9 @@ pub async fn ledger(db: &Database, day: Day) -> sqlx::Result<LedgerToday> {
     }
     let q = db
         .sql(
-            "SELECT a.code AS code, a.balance AS balance, CAST(sum(e.amount) AS BIGINT) AS moved, count(*) AS n \
-             FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id \
-             WHERE e.at_ms >= ? AND e.at_ms < ? GROUP BY a.code, a.balance",
+            "SELECT a.code AS code, a.balance AS balance, m.moved AS moved, m.n AS n \
+             FROM (SELECT account_id, CAST(sum(amount) AS BIGINT) AS moved, count(*) AS n FROM ledger_entries \
+             WHERE at_ms >= ? AND at_ms < ? GROUP BY account_id) m JOIN ledger_account_balances a ON a.id = m.account_id",
         )
         .arg(day.start.timestamp_millis())
         .arg(day.end.timestamp_millis());

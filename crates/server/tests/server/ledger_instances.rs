@@ -2,7 +2,8 @@
 //! post adjustments to one hot sleeve account (out of it, into it, and transfers with a few
 //! others, so two balance rows are locked at once in both orders) — no update is lost, the
 //! books verify, adjustments that would overdraw are refused with 409
-//! `insufficient_available`, and available is never seen below zero. And the hold job racing
+//! `insufficient_available`, available is never seen below zero, and the bank account on the
+//! other side is moved in parts and whole in its balance. And the hold job racing
 //! cancellations on the two instances leaves nothing held of a cancelled deposit.
 
 use crate::common;
@@ -142,7 +143,33 @@ async fn concurrent_adjustments_on_two_instances_lose_no_update_and_never_overdr
     }
     let (mismatches, unbalanced) = ledger.verify().await.unwrap();
     assert_eq!((mismatches, unbalanced), (vec![], vec![]), "the books verify");
-    eprintln!("{} accepted, {refused} refused, {reads} balance reads", accepted.len());
+
+    // bank:adjustments took the other side of every accepted adjustment with the hot account,
+    // in parts (its postings did not take turns on one row), and its balance is them whole.
+    let bank = "bank:adjustments";
+    let moved: i64 = accepted
+        .iter()
+        .map(|(debit, credit, cents)| {
+            if debit == bank {
+                -cents
+            } else if credit == bank {
+                *cents
+            } else {
+                0
+            }
+        })
+        .sum();
+    let accounts = ledger.accounts(true).await.unwrap();
+    let (_, _, balance, _) = accounts.iter().find(|(code, ..)| code == bank).expect("bank:adjustments");
+    assert_eq!(*balance, moved * 100, "{bank}: the sum of its parts");
+    let db = ledger.database();
+    let q = db.sql(
+        "SELECT COUNT(*) FROM ledger_balance_parts WHERE account_id = (SELECT id FROM ledger_accounts WHERE code = ?)",
+    )
+    .arg(bank);
+    let parts = db.acquire().await.unwrap().exec().int(&q).await.unwrap();
+    assert!(parts > 1, "{bank}: its postings spread over its parts ({parts})");
+    eprintln!("{} accepted, {refused} refused, {reads} balance reads, {parts} parts", accepted.len());
 }
 
 #[tokio::test]

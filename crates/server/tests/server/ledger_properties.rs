@@ -21,7 +21,7 @@ use moneydesk_server::deposits::settlement::settle_due;
 use moneydesk_server::deposits::store::CreateOutcome;
 use moneydesk_server::ledger::chart::Code;
 use moneydesk_server::ledger::jobs::release_due;
-use moneydesk_server::ledger::store::{Leg, PostError, Posting};
+use moneydesk_server::ledger::store::{EntryFilter, Leg, PostError, Posting};
 use moneydesk_server::ledger::Books;
 use moneydesk_server::state::Stores;
 use moneydesk_server::Config;
@@ -271,25 +271,53 @@ async fn check(w: &World) {
     }
 }
 
-/// Replays every entry in order: each running balance, and each balance row and count, rebuilt.
+/// Replays every entry in order: each running balance, and each balance row (a sleeve's, or a
+/// part of a bank account's: -1 is the account's own row) and count, rebuilt.
 async fn replay(w: &World) {
     let db = &w.stores.database;
-    let q = db.sql("SELECT account_id, amount, balance_after FROM ledger_entries ORDER BY id");
-    let entries: Vec<(i64, i64, i64)> = db.acquire().await.unwrap().exec().rows(&q).await.unwrap();
-    let mut rebuilt = BTreeMap::<i64, (i64, i64)>::new();
-    for (account, amount, balance_after) in entries {
-        let (balance, count) = rebuilt.entry(account).or_default();
+    let q = db.sql("SELECT account_id, COALESCE(part, -1), amount, balance_after FROM ledger_entries ORDER BY id");
+    let entries: Vec<(i64, i64, i64, i64)> = db.acquire().await.unwrap().exec().rows(&q).await.unwrap();
+    let mut rebuilt = BTreeMap::<(i64, i64), (i64, i64)>::new();
+    for (account, part, amount, balance_after) in entries {
+        let (balance, count) = rebuilt.entry((account, part)).or_default();
         *balance += amount;
         *count += 1;
-        assert_eq!(*balance, balance_after, "ledger account {account}: the running balance replays");
+        assert_eq!(*balance, balance_after, "ledger account {account} part {part}: the running balance replays");
     }
-    let q = db.sql("SELECT id, balance, entry_count FROM ledger_accounts ORDER BY id");
-    let rows: Vec<(i64, i64, i64)> = db.acquire().await.unwrap().exec().rows(&q).await.unwrap();
-    let rows: BTreeMap<i64, (i64, i64)> = rows.into_iter().map(|(id, b, n)| (id, (b, n))).collect();
+    let q = db.sql(
+        "SELECT id, -1, balance, entry_count FROM ledger_accounts \
+         UNION ALL SELECT account_id, part, balance, entry_count FROM ledger_balance_parts",
+    );
+    let rows: Vec<(i64, i64, i64, i64)> = db.acquire().await.unwrap().exec().rows(&q).await.unwrap();
+    let rows: BTreeMap<(i64, i64), (i64, i64)> = rows.into_iter().map(|(id, p, b, n)| ((id, p), (b, n))).collect();
     rebuilt.retain(|_, (b, n)| *b != 0 || *n != 0);
     let mut kept = rows.clone();
     kept.retain(|_, (b, n)| *b != 0 || *n != 0);
     assert_eq!(kept, rebuilt, "the balance rows are the entries replayed");
+
+    // A bank account whole: its balance (row plus parts) and each entry's running balance as
+    // the API answers it are the sums of the account's entries up to it.
+    let q = db.sql(
+        "SELECT a.code, e.amount FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id \
+         WHERE a.owner IS NULL ORDER BY e.at_ms, e.id",
+    );
+    let bank: Vec<(String, i64)> = db.acquire().await.unwrap().exec().rows(&q).await.unwrap();
+    let mut running = BTreeMap::<String, Vec<i64>>::new();
+    for (code, amount) in bank {
+        let sums = running.entry(code).or_default();
+        sums.push(sums.last().copied().unwrap_or(0) + amount);
+    }
+    for (code, _, balance, n) in w.stores.ledger.accounts(true).await.unwrap() {
+        let sums = running.get(&code).cloned().unwrap_or_default();
+        assert_eq!((balance, n), (sums.last().copied().unwrap_or(0), sums.len() as i64), "{code}: its balance whole");
+    }
+    for (code, sums) in &running {
+        let f = EntryFilter { codes: vec![code.clone()], ..EntryFilter::default() };
+        let (total, page) = w.stores.ledger.entries(&f, 0, sums.len() as i64).await.unwrap();
+        assert_eq!(total, sums.len() as i64, "{code}: its entries counted");
+        let got: Vec<i64> = page.iter().rev().map(|e| e.balance_after).collect();
+        assert_eq!(&got, sums, "{code}: each entry's running balance, newest first");
+    }
 }
 
 async fn property(backend: Backend, ops: Vec<Op>) {

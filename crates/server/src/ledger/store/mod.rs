@@ -1,6 +1,7 @@
 //! The ledger in the database (both backends): postings (`post.rs`), and the reads — balances
-//! now (the balance rows, O(1)) and as of any moment (each entry's running balance), entries,
-//! transactions, holds — and `verify`, which proves the balance rows equal the entries.
+//! now (the balance rows, O(1); a bank account's row plus its parts, `parts.rs`) and as of any
+//! moment (each row's and part's last running balance), entries, transactions, holds — and
+//! `verify`, which proves the balance rows and parts equal the entries.
 
 use moneydesk_model::events::EventType;
 use moneydesk_model::ledger::{money_of_units, LedgerAccountKind, PostingKind};
@@ -9,6 +10,7 @@ use crate::ledger::chart::Code;
 use crate::storage::{events, trail, Database, Sql, Tx};
 
 mod opening;
+pub mod parts;
 pub mod post;
 mod reads;
 mod report;
@@ -44,10 +46,13 @@ impl SleeveRows {
     }
 }
 
-/// A ledger account whose balance row and entries disagree (`verify`).
+/// A ledger account's balance row (or one of its parts) that disagrees with its entries
+/// (`verify`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {
     pub code: String,
+    /// The part (`parts.rs`); `None`: the account's own row.
+    pub part: Option<i64>,
     pub balance_row: i64,
     pub sum_of_entries: i64,
     pub last_running_balance: i64,
@@ -95,7 +100,18 @@ impl LedgerStore {
     ) -> Result<Option<T>, PostError> {
         let mut tx = self.db.begin().await?;
         let Some(id) = post::post(&mut tx, p, now_ms).await? else { return Ok(None) };
-        let (head, entries) = reads::transaction_in(&mut tx, id).await?.ok_or(sqlx::Error::RowNotFound)?;
+        // The header is what was written; only the entries are read back (their ids and
+        // running balances), while the posting's rows are locked.
+        let head = TransactionRow {
+            id,
+            kind: p.kind.as_str().to_string(),
+            at_ms: now_ms,
+            actor: p.actor.clone(),
+            memo: p.memo.clone(),
+            deposit_id: p.deposit_id,
+            reverses: p.reverses,
+        };
+        let entries = reads::entries_in(&mut tx, id).await?;
         let answer = answer(&head, &entries);
         trail::target("ledger_transaction", id);
         for leg in &p.legs {
@@ -110,40 +126,44 @@ impl LedgerStore {
         Ok(Some(answer))
     }
 
-    /// Every ledger account with its balance row: (code, kind, balance signed, entries).
+    /// Every ledger account with its balance (row and parts): (code, kind, balance signed,
+    /// entries).
     pub async fn accounts(&self, bank_only: bool) -> sqlx::Result<Vec<(String, String, i64, i64)>> {
         let text = if bank_only {
-            "SELECT code, kind, balance, entry_count FROM ledger_accounts WHERE owner IS NULL ORDER BY code"
+            "SELECT code, kind, balance, entry_count FROM ledger_account_balances WHERE owner IS NULL ORDER BY code"
         } else {
-            "SELECT code, kind, balance, entry_count FROM ledger_accounts ORDER BY code"
+            "SELECT code, kind, balance, entry_count FROM ledger_account_balances ORDER BY code"
         };
         self.db.acquire().await?.exec().rows(&self.db.sql(text)).await
     }
 
-    /// Proves the balance rows equal the entries: for every ledger account, the row's balance,
-    /// the sum of its entries and its last entry's running balance must agree, and every
-    /// transaction's entries sum to zero. Answers the accounts that disagree (none) and the
-    /// transactions that do not balance (none). One snapshot, so a posting in flight is
-    /// either wholly in it or not.
+    /// Proves the balance rows equal the entries: for every ledger account's row and every
+    /// part of one (`parts.rs`), its balance, the sum of its entries and its last entry's
+    /// running balance must agree (an entry whose part has no row counts as a part of balance
+    /// zero), and every transaction's entries sum to zero. Answers the rows that disagree
+    /// (none) and the transactions that do not balance (none). One snapshot, so a posting in
+    /// flight is either wholly in it or not. "Last" is by id: a row's postings take turns
+    /// under its lock and take their entries' ids in that order.
     pub async fn verify(&self) -> sqlx::Result<(Vec<Mismatch>, Vec<i64>)> {
         let mut tx = self.db.begin_snapshot().await?;
+        // The row is part -1 here, so that both are matched by equality.
         let q = Sql::new(
             tx.dialect(),
-            "SELECT a.code, a.balance, CAST(COALESCE(SUM(e.amount), 0) AS BIGINT), \
-             COALESCE((SELECT l.balance_after FROM ledger_entries l WHERE l.account_id = a.id ORDER BY l.id DESC LIMIT 1), 0) \
-             FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.id, a.code, a.balance",
+            "WITH sums AS (SELECT account_id, COALESCE(part, -1) AS part, CAST(SUM(amount) AS BIGINT) AS total,              MAX(id) AS last_id FROM ledger_entries GROUP BY account_id, COALESCE(part, -1)),              kept AS (SELECT id AS account_id, -1 AS part, balance FROM ledger_accounts              UNION ALL SELECT account_id, part, balance FROM ledger_balance_parts)              SELECT a.code, k.part, k.balance, COALESCE(s.total, 0),              COALESCE((SELECT l.balance_after FROM ledger_entries l WHERE l.id = s.last_id), 0)              FROM kept k JOIN ledger_accounts a ON a.id = k.account_id              LEFT JOIN sums s ON s.account_id = k.account_id AND s.part = k.part              UNION ALL SELECT a.code, s.part, 0, s.total, (SELECT l.balance_after FROM ledger_entries l WHERE l.id = s.last_id)              FROM sums s JOIN ledger_accounts a ON a.id = s.account_id              WHERE NOT EXISTS (SELECT 1 FROM kept k WHERE k.account_id = s.account_id AND k.part = s.part)",
         );
-        let rows: Vec<(String, i64, i64, i64)> = tx.exec().rows(&q).await?;
-        let mismatches = rows
+        let rows: Vec<(String, i64, i64, i64, i64)> = tx.exec().rows(&q).await?;
+        let mut mismatches: Vec<Mismatch> = rows
             .into_iter()
-            .filter(|(_, row, sum, last)| row != sum || sum != last)
-            .map(|(code, balance_row, sum_of_entries, last_running_balance)| Mismatch {
+            .filter(|(_, _, row, sum, last)| row != sum || sum != last)
+            .map(|(code, part, balance_row, sum_of_entries, last_running_balance)| Mismatch {
                 code,
+                part: (part >= 0).then_some(part),
                 balance_row,
                 sum_of_entries,
                 last_running_balance,
             })
             .collect();
+        mismatches.sort_by(|a, b| (&a.code, a.part).cmp(&(&b.code, b.part)));
         let q = Sql::new(
             tx.dialect(),
             "SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING SUM(amount) <> 0 OR COUNT(*) < 2",
@@ -182,19 +202,21 @@ pub(crate) async fn sleeve_in(tx: &mut Tx, account_id: &str, as_of_ms: Option<i6
 /// One ledger account's balance (signed) now or as of a moment; zero when it has none.
 pub(crate) async fn balance_of(tx: &mut Tx, code: &str, as_of_ms: Option<i64>) -> sqlx::Result<i64> {
     let q = match as_of_ms {
-        None => Sql::new(tx.dialect(), "SELECT balance FROM ledger_accounts WHERE code = ?").arg(code),
-        // The account's id first, as a scalar: joined on its code, PostgreSQL read and sorted
-        // every entry of the account up to the moment (580 ms for a hot account of 10 million
-        // entries, scripts/bench-ledger); by id it is one descent of the (account, at, id)
-        // index, 0.13 ms.
-        Some(ms) => Sql::new(
-            tx.dialect(),
-            "SELECT e.balance_after FROM ledger_entries e \
-             WHERE e.account_id = (SELECT id FROM ledger_accounts WHERE code = ?) AND e.at_ms <= ? \
-             ORDER BY e.at_ms DESC, e.id DESC LIMIT 1",
-        )
-        .arg(code)
-        .arg(ms),
+        None => Sql::new(tx.dialect(), "SELECT balance FROM ledger_account_balances WHERE code = ?").arg(code),
+        // The account's id as a scalar: joined on its code, PostgreSQL read and sorted every
+        // entry of the account up to the moment (580 ms for a hot account of 10 million
+        // entries, scripts/bench-ledger); by id it is one descent of the index, 0.13 ms.
+        Some(ms) => {
+            let mut q = Sql::new(tx.dialect(), "SELECT ");
+            let account = |q: &mut Sql| {
+                q.push("(SELECT id FROM ledger_accounts WHERE code = ").bind(code).push(")");
+            };
+            let bound = |q: &mut Sql| {
+                q.push("l.at_ms <= ").bind(ms);
+            };
+            parts::push_running(&mut q, &account, &bound);
+            q
+        }
     };
     Ok(tx.exec().ints(&q).await?.into_iter().next().unwrap_or(0))
 }

@@ -2,14 +2,17 @@
 //! move and its postings commit together, or neither does).
 //!
 //! The order of the writes is what lets the database keep the books: the balance rows first,
-//! each locked by its UPDATE in ascending id order (two postings to one account take turns and
-//! lose no update; a fixed order cannot deadlock), then the entries with the balance each leaves,
-//! then the header, which the database refuses unless the entries sum to zero.
+//! each locked by its UPDATE — the sleeve accounts' rows in ascending id order, then one part
+//! of each bank account (`parts.rs`) in ascending account id order (two postings to one row
+//! take turns and lose no update; one fixed order cannot deadlock) — then the entries with the
+//! balance each leaves on its row or part, then the header, which the database refuses unless
+//! the entries sum to zero.
 
 use std::collections::BTreeMap;
 
 use moneydesk_model::ledger::{LedgerAccountKind, PostingKind};
 
+use super::parts;
 use crate::ledger::chart::Code;
 use crate::storage::sql::Arg;
 use crate::storage::{Dialect, Sql, Tx};
@@ -71,8 +74,8 @@ pub enum PostError {
     Db(#[from] sqlx::Error),
 }
 
-/// The balance rows of the accounts a posting touched, after it (id → balance).
-pub type After = BTreeMap<String, i64>;
+/// The balance rows (or parts) of the accounts a posting touched, after it (code → balance).
+type After = BTreeMap<String, i64>;
 
 /// Writes `p` in `tx`; its id, or `Ok(None)` when it has nothing to post (every leg zero).
 pub async fn post(tx: &mut Tx, p: &Posting, now_ms: i64) -> Result<Option<i64>, PostError> {
@@ -93,23 +96,17 @@ pub async fn post(tx: &mut Tx, p: &Posting, now_ms: i64) -> Result<Option<i64>, 
     codes.sort();
     codes.dedup();
     let ids = account_ids(tx, &codes).await?;
-    // Lock and move each balance row, lowest id first.
-    let mut order: Vec<(i64, &Code)> = codes.iter().map(|c| (ids[c.as_str()], c)).collect();
-    order.sort();
-    let mut after = After::new();
-    for (id, code) in &order {
-        let (total, n) =
-            legs.iter().filter(|l| &l.account == *code).fold((0i64, 0i64), |(t, n), l| (t + l.amount, n + 1));
-        let q = Sql::new(
-            tx.dialect(),
-            "UPDATE ledger_accounts SET balance = balance + ?, entry_count = entry_count + ? WHERE id = ? RETURNING balance",
-        )
-        .arg(total)
-        .arg(n)
-        .arg(*id);
-        let balance = tx.exec().int(&q).await?;
-        after.insert(code.as_str().to_string(), balance);
-    }
+    // Taken before the first lock: every statement after it is time a hot row waits.
+    let id = next_transaction_id(tx).await?;
+    let moves = codes.iter().map(|c| {
+        let (total, n) = legs.iter().filter(|l| &l.account == c).fold((0i64, 0i64), |(t, n), l| (t + l.amount, n + 1));
+        Move { code: c, id: ids[c.as_str()], total, n }
+    });
+    let (mut banks, sleeves): (Vec<Move>, Vec<Move>) = moves.partition(|m| m.code.owner_and_kind().0.is_none());
+    // Lock and move the sleeves' rows, lowest id first; then a part of each bank account,
+    // lowest id first.
+    let moved = move_rows(tx, &sleeves).await?;
+    let mut after: After = sleeves.iter().map(|m| (m.code.as_str().to_string(), moved[&m.id])).collect();
     if p.guard_available {
         for owner in owners(&legs) {
             let bal = |k| after[Code::sleeve(&owner, k).as_str()];
@@ -122,8 +119,15 @@ pub async fn post(tx: &mut Tx, p: &Posting, now_ms: i64) -> Result<Option<i64>, 
             }
         }
     }
-    let id = next_transaction_id(tx).await?;
-    // The running balance of each entry: the row's balance less what later legs add.
+    banks.sort_by_key(|m| m.id);
+    let mut part_of: BTreeMap<&str, i64> = BTreeMap::new();
+    for m in &banks {
+        let part = parts::pick();
+        part_of.insert(m.code.as_str(), part);
+        after.insert(m.code.as_str().to_string(), parts::move_part(tx, m.id, part, m.total, m.n).await?);
+    }
+    // The running balance of each entry on its row or part: the balance after, less what
+    // later legs add.
     let mut running: BTreeMap<&str, i64> = BTreeMap::new();
     for l in &legs {
         let start =
@@ -132,7 +136,7 @@ pub async fn post(tx: &mut Tx, p: &Posting, now_ms: i64) -> Result<Option<i64>, 
     }
     let mut q = Sql::new(
         tx.dialect(),
-        "INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, at_ms) VALUES ",
+        "INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, at_ms, part) VALUES ",
     );
     for (i, l) in legs.iter().enumerate() {
         let bal = running.get_mut(l.account.as_str()).expect("every leg's account has a start");
@@ -143,6 +147,7 @@ pub async fn post(tx: &mut Tx, p: &Posting, now_ms: i64) -> Result<Option<i64>, 
             Arg::from(l.amount),
             Arg::from(*bal),
             Arg::from(now_ms),
+            Arg::from(part_of.get(l.account.as_str()).copied()),
         ]);
     }
     tx.exec().execute(&q).await?;
@@ -169,6 +174,59 @@ pub async fn post(tx: &mut Tx, p: &Posting, now_ms: i64) -> Result<Option<i64>, 
     Ok(Some(id))
 }
 
+/// What a posting moves one ledger account by: `total` over `n` entries.
+struct Move<'a> {
+    code: &'a Code,
+    id: i64,
+    total: i64,
+    n: i64,
+}
+
+/// Locks the balance rows of `rows` in ascending id order and moves each:
+/// their balances after (id → balance). On PostgreSQL a `SELECT … ORDER BY id FOR UPDATE`
+/// locks them (a locking clause locks the rows as the sorted rows come out, so in id order:
+/// two postings locking the same rows cannot deadlock), then one UPDATE moves them all — two
+/// statements for the three rows of a guarded sleeve, not three. Locked first, the rows cannot
+/// change under the UPDATE. (One statement, the locking SELECT a subquery of the UPDATE,
+/// moved fewer rows than it was given under ledger_instances' load.)
+/// SQLite's one writer needs no lock order. A row moved by zero is still locked: the
+/// available-balance guard reads the sleeve's three rows whole.
+async fn move_rows(tx: &mut Tx, rows: &[Move<'_>]) -> sqlx::Result<BTreeMap<i64, i64>> {
+    if let [Move { id, total, n, .. }] = rows {
+        let q = Sql::new(
+            tx.dialect(),
+            "UPDATE ledger_accounts SET balance = balance + ?, entry_count = entry_count + ? WHERE id = ? RETURNING balance",
+        )
+        .arg(*total)
+        .arg(*n)
+        .arg(*id);
+        return Ok(BTreeMap::from([(*id, tx.exec().int(&q).await?)]));
+    }
+    if rows.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    if tx.dialect() == Dialect::Postgres {
+        let mut q = Sql::new(Dialect::Postgres, "SELECT id FROM ledger_accounts WHERE id IN (");
+        q.bind_list(rows.iter().map(|r| r.id)).push(") ORDER BY id FOR UPDATE");
+        tx.exec().ints(&q).await?;
+    }
+    let mut q = Sql::new(
+        tx.dialect(),
+        "UPDATE ledger_accounts SET balance = balance + v.total, entry_count = entry_count + v.n FROM (",
+    );
+    for (i, Move { id, total, n, .. }) in rows.iter().enumerate() {
+        q.push(if i == 0 { "SELECT " } else { " UNION ALL SELECT " });
+        q.bind(*id).push(" AS id, ").bind(*total).push(" AS total, ").bind(*n).push(" AS n");
+    }
+    q.push(") v WHERE ledger_accounts.id = v.id RETURNING ledger_accounts.id, ledger_accounts.balance");
+    let moved: BTreeMap<i64, i64> = tx.exec().rows::<(i64, i64)>(&q).await?.into_iter().collect();
+    if moved.len() != rows.len() {
+        // Every row was locked (or, on SQLite, the writer's), so none can have gone.
+        return Err(sqlx::Error::Protocol(format!("moved {} of {} balance rows", moved.len(), rows.len())));
+    }
+    Ok(moved)
+}
+
 /// The sleeve accounts among the legs.
 fn owners(legs: &[&Leg]) -> Vec<String> {
     let mut out: Vec<String> = legs.iter().filter_map(|l| l.account.owner_and_kind().0.map(str::to_string)).collect();
@@ -177,10 +235,16 @@ fn owners(legs: &[&Leg]) -> Vec<String> {
     out
 }
 
-/// The ids of `codes`' ledger accounts, opening those that are new.
+/// The ids of `codes`' ledger accounts, opening those that are new: a read, and only when one
+/// is missing an insert and a second read (a statement less for every posting to accounts that
+/// exist, nearly all of them).
 async fn account_ids(tx: &mut Tx, codes: &[Code]) -> sqlx::Result<BTreeMap<String, i64>> {
+    let found = read_ids(tx, codes).await?;
+    if found.len() == codes.len() {
+        return Ok(found);
+    }
     let mut q = Sql::new(tx.dialect(), "INSERT INTO ledger_accounts (code, owner, kind, normal) VALUES ");
-    for (i, c) in codes.iter().enumerate() {
+    for (i, c) in codes.iter().filter(|c| !found.contains_key(c.as_str())).enumerate() {
         let (owner, kind) = c.owner_and_kind();
         q.push(if i == 0 { "" } else { ", " }).bind_row([
             Arg::from(c.as_str()),
@@ -191,6 +255,10 @@ async fn account_ids(tx: &mut Tx, codes: &[Code]) -> sqlx::Result<BTreeMap<Strin
     }
     q.push(" ON CONFLICT (code) DO NOTHING");
     tx.exec().execute(&q).await?;
+    read_ids(tx, codes).await
+}
+
+async fn read_ids(tx: &mut Tx, codes: &[Code]) -> sqlx::Result<BTreeMap<String, i64>> {
     let mut q = Sql::new(tx.dialect(), "SELECT id, code FROM ledger_accounts WHERE code IN (");
     q.bind_list(codes.iter().map(|c| c.as_str())).push(")");
     let rows: Vec<(i64, String)> = tx.exec().rows(&q).await?;

@@ -3,7 +3,7 @@
 
 use moneydesk_model::ledger::LedgerAccountKind;
 
-use super::{LedgerStore, SleeveRows};
+use super::{parts, LedgerStore, SleeveRows};
 use crate::ledger::chart::Code;
 use crate::storage::{Sql, Tx};
 
@@ -35,9 +35,19 @@ pub struct DayReport {
     pub closings: Vec<(String, String, i64)>,
 }
 
-/// The running balance of an account's last entry before a moment (`?`), zero without one.
-const RUNNING_BEFORE: &str = "COALESCE((SELECT l.balance_after FROM ledger_entries l WHERE l.account_id = a.id \
-     AND l.at_ms < ? ORDER BY l.at_ms DESC, l.id DESC LIMIT 1), 0)";
+/// Pushes the balance of ledger account `a` before a moment (its row's and parts' running
+/// balances, `parts::push_running`), zero without an entry.
+fn push_before(q: &mut Sql, ms: i64) {
+    parts::push_running(
+        q,
+        &|q: &mut Sql| {
+            q.push("a.id");
+        },
+        &|q: &mut Sql| {
+            q.push("l.at_ms < ").bind(ms);
+        },
+    );
+}
 
 impl LedgerStore {
     /// The day `[start_ms, end_ms)` of every bank ledger account, the deposits whose net on
@@ -69,11 +79,17 @@ impl LedgerStore {
             for (i, (day, end)) in days.iter().enumerate() {
                 q.push(if i == 0 { "" } else { ", " }).bind_row([day.as_str().into(), (*end).into()]);
             }
-            q.push(
-                ") SELECT days.d, a.code, COALESCE((SELECT l.balance_after FROM ledger_entries l \
-                 WHERE l.account_id = a.id AND l.at_ms < days.end_ms ORDER BY l.at_ms DESC, l.id DESC LIMIT 1), 0) \
-                 FROM days CROSS JOIN ledger_accounts a WHERE a.code IN (",
+            q.push(") SELECT days.d, a.code, ");
+            parts::push_running(
+                &mut q,
+                &|q: &mut Sql| {
+                    q.push("a.id");
+                },
+                &|q: &mut Sql| {
+                    q.push("l.at_ms < days.end_ms");
+                },
             );
+            q.push(" FROM days CROSS JOIN ledger_accounts a WHERE a.code IN (");
             q.bind_list(clearing.iter().map(String::as_str)).push(") ORDER BY days.d, a.code");
             closings = tx.exec().rows(&q).await?;
         }
@@ -114,18 +130,21 @@ impl LedgerStore {
 /// Every bank ledger account's opening and closing running balances and its day's debits and
 /// credits (each account's entries reached through its (account, time) index).
 async fn lines(tx: &mut Tx, start_ms: i64, end_ms: i64) -> sqlx::Result<Vec<DayRow>> {
-    let side = |cmp: &str, sign: &str| {
-        format!(
+    let side = |q: &mut Sql, cmp: &str, sign: &str| {
+        q.push(format_args!(
             "COALESCE((SELECT CAST(SUM({sign}l.amount) AS BIGINT) FROM ledger_entries l WHERE l.account_id = a.id \
-             AND l.at_ms >= ? AND l.at_ms < ? AND l.amount {cmp} 0), 0)"
-        )
+             AND l.at_ms >= "
+        ));
+        q.bind(start_ms).push(" AND l.at_ms < ").bind(end_ms).push(format_args!(" AND l.amount {cmp} 0), 0)"));
     };
-    let text = format!(
-        "SELECT a.code, {RUNNING_BEFORE} AS opening, {} AS debits, {} AS credits, {RUNNING_BEFORE} AS closing \
-         FROM ledger_accounts a WHERE a.owner IS NULL ORDER BY a.code",
-        side("<", "-"),
-        side(">", ""),
-    );
-    let q = Sql::new(tx.dialect(), &text).arg(start_ms).arg(start_ms).arg(end_ms).arg(start_ms).arg(end_ms).arg(end_ms);
+    let mut q = Sql::new(tx.dialect(), "SELECT a.code, ");
+    push_before(&mut q, start_ms);
+    q.push(" AS opening, ");
+    side(&mut q, "<", "-");
+    q.push(" AS debits, ");
+    side(&mut q, ">", "");
+    q.push(" AS credits, ");
+    push_before(&mut q, end_ms);
+    q.push(" AS closing FROM ledger_accounts a WHERE a.owner IS NULL ORDER BY a.code");
     tx.exec().rows(&q).await
 }
