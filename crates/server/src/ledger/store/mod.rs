@@ -149,7 +149,17 @@ impl LedgerStore {
         // The row is part -1 here, so that both are matched by equality.
         let q = Sql::new(
             tx.dialect(),
-            "WITH sums AS (SELECT account_id, COALESCE(part, -1) AS part, CAST(SUM(amount) AS BIGINT) AS total,              MAX(id) AS last_id FROM ledger_entries GROUP BY account_id, COALESCE(part, -1)),              kept AS (SELECT id AS account_id, -1 AS part, balance FROM ledger_accounts              UNION ALL SELECT account_id, part, balance FROM ledger_balance_parts)              SELECT a.code, k.part, k.balance, COALESCE(s.total, 0),              COALESCE((SELECT l.balance_after FROM ledger_entries l WHERE l.id = s.last_id), 0)              FROM kept k JOIN ledger_accounts a ON a.id = k.account_id              LEFT JOIN sums s ON s.account_id = k.account_id AND s.part = k.part              UNION ALL SELECT a.code, s.part, 0, s.total, (SELECT l.balance_after FROM ledger_entries l WHERE l.id = s.last_id)              FROM sums s JOIN ledger_accounts a ON a.id = s.account_id              WHERE NOT EXISTS (SELECT 1 FROM kept k WHERE k.account_id = s.account_id AND k.part = s.part)",
+            "WITH sums AS (SELECT account_id, COALESCE(part, -1) AS part, CAST(SUM(amount) AS BIGINT) AS total, \
+             MAX(id) AS last_id FROM ledger_entries GROUP BY account_id, COALESCE(part, -1)), \
+             kept AS (SELECT id AS account_id, -1 AS part, balance FROM ledger_accounts \
+             UNION ALL SELECT account_id, part, balance FROM ledger_balance_parts) \
+             SELECT a.code, k.part, k.balance, COALESCE(s.total, 0), \
+             COALESCE((SELECT l.balance_after FROM ledger_entries l WHERE l.id = s.last_id), 0) \
+             FROM kept k JOIN ledger_accounts a ON a.id = k.account_id \
+             LEFT JOIN sums s ON s.account_id = k.account_id AND s.part = k.part \
+             UNION ALL SELECT a.code, s.part, 0, s.total, (SELECT l.balance_after FROM ledger_entries l WHERE l.id = s.last_id) \
+             FROM sums s JOIN ledger_accounts a ON a.id = s.account_id \
+             WHERE NOT EXISTS (SELECT 1 FROM kept k WHERE k.account_id = s.account_id AND k.part = s.part)",
         );
         let rows: Vec<(String, i64, i64, i64, i64)> = tx.exec().rows(&q).await?;
         let mut mismatches: Vec<Mismatch> = rows
@@ -205,7 +215,7 @@ pub(crate) async fn balance_of(tx: &mut Tx, code: &str, as_of_ms: Option<i64>) -
         None => Sql::new(tx.dialect(), "SELECT balance FROM ledger_account_balances WHERE code = ?").arg(code),
         // The account's id as a scalar: joined on its code, PostgreSQL read and sorted every
         // entry of the account up to the moment (580 ms for a hot account of 10 million
-        // entries, scripts/bench-ledger); by id it is one descent of the index, 0.13 ms.
+        // entries, scripts/bench-ledger); by id each term is one descent of the index, 0.13 ms.
         Some(ms) => {
             let mut q = Sql::new(tx.dialect(), "SELECT ");
             let account = |q: &mut Sql| {

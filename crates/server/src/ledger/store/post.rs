@@ -182,15 +182,14 @@ struct Move<'a> {
     n: i64,
 }
 
-/// Locks the balance rows of `rows` in ascending id order and moves each:
-/// their balances after (id → balance). On PostgreSQL a `SELECT … ORDER BY id FOR UPDATE`
-/// locks them (a locking clause locks the rows as the sorted rows come out, so in id order:
-/// two postings locking the same rows cannot deadlock), then one UPDATE moves them all — two
-/// statements for the three rows of a guarded sleeve, not three. Locked first, the rows cannot
-/// change under the UPDATE. (One statement, the locking SELECT a subquery of the UPDATE,
-/// moved fewer rows than it was given under ledger_instances' load.)
-/// SQLite's one writer needs no lock order. A row moved by zero is still locked: the
-/// available-balance guard reads the sleeve's three rows whole.
+/// Locks the balance rows of `rows` in ascending id order and moves each; their balances after
+/// (id → balance). On PostgreSQL a `SELECT … ORDER BY id FOR UPDATE` locks them (a locking
+/// clause locks the rows as the sorted rows come out, so in id order: two postings locking the
+/// same rows cannot deadlock), then one UPDATE moves them all — two statements for the three
+/// rows of a guarded sleeve, not three. Locked first, the rows cannot change under the UPDATE.
+/// (One statement, the locking SELECT a subquery of the UPDATE, moved fewer rows than it was
+/// given under ledger_instances' load.) SQLite's one writer needs no lock order. A row moved
+/// by zero is still locked: the available-balance guard reads the sleeve's three rows whole.
 async fn move_rows(tx: &mut Tx, rows: &[Move<'_>]) -> sqlx::Result<BTreeMap<i64, i64>> {
     if let [Move { id, total, n, .. }] = rows {
         let q = Sql::new(
