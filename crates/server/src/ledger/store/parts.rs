@@ -52,8 +52,12 @@ pub fn push_running(q: &mut Sql, account: &dyn Fn(&mut Sql), bound: &dyn Fn(&mut
     account(q);
     q.push(" AND l.part IS NULL AND ");
     bound(q);
+    // `l.part` in the order although it is NULL throughout: without it PostgreSQL walked the
+    // (account, time, id) index back and filtered on the part, every entry of a bank account's
+    // parts up to the moment (45.9 ms for 250,000 of them); with it the order is the
+    // (account, part, time, id) index's, one descent (0.3 ms for the whole balance).
     q.push(
-        " ORDER BY l.at_ms DESC, l.id DESC LIMIT 1), 0) + COALESCE((SELECT SUM(COALESCE((SELECT l.balance_after \
+        " ORDER BY l.part DESC, l.at_ms DESC, l.id DESC LIMIT 1), 0) + COALESCE((SELECT SUM(COALESCE((SELECT l.balance_after \
          FROM ledger_entries l WHERE l.account_id = p.account_id AND l.part = p.part AND ",
     );
     bound(q);
