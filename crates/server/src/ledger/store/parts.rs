@@ -44,16 +44,33 @@ pub async fn move_part(tx: &mut Tx, account_id: i64, part: i64, total: i64, n: i
     tx.exec().int(&q).await
 }
 
-/// Pushes the balance of a ledger account as of a bound: the running balance of the last
-/// entry (by time, then id) of its row and of each of its parts that `bound` admits, summed;
-/// zero where none is. `account` pushes an SQL expression of the account's id (a column, or a
-/// subquery with its binds); `bound` pushes a condition on the entry `l` (`l.at_ms <= ?`).
-/// Each is pushed twice. Each term is one descent of `ledger_entries_by_part`.
-pub fn push_running(q: &mut Sql, account: &dyn Fn(&mut Sql), bound: &dyn Fn(&mut Sql)) {
-    q.push("CAST((COALESCE((SELECT l.balance_after FROM ledger_entries l WHERE l.account_id = ");
-    account(q);
-    q.push(" AND l.part IS NULL AND ");
-    bound(q);
+/// Which entries a balance counts: those at or before a moment, before one, or an SQL
+/// condition on the entry `l` of its own (`(l.at_ms, l.id) <= (e.at_ms, e.id)`).
+pub enum Bound<'a> {
+    AtOrBefore(i64),
+    Before(i64),
+    Sql(&'a str),
+}
+
+impl Bound<'_> {
+    fn push(&self, q: &mut Sql) {
+        match self {
+            Bound::AtOrBefore(ms) => q.push("l.at_ms <= ").bind(*ms),
+            Bound::Before(ms) => q.push("l.at_ms < ").bind(*ms),
+            Bound::Sql(text) => q.push(text),
+        };
+    }
+}
+
+/// Pushes the balance of the ledger account whose id is the SQL expression `account` (a
+/// column of the outer query) as of `bound`: the running balance of the last entry (by time,
+/// then id) of its row and of each of its parts that the bound admits, summed; zero where none
+/// is. Each term is one descent of `ledger_entries_by_part`.
+pub fn push_running(q: &mut Sql, account: &str, bound: Bound) {
+    q.push(format_args!(
+        "CAST((COALESCE((SELECT l.balance_after FROM ledger_entries l WHERE l.account_id = {account} AND l.part IS NULL AND "
+    ));
+    bound.push(q);
     // `l.part` in the order although it is NULL throughout: without it PostgreSQL walked the
     // (account, time, id) index back and filtered on the part, every entry of a bank account's
     // parts up to the moment (45.9 ms for 250,000 of them); with it the order is the
@@ -62,8 +79,8 @@ pub fn push_running(q: &mut Sql, account: &dyn Fn(&mut Sql), bound: &dyn Fn(&mut
         " ORDER BY l.part DESC, l.at_ms DESC, l.id DESC LIMIT 1), 0) + COALESCE((SELECT SUM(COALESCE((SELECT l.balance_after \
          FROM ledger_entries l WHERE l.account_id = p.account_id AND l.part = p.part AND ",
     );
-    bound(q);
-    q.push(" ORDER BY l.at_ms DESC, l.id DESC LIMIT 1), 0)) FROM ledger_balance_parts p WHERE p.account_id = ");
-    account(q);
-    q.push("), 0)) AS BIGINT)");
+    bound.push(q);
+    q.push(format_args!(
+        " ORDER BY l.at_ms DESC, l.id DESC LIMIT 1), 0)) FROM ledger_balance_parts p WHERE p.account_id = {account}), 0)) AS BIGINT)"
+    ));
 }

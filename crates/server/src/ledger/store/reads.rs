@@ -1,6 +1,7 @@
 //! The ledger's reads for the API: entries (paged, filtered), transactions, holds.
 
-use super::{parts, LedgerStore};
+use super::parts::{self, Bound};
+use super::LedgerStore;
 use crate::storage::{counted, Dialect, Sql, Tx};
 
 /// An entry with what the API answers of its transaction and account.
@@ -28,15 +29,7 @@ fn entry_sql(d: Dialect) -> Sql {
         "SELECT e.id, e.transaction_id, a.code, a.kind, e.amount, CASE WHEN NOT EXISTS \
          (SELECT 1 FROM ledger_balance_parts p WHERE p.account_id = e.account_id) THEN e.balance_after ELSE ",
     );
-    parts::push_running(
-        &mut q,
-        &|q: &mut Sql| {
-            q.push("e.account_id");
-        },
-        &|q: &mut Sql| {
-            q.push("(l.at_ms, l.id) <= (e.at_ms, e.id)");
-        },
-    );
+    parts::push_running(&mut q, "e.account_id", Bound::Sql("(l.at_ms, l.id) <= (e.at_ms, e.id)"));
     q.push(
         " END AS balance_after, e.at_ms, t.kind AS posting_kind, t.deposit_id, t.memo \
          FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id",

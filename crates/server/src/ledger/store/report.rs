@@ -3,7 +3,8 @@
 
 use moneydesk_model::ledger::LedgerAccountKind;
 
-use super::{parts, LedgerStore, SleeveRows};
+use super::parts::{self, Bound};
+use super::{LedgerStore, SleeveRows};
 use crate::ledger::chart::Code;
 use crate::storage::{Sql, Tx};
 
@@ -33,20 +34,6 @@ pub struct DayReport {
     pub open: Vec<OpenRow>,
     /// (day, code, closing balance signed), for each day asked and each clearing code.
     pub closings: Vec<(String, String, i64)>,
-}
-
-/// Pushes the balance of ledger account `a` before a moment (its row's and parts' running
-/// balances, `parts::push_running`), zero without an entry.
-fn push_before(q: &mut Sql, ms: i64) {
-    parts::push_running(
-        q,
-        &|q: &mut Sql| {
-            q.push("a.id");
-        },
-        &|q: &mut Sql| {
-            q.push("l.at_ms < ").bind(ms);
-        },
-    );
 }
 
 impl LedgerStore {
@@ -80,15 +67,7 @@ impl LedgerStore {
                 q.push(if i == 0 { "" } else { ", " }).bind_row([day.as_str().into(), (*end).into()]);
             }
             q.push(") SELECT days.d, a.code, ");
-            parts::push_running(
-                &mut q,
-                &|q: &mut Sql| {
-                    q.push("a.id");
-                },
-                &|q: &mut Sql| {
-                    q.push("l.at_ms < days.end_ms");
-                },
-            );
+            parts::push_running(&mut q, "a.id", Bound::Sql("l.at_ms < days.end_ms"));
             q.push(" FROM days CROSS JOIN ledger_accounts a WHERE a.code IN (");
             q.bind_list(clearing.iter().map(String::as_str)).push(") ORDER BY days.d, a.code");
             closings = tx.exec().rows(&q).await?;
@@ -138,13 +117,13 @@ async fn lines(tx: &mut Tx, start_ms: i64, end_ms: i64) -> sqlx::Result<Vec<DayR
         q.bind(start_ms).push(" AND l.at_ms < ").bind(end_ms).push(format_args!(" AND l.amount {cmp} 0), 0)"));
     };
     let mut q = Sql::new(tx.dialect(), "SELECT a.code, ");
-    push_before(&mut q, start_ms);
+    parts::push_running(&mut q, "a.id", Bound::Before(start_ms));
     q.push(" AS opening, ");
     side(&mut q, "<", "-");
     q.push(" AS debits, ");
     side(&mut q, ">", "");
     q.push(" AS credits, ");
-    push_before(&mut q, end_ms);
+    parts::push_running(&mut q, "a.id", Bound::Before(end_ms));
     q.push(" AS closing FROM ledger_accounts a WHERE a.owner IS NULL ORDER BY a.code");
     tx.exec().rows(&q).await
 }
