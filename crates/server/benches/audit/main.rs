@@ -2,8 +2,8 @@
 //! their audit record and event in the transaction, side by side in one run, on SQLite and on
 //! PostgreSQL, in this process through the server's stores (no HTTP).
 //!
-//! Two writes (`writes.rs`), each measured as rounds of `without`, `with`, `without`, `with`…
-//! (alternating, so the noise of a busy machine and the tables' growth fall on both alike):
+//! Two writes (`writes.rs`), each measured as rounds of `without`, `with`, then `with`,
+//! `without`… (ABBA, so the noise of a busy machine and the tables' growth fall on both alike):
 //! - **adjustment** — a manual ledger adjustment, Dr one sleeve account, Cr another. Without:
 //!   `LedgerStore::post_at` and the read of the transaction the endpoint answers (what the
 //!   adjustments handler did before the trail). With: `LedgerStore::post_adjustment` — the

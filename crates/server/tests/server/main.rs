@@ -73,6 +73,7 @@ mod routing;
 mod routing_files;
 mod routing_refresh;
 mod routing_search;
+mod schema;
 mod schemathesis;
 mod scopes;
 mod search;
