@@ -140,8 +140,9 @@ async fn measure(ctx: &Arc<Ctx>, backend: &str, write: Write) -> anyhow::Result<
     }
     drained += seal::seal(&db).await?;
     // Rounds go without-with, then with-without (ABBA): the tables grow through the run and
-    // every write slows with them (SQLite deposits: 267 writes/s in round 1, 144 in round 4 of
-    // `without` alone, 2026-12-01), so a fixed order would charge that drift to `with`.
+    // writes slow with them (SQLite deposits, `without`: 354 writes/s in round 1, 302 in round
+    // 4; 267 and 144 before migration 0039; 2026-12-01), so a fixed order would charge that
+    // drift to `with`.
     let mut other = f64::NAN;
     for r in 0..rounds {
         let order = if r % 2 == 0 { [false, true] } else { [true, false] };
